@@ -1,0 +1,151 @@
+// ESLint configuration: typed lint (strictTypeChecked) plus mcpkit's layering and naming rules.
+// The layering rule is docs/design.md's "Layers": a layer imports only from lower layers.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+/** Restricts what the files matching `files` may import. */
+const deny = (files, group, message) => ({
+  files,
+  ignores: ['**/*.test.ts'], // unit tests may use harnesses from any layer (the memory pair)
+  rules: { 'no-restricted-imports': ['error', { patterns: [{ group, message }] }] },
+});
+const L2 = ['**/protocol/**', '**/protocol/*.js'];
+const L3 = ['**/server/**', '**/client/**', '**/transports/**'];
+const L4 = ['**/cli/**', '**/servers/**', '**/test/**'];
+
+/** File names are kebab-case (the official TS SDK asked for it in prose and drifted). */
+const kebabCase = {
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: { name: 'file name "{{name}}" is not kebab-case' },
+  },
+  create(context) {
+    const name = context.filename.split(/[\\/]/).pop() ?? '';
+    const stem = name.replace(/(\.d)?(\.test)?(\.test-d)?\.(ts|js|mjs|cjs)$/, '');
+    return {
+      Program(node) {
+        if (!/^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+(-[a-z0-9]+)*)*$/.test(stem)) {
+          context.report({ node, messageId: 'name', data: { name } });
+        }
+      },
+    };
+  },
+};
+
+/** `application/json` is matched by parsing the media type, never by substring (a TS SDK bug). */
+const noMediaTypeSubstring = {
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: { sub: 'parse the media type instead of matching a substring' },
+  },
+  create(context) {
+    return {
+      CallExpression(node) {
+        const callee = node.callee;
+        const arg = node.arguments[0];
+        if (
+          callee.type === 'MemberExpression' &&
+          callee.property.type === 'Identifier' &&
+          ['includes', 'indexOf', 'startsWith'].includes(callee.property.name) &&
+          arg?.type === 'Literal' &&
+          typeof arg.value === 'string' &&
+          /^(application\/json|text\/event-stream)$/.test(arg.value)
+        ) {
+          context.report({ node, messageId: 'sub' });
+        }
+      },
+    };
+  },
+};
+
+export default tseslint.config(
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'bench/node_modules/**',
+      'spec/**',
+      '.conformance/**',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.strictTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: {
+        projectService: { allowDefaultProject: ['*.js', '*.mjs', 'scripts/*.mjs'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    plugins: {
+      mcpkit: {
+        rules: { 'kebab-case': kebabCase, 'no-media-type-substring': noMediaTypeSubstring },
+      },
+    },
+    rules: {
+      'mcpkit/kebab-case': 'error',
+      'mcpkit/no-media-type-substring': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/restrict-template-expressions': [
+        'error',
+        { allowNumber: true, allowBoolean: true },
+      ],
+      '@typescript-eslint/no-unnecessary-condition': [
+        'error',
+        { allowConstantLoopConditions: true },
+      ],
+      'max-params': ['error', 3],
+      'no-console': 'error',
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    files: ['scripts/**', 'src/cli/**', 'servers/**/bin.ts', 'test/**', 'bench/**', '**/*.test.ts'],
+    rules: { 'no-console': 'off' },
+  },
+  {
+    files: ['**/*.test.ts', 'test/**'],
+    rules: {
+      'max-params': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unnecessary-condition': 'off',
+    },
+  },
+  deny(
+    ['src/internal/**'],
+    ['**/jsonrpc/**', ...L2, ...L3, ...L4],
+    'L0 imports nothing from the project',
+  ),
+  deny(['src/jsonrpc/**'], [...L2, ...L3, ...L4], 'L1 knows no MCP: import internal/ only'),
+  deny(['src/protocol/**'], [...L3, ...L4], 'L2 imports jsonrpc/ and internal/ only'),
+  deny(
+    ['src/server/**'],
+    ['**/client/**', '**/transports/**', ...L4],
+    'servers take a Transport, never import one',
+  ),
+  deny(
+    ['src/client/**'],
+    ['**/server/**', '**/transports/**', ...L4],
+    'clients take a Transport, never import one',
+  ),
+  deny(
+    ['src/transports/**'],
+    ['**/server/**', '**/client/**', ...L4],
+    'transports see jsonrpc/ + protocol/ only',
+  ),
+);

@@ -1,0 +1,2 @@
+// mcpkit/client: the MCP client library. It arrives with issue #5.
+export {};

@@ -1,0 +1,123 @@
+// Decoding and encoding of JSON-RPC 2.0 messages. Decoding never throws: malformed input becomes
+// an error response to send back (-32700 for invalid JSON, -32600 for an invalid message).
+import { ErrorCode, JsonRpcError } from './errors.js';
+import type { ErrorResponse, Message } from './message.js';
+
+/** Options for {@link decode} and {@link decodeValue}. */
+export interface DecodeOptions {
+  /** Whether a top-level array (a batch) is acceptable. Default false: a batch is -32600. */
+  allowBatch?: boolean;
+}
+
+/** One element of a decoded batch: a valid message, or the error response for an invalid one. */
+export type BatchItem = { message: Message } | { invalid: ErrorResponse };
+
+/** The outcome of decoding one frame of input. */
+export type Decoded =
+  | { kind: 'message'; message: Message }
+  | { kind: 'batch'; items: BatchItem[] }
+  | { kind: 'invalid'; response: ErrorResponse };
+
+/** Builds an error response with `id: null`, for input whose id cannot be trusted. */
+export function errorResponse(code: number, message: string, data?: unknown): ErrorResponse {
+  const error = new JsonRpcError(code, message, data).toWire();
+  return { jsonrpc: '2.0', id: null, error };
+}
+
+/** Decodes one frame of text (a JSON document). Never throws. */
+export function decode(text: string, options?: DecodeOptions): Decoded {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : 'invalid JSON';
+    return {
+      kind: 'invalid',
+      response: errorResponse(ErrorCode.ParseError, `parse error: ${detail}`),
+    };
+  }
+  return decodeValue(value, options);
+}
+
+/** Decodes an already-parsed JSON value. Never throws. */
+export function decodeValue(value: unknown, options?: DecodeOptions): Decoded {
+  if (Array.isArray(value)) {
+    if (options?.allowBatch !== true) {
+      return invalid('batches are not supported');
+    }
+    if (value.length === 0) return invalid('empty batch');
+    const items = value.map((element): BatchItem => {
+      const checked = validateMessage(element);
+      return typeof checked === 'string'
+        ? { invalid: errorResponse(ErrorCode.InvalidRequest, `invalid request: ${checked}`) }
+        : { message: checked };
+    });
+    return { kind: 'batch', items };
+  }
+  const checked = validateMessage(value);
+  return typeof checked === 'string' ? invalid(checked) : { kind: 'message', message: checked };
+}
+
+/** Encodes one message or a batch as JSON text. */
+export function encode(message: Message | readonly Message[]): string {
+  return JSON.stringify(message);
+}
+
+function invalid(reason: string): Decoded {
+  return {
+    kind: 'invalid',
+    response: errorResponse(ErrorCode.InvalidRequest, `invalid request: ${reason}`),
+  };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isId(value: unknown): value is string | number {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+}
+
+/** Returns the message when `value` is a structurally valid JSON-RPC 2.0 message, else why not. */
+function validateMessage(value: unknown): Message | string {
+  if (!isPlainObject(value)) return 'a message must be a JSON object';
+  if (value['jsonrpc'] !== '2.0') return 'jsonrpc must be "2.0"';
+  if ('method' in value) return validateCall(value);
+  return validateResponse(value);
+}
+
+function validateCall(value: Record<string, unknown>): Message | string {
+  if (typeof value['method'] !== 'string') return 'method must be a string';
+  if ('result' in value || 'error' in value) return 'a request cannot carry result or error';
+  if ('params' in value) {
+    const params = value['params'];
+    if (typeof params !== 'object' || params === null)
+      return 'params must be an object or an array';
+  }
+  if ('id' in value && !isId(value['id'])) return 'id must be a string or a number';
+  return value as unknown as Message;
+}
+
+function validateResponse(value: Record<string, unknown>): Message | string {
+  const hasResult = 'result' in value;
+  const hasError = 'error' in value;
+  if (hasResult === hasError) {
+    return hasResult
+      ? 'a response cannot carry both result and error'
+      : 'a message needs a method, a result or an error';
+  }
+  if (!('id' in value)) return 'a response needs an id';
+  const id = value['id'];
+  if (hasResult) {
+    if (!isId(id)) return 'id must be a string or a number';
+    return value as unknown as Message;
+  }
+  if (id !== null && !isId(id)) return 'id must be a string, a number or null';
+  const error = value['error'];
+  if (!isPlainObject(error)) return 'error must be an object';
+  if (typeof error['code'] !== 'number' || !Number.isInteger(error['code'])) {
+    return 'error.code must be an integer';
+  }
+  if (typeof error['message'] !== 'string') return 'error.message must be a string';
+  return value as unknown as Message;
+}

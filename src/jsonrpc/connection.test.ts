@@ -1,0 +1,314 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createMemoryPair } from '../transports/memory.js';
+import { Connection } from './connection.js';
+import type { ConnectionOptions } from './connection.js';
+import { JsonRpcError, LocalError } from './errors.js';
+import type { Message } from './message.js';
+import type { Receiver, Transport } from './transport.js';
+
+const open: Connection[] = [];
+
+async function pair(
+  serverOptions: ConnectionOptions = {},
+  clientOptions: ConnectionOptions = {},
+): Promise<{ client: Connection; server: Connection; frames: string[] }> {
+  const frames: string[] = [];
+  const [a, b] = createMemoryPair({ onFrame: (_from, text) => frames.push(text) });
+  const client = new Connection(a, clientOptions);
+  const server = new Connection(b, serverOptions);
+  open.push(client, server);
+  await Promise.all([client.start(), server.start()]);
+  return { client, server, frames };
+}
+
+afterEach(async () => {
+  vi.useRealTimers();
+  await Promise.all(open.splice(0).map((c) => c.close()));
+});
+
+describe('Connection', () => {
+  it('correlates concurrent calls with their responses', async () => {
+    const { client } = await pair({
+      onRequest: async (request) => {
+        const { n } = request.params as { n: number };
+        await new Promise((r) => setTimeout(r, (10 - n) * 2));
+        return { n: n * 2 };
+      },
+    });
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, n) => client.request('double', { n })),
+    );
+    expect(results).toEqual(Array.from({ length: 10 }, (_, n) => ({ n: n * 2 })));
+  });
+
+  it('answers with -32601 when no handler is installed', async () => {
+    const { client } = await pair();
+    await expect(client.request('nothing')).rejects.toMatchObject({ code: -32601 });
+  });
+
+  it('passes a thrown JsonRpcError through with its code and data', async () => {
+    const { client } = await pair({
+      onRequest: () => Promise.reject(new JsonRpcError(-32002, 'resource not found', { uri: 'x' })),
+    });
+    const error = await client.request('read').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(JsonRpcError);
+    expect(error).toMatchObject({
+      code: -32002,
+      message: 'resource not found',
+      data: { uri: 'x' },
+    });
+  });
+
+  it('turns any other throw into -32603 without leaking its message, and reports it', async () => {
+    const onError = vi.fn();
+    const { client, frames } = await pair({
+      onRequest: () => Promise.reject(new Error('secret database password in stack')),
+      onError,
+    });
+    await expect(client.request('boom')).rejects.toMatchObject({
+      code: -32603,
+      message: 'internal error',
+    });
+    expect(frames.join('\n')).not.toContain('secret');
+    expect(onError).toHaveBeenCalledWith(
+      expect.objectContaining({ message: 'secret database password in stack' }),
+    );
+  });
+
+  it('times out a call with a LocalError and ignores the late response', async () => {
+    const onError = vi.fn();
+    const { client } = await pair(
+      {
+        onRequest: () =>
+          new Promise((r) =>
+            setTimeout(() => {
+              r('late');
+            }, 40),
+          ),
+      },
+      { onError },
+    );
+    const error = await client
+      .request('slow', undefined, { timeoutMs: 5 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LocalError);
+    expect(error).toMatchObject({ code: 'REQUEST_TIMEOUT' });
+    await new Promise((r) => setTimeout(r, 60));
+    expect(onError).toHaveBeenCalledWith(
+      expect.objectContaining({ message: expect.stringMatching(/unknown id 1/) }),
+    );
+  });
+
+  it('restarts the timeout on touch', async () => {
+    vi.useFakeTimers();
+    const { client } = await pair({ onRequest: () => new Promise(() => undefined) });
+    let settled: unknown;
+    client
+      .request('slow', undefined, { timeoutMs: 100, id: 'p' })
+      .catch((e: unknown) => (settled = e));
+    await vi.advanceTimersByTimeAsync(80);
+    expect(client.touch('p')).toBe(true);
+    await vi.advanceTimersByTimeAsync(80);
+    expect(settled).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(30);
+    expect(settled).toMatchObject({ code: 'REQUEST_TIMEOUT' });
+    expect(client.touch('p')).toBe(false);
+  });
+
+  it('rejects with the abort reason when the signal aborts, before or during the call', async () => {
+    const { client } = await pair({ onRequest: () => new Promise(() => undefined) });
+    const controller = new AbortController();
+    const call = client.request('slow', undefined, { signal: controller.signal });
+    controller.abort(new Error('user gave up'));
+    await expect(call).rejects.toThrow('user gave up');
+    await expect(
+      client.request('x', undefined, { signal: AbortSignal.abort('early') }),
+    ).rejects.toBe('early');
+  });
+
+  it('rejects every pending call when the transport closes, and later calls too', async () => {
+    const { client, server } = await pair({ onRequest: () => new Promise(() => undefined) });
+    const calls = [client.request('a'), client.request('b'), client.request('c')];
+    await server.close();
+    for (const call of calls)
+      await expect(call).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
+    await expect(client.request('d')).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
+    await expect(client.notify('n')).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
+    expect(client.isClosed).toBe(true);
+  });
+
+  it('aborts incoming handlers when the connection closes', async () => {
+    let signal: AbortSignal | undefined;
+    const { client, server } = await pair({
+      onRequest: (_request, ctx) => {
+        signal = ctx.signal;
+        return new Promise(() => undefined);
+      },
+    });
+    void client.request('hang').catch(() => undefined);
+    await vi.waitFor(() => {
+      expect(signal).toBeDefined();
+    });
+    await server.close();
+    expect(signal?.aborted).toBe(true);
+  });
+
+  it('cancels an incoming request and sends no response for it', async () => {
+    const onError = vi.fn();
+    let signal: AbortSignal | undefined;
+    const { client, server, frames } = await pair(
+      {
+        onRequest: (_request, ctx) => {
+          signal = ctx.signal;
+          return new Promise((resolve) => {
+            ctx.signal.addEventListener('abort', () => {
+              resolve('done anyway');
+            });
+          });
+        },
+      },
+      { onError },
+    );
+    const call = client
+      .request('work', undefined, { id: 'w', timeoutMs: 50 })
+      .catch((e: unknown) => e);
+    await vi.waitFor(() => {
+      expect(signal).toBeDefined();
+    });
+    expect(server.cancelIncoming('w', 'stop')).toBe(true);
+    expect(signal?.reason).toBe('stop');
+    await expect(call).resolves.toMatchObject({ code: 'REQUEST_TIMEOUT' });
+    expect(frames.filter((f) => f.includes('"result"'))).toEqual([]);
+    expect(server.cancelIncoming('w')).toBe(false);
+  });
+
+  it('delivers notifications in order and sends related messages through the context', async () => {
+    const seen: string[] = [];
+    const { client } = await pair(
+      {
+        onRequest: async (_request, ctx) => {
+          await ctx.notify('progress', { step: 1 });
+          const answer = await ctx.request('ask', { q: 'name?' });
+          await ctx.notify('progress', { step: 2 });
+          return { answer };
+        },
+      },
+      {
+        onNotification: (n) => seen.push(`${n.method}:${JSON.stringify(n.params)}`),
+        onRequest: (request) =>
+          Promise.resolve({ reply: (request.params as { q: string }).q.toUpperCase() }),
+      },
+    );
+    await expect(client.request('go')).resolves.toEqual({ answer: { reply: 'NAME?' } });
+    expect(seen).toEqual(['progress:{"step":1}', 'progress:{"step":2}']);
+  });
+
+  it('reports a response with an unknown id and keeps working', async () => {
+    const onError = vi.fn();
+    const { transport, peer } = await rawPeer({ onError, onRequest: () => Promise.resolve('ok') });
+    peer.push({ jsonrpc: '2.0', id: 999, result: 1 });
+    await vi.waitFor(() => {
+      expect(onError).toHaveBeenCalledTimes(1);
+    });
+    peer.push({ jsonrpc: '2.0', id: 'q', method: 'm' });
+    await vi.waitFor(() => {
+      expect(transport.sent).toContainEqual({ jsonrpc: '2.0', id: 'q', result: 'ok' });
+    });
+  });
+
+  it('refuses a duplicate in-flight id from the peer', async () => {
+    const { transport, peer } = await rawPeer({ onRequest: () => new Promise(() => undefined) });
+    peer.push({ jsonrpc: '2.0', id: 1, method: 'm' });
+    peer.push({ jsonrpc: '2.0', id: 1, method: 'm' });
+    await vi.waitFor(() => {
+      expect(transport.sent).toHaveLength(1);
+    });
+    expect(transport.sent[0]).toMatchObject({ id: 1, error: { code: -32600 } });
+  });
+
+  it('answers a batch with one array, or refuses it when batches are not accepted', async () => {
+    const { transport, peer } = await rawPeer({
+      onRequest: (r) => Promise.resolve(r.method),
+      acceptBatch: () => true,
+    });
+    peer.batch([
+      { message: { jsonrpc: '2.0', id: 1, method: 'a' } },
+      { message: { jsonrpc: '2.0', method: 'n' } },
+      {
+        invalid: {
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32600, message: 'invalid request: x' },
+        },
+      },
+      { message: { jsonrpc: '2.0', id: 2, method: 'b' } },
+    ]);
+    await vi.waitFor(() => {
+      expect(transport.sent).toHaveLength(1);
+    });
+    expect(transport.sent[0]).toEqual([
+      { jsonrpc: '2.0', id: 1, result: 'a' },
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'invalid request: x' } },
+      { jsonrpc: '2.0', id: 2, result: 'b' },
+    ]);
+    const refusing = await rawPeer({ onRequest: (r) => Promise.resolve(r.method) });
+    refusing.peer.batch([{ message: { jsonrpc: '2.0', id: 1, method: 'a' } }]);
+    await vi.waitFor(() => {
+      expect(refusing.transport.sent).toHaveLength(1);
+    });
+    expect(refusing.transport.sent[0]).toMatchObject({
+      id: null,
+      error: { code: -32600, message: expect.stringMatching(/batch/) },
+    });
+  });
+
+  it('carries 10 MB messages both ways', async () => {
+    const { client } = await pair({ onRequest: (r) => Promise.resolve(r.params) });
+    const big = { data: 'y'.repeat(10 * 1024 * 1024) };
+    await expect(client.request('echo', big)).resolves.toEqual(big);
+  });
+
+  it('refuses a second start and a duplicate outgoing id', async () => {
+    const { client } = await pair({ onRequest: () => new Promise(() => undefined) });
+    await expect(client.start()).rejects.toMatchObject({ code: 'ALREADY_STARTED' });
+    void client.request('a', undefined, { id: 'same' }).catch(() => undefined);
+    await expect(client.request('b', undefined, { id: 'same' })).rejects.toBeInstanceOf(LocalError);
+  });
+});
+
+/** A connection driven by hand-written frames, to test what a well-behaved peer never sends. */
+async function rawPeer(options: ConnectionOptions) {
+  const transport = new RecordingTransport();
+  const connection = new Connection(transport, options);
+  open.push(connection);
+  await connection.start();
+  const receiver = transport.receiver!;
+  return {
+    transport,
+    peer: {
+      push: (message: Message) => {
+        receiver.message(message);
+      },
+      batch: (items: Parameters<NonNullable<Receiver['batch']>>[0]) => {
+        receiver.batch?.(items);
+      },
+    },
+  };
+}
+
+class RecordingTransport implements Transport {
+  receiver: Receiver | undefined;
+  readonly sent: unknown[] = [];
+  start(receiver: Receiver): Promise<void> {
+    this.receiver = receiver;
+    return Promise.resolve();
+  }
+  send(message: Message | readonly Message[]): Promise<void> {
+    this.sent.push(JSON.parse(JSON.stringify(message)));
+    return Promise.resolve();
+  }
+  close(): Promise<void> {
+    this.receiver?.closed();
+    return Promise.resolve();
+  }
+}

@@ -1,0 +1,26 @@
+// mcpkit/jsonrpc: JSON-RPC 2.0 messages, codec, connection and the Transport interface.
+// Nothing here knows about MCP.
+export type { BatchItem, DecodeOptions, Decoded } from './codec.js';
+export { decode, decodeValue, encode, errorResponse } from './codec.js';
+export type {
+  CallOptions,
+  ConnectionOptions,
+  NotificationHandler,
+  RequestContext,
+  RequestHandler,
+} from './connection.js';
+export { Connection } from './connection.js';
+export type { ErrorCodeValue, LocalErrorCodeValue, WireError } from './errors.js';
+export { ErrorCode, JsonRpcError, LocalError, LocalErrorCode, toJsonRpcError } from './errors.js';
+export type {
+  ErrorResponse,
+  Message,
+  Notification,
+  Params,
+  Request,
+  RequestId,
+  Response,
+  SuccessResponse,
+} from './message.js';
+export { isErrorResponse, isNotification, isRequest, isResponse } from './message.js';
+export type { MessageInfo, Receiver, SendOptions, Transport } from './transport.js';

@@ -1,0 +1,56 @@
+// The only I/O seam of mcpkit: a Transport carries JSON-RPC messages to and from one peer.
+import type { BatchItem } from './codec.js';
+import type { Message, RequestId } from './message.js';
+
+/**
+ * MessageInfo is what a transport knows about an incoming message beyond its content, for
+ * example the HTTP headers it arrived with. Transports fill what they have; all is optional.
+ */
+export interface MessageInfo {
+  /** Request headers, lower-case names (HTTP transports). */
+  headers?: Readonly<Record<string, string>>;
+  /** Authentication information a transport or middleware attached. */
+  auth?: unknown;
+  /** Aborted when the transport can no longer deliver a reply to this message (HTTP stream closed). */
+  signal?: AbortSignal;
+}
+
+/** Options for {@link Transport.send}. */
+export interface SendOptions {
+  /**
+   * The incoming request this message belongs to (a response's own id needs no hint). Transports
+   * that route per request (Streamable HTTP) send it on that request's stream.
+   */
+  relatedRequestId?: RequestId;
+}
+
+/** Receiver is the consumer a Transport delivers to. */
+export interface Receiver {
+  /** Delivers one incoming message, in arrival order. Must not throw. */
+  message(message: Message, info?: MessageInfo): void;
+  /**
+   * Delivers a batch (a JSON array), when the transport received one; invalid elements come
+   * as their ready error responses. Without this method the transport refuses batches.
+   * Must not throw.
+   */
+  batch?(items: readonly BatchItem[], info?: MessageInfo): void;
+  /** Reports that the transport closed; called exactly once, with the cause if it failed. */
+  closed(error?: Error): void;
+}
+
+/**
+ * Transport carries JSON-RPC messages to and from one peer. It knows nothing about MCP.
+ *
+ * Contract: `start` is called exactly once; messages that arrive earlier are buffered and
+ * delivered after it. `send` is safe to call concurrently and preserves call order; after
+ * close it rejects with LocalError('CONNECTION_CLOSED'). `close` is idempotent and causes
+ * `receiver.closed()` to be called exactly once.
+ */
+export interface Transport {
+  /** Begins delivery to `receiver`. */
+  start(receiver: Receiver): Promise<void>;
+  /** Sends one message, or a batch as one array. */
+  send(message: Message | readonly Message[], options?: SendOptions): Promise<void>;
+  /** Closes the transport. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,2 @@
+// mcpkit/server: the MCP server framework. It arrives with issue #3.
+export {};
