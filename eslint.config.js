@@ -109,6 +109,23 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
   },
   {
+    files: ['**/*.js', '**/*.mjs'],
+    languageOptions: {
+      globals: Object.fromEntries(
+        [
+          'console',
+          'process',
+          'URL',
+          'Buffer',
+          'setTimeout',
+          'clearTimeout',
+          'TextEncoder',
+          'TextDecoder',
+        ].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
+  {
     files: ['scripts/**', 'src/cli/**', 'servers/**/bin.ts', 'test/**', 'bench/**', '**/*.test.ts'],
     rules: { 'no-console': 'off' },
   },

@@ -1,0 +1,19 @@
+// The seam between transports that accept connections (Streamable HTTP, stdio servers) and the
+// server that serves them, without either importing the other (docs/design.md, "Layers").
+import type { Transport } from '../jsonrpc/transport.js';
+import type { LegacyRevision } from './version.js';
+
+/** Options a transport passes when it connects a server to a client. */
+export interface ConnectOptions {
+  /**
+   * Serve legacy requests without a handshake, at this revision: stateless Streamable HTTP,
+   * where each request may reach a fresh connection.
+   */
+  legacyStateless?: { revision: LegacyRevision };
+}
+
+/** Something a transport can connect to a client: McpServer is one. */
+export interface Connectable {
+  /** Starts serving one client over `transport`; resolves once it is started. */
+  connect(transport: Transport, options?: ConnectOptions): Promise<unknown>;
+}

@@ -1,0 +1,104 @@
+// MCP's JSON-RPC error codes and constructors for the errors whose `data` the spec shapes.
+// Each constructor returns a JsonRpcError, so a handler can throw it and have it sent unchanged
+// (docs/design.md, "Error model").
+import { JsonRpcError } from '../jsonrpc/errors.js';
+import type * as S20251125 from './schema/2025-11-25.js';
+import type * as S20260728 from './schema/2026-07-28.js';
+
+/** The JSON-RPC error codes MCP uses: JSON-RPC's own, then the MCP-defined ones. */
+export const McpErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  /** Resource not found, up to 2025-11-25; 2026-07-28 uses InvalidParams instead (SEP-2164). */
+  ResourceNotFound: -32002,
+  /** HTTP headers disagree with the body, or are missing or malformed (2026-07-28). */
+  HeaderMismatch: -32020,
+  /** The request needs a client capability the request did not declare (2026-07-28). */
+  MissingRequiredClientCapability: -32021,
+  /** The request's protocol revision is unknown or unsupported (2026-07-28). */
+  UnsupportedProtocolVersion: -32022,
+  /** The request needs the user to complete a URL elicitation first (2025-11-25). */
+  UrlElicitationRequired: -32042,
+} as const;
+
+/** One of the {@link McpErrorCode} values. */
+export type McpErrorCodeValue = (typeof McpErrorCode)[keyof typeof McpErrorCode];
+
+/** The `data` of an UnsupportedProtocolVersion (-32022) error. */
+export type UnsupportedProtocolVersionData =
+  S20260728.UnsupportedProtocolVersionError['error']['data'];
+
+/** The `data` of a MissingRequiredClientCapability (-32021) error. */
+export type MissingRequiredClientCapabilityData =
+  S20260728.MissingRequiredClientCapabilityError['error']['data'];
+
+/** The `data` of a UrlElicitationRequired (-32042) error. */
+export type UrlElicitationRequiredData = S20251125.URLElicitationRequiredError['error']['data'];
+
+/** The `data` of a resource-not-found error: the URI that was asked for. */
+export interface ResourceNotFoundData {
+  uri: string;
+}
+
+/** An InvalidParams (-32602) error: the params are malformed or name something unknown. */
+export function invalidParams(message: string, data?: unknown): JsonRpcError {
+  return new JsonRpcError(McpErrorCode.InvalidParams, message, data);
+}
+
+/**
+ * A resource-not-found error for `uri`. Legacy revisions use -32002; 2026-07-28 uses InvalidParams
+ * (-32602), as SEP-2164 standardized. Both carry `{ uri }`.
+ */
+export function resourceNotFound(uri: string, era: 'legacy' | 'modern'): JsonRpcError {
+  const data: ResourceNotFoundData = { uri };
+  const code = era === 'legacy' ? McpErrorCode.ResourceNotFound : McpErrorCode.InvalidParams;
+  return new JsonRpcError(code, 'resource not found', data);
+}
+
+/**
+ * A HeaderMismatch (-32020) error. `message` says which header disagrees with the body (for
+ * example `Mcp-Method header "a" does not match body method "b"`). Sent with HTTP 400.
+ */
+export function headerMismatch(message: string): JsonRpcError {
+  return new JsonRpcError(McpErrorCode.HeaderMismatch, message);
+}
+
+/** A MissingRequiredClientCapability (-32021) error naming the capabilities the request needs. */
+export function missingRequiredClientCapability(
+  requiredCapabilities: S20260728.ClientCapabilities,
+): JsonRpcError {
+  const data: MissingRequiredClientCapabilityData = { requiredCapabilities };
+  return new JsonRpcError(
+    McpErrorCode.MissingRequiredClientCapability,
+    'missing required client capability',
+    data,
+  );
+}
+
+/**
+ * An UnsupportedProtocolVersion (-32022) error: `requested` is what the client asked for and
+ * `supported` every revision the server speaks, so the client can pick one and retry.
+ */
+export function unsupportedProtocolVersion(
+  requested: string,
+  supported: readonly string[],
+): JsonRpcError {
+  const data: UnsupportedProtocolVersionData = { supported: [...supported], requested };
+  return new JsonRpcError(
+    McpErrorCode.UnsupportedProtocolVersion,
+    'unsupported protocol version',
+    data,
+  );
+}
+
+/** A UrlElicitationRequired (-32042) error listing the URL elicitations the user must complete. */
+export function urlElicitationRequired(
+  elicitations: S20251125.ElicitRequestURLParams[],
+  message = 'url elicitation required',
+): JsonRpcError {
+  const data: UrlElicitationRequiredData = { elicitations };
+  return new JsonRpcError(McpErrorCode.UrlElicitationRequired, message, data);
+}

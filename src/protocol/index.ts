@@ -1,0 +1,69 @@
+// mcpkit/protocol: MCP semantics without I/O: the spec types of every revision, the method table,
+// revision negotiation and MCP's error codes.
+export type {
+  Spec20241105,
+  Spec20250326,
+  Spec20250618,
+  Spec20251125,
+  Spec20260728,
+} from './schema/index.js';
+export {
+  McpErrorCode,
+  headerMismatch,
+  invalidParams,
+  missingRequiredClientCapability,
+  resourceNotFound,
+  unsupportedProtocolVersion,
+  urlElicitationRequired,
+} from './errors.js';
+export type {
+  McpErrorCodeValue,
+  MissingRequiredClientCapabilityData,
+  ResourceNotFoundData,
+  UnsupportedProtocolVersionData,
+  UrlElicitationRequiredData,
+} from './errors.js';
+export { LOGGING_LEVELS, isLoggingLevel, meetsLoggingLevel } from './logging.js';
+export {
+  METHODS,
+  directionOf,
+  isInputRequest,
+  isMethod,
+  methodExists,
+  methodsOf,
+} from './methods.js';
+export type {
+  Direction,
+  MessageOf,
+  Method,
+  MethodInfo,
+  NotificationMethod,
+  ParamsOf,
+  RequestMethod,
+  ResultOf,
+} from './methods.js';
+export {
+  LATEST_LEGACY_REVISION,
+  LATEST_REVISION,
+  LEGACY_REVISIONS,
+  MODERN_REVISIONS,
+  MetaKey,
+  PROTOCOL_REVISIONS,
+  acceptServerRevision,
+  chooseRevision,
+  eraOf,
+  isCompleteResult,
+  isInputRequiredResult,
+  isProtocolRevision,
+  negotiateLegacyRevision,
+  readModernMeta,
+  requireModernRevision,
+} from './version.js';
+export type {
+  LegacyRevision,
+  MetaKeyValue,
+  ModernMeta,
+  ModernRevision,
+  ProtocolEra,
+  ProtocolRevision,
+} from './version.js';
