@@ -13,7 +13,7 @@ Commands (serve, info, list, call, read, prompt, budget, lint) are coming.`;
 
 /** Reads this package's version from its package.json. */
 function version(): string {
-  const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+  const text = readFileSync(new URL('../../../package.json', import.meta.url), 'utf8');
   const parsed = JSON.parse(text) as { version?: unknown };
   return typeof parsed.version === 'string' ? parsed.version : 'unknown';
 }

@@ -1,2 +1,34 @@
-// mcpkit/server: the MCP server framework. It arrives with issue #3.
-export {};
+// mcpkit/server: the MCP server framework.
+export { McpServer } from './server.js';
+export type { McpServerOptions } from './server.js';
+export { ServerSession } from './session.js';
+export type { SessionOptions } from './session.js';
+export { MissingCapabilityError } from './context.js';
+export type {
+  CacheHint,
+  ClientDescription,
+  Completer,
+  ElicitParams,
+  HandlerContext,
+  InferArgs,
+  JsonSchemaObject,
+  LoggingLevel,
+  PromptArgumentDefinition,
+  PromptDefinition,
+  PromptHandler,
+  PromptReturn,
+  RegisteredHandle,
+  ResourceDefinition,
+  ResourceHandler,
+  ResourceReturn,
+  ResourceTemplateDefinition,
+  ResourceTemplateHandler,
+  SchemaInput,
+  ServerInfo,
+  ToolDefinition,
+  ToolHandler,
+  ToolHandlerFor,
+  ToolReturn,
+} from './types.js';
+export type { StandardSchemaV1 } from './standard-schema.js';
+export { JsonRpcError } from '../jsonrpc/errors.js';

@@ -1,0 +1,158 @@
+// Builds the HandlerContext of one request. The same context API serves both eras: in the
+// legacy era client requests go over the session; in 2026-07-28 they become an input round.
+import type { CallOptions } from '../jsonrpc/connection.js';
+import type { Params, RequestId } from '../jsonrpc/message.js';
+import type { MessageInfo } from '../jsonrpc/transport.js';
+import { missingRequiredClientCapability } from '../protocol/errors.js';
+import { meetsLoggingLevel } from '../protocol/logging.js';
+import type * as Spec from '../protocol/schema/2026-07-28.js';
+import type { ProtocolEra, ProtocolRevision } from '../protocol/version.js';
+import { MetaKey } from '../protocol/version.js';
+import type { InputRound } from './input-required.js';
+import type { ClientDescription, ElicitParams, HandlerContext, LoggingLevel } from './types.js';
+
+/** MissingCapabilityError is thrown in the legacy era when a handler needs a capability the client lacks. */
+export class MissingCapabilityError extends Error {
+  constructor(capability: string) {
+    super(
+      `the client does not support ${capability} (it did not declare the "${capability}" capability)`,
+    );
+    this.name = 'MissingCapabilityError';
+  }
+}
+
+/** Everything the session knows about one request, for building its context. */
+export interface RequestScope {
+  readonly id: RequestId;
+  readonly era: ProtocolEra;
+  readonly revision: ProtocolRevision;
+  readonly client: ClientDescription;
+  readonly meta: Readonly<Record<string, unknown>> | undefined;
+  readonly info: MessageInfo | undefined;
+  readonly signal: AbortSignal;
+  /** The lowest level to send; undefined sends nothing. */
+  readonly logLevel: LoggingLevel | undefined;
+  /** Sends a notification related to this request. */
+  notify(method: string, params: Params): Promise<void>;
+  /** Sends a request to the client related to this request (legacy era only). */
+  request(method: string, params: Params, options?: CallOptions): Promise<unknown>;
+}
+
+/** Creates the context handlers receive. `round` is set for 2026-07-28 requests that may need input. */
+export function createContext(scope: RequestScope, round: InputRound | undefined): HandlerContext {
+  const progressToken = scope.meta?.[MetaKey.ProgressToken];
+  const ask = (capability: keyof Spec.ClientCapabilities, input: Spec.InputRequest) =>
+    askClient(scope, round, { capability, input });
+  return {
+    signal: scope.signal,
+    requestId: scope.id,
+    revision: scope.revision,
+    era: scope.era,
+    client: scope.client,
+    meta: scope.meta,
+    transport: scope.info,
+    progress: (progress, total, message) => {
+      if (typeof progressToken !== 'string' && typeof progressToken !== 'number') {
+        return Promise.resolve();
+      }
+      const params: Record<string, unknown> = { progressToken, progress };
+      if (total !== undefined) params['total'] = total;
+      if (message !== undefined) params['message'] = message;
+      return scope.notify('notifications/progress', params);
+    },
+    log: (level, data, logger) => {
+      if (scope.logLevel === undefined || !meetsLoggingLevel(level, scope.logLevel)) {
+        return Promise.resolve();
+      }
+      const params: Record<string, unknown> = { level, data };
+      if (logger !== undefined) params['logger'] = logger;
+      return scope.notify('notifications/message', params);
+    },
+    elicit: async (params) => {
+      const wire = elicitParamsFor(scope, params);
+      const input = { method: 'elicitation/create', params: wire } as unknown as Spec.ElicitRequest;
+      return (await ask('elicitation', input)) as Spec.ElicitResult;
+    },
+    sample: async (params) =>
+      (await ask('sampling', {
+        method: 'sampling/createMessage',
+        params,
+      })) as Spec.CreateMessageResult,
+    roots: async () => {
+      const result = (await ask('roots', { method: 'roots/list' })) as
+        Spec.ListRootsResult | undefined;
+      return result?.roots ?? [];
+    },
+  };
+}
+
+function askClient(
+  scope: RequestScope,
+  round: InputRound | undefined,
+  need: { capability: keyof Spec.ClientCapabilities; input: Spec.InputRequest },
+): Promise<unknown> {
+  const { capability, input } = need;
+  const required = requiredCapability(capability, input);
+  if (!hasCapability(scope.client.capabilities, required)) {
+    const error =
+      scope.era === 'modern'
+        ? missingRequiredClientCapability(required)
+        : new MissingCapabilityError(
+            capability === 'elicitation' && isUrlMode(input) ? 'elicitation.url' : capability,
+          );
+    return Promise.reject(error);
+  }
+  if (scope.era === 'modern') {
+    if (round === undefined) {
+      return Promise.reject(
+        new Error(`${input.method} is not available while serving this request`),
+      );
+    }
+    return round.request(input);
+  }
+  const params = (input as { params?: Params }).params ?? {};
+  return scope.request(input.method, params, { signal: scope.signal });
+}
+
+function isUrlMode(input: Spec.InputRequest): boolean {
+  return (
+    input.method === 'elicitation/create' && (input.params as { mode?: string }).mode === 'url'
+  );
+}
+
+function requiredCapability(
+  capability: keyof Spec.ClientCapabilities,
+  input: Spec.InputRequest,
+): Spec.ClientCapabilities {
+  if (capability === 'elicitation')
+    return isUrlMode(input) ? { elicitation: { url: {} } } : { elicitation: {} };
+  return { [capability]: {} };
+}
+
+/** True when `declared` covers `required` (a bare `elicitation: {}` means form mode). */
+function hasCapability(
+  declared: Spec.ClientCapabilities,
+  required: Spec.ClientCapabilities,
+): boolean {
+  for (const [key, value] of Object.entries(required)) {
+    const have = (declared as Record<string, unknown>)[key];
+    if (typeof have !== 'object' || have === null) return false;
+    if (key === 'elicitation' && typeof value === 'object' && value !== null && 'url' in value) {
+      if (typeof (have as Record<string, unknown>)['url'] !== 'object') return false;
+    }
+  }
+  return true;
+}
+
+/** Adapts elicitation params to the revision: 2025-11-25 URL mode needs an elicitationId. */
+function elicitParamsFor(scope: RequestScope, params: ElicitParams): Params {
+  const wire: Record<string, unknown> = { ...params };
+  if (scope.era === 'legacy' && wire['mode'] === 'url' && wire['elicitationId'] === undefined) {
+    wire['elicitationId'] = crypto.randomUUID();
+  }
+  if (scope.era === 'legacy' && scope.revision !== '2025-11-25' && wire['mode'] === 'form') {
+    // Before 2025-11-25 there was only form mode, and no `mode` field.
+    delete wire['mode'];
+  }
+  return wire;
+}

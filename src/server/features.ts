@@ -1,0 +1,197 @@
+// The methods a server serves, as one table of feature functions. Each takes the request's Call
+// and resolves with the result object (era decoration is the session's job).
+import { invalidParams, resourceNotFound } from '../protocol/errors.js';
+import { isLoggingLevel } from '../protocol/logging.js';
+import type * as Spec from '../protocol/schema/2026-07-28.js';
+import { MetaKey } from '../protocol/version.js';
+import { complete } from './completion.js';
+import { createContext } from './context.js';
+import { InputRound } from './input-required.js';
+import { getPrompt } from './prompts.js';
+import { paginate } from './registry.js';
+import { readResource, trimResource } from './resources.js';
+import type { Call } from './session.js';
+import { callTool, unknownTool } from './tools.js';
+import type { HandlerContext } from './types.js';
+
+/** An open 2026-07-28 `subscriptions/listen` stream. */
+export interface Listener {
+  readonly filter: Spec.SubscriptionFilter;
+  send(method: string, params: Record<string, unknown>): void;
+}
+
+type Feature = (call: Call) => Promise<unknown>;
+
+function requireString(params: Record<string, unknown>, key: string): string {
+  const value = params[key];
+  if (typeof value !== 'string') throw invalidParams(`params.${key} must be a string`);
+  return value;
+}
+
+function listPage(
+  call: Call,
+  kind: 'tools' | 'prompts' | 'templates',
+  key: string,
+): Promise<unknown> {
+  const items = call.snapshot.listing(kind, call.scope.revision);
+  const page = paginate(items, call.params['cursor'], call.core.pageSize);
+  const result: Record<string, unknown> = { [key]: page.items };
+  if (page.nextCursor !== undefined) result['nextCursor'] = page.nextCursor;
+  return Promise.resolve(result);
+}
+
+/**
+ * Runs `run` with a context. In 2026-07-28, handlers of tools/call, prompts/get and
+ * resources/read may need client input: the run then ends with an `input_required` result.
+ */
+async function withInput<T>(
+  call: Call,
+  target: { name: string; args: unknown },
+  run: (ctx: HandlerContext) => Promise<T>,
+): Promise<T | Spec.InputRequiredResult> {
+  if (call.scope.era === 'legacy') return run(createContext(call.scope, undefined));
+  const options = call.core.rounds;
+  const round = await InputRound.open(call.params, { method: call.method, ...target }, options);
+  const stop = new AbortController();
+  const signal = AbortSignal.any([call.scope.signal, stop.signal]);
+  const ctx = createContext({ ...call.scope, signal }, round);
+  const needed = round.needed().then(() => undefined);
+  const outcome = await Promise.race([run(ctx).then((value) => ({ value })), needed]);
+  if (outcome !== undefined) return outcome.value;
+  stop.abort(new Error('the request needs client input first'));
+  return round.result(options);
+}
+
+async function toolsCall(call: Call): Promise<unknown> {
+  const name = requireString(call.params, 'name');
+  const tool = call.snapshot.tools.get(name);
+  if (tool === undefined) throw unknownTool(name);
+  const args = call.params['arguments'];
+  if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
+    throw invalidParams('params.arguments must be an object');
+  }
+  const report = call.core.report;
+  return withInput(call, { name, args }, (ctx) => callTool(tool, args, { ctx, report }));
+}
+
+async function resourcesList(call: Call): Promise<unknown> {
+  const revision = call.scope.revision;
+  let items = call.snapshot.listing('resources', revision);
+  const dynamic = call.snapshot.templates.filter((t) => t.definition.list !== undefined);
+  if (dynamic.length > 0) {
+    const listed = await Promise.all(dynamic.map(async (t) => (await t.definition.list?.()) ?? []));
+    items = [...items, ...listed.flat().map((r) => trimResource(r, revision))];
+  }
+  const page = paginate(items, call.params['cursor'], call.core.pageSize);
+  const result: Record<string, unknown> = { resources: page.items };
+  if (page.nextCursor !== undefined) result['nextCursor'] = page.nextCursor;
+  return result;
+}
+
+async function resourcesRead(call: Call): Promise<unknown> {
+  const uri = requireString(call.params, 'uri');
+  const { snapshot } = call;
+  const served =
+    snapshot.resources.has(uri) ||
+    snapshot.templates.some((t) => t.template.match(uri) !== undefined);
+  if (!served) throw resourceNotFound(uri, call.scope.era);
+  return withInput(call, { name: uri, args: undefined }, async (ctx) => {
+    const result = await readResource(uri, snapshot, ctx);
+    if (result === undefined) throw resourceNotFound(uri, call.scope.era);
+    return result;
+  });
+}
+
+function subscribe(call: Call, on: boolean): Promise<unknown> {
+  const uri = requireString(call.params, 'uri');
+  if (on) call.session.subscriptions.add(uri);
+  else call.session.subscriptions.delete(uri);
+  return Promise.resolve({});
+}
+
+async function promptsGet(call: Call): Promise<unknown> {
+  const name = requireString(call.params, 'name');
+  const prompt = call.snapshot.prompts.get(name);
+  if (prompt === undefined) throw invalidParams(`unknown prompt ${JSON.stringify(name)}`);
+  const args = call.params['arguments'];
+  return withInput(call, { name, args }, (ctx) => getPrompt(prompt, args, ctx));
+}
+
+function setLevel(call: Call): Promise<unknown> {
+  const level = call.params['level'];
+  if (!isLoggingLevel(level)) throw invalidParams(`params.level must be a logging level`);
+  call.session.setLogLevel(level);
+  return Promise.resolve({});
+}
+
+function discover(call: Call): Promise<unknown> {
+  const result: Record<string, unknown> = {
+    supportedVersions: call.core.revisions.filter((r) => r === '2026-07-28'),
+    capabilities: call.core.capabilities(call.scope.revision),
+  };
+  if (call.core.instructions !== undefined) result['instructions'] = call.core.instructions;
+  return Promise.resolve(result);
+}
+
+async function listen(call: Call): Promise<unknown> {
+  const requested = call.params['notifications'];
+  if (typeof requested !== 'object' || requested === null || Array.isArray(requested)) {
+    throw invalidParams('params.notifications must be an object');
+  }
+  const filter = call.core.agreeFilter(requested);
+  const { id } = call.scope;
+  const tag = (params: Record<string, unknown>): Record<string, unknown> => ({
+    ...params,
+    _meta: { ...(params['_meta'] as object | undefined), [MetaKey.SubscriptionId]: id },
+  });
+  await call.scope.notify(
+    'notifications/subscriptions/acknowledged',
+    tag({ notifications: filter }),
+  );
+  const listener: Listener = {
+    filter,
+    send: (method, params) => {
+      call.scope.notify(method, tag(params)).catch((error: unknown) => {
+        call.core.report(error, method);
+      });
+    },
+  };
+  call.session.listeners.set(id, listener);
+  call.core.attach(call.session);
+  let off: (() => void) | undefined;
+  try {
+    await new Promise<void>((resolve) => {
+      off = call.core.onShutdown(resolve);
+      if (call.scope.signal.aborted) resolve();
+      call.scope.signal.addEventListener('abort', () => {
+        resolve();
+      });
+    });
+  } finally {
+    off?.();
+    call.session.listeners.delete(id);
+  }
+  return { _meta: { [MetaKey.SubscriptionId]: id } };
+}
+
+function ping(): Promise<unknown> {
+  return Promise.resolve({});
+}
+
+/** Every method a server serves. Whether a revision has it is checked before lookup. */
+export const FEATURES: Readonly<Record<string, Feature | undefined>> = {
+  ping,
+  'logging/setLevel': setLevel,
+  'server/discover': discover,
+  'subscriptions/listen': listen,
+  'tools/list': (call) => listPage(call, 'tools', 'tools'),
+  'tools/call': toolsCall,
+  'prompts/list': (call) => listPage(call, 'prompts', 'prompts'),
+  'prompts/get': promptsGet,
+  'resources/list': resourcesList,
+  'resources/templates/list': (call) => listPage(call, 'templates', 'resourceTemplates'),
+  'resources/read': resourcesRead,
+  'resources/subscribe': (call) => subscribe(call, true),
+  'resources/unsubscribe': (call) => subscribe(call, false),
+  'completion/complete': (call) => complete(call.params, call.snapshot),
+};

@@ -1,0 +1,122 @@
+// Multi round-trip requests (spec 2026-07-28 basic/patterns/mrtr) with handler code that is the
+// same in both eras. The model: a handler awaits ctx.elicit()/sample()/roots(); in 2026-07-28 the
+// first unanswered call ends the run with an `input_required` result; the client retries with the
+// answers, and the handler runs again from the top, with every answer so far replayed in order.
+// Earlier answers travel inside the sealed `requestState` (inputResponses are per round).
+import type { Params } from '../jsonrpc/message.js';
+import { invalidParams } from '../protocol/errors.js';
+import type * as Spec from '../protocol/schema/2026-07-28.js';
+import type { Sealer } from './seal.js';
+
+/** One embedded request, as `inputRequests` carries it. */
+export type InputRequest = Spec.InputRequest;
+
+/** What a sealed requestState holds. */
+interface RoundState {
+  /** Method and target the state belongs to, and a digest of the arguments. */
+  b: string;
+  /** Every answer so far, by key. */
+  a: Record<string, unknown>;
+  /** Rounds so far. */
+  n: number;
+}
+
+/** Options that bound multi round-trip requests. */
+export interface RoundOptions {
+  sealer: Sealer;
+  /** How long a requestState stays valid. */
+  stateTtlMs: number;
+  /** How many rounds one request may take. */
+  maxRounds: number;
+}
+
+/**
+ * InputRound serves the embedded requests of one run of a handler. Calls are keyed by their
+ * order (`input-0`, `input-1`, …), which is stable when the handler is deterministic up to them.
+ */
+export class InputRound {
+  readonly #answers: Record<string, unknown>;
+  readonly #binding: string;
+  readonly #rounds: number;
+  readonly #pending: Record<string, InputRequest> = {};
+  #count = 0;
+  #scheduled = false;
+  #onNeeded: ((requests: Record<string, InputRequest>) => void) | undefined;
+
+  private constructor(binding: string, answers: Record<string, unknown>, rounds: number) {
+    this.#binding = binding;
+    this.#answers = answers;
+    this.#rounds = rounds;
+  }
+
+  /**
+   * Opens the round a request asks for: the first one, or a retry carrying `requestState` and
+   * `inputResponses`. Throws InvalidParams (-32602) when the state is tampered with, expired,
+   * belongs to another request, or when the rounds are exhausted.
+   */
+  static async open(
+    params: Params | undefined,
+    target: { method: string; name: string; args: unknown },
+    options: RoundOptions,
+  ): Promise<InputRound> {
+    const record = (params ?? {}) as Record<string, unknown>;
+    const binding = await bindingOf(target);
+    const state = record['requestState'];
+    const responses = record['inputResponses'];
+    if (state === undefined) {
+      return new InputRound(binding, isRecord(responses) ? { ...responses } : {}, 0);
+    }
+    if (typeof state !== 'string') throw invalidParams('requestState must be a string');
+    const opened = await options.sealer.open<RoundState>(state);
+    if (!opened.ok)
+      throw invalidParams(`requestState is ${opened.reason}; start the request again`);
+    if (opened.value.b !== binding) {
+      throw invalidParams('requestState belongs to another request; start the request again');
+    }
+    if (opened.value.n >= options.maxRounds) {
+      throw invalidParams(`request needed more than ${options.maxRounds} rounds of input`);
+    }
+    const answers = { ...opened.value.a, ...(isRecord(responses) ? responses : {}) };
+    return new InputRound(binding, answers, opened.value.n);
+  }
+
+  /** Answers an embedded request from the replayed answers, or parks it for the next round. */
+  request(input: InputRequest): Promise<unknown> {
+    const key = `input-${String(this.#count++)}`;
+    if (Object.hasOwn(this.#answers, key)) return Promise.resolve(this.#answers[key]);
+    this.#pending[key] = input;
+    if (!this.#scheduled) {
+      this.#scheduled = true;
+      // Let parallel calls of the same run (Promise.all) join this round before it is sent.
+      setTimeout(() => this.#onNeeded?.(this.#pending), 0);
+    }
+    return new Promise(() => undefined);
+  }
+
+  /** Resolves with the parked requests once the handler needs input. */
+  needed(): Promise<Record<string, InputRequest>> {
+    return new Promise((resolve) => {
+      this.#onNeeded = resolve;
+    });
+  }
+
+  /** Builds the `input_required` result for the parked requests. */
+  async result(options: RoundOptions): Promise<Spec.InputRequiredResult> {
+    const state: RoundState = { b: this.#binding, a: this.#answers, n: this.#rounds + 1 };
+    const requestState = await options.sealer.seal(state, Date.now() + options.stateTtlMs);
+    return { resultType: 'input_required', inputRequests: { ...this.#pending }, requestState };
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+async function bindingOf(target: { method: string; name: string; args: unknown }): Promise<string> {
+  const text = JSON.stringify([target.method, target.name, target.args ?? null]);
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  let hex = '';
+  for (const byte of new Uint8Array(digest).subarray(0, 16))
+    hex += byte.toString(16).padStart(2, '0');
+  return hex;
+}

@@ -1,0 +1,83 @@
+// Prompts with arguments (spec 2025-11-25 server/prompts).
+import { invalidParams } from '../protocol/errors.js';
+import type * as Spec from '../protocol/schema/2026-07-28.js';
+import type { HandlerContext, PromptDefinition, PromptHandler, PromptReturn } from './types.js';
+
+/** A prompt ready to serve. */
+export interface CompiledPrompt {
+  readonly name: string;
+  readonly wire: Spec.Prompt;
+  readonly definition: PromptDefinition;
+  readonly handler: PromptHandler;
+}
+
+/** Compiles a prompt; throws TypeError on a registration mistake. */
+export function compilePrompt(
+  definition: PromptDefinition,
+  handler: PromptHandler,
+): CompiledPrompt {
+  const { name } = definition;
+  if (typeof name !== 'string' || name === '')
+    throw new TypeError('a prompt name must be a non-empty string');
+  if (typeof handler !== 'function')
+    throw new TypeError(`prompt "${name}": the handler must be a function`);
+  const seen = new Set<string>();
+  const args = (definition.arguments ?? []).map((argument) => {
+    if (typeof argument.name !== 'string' || argument.name === '') {
+      throw new TypeError(`prompt "${name}": every argument needs a name`);
+    }
+    if (seen.has(argument.name))
+      throw new TypeError(`prompt "${name}": duplicate argument "${argument.name}"`);
+    seen.add(argument.name);
+    const wire: Spec.PromptArgument = { name: argument.name };
+    if (argument.title !== undefined) wire.title = argument.title;
+    if (argument.description !== undefined) wire.description = argument.description;
+    if (argument.required !== undefined) wire.required = argument.required;
+    return wire;
+  });
+  const wire: Spec.Prompt = { name };
+  if (definition.title !== undefined) wire.title = definition.title;
+  if (definition.description !== undefined) wire.description = definition.description;
+  if (args.length > 0) wire.arguments = args;
+  if (definition.icons !== undefined) wire.icons = definition.icons;
+  if (definition._meta !== undefined) wire._meta = definition._meta;
+  return { name, wire, definition, handler };
+}
+
+/** Checks the arguments of a prompts/get and runs the prompt. */
+export async function getPrompt(
+  prompt: CompiledPrompt,
+  args: unknown,
+  ctx: HandlerContext,
+): Promise<Spec.GetPromptResult> {
+  if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
+    throw invalidParams('arguments must be an object of strings');
+  }
+  const given = (args ?? {}) as Record<string, unknown>;
+  for (const [key, value] of Object.entries(given)) {
+    if (typeof value !== 'string') throw invalidParams(`argument "${key}" must be a string`);
+  }
+  const missing = (prompt.wire.arguments ?? []).filter(
+    (a) => a.required === true && given[a.name] === undefined,
+  );
+  if (missing.length > 0) {
+    throw invalidParams(
+      `prompt "${prompt.name}" is missing required argument${missing.length > 1 ? 's' : ''} ` +
+        missing.map((a) => `"${a.name}"`).join(', '),
+    );
+  }
+  return toPromptResult(await prompt.handler(given as Record<string, string>, ctx));
+}
+
+function toPromptResult(returned: PromptReturn): Spec.GetPromptResult {
+  if (typeof returned === 'string') {
+    return {
+      messages: [{ role: 'user', content: { type: 'text', text: returned } }],
+    } as Spec.GetPromptResult;
+  }
+  if (Array.isArray(returned)) return { messages: returned } as Spec.GetPromptResult;
+  if (typeof returned !== 'object' || !Array.isArray(returned.messages)) {
+    throw new TypeError('a prompt handler must return a string, messages or { messages: [...] }');
+  }
+  return { ...returned } as Spec.GetPromptResult;
+}

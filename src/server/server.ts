@@ -1,0 +1,224 @@
+// McpServer: one definition of tools, resources and prompts, compiled at registration and served
+// to clients of every MCP revision over any Transport.
+import type { Transport } from '../jsonrpc/transport.js';
+import type { JsonSchemaValidator } from '../protocol/json-schema/index.js';
+import { builtinValidator } from '../protocol/json-schema/index.js';
+import type * as Spec from '../protocol/schema/2026-07-28.js';
+import type { ProtocolRevision } from '../protocol/version.js';
+import { PROTOCOL_REVISIONS } from '../protocol/version.js';
+import { ServerCore } from './core.js';
+import { compilePrompt } from './prompts.js';
+import type { CompiledResource, CompiledTemplate } from './resources.js';
+import { compileResource, compileTemplate } from './resources.js';
+import { Sealer } from './seal.js';
+import type { SessionOptions } from './session.js';
+import { ServerSession } from './session.js';
+import { compileTool } from './tools.js';
+import type {
+  CacheHint,
+  PromptDefinition,
+  PromptHandler,
+  RegisteredHandle,
+  ResourceDefinition,
+  ResourceHandler,
+  ResourceTemplateDefinition,
+  ResourceTemplateHandler,
+  SchemaInput,
+  ServerInfo,
+  ToolDefinition,
+  ToolHandler,
+  InferArgs,
+} from './types.js';
+
+/** Options of an McpServer. Every field is optional. */
+export interface McpServerOptions {
+  /** Guidance for the model about this server (`instructions`). */
+  instructions?: string;
+  /** Revisions to speak. Default: all five. */
+  revisions?: readonly ProtocolRevision[];
+  /** Items per page of every listing. Default: all on one page. */
+  pageSize?: number;
+  /** Validator for raw JSON Schema. Default: the built-in one (no eval). */
+  validator?: JsonSchemaValidator;
+  /** Secret (≥ 32 bytes) sealing `requestState`; share it across instances behind a load balancer. Default: random per process. */
+  stateSecret?: string | Uint8Array;
+  /** How long a `requestState` stays valid. Default: 10 minutes. */
+  stateTtlMs?: number;
+  /** Most rounds one multi round-trip request may take. Default: 16. */
+  maxInputRounds?: number;
+  /** 2026-07-28 cache hints per method (`tools/list`, `server/discover`, …). Default: ttlMs 0, private. */
+  cacheHints?: Readonly<Record<string, CacheHint>>;
+  /** Capabilities to advertise on top of those derived from what is registered. */
+  capabilities?: Spec.ServerCapabilities;
+  /** Receives errors that never reach the wire (handler crashes, invalid output). Default: silent. */
+  onError?: (error: unknown, where: string) => void;
+}
+
+/**
+ * McpServer holds one server definition and serves it to any number of clients. Registration
+ * validates and compiles eagerly: mistakes throw TypeError at once, and requests only look up.
+ * Registering, updating or removing while serving is safe; connected clients are told.
+ */
+export class McpServer {
+  readonly #core: ServerCore;
+
+  constructor(info: ServerInfo, options: McpServerOptions = {}) {
+    if (typeof info.name !== 'string' || typeof info.version !== 'string') {
+      throw new TypeError('server info needs a name and a version');
+    }
+    const revisions = options.revisions ?? PROTOCOL_REVISIONS;
+    if (revisions.length === 0) throw new TypeError('a server must speak at least one revision');
+    const pageSize = options.pageSize ?? Number.POSITIVE_INFINITY;
+    if (!(pageSize >= 1)) throw new TypeError('pageSize must be at least 1');
+    this.#core = new ServerCore({
+      info,
+      instructions: options.instructions,
+      revisions,
+      pageSize,
+      rounds: {
+        sealer: new Sealer(options.stateSecret),
+        stateTtlMs: options.stateTtlMs ?? 600_000,
+        maxRounds: options.maxInputRounds ?? 16,
+      },
+      cacheHints: options.cacheHints ?? {},
+      onError: options.onError,
+      capabilities: options.capabilities,
+    });
+    this.#validator = options.validator ?? builtinValidator;
+  }
+
+  readonly #validator: JsonSchemaValidator;
+
+  /** The server's identity. */
+  get info(): ServerInfo {
+    return this.#core.info;
+  }
+
+  /** Registers a tool. Throws TypeError on a bad name, schema or a duplicate. */
+  tool<TInput extends SchemaInput>(
+    definition: ToolDefinition<TInput>,
+    handler: ToolHandler<InferArgs<TInput>>,
+  ): RegisteredHandle<ToolDefinition<TInput>> {
+    const map = this.#core.registry.tools;
+    if (map.has(definition.name))
+      throw new TypeError(`tool "${definition.name}" is already registered`);
+    const compile = (d: ToolDefinition<TInput>) => compileTool(d, handler, this.#validator);
+    return this.#register({ map, key: definition.name, kind: 'tools' }, definition, compile);
+  }
+
+  /** Registers a static resource. Throws TypeError on a bad URI or a duplicate. */
+  resource(
+    definition: ResourceDefinition,
+    handler: ResourceHandler,
+  ): RegisteredHandle<ResourceDefinition> {
+    const map = this.#core.registry.resources;
+    if (map.has(definition.uri))
+      throw new TypeError(`resource "${definition.uri}" is already registered`);
+    return this.#register<ResourceDefinition, CompiledResource>(
+      { map, key: definition.uri, kind: 'resources' },
+      definition,
+      (d) => compileResource(d, handler),
+    );
+  }
+
+  /** Registers a resource template (RFC 6570). Throws TypeError on an invalid template or a duplicate. */
+  resourceTemplate(
+    definition: ResourceTemplateDefinition,
+    handler: ResourceTemplateHandler,
+  ): RegisteredHandle<ResourceTemplateDefinition> {
+    const map = this.#core.registry.templates;
+    const key = definition.uriTemplate;
+    if (map.has(key)) throw new TypeError(`resource template "${key}" is already registered`);
+    return this.#register<ResourceTemplateDefinition, CompiledTemplate>(
+      { map, key, kind: 'resources' },
+      definition,
+      (d) => compileTemplate(d, handler),
+    );
+  }
+
+  /** Registers a prompt. Throws TypeError on a bad definition or a duplicate. */
+  prompt(definition: PromptDefinition, handler: PromptHandler): RegisteredHandle<PromptDefinition> {
+    const map = this.#core.registry.prompts;
+    if (map.has(definition.name))
+      throw new TypeError(`prompt "${definition.name}" is already registered`);
+    return this.#register({ map, key: definition.name, kind: 'prompts' }, definition, (d) =>
+      compilePrompt(d, handler),
+    );
+  }
+
+  /** Tells subscribed clients that the resource at `uri` changed. */
+  resourceUpdated(uri: string): void {
+    this.#core.resourceUpdated(uri);
+  }
+
+  /**
+   * Serves one client over `transport` and resolves once it is started. The session ends
+   * when the transport closes.
+   */
+  async connect(transport: Transport, options?: SessionOptions): Promise<ServerSession> {
+    const session = new ServerSession(this.#core, transport, options);
+    await session.start();
+    return session;
+  }
+
+  /** Ends open subscription streams gracefully and closes every session. */
+  close(): Promise<void> {
+    return this.#core.shutdown();
+  }
+
+  #register<TDefinition, TCompiled>(
+    where: {
+      map: Map<string, { compiled: TCompiled; enabled: boolean }>;
+      key: string;
+      kind: 'tools' | 'resources' | 'prompts';
+    },
+    definition: TDefinition,
+    compile: (definition: TDefinition) => TCompiled,
+  ): RegisteredHandle<TDefinition> {
+    const { map, key, kind } = where;
+    let current = definition;
+    const entry = { compiled: compile(definition), enabled: true };
+    map.set(key, entry);
+    const core = this.#core;
+    core.changed(kind);
+    const alive = () => {
+      if (map.get(key) !== entry) throw new TypeError(`"${key}" was removed`);
+    };
+    return {
+      get enabled() {
+        return entry.enabled;
+      },
+      enable() {
+        alive();
+        if (entry.enabled) return;
+        entry.enabled = true;
+        core.changed(kind);
+      },
+      disable() {
+        alive();
+        if (!entry.enabled) return;
+        entry.enabled = false;
+        core.changed(kind);
+      },
+      update(changes) {
+        alive();
+        const next = { ...current, ...changes, ...identity(current) };
+        entry.compiled = compile(next);
+        current = next;
+        core.changed(kind);
+      },
+      remove() {
+        if (map.get(key) !== entry) return;
+        map.delete(key);
+        core.changed(kind);
+      },
+    };
+  }
+}
+
+/** The fields that identify an entry and so survive update(). */
+function identity(definition: unknown): Record<string, unknown> {
+  const d = definition as Record<string, unknown>;
+  const keys = ['name', 'uri', 'uriTemplate'].filter((k) => d[k] !== undefined);
+  return Object.fromEntries(keys.map((k) => [k, d[k]]));
+}

@@ -1,0 +1,274 @@
+// ServerSession: one connection between an McpServer and one client, over a Transport. It decides
+// the era of every request (an `initialize` handshake makes a legacy session; a request whose
+// `_meta` names a modern revision is served on its own), checks that the method exists in that
+// revision, and hands it to the feature functions with a HandlerContext.
+import { Connection } from '../jsonrpc/connection.js';
+import type { RequestContext } from '../jsonrpc/connection.js';
+import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
+import type { Notification, Params, Request, RequestId } from '../jsonrpc/message.js';
+import type { Transport } from '../jsonrpc/transport.js';
+import type { ConnectOptions } from '../protocol/connectable.js';
+import { invalidParams } from '../protocol/errors.js';
+import { methodExists } from '../protocol/methods.js';
+import type * as Spec from '../protocol/schema/2026-07-28.js';
+import type { LegacyRevision, ProtocolRevision } from '../protocol/version.js';
+import {
+  MetaKey,
+  negotiateLegacyRevision,
+  readModernMeta,
+  requireModernRevision,
+} from '../protocol/version.js';
+import type { RequestScope } from './context.js';
+import type { Snapshot } from './registry.js';
+import { trimDefinition } from './registry.js';
+import { FEATURES } from './features.js';
+import type { Listener } from './features.js';
+import type { ServerCore } from './core.js';
+import type { ClientDescription, LoggingLevel } from './types.js';
+
+/** Options for one connection (see Connectable in protocol/connectable.ts). */
+export type SessionOptions = ConnectOptions;
+
+interface LegacyState {
+  revision: LegacyRevision;
+  client: ClientDescription;
+  initialized: boolean;
+}
+
+/** What a feature function receives for one request. */
+export interface Call {
+  readonly method: string;
+  readonly params: Record<string, unknown>;
+  readonly scope: RequestScope;
+  readonly snapshot: Snapshot;
+  readonly session: ServerSession;
+  readonly core: ServerCore;
+}
+
+const NO_CLIENT: ClientDescription = { capabilities: {}, info: undefined };
+
+/**
+ * ServerSession serves one client. Requests are served concurrently; its lifetime is the
+ * transport's. Obtain one from McpServer.connect().
+ */
+export class ServerSession {
+  readonly #core: ServerCore;
+  readonly #connection: Connection;
+  #legacy: LegacyState | undefined;
+  #logLevel: LoggingLevel | undefined;
+  readonly #subscriptions = new Set<string>();
+  readonly #listeners = new Map<RequestId, Listener>();
+
+  constructor(core: ServerCore, transport: Transport, options: SessionOptions = {}) {
+    this.#core = core;
+    if (options.legacyStateless !== undefined) {
+      this.#legacy = {
+        revision: options.legacyStateless.revision,
+        client: NO_CLIENT,
+        initialized: true,
+      };
+    }
+    this.#connection = new Connection(transport, {
+      onRequest: (request, rctx) => this.#serve(request, rctx),
+      onNotification: (notification) => {
+        this.#notified(notification);
+      },
+      acceptBatch: () => this.#legacy?.revision === '2025-03-26',
+      onError: (error) => {
+        core.report(error, 'connection');
+      },
+      onClose: () => {
+        core.detach(this);
+        this.#listeners.clear();
+      },
+    });
+  }
+
+  /** The legacy revision negotiated by `initialize`, if any. */
+  get revision(): LegacyRevision | undefined {
+    return this.#legacy?.revision;
+  }
+
+  /** What the legacy client declared in `initialize`, if any. */
+  get client(): ClientDescription | undefined {
+    return this.#legacy?.client;
+  }
+
+  /** True once the transport has closed. */
+  get isClosed(): boolean {
+    return this.#connection.isClosed;
+  }
+
+  /** Starts serving. */
+  start(): Promise<void> {
+    return this.#connection.start();
+  }
+
+  /** Closes the session and its transport. Idempotent. */
+  close(): Promise<void> {
+    return this.#connection.close();
+  }
+
+  /** Tells this client that a list changed, if it asked to hear about it. */
+  listChanged(kind: 'tools' | 'resources' | 'prompts'): void {
+    const method = `notifications/${kind}/list_changed`;
+    if (this.#legacy?.initialized === true) this.#send(method, undefined);
+    const flag = `${kind}ListChanged` as const;
+    for (const listener of this.#listeners.values()) {
+      if (listener.filter[flag] === true) listener.send(method, {});
+    }
+  }
+
+  /** Tells this client that a resource changed, if it subscribed to it. */
+  resourceUpdated(uri: string): void {
+    if (this.#legacy?.initialized === true && this.#subscriptions.has(uri)) {
+      this.#send('notifications/resources/updated', { uri });
+    }
+    for (const listener of this.#listeners.values()) {
+      if (listener.filter.resourceSubscriptions?.includes(uri) === true) {
+        listener.send('notifications/resources/updated', { uri });
+      }
+    }
+  }
+
+  /** Legacy resource subscriptions of this session (resources/subscribe). */
+  get subscriptions(): Set<string> {
+    return this.#subscriptions;
+  }
+
+  /** Open 2026-07-28 subscriptions/listen streams of this session, by request id. */
+  get listeners(): Map<RequestId, Listener> {
+    return this.#listeners;
+  }
+
+  /** Sets the legacy log level (logging/setLevel). */
+  setLogLevel(level: LoggingLevel): void {
+    this.#logLevel = level;
+  }
+
+  #send(method: string, params: Params | undefined): void {
+    this.#connection.notify(method, params).catch((error: unknown) => {
+      this.#core.report(error, method);
+    });
+  }
+
+  #notified(notification: Notification): void {
+    const params = (notification.params ?? {}) as Record<string, unknown>;
+    switch (notification.method) {
+      case 'notifications/initialized':
+        if (this.#legacy !== undefined) this.#legacy.initialized = true;
+        return;
+      case 'notifications/cancelled': {
+        const id = params['requestId'];
+        if (typeof id === 'string' || typeof id === 'number') {
+          this.#connection.cancelIncoming(id, params['reason'] ?? 'cancelled by the client');
+        }
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  async #serve(request: Request, rctx: RequestContext): Promise<unknown> {
+    const { method } = request;
+    const params = request.params;
+    if (Array.isArray(params)) throw invalidParams('params must be an object');
+    if (method === 'initialize') return this.#initialize(params ?? {});
+    const modern = readModernMeta(params);
+    if (modern.protocolVersion !== undefined) {
+      const revision = requireModernRevision(modern, this.#core.revisions);
+      const capabilities = modern.clientCapabilities;
+      if (capabilities === undefined) {
+        throw invalidParams(`_meta["${MetaKey.ClientCapabilities}"] is required`);
+      }
+      const client = { capabilities, info: modern.clientInfo };
+      const result = await this.#dispatch(request, rctx, {
+        revision,
+        client,
+        logLevel: modern.logLevel,
+      });
+      return this.#core.decorateModern(method, result);
+    }
+    const legacy = this.#legacy;
+    if (legacy === undefined) {
+      if (method === 'ping') return {};
+      throw new JsonRpcError(
+        ErrorCode.InvalidRequest,
+        `not initialized: send "initialize" first, or set _meta["${MetaKey.ProtocolVersion}"] (2026-07-28)`,
+      );
+    }
+    return this.#dispatch(request, rctx, {
+      revision: legacy.revision,
+      client: legacy.client,
+      logLevel: this.#logLevel ?? 'debug',
+    });
+  }
+
+  #dispatch(
+    request: Request,
+    rctx: RequestContext,
+    how: {
+      revision: ProtocolRevision;
+      client: ClientDescription;
+      logLevel: LoggingLevel | undefined;
+    },
+  ): Promise<unknown> {
+    const { method } = request;
+    const feature = FEATURES[method];
+    if (feature === undefined || !methodExists(method, how.revision)) {
+      return Promise.reject(
+        new JsonRpcError(ErrorCode.MethodNotFound, `method not found: ${method}`),
+      );
+    }
+    const params = (request.params ?? {}) as Record<string, unknown>;
+    const meta = params['_meta'] as Record<string, unknown> | undefined;
+    const signal =
+      rctx.info?.signal === undefined
+        ? rctx.signal
+        : AbortSignal.any([rctx.signal, rctx.info.signal]);
+    const scope: RequestScope = {
+      id: request.id,
+      era: how.revision === '2026-07-28' ? 'modern' : 'legacy',
+      revision: how.revision,
+      client: how.client,
+      meta,
+      info: rctx.info,
+      signal,
+      logLevel: how.logLevel,
+      notify: (m, p) => rctx.notify(m, p),
+      request: (m, p, options) => rctx.request(m, p, options),
+    };
+    const call: Call = {
+      method,
+      params,
+      scope,
+      snapshot: this.#core.registry.snapshot(),
+      session: this,
+      core: this.#core,
+    };
+    return feature(call);
+  }
+
+  #initialize(params: Record<string, unknown>): object {
+    const requested = params['protocolVersion'];
+    if (typeof requested !== 'string')
+      throw invalidParams('params.protocolVersion must be a string');
+    const revision = negotiateLegacyRevision(requested, this.#core.revisions);
+    const capabilities = params['capabilities'];
+    const info = params['clientInfo'];
+    const client: ClientDescription = {
+      capabilities: typeof capabilities === 'object' && capabilities !== null ? capabilities : {},
+      info: typeof info === 'object' && info !== null ? (info as Spec.Implementation) : undefined,
+    };
+    this.#legacy = { revision, client, initialized: false };
+    this.#core.attach(this);
+    const result: Record<string, unknown> = {
+      protocolVersion: revision,
+      capabilities: this.#core.capabilities(revision),
+      serverInfo: trimDefinition(this.#core.info, 'Implementation', revision),
+    };
+    if (this.#core.instructions !== undefined) result['instructions'] = this.#core.instructions;
+    return result;
+  }
+}

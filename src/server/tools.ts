@@ -1,0 +1,164 @@
+// Tools: compiled once at registration (schemas, validators, the listed definition), then called
+// through one pipeline whose two error channels follow the spec: a tool failure is an `isError`
+// result the model can read; a protocol fault is a JSON-RPC error (spec 2025-11-25 server/tools).
+import { JsonRpcError } from '../jsonrpc/errors.js';
+import type { JsonSchemaValidator } from '../protocol/json-schema/index.js';
+import { McpErrorCode, invalidParams } from '../protocol/errors.js';
+import { checkToolName } from '../protocol/names.js';
+import type * as Spec from '../protocol/schema/2026-07-28.js';
+import type { CompiledSchema } from './schemas.js';
+import { compileSchema, requireObjectSchema } from './schemas.js';
+import type { HandlerContext, ToolDefinition, ToolHandler, ToolReturn } from './types.js';
+
+/** A tool ready to serve. */
+export interface CompiledTool {
+  readonly name: string;
+  /** The definition as listed (newest revision's shape; listings trim it per revision). */
+  readonly wire: Spec.Tool;
+  readonly input: CompiledSchema;
+  readonly output: CompiledSchema | undefined;
+  readonly handler: ToolHandler<unknown>;
+}
+
+const EMPTY_OBJECT_SCHEMA = { type: 'object', properties: {}, additionalProperties: false };
+
+/** Compiles a tool definition; throws TypeError on a registration mistake. */
+export function compileTool(
+  definition: ToolDefinition,
+  handler: ToolHandler<never>,
+  validator: JsonSchemaValidator,
+): CompiledTool {
+  const { name } = definition;
+  const problems =
+    typeof name === 'string' ? checkToolName(name) : [{ message: 'name must be a string' }];
+  if (problems.length > 0) {
+    throw new TypeError(
+      `invalid tool name ${JSON.stringify(name)}: ${problems.map((p) => p.message).join('; ')}`,
+    );
+  }
+  if (typeof handler !== 'function')
+    throw new TypeError(`tool "${name}": the handler must be a function`);
+  const where = `tool "${name}"`;
+  const input = compileSchema(definition.inputSchema ?? EMPTY_OBJECT_SCHEMA, 'input', {
+    validator,
+    where: `${where} inputSchema`,
+  });
+  requireObjectSchema(input.json, `${where} inputSchema`);
+  const output =
+    definition.outputSchema === undefined
+      ? undefined
+      : compileSchema(definition.outputSchema, 'output', {
+          validator,
+          where: `${where} outputSchema`,
+        });
+  if (output !== undefined) requireObjectSchema(output.json, `${where} outputSchema`);
+  // Field order is the order hosts show and tokenize: identity, prose, then schemas.
+  const fields = {
+    name,
+    title: definition.title,
+    description: definition.description,
+    inputSchema: input.json,
+    outputSchema: output?.json,
+    annotations: definition.annotations,
+    execution: definition.execution,
+    icons: definition.icons,
+    _meta: definition._meta,
+  };
+  const wire = Object.fromEntries(
+    Object.entries(fields).filter(([, value]) => value !== undefined),
+  );
+  return {
+    name,
+    wire: wire as unknown as Spec.Tool,
+    input,
+    output,
+    handler: handler as ToolHandler<unknown>,
+  };
+}
+
+/** Reports a failure that must not reach the wire (handler crashes, output schema mismatches). */
+export type ErrorReporter = (error: unknown, where: string) => void;
+
+/**
+ * Runs a tools/call against `tool` (already looked up: unknown tools are rejected before this,
+ * outside any catch). Resolves with the result; rejects only with a JsonRpcError.
+ */
+export async function callTool(
+  tool: CompiledTool,
+  args: unknown,
+  call: { ctx: HandlerContext; report: ErrorReporter },
+): Promise<Spec.CallToolResult> {
+  const checked = await tool.input.check(args ?? {});
+  if (!checked.ok) {
+    return toolError(`invalid arguments for tool "${tool.name}":\n${checked.message}`);
+  }
+  let returned: ToolReturn;
+  try {
+    returned = await tool.handler(checked.value, call.ctx);
+  } catch (thrown) {
+    if (thrown instanceof JsonRpcError) throw thrown;
+    if (thrown instanceof Error) return toolError(thrown.message);
+    call.report(thrown, `tool "${tool.name}"`);
+    throw new JsonRpcError(McpErrorCode.InternalError, 'internal error');
+  }
+  const result = normalizeToolResult(returned, tool.output !== undefined);
+  if (tool.output !== undefined && result.isError !== true)
+    await checkOutput(tool, result, call.report);
+  return result;
+}
+
+/** An `isError` result carrying `message` as text. */
+export function toolError(message: string): Spec.CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true } as Spec.CallToolResult;
+}
+
+function normalizeToolResult(returned: ToolReturn, structured: boolean): Spec.CallToolResult {
+  if (typeof returned === 'string') {
+    return { content: [{ type: 'text', text: returned }] } as Spec.CallToolResult;
+  }
+  if (typeof returned !== 'object' || Array.isArray(returned)) {
+    throw new TypeError('a tool handler must return a string or a result object');
+  }
+  const looksLikeResult = 'content' in returned || 'structuredContent' in returned;
+  const result = (
+    looksLikeResult || !structured ? { ...returned } : { structuredContent: returned }
+  ) as Record<string, unknown>;
+  if (result['content'] === undefined) {
+    // The text mirror of structured content, for clients that read only `content`.
+    const data = result['structuredContent'];
+    result['content'] = data === undefined ? [] : [{ type: 'text', text: JSON.stringify(data) }];
+  }
+  return result as unknown as Spec.CallToolResult;
+}
+
+async function checkOutput(
+  tool: CompiledTool,
+  result: Spec.CallToolResult,
+  report: ErrorReporter,
+): Promise<void> {
+  const output = tool.output;
+  if (output === undefined) return;
+  const data = result.structuredContent;
+  let problem: string | undefined;
+  if (data === undefined) {
+    problem = 'it returned no structuredContent';
+  } else {
+    const checked = await output.check(data);
+    if (!checked.ok) problem = `structuredContent does not match: ${checked.message}`;
+  }
+  if (problem === undefined) return;
+  // A server bug, not something the model can fix: a protocol error, with details kept local.
+  report(
+    new Error(`tool "${tool.name}" declares an outputSchema but ${problem}`),
+    `tool "${tool.name}"`,
+  );
+  throw new JsonRpcError(
+    McpErrorCode.InternalError,
+    `tool "${tool.name}" returned invalid structured content`,
+  );
+}
+
+/** The error for a tools/call naming no known tool. */
+export function unknownTool(name: unknown): JsonRpcError {
+  return invalidParams(`unknown tool ${JSON.stringify(name)}`);
+}

@@ -1,0 +1,219 @@
+// The public shapes of a server definition: what users register and what handlers receive.
+// Wire shapes come from the generated spec types of the newest revision; the framework trims
+// them to what each negotiated revision has.
+import type { MessageInfo } from '../jsonrpc/transport.js';
+import type { RequestId } from '../jsonrpc/message.js';
+import type * as Spec from '../protocol/schema/2026-07-28.js';
+import type { ProtocolEra, ProtocolRevision } from '../protocol/version.js';
+import type { InferOutput, StandardSchemaV1 } from './standard-schema.js';
+
+/** A JSON Schema object, as the spec carries it (2020-12 unless `$schema` says otherwise). */
+export type JsonSchemaObject = Record<string, unknown>;
+
+/** A tool's input or output schema: a Standard Schema (zod, arktype, …) or raw JSON Schema. */
+export type SchemaInput = StandardSchemaV1 | JsonSchemaObject;
+
+/** The arguments a handler receives for a schema: inferred for Standard Schema, else a record. */
+export type InferArgs<TSchema> = TSchema extends StandardSchemaV1
+  ? InferOutput<TSchema>
+  : Record<string, unknown>;
+
+/** Server identity: `serverInfo` in `initialize`, `_meta` serverInfo in 2026-07-28 results. */
+export type ServerInfo = Spec.Implementation;
+
+/** Logging levels, least severe first (RFC 5424). */
+export type LoggingLevel = Spec.LoggingLevel;
+
+/** What a client said about itself: its capabilities and, when sent, its identity. */
+export interface ClientDescription {
+  /** Capabilities: from `initialize` (legacy) or from this request's `_meta` (2026-07-28). */
+  readonly capabilities: Spec.ClientCapabilities;
+  /** Identity: from `initialize` (legacy) or from this request's `_meta`, when sent. */
+  readonly info: Spec.Implementation | undefined;
+}
+
+/** Parameters of a form-mode or URL-mode elicitation (`elicitation/create`). */
+export type ElicitParams = Spec.ElicitRequestFormParams | Spec.ElicitRequestURLParams;
+
+/**
+ * HandlerContext is what every tool, resource, prompt and completion handler receives. It is the
+ * same in both eras: in the legacy era `elicit`, `sample` and `roots` send a request to the client
+ * over the session; in 2026-07-28 they use multi round-trip requests (docs/server.md explains the
+ * replay model: the handler runs again with the answers so far, so code before such a call must
+ * be safe to repeat).
+ */
+export interface HandlerContext {
+  /** Aborted when the client cancels, the connection closes or the response stream closes. */
+  readonly signal: AbortSignal;
+  /** The JSON-RPC id of the request being served. */
+  readonly requestId: RequestId;
+  /** The protocol revision of this request. */
+  readonly revision: ProtocolRevision;
+  /** `legacy` (initialize handshake) or `modern` (2026-07-28). */
+  readonly era: ProtocolEra;
+  /** What the client said about itself. */
+  readonly client: ClientDescription;
+  /** The request's `_meta`, as sent. */
+  readonly meta: Readonly<Record<string, unknown>> | undefined;
+  /** What the transport knows about the request (HTTP headers, auth). */
+  readonly transport: MessageInfo | undefined;
+  /**
+   * Reports progress. Sent only when the request carried a progress token, which is echoed
+   * exactly; `progress` should increase with every call.
+   */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+  /** Sends a log message, when the client asked for this level (legacy: `logging/setLevel`; modern: `_meta` logLevel). */
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
+  /** Asks the user for input through the client (form or URL mode). */
+  elicit(params: ElicitParams): Promise<Spec.ElicitResult>;
+  /** Asks the client's LLM for a completion. */
+  sample(params: Spec.CreateMessageRequestParams): Promise<Spec.CreateMessageResult>;
+  /** Asks the client for its roots. */
+  roots(): Promise<Spec.Root[]>;
+}
+
+/** What a tool handler may return: a full result, text, or (with an output schema) structured data alone. */
+export type ToolReturn =
+  | string
+  | {
+      content?: Spec.ContentBlock[];
+      structuredContent?: Record<string, unknown>;
+      isError?: boolean;
+      _meta?: Record<string, unknown>;
+    }
+  | Record<string, unknown>;
+
+/** A tool's handler. Throwing an Error gives an `isError` result with its message; a JsonRpcError is sent as is. */
+export type ToolHandler<TArgs> = (
+  args: TArgs,
+  ctx: HandlerContext,
+) => ToolReturn | Promise<ToolReturn>;
+
+/** A tool's definition. Every field but `name` and `inputSchema` is optional. */
+export interface ToolDefinition<TInput extends SchemaInput = SchemaInput> {
+  /** The tool's name: 1–128 characters of A–Z a–z 0–9 _ - . (spec 2025-11-25 tools#tool-names). */
+  name: string;
+  title?: string;
+  description?: string;
+  /** The input schema; must describe an object. Default: an object with no properties. */
+  inputSchema?: TInput;
+  /** The output schema; results that are not errors must carry matching `structuredContent`. */
+  outputSchema?: SchemaInput;
+  annotations?: Spec.ToolAnnotations;
+  icons?: Spec.Icon[];
+  _meta?: Record<string, unknown>;
+  /** Task support hint of 2025-11-25 (`execution.taskSupport`); the tasks issue serves it. */
+  execution?: { taskSupport?: 'forbidden' | 'optional' | 'required' };
+}
+
+/** The contents a resource read may return: full contents, text, or bytes. */
+export type ResourceReturn =
+  | string
+  | Uint8Array
+  | {
+      contents: (Spec.TextResourceContents | Spec.BlobResourceContents)[];
+      _meta?: Record<string, unknown>;
+    };
+
+/** A static resource's definition. */
+export interface ResourceDefinition {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  annotations?: Spec.Annotations;
+  icons?: Spec.Icon[];
+  _meta?: Record<string, unknown>;
+}
+
+/** A static resource's handler. */
+export type ResourceHandler = (
+  uri: string,
+  ctx: HandlerContext,
+) => ResourceReturn | Promise<ResourceReturn>;
+
+/** Completes one variable or argument: returns candidate values for what was typed so far. */
+export type Completer = (
+  value: string,
+  context: { arguments: Readonly<Record<string, string>> },
+) => readonly string[] | Promise<readonly string[]>;
+
+/** A resource template's definition (RFC 6570 `uriTemplate`). */
+export interface ResourceTemplateDefinition {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  annotations?: Spec.Annotations;
+  icons?: Spec.Icon[];
+  _meta?: Record<string, unknown>;
+  /** Completers for template variables, by variable name. */
+  complete?: Readonly<Record<string, Completer>>;
+  /** Lists concrete resources of this template in `resources/list`. */
+  list?: () => ResourceDefinition[] | Promise<ResourceDefinition[]>;
+}
+
+/** A resource template's handler: receives the URI and the variables matched from it. */
+export type ResourceTemplateHandler = (
+  uri: string,
+  variables: Readonly<Record<string, string | string[]>>,
+  ctx: HandlerContext,
+) => ResourceReturn | Promise<ResourceReturn>;
+
+/** One argument of a prompt. */
+export interface PromptArgumentDefinition {
+  name: string;
+  title?: string;
+  description?: string;
+  required?: boolean;
+  /** Completes this argument. */
+  complete?: Completer;
+}
+
+/** A prompt's definition. */
+export interface PromptDefinition {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: PromptArgumentDefinition[];
+  icons?: Spec.Icon[];
+  _meta?: Record<string, unknown>;
+}
+
+/** What a prompt handler may return: a full result, messages, or a single user text. */
+export type PromptReturn =
+  | string
+  | Spec.PromptMessage[]
+  | { messages: Spec.PromptMessage[]; description?: string; _meta?: Record<string, unknown> };
+
+/** A prompt's handler. */
+export type PromptHandler = (
+  args: Readonly<Record<string, string>>,
+  ctx: HandlerContext,
+) => PromptReturn | Promise<PromptReturn>;
+
+/** Cache hints for 2026-07-28 cacheable results (`ttlMs`, `cacheScope`). */
+export interface CacheHint {
+  ttlMs?: number;
+  cacheScope?: 'private' | 'public';
+}
+
+/** The handle returned by every registration: change or remove what was registered while serving. */
+export interface RegisteredHandle<TDefinition> {
+  /** Shows the entry in listings and allows calls again. */
+  enable(): void;
+  /** Hides the entry from listings and refuses calls, as if unknown. */
+  disable(): void;
+  /** Replaces fields of the definition (the name or URI stays). */
+  update(changes: Partial<TDefinition>): void;
+  /** Removes the entry. */
+  remove(): void;
+  /** Whether the entry is enabled. */
+  readonly enabled: boolean;
+}
+
+/** Convenience: the handler type for a tool definition with schema `TInput`. */
+export type ToolHandlerFor<TInput extends SchemaInput> = ToolHandler<InferArgs<TInput>>;

@@ -1,0 +1,25 @@
+// The server every tutorial builds, for the walk-through tests and transcripts.
+import { McpServer } from '../../src/server/server.js';
+
+export function createSumServer(
+  options: ConstructorParameters<typeof McpServer>[1] = {},
+): McpServer {
+  const server = new McpServer({ name: 'sum-server', version: '1.0.0' }, options);
+  server.tool(
+    {
+      name: 'get-sum',
+      description: 'Adds two numbers. Use it for arithmetic.',
+      inputSchema: {
+        type: 'object',
+        properties: { a: { type: 'number' }, b: { type: 'number' } },
+        required: ['a', 'b'],
+        additionalProperties: false,
+      },
+    },
+    (args) => {
+      const { a, b } = args as { a: number; b: number };
+      return `The sum of ${a} and ${b} is ${a + b}.`;
+    },
+  );
+  return server;
+}
