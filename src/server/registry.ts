@@ -22,17 +22,17 @@ export interface Snapshot {
   listing(kind: ListKind, revision: ProtocolRevision): readonly object[];
 }
 
-interface Entry<T> {
+export interface Entry<T> {
   compiled: T;
   enabled: boolean;
 }
 
 /** Registry holds the mutable entries and hands out snapshots. */
 export class Registry {
-  readonly tools = new Map<string, Entry<CompiledTool>>();
-  readonly resources = new Map<string, Entry<CompiledResource>>();
-  readonly templates = new Map<string, Entry<CompiledTemplate>>();
-  readonly prompts = new Map<string, Entry<CompiledPrompt>>();
+  readonly tools: Map<string, Entry<CompiledTool>> = new Map();
+  readonly resources: Map<string, Entry<CompiledResource>> = new Map();
+  readonly templates: Map<string, Entry<CompiledTemplate>> = new Map();
+  readonly prompts: Map<string, Entry<CompiledPrompt>> = new Map();
   #snapshot: Snapshot | undefined;
 
   /** The current snapshot. */
