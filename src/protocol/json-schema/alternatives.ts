@@ -104,6 +104,7 @@ export function explainNoMatch(state: State, alternatives: Alternatives, value: 
     return report(state, joined.at === undefined ? detail : { ...detail, at: joined.at });
   }
   const quantity = keyword === 'oneOf' ? 'exactly one' : 'at least one';
-  const message = `expected a value matching ${quantity} of ${branches.length} alternatives: ${summary(found, depth)}`;
+  const options = `${quantity} of ${branches.length} alternatives`;
+  const message = `expected a value matching ${options}: ${summary(found, depth)}`;
   return report(state, { keyword, message });
 }

@@ -85,7 +85,8 @@ function compileOneOf(scope: Scope): Check | undefined {
       return state.issues !== null && explainNoMatch(state, alternatives, value);
     }
     if (second >= 0) {
-      const message = `expected a value matching exactly one alternative, but alternatives ${first + 1} and ${second + 1} both match`;
+      const both = `alternatives ${first + 1} and ${second + 1} both match`;
+      const message = `expected a value matching exactly one alternative, but ${both}`;
       return state.issues !== null && report(state, { keyword: 'oneOf', message });
     }
     // Run the single match again to collect its evaluations, only when someone tracks them.

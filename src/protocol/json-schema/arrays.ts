@@ -2,8 +2,8 @@
 // contains with minContains/maxContains, minItems, maxItems, uniqueItems.
 import { showSchemaValue } from './describe.js';
 import { deepEqual } from './json.js';
-import { readCount, schemaError, type Scope } from './scope.js';
-import { expectation, probeChild, report, stop, visit, type Check } from './state.js';
+import { readCount, schemaError, subOrFalse, type Scope } from './scope.js';
+import { enter, expectation, leave, probeChild, report, stop, visit, type Check } from './state.js';
 
 function items(count: number): string {
   return count === 1 ? '1 item' : `${count} items`;
@@ -23,12 +23,6 @@ function readTuple(scope: Scope, keyword: string): Check[] {
   return value.map((_, index) => scope.sub([keyword, index], false));
 }
 
-function readRest(scope: Scope, keyword: string): Check | false | undefined {
-  const value = scope.schema[keyword];
-  if (value === undefined) return undefined;
-  return value === false ? false : scope.sub([keyword], false);
-}
-
 /**
  * Decides which keywords hold the tuple and the rest. 2020-12: prefixItems + items. Draft-07:
  * array `items` + additionalItems. An array `items` without prefixItems in a 2020-12 schema is
@@ -38,14 +32,14 @@ function readRest(scope: Scope, keyword: string): Check | false | undefined {
 function itemsShape(scope: Scope): ItemsShape | undefined {
   const { schema } = scope;
   if (!scope.legacy && schema['prefixItems'] !== undefined) {
-    const rest = Array.isArray(schema['items']) ? undefined : readRest(scope, 'items');
+    const rest = Array.isArray(schema['items']) ? undefined : subOrFalse(scope, 'items');
     return { tuple: readTuple(scope, 'prefixItems'), rest, restKeyword: 'items' };
   }
   if (Array.isArray(schema['items'])) {
-    const rest = readRest(scope, 'additionalItems');
+    const rest = subOrFalse(scope, 'additionalItems');
     return { tuple: readTuple(scope, 'items'), rest, restKeyword: 'additionalItems' };
   }
-  const rest = readRest(scope, 'items');
+  const rest = subOrFalse(scope, 'items');
   return rest === undefined ? undefined : { tuple: [], rest, restKeyword: 'items' };
 }
 
@@ -70,9 +64,9 @@ function compileItems(scope: Scope): Check | undefined {
         const received = items(value.length);
         return state.issues !== null && report(state, expectation(restKeyword, expected, received));
       }
-      state.path.push(index);
+      enter(state, index);
       const good = visit(state, check, value[index]);
-      state.path.pop();
+      leave(state);
       if (good) continue;
       ok = false;
       if (stop(state)) return false;
@@ -153,7 +147,8 @@ function compileUnique(scope: Scope): Check | undefined {
     if (!Array.isArray(value) || value.length < 2) return true;
     const duplicate = findDuplicate(value);
     if (duplicate === undefined) return true;
-    const message = `expected unique items, but items ${duplicate[0]} and ${duplicate[1]} are equal`;
+    const [i, j] = duplicate;
+    const message = `expected unique items, but items ${i} and ${j} are equal`;
     return state.issues !== null && report(state, { keyword: 'uniqueItems', message });
   };
 }

@@ -152,7 +152,8 @@ function rejectCycles(context: Context): void {
     if (done.has(node)) return;
     if (active.has(node)) {
       const message =
-        'infinite recursion: this schema reaches itself through $ref or allOf/anyOf/oneOf/not/if without descending into the value';
+        'infinite recursion: this schema reaches itself through $ref or allOf/anyOf/oneOf/not/if ' +
+        'without descending into the value';
       throw new SchemaError(message, context.pointers.get(node) ?? '');
     }
     active.add(node);

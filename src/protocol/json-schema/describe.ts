@@ -13,7 +13,7 @@ export function typeName(value: unknown): string {
 }
 
 /** Quotes a string as JSON, cut to `max` UTF-16 units without splitting a surrogate pair. */
-export function quote(text: string, max = MAX_STRING): string {
+export function quote(text: string, max: number = MAX_STRING): string {
   if (text.length <= max) return JSON.stringify(text);
   const code = text.charCodeAt(max - 1);
   const end = code >= 0xd800 && code <= 0xdbff ? max - 1 : max;

@@ -2,7 +2,7 @@
 import { describeValue, showSchemaValue, showValue } from './describe.js';
 import { deepEqual } from './json.js';
 import { schemaError, type Scope } from './scope.js';
-import { expectation, report, type Check } from './state.js';
+import { expectation, report, type Check, type State } from './state.js';
 
 const BITS = {
   null: 1,
@@ -44,6 +44,17 @@ function bitsOf(value: unknown): number {
 export const FALSE: Check = (_value, state) =>
   state.issues !== null && report(state, { keyword: 'false', message: 'no value is allowed here' });
 
+/** A direct test for each single type, so the common `type: "string"` costs one typeof. */
+const SINGLE: { [name in TypeName]: (value: unknown) => boolean } = {
+  null: (value) => value === null,
+  boolean: (value) => typeof value === 'boolean',
+  object: (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+  array: (value) => Array.isArray(value),
+  number: (value) => typeof value === 'number',
+  string: (value) => typeof value === 'string',
+  integer: (value) => Number.isInteger(value),
+};
+
 /** Compiles `type` (a name or an array of names). */
 export function compileType(scope: Scope): Check | undefined {
   const type = scope.schema['type'];
@@ -55,9 +66,14 @@ export function compileType(scope: Scope): Check | undefined {
     mask |= BITS[name];
   }
   const expected = names.join(' or ');
-  return (value, state) =>
-    (bitsOf(value) & mask) !== 0 ||
-    (state.issues !== null && report(state, expectation('type', expected, describeValue(value))));
+  const fail = (value: unknown, state: State): boolean =>
+    state.issues !== null && report(state, expectation('type', expected, describeValue(value)));
+  const [name] = names;
+  if (names.length === 1 && isTypeName(name)) {
+    const test = SINGLE[name];
+    return (value, state) => test(value) || fail(value, state);
+  }
+  return (value, state) => (bitsOf(value) & mask) !== 0 || fail(value, state);
 }
 
 const MAX_LISTED = 20;

@@ -9,7 +9,7 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Thrown when a value is nested deeper than {@link MAX_DEPTH}; validation turns it into an issue. */
+/** Thrown past {@link MAX_DEPTH} levels of nesting; validation turns it into an issue. */
 export class TooDeepError extends RangeError {
   constructor() {
     super('value nested too deeply');

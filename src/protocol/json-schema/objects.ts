@@ -4,25 +4,19 @@
 // is allocated.
 import { quote } from './describe.js';
 import { isObject, ownKeyCount } from './json.js';
-import {
-  readCount,
-  readObject,
-  readRegExp,
-  readStrings,
-  schemaError,
-  type Scope,
-} from './scope.js';
+import { readCount, readObject, readRegExp, readStrings, subOrFalse, type Scope } from './scope.js';
 import {
   collect,
+  enter,
   expectation,
+  leave,
   markKey,
   probeChild,
   report,
   stop,
-  visit,
   TRUE,
+  visit,
   type Check,
-  type State,
 } from './state.js';
 
 interface Named {
@@ -35,16 +29,6 @@ interface Patterned {
   check: Check;
 }
 
-/** Checks one property whose key is known to be own, marking it evaluated. */
-function visitProperty(state: State, entry: Named, object: Record<string, unknown>): boolean {
-  if (state.evaluated !== null) markKey(state.evaluated, entry.key);
-  if (entry.check === TRUE) return true;
-  state.path.push(entry.key);
-  const ok = visit(state, entry.check, object[entry.key]);
-  state.path.pop();
-  return ok;
-}
-
 function compileProperties(scope: Scope): Check | undefined {
   const properties = readObject(scope, 'properties');
   if (properties === undefined) return undefined;
@@ -55,8 +39,14 @@ function compileProperties(scope: Scope): Check | undefined {
   return (value, state) => {
     if (!isObject(value)) return true;
     let ok = true;
-    for (const entry of entries) {
-      if (!Object.hasOwn(value, entry.key) || visitProperty(state, entry, value)) continue;
+    for (const { key, check } of entries) {
+      if (!Object.hasOwn(value, key)) continue;
+      if (state.evaluated !== null) markKey(state.evaluated, key);
+      if (check === TRUE) continue;
+      enter(state, key);
+      const good = visit(state, check, value[key]);
+      leave(state);
+      if (good) continue;
       ok = false;
       if (stop(state)) return false;
     }
@@ -82,9 +72,9 @@ function compilePatternProperties(scope: Scope, patterns: readonly Patterned[]):
       for (const { regexp, check } of patterns) {
         if (!regexp.test(key)) continue;
         if (state.evaluated !== null) markKey(state.evaluated, key);
-        state.path.push(key);
+        enter(state, key);
         const good = visit(state, check, value[key]);
-        state.path.pop();
+        leave(state);
         if (good) continue;
         ok = false;
         if (stop(state)) return false;
@@ -101,10 +91,16 @@ function allowedList(known: ReadonlySet<string>): string {
 }
 
 function compileAdditional(scope: Scope, patterns: readonly Patterned[]): Check | undefined {
-  const additional = scope.schema['additionalProperties'];
-  if (additional === undefined) return undefined;
+  const check = subOrFalse(scope, 'additionalProperties');
+  if (check === undefined) return undefined;
+  if (check === TRUE) {
+    // Allows everything, but still evaluates every property for unevaluatedProperties.
+    return (value, state) => {
+      if (state.evaluated !== null && isObject(value)) state.evaluated.allKeys = true;
+      return true;
+    };
+  }
   const known = new Set(Object.keys(readObject(scope, 'properties') ?? {}));
-  const check = additional === false ? undefined : scope.sub(['additionalProperties'], false);
   const allowed = patterns.length === 0 ? allowedList(known) : '';
   const isAdditional = (key: string): boolean => {
     if (known.has(key)) return false;
@@ -117,13 +113,13 @@ function compileAdditional(scope: Scope, patterns: readonly Patterned[]): Check 
     let ok = true;
     for (const key in value) {
       if (!Object.hasOwn(value, key) || !isAdditional(key)) continue;
-      if (check === undefined) {
+      if (check === false) {
         if (state.issues === null) return false;
         report(state, { keyword: 'additionalProperties', message: unexpected(key, allowed) });
       } else {
-        state.path.push(key);
+        enter(state, key);
         const good = visit(state, check, value[key]);
-        state.path.pop();
+        leave(state);
         if (good) continue;
       }
       ok = false;
@@ -146,6 +142,7 @@ function compileRequired(scope: Scope): Check | undefined {
     let ok = true;
     for (const key of required) {
       if (Object.hasOwn(value, key)) continue;
+      if (state.issues === null) return false;
       ok = false;
       report(state, { keyword: 'required', message: `missing required property ${quote(key)}` });
       if (stop(state)) return false;
@@ -206,6 +203,7 @@ function compileDependentRequired(scope: Scope, keyword: string): Check | undefi
       if (!Object.hasOwn(value, key)) continue;
       for (const name of required) {
         if (Object.hasOwn(value, name)) continue;
+        if (state.issues === null) return false;
         ok = false;
         const message = `missing property ${quote(name)}, required when ${quote(key)} is present`;
         report(state, { keyword, message });
@@ -218,9 +216,6 @@ function compileDependentRequired(scope: Scope, keyword: string): Check | undefi
 
 /** Compiles the object keywords of a schema (dependentSchemas is an applicator). */
 export function compileObjectKeywords(scope: Scope): Check[] {
-  if (scope.schema['additionalProperties'] === null) {
-    throw schemaError(scope, 'additionalProperties', 'must be a schema');
-  }
   const patterns = readPatterns(scope);
   const checks = [
     compileRequired(scope),

@@ -3,7 +3,7 @@
 import { quote } from './describe.js';
 import { FORMATS } from './formats.js';
 import { readCount, readNumber, readRegExp, schemaError, type Scope } from './scope.js';
-import { expectation, report, type Check } from './state.js';
+import { expectation, report, type Check, type State } from './state.js';
 
 /** Counts Unicode code points (a surrogate pair is one character), without allocating. */
 export function codePointLength(text: string): number {
@@ -27,20 +27,24 @@ function compileLength(scope: Scope, keyword: 'minLength' | 'maxLength'): Check 
   const limit = readCount(scope, keyword);
   if (limit === undefined) return undefined;
   const min = keyword === 'minLength';
-  const bound = `${min ? 'at least' : 'at most'} ${characters(limit)}`;
+  const expected = `string of ${min ? 'at least' : 'at most'} ${characters(limit)}`;
+  const fail = (value: string, state: State): boolean =>
+    state.issues !== null &&
+    report(state, expectation(keyword, expected, characters(codePointLength(value))));
   // A string has at most `length` and at least `length / 2` code points: most strings are decided
   // without counting.
-  const passes = min
-    ? (text: string) => text.length >= 2 * limit || codePointLength(text) >= limit
-    : (text: string) => text.length <= limit || codePointLength(text) <= limit;
-  return (value, state) =>
-    typeof value !== 'string' ||
-    passes(value) ||
-    (state.issues !== null &&
-      report(
-        state,
-        expectation(keyword, `string of ${bound}`, characters(codePointLength(value))),
-      ));
+  const twice = 2 * limit;
+  return min
+    ? (value, state) =>
+        typeof value !== 'string' ||
+        value.length >= twice ||
+        codePointLength(value) >= limit ||
+        fail(value, state)
+    : (value, state) =>
+        typeof value !== 'string' ||
+        value.length <= limit ||
+        codePointLength(value) <= limit ||
+        fail(value, state);
 }
 
 function compilePattern(scope: Scope): Check | undefined {
@@ -134,19 +138,19 @@ function bounds(scope: Scope): Bound[] {
 }
 
 function compileBound({ keyword, limit, operator }: Bound): Check {
-  const passes: (value: number) => boolean =
-    operator === '>='
-      ? (value) => value >= limit
-      : operator === '>'
-        ? (value) => value > limit
-        : operator === '<='
-          ? (value) => value <= limit
-          : (value) => value < limit;
   const expected = `number ${operator} ${limit}`;
-  return (value, state) =>
-    typeof value !== 'number' ||
-    passes(value) ||
-    (state.issues !== null && report(state, expectation(keyword, expected, String(value))));
+  const fail = (value: number, state: State): boolean =>
+    state.issues !== null && report(state, expectation(keyword, expected, String(value)));
+  switch (operator) {
+    case '>=':
+      return (value, state) => typeof value !== 'number' || value >= limit || fail(value, state);
+    case '>':
+      return (value, state) => typeof value !== 'number' || value > limit || fail(value, state);
+    case '<=':
+      return (value, state) => typeof value !== 'number' || value <= limit || fail(value, state);
+    case '<':
+      return (value, state) => typeof value !== 'number' || value < limit || fail(value, state);
+  }
 }
 
 /** Compiles the number keywords of a schema. */

@@ -84,3 +84,10 @@ export function readRegExp(scope: Scope, keyword: string, source: unknown): RegE
   }
   return regexp;
 }
+
+/** Compiles a keyword holding a schema, keeping `false` apart (it forbids rather than checks). */
+export function subOrFalse(scope: Scope, keyword: string): Check | false | undefined {
+  const value = scope.schema[keyword];
+  if (value === undefined) return undefined;
+  return value === false ? false : scope.sub([keyword], false);
+}

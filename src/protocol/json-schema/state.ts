@@ -29,7 +29,7 @@ export interface Evaluated {
 export interface State {
   /** Collected issues, or null in silent mode. */
   issues: ValidationIssue[] | null;
-  /** Location of the value being checked; keyword checks push and pop segments. */
+  /** Location of the value being checked, kept in collect mode only (see {@link enter}). */
   readonly path: (string | number)[];
   /** How many containers deep the current value is. */
   depth: number;
@@ -49,7 +49,7 @@ export function createState(maxIssues: number): State {
 /** Returns a state to silent mode at the root, ready for the next call. */
 export function resetState(state: State): void {
   state.issues = null;
-  state.path.length = 0;
+  if (state.path.length > 0) state.path.length = 0;
   state.depth = 0;
   state.evaluated = null;
 }
@@ -101,7 +101,20 @@ export function addIssues(state: State, found: readonly ValidationIssue[]): void
 }
 
 /**
- * Checks a child value (a property or an item) whose path segment the caller has pushed. The
+ * Adds a child's segment to the path before {@link visit}. Only collect mode keeps a path: every
+ * issue is built there, and the silent fast path skips the bookkeeping.
+ */
+export function enter(state: State, segment: string | number): void {
+  if (state.issues !== null) state.path.push(segment);
+}
+
+/** Removes the segment {@link enter} added (a no-op in silent mode, like enter). */
+export function leave(state: State): void {
+  if (state.issues !== null) state.path.pop();
+}
+
+/**
+ * Checks a child value (a property or an item) whose path segment the caller has entered. The
  * child is a new instance: it gets no evaluation tracker, and its depth is bounded.
  */
 export function visit(state: State, check: Check, value: unknown): boolean {

@@ -1,5 +1,5 @@
-// Cases for the applicators and unevaluated*, in the style of the official JSON-Schema-Test-Suite (recalled, not fetched): each
-// group is one schema with the instances it must accept and reject.
+// JSON-Schema-Test-Suite-style cases (recalled, not fetched) for the applicators and unevaluated*.
+// Each group is one schema with the instances it must accept and reject.
 import { describe, expect, it } from 'vitest';
 import { compileJsonSchema } from './validator.js';
 import type { JsonSchema } from './types.js';

@@ -5,7 +5,7 @@
 export type JsonSchema = { [key: string]: unknown };
 
 /**
- * ValidationIssue is one reason a value failed its schema, phrased so that a model can fix its call.
+ * ValidationIssue is one reason a value failed its schema, phrased so a model can fix its call.
  * `path` locates the offending value (property names and array indexes, root = `[]`).
  */
 export interface ValidationIssue {
@@ -15,7 +15,7 @@ export interface ValidationIssue {
   pointer: string;
   /** The schema keyword that failed (`type`, `required`, `anyOf`, …). */
   keyword: string;
-  /** A short lower-case sentence without the path, e.g. `expected number, received string "oops"`. */
+  /** A short lower-case sentence without the path: `expected number, received string "oops"`. */
   message: string;
   /** What the schema wanted, when that is a short phrase (`number`, `one of "c", "f"`). */
   expected?: string;
@@ -24,7 +24,7 @@ export interface ValidationIssue {
 }
 
 /**
- * ValidationResult is the outcome of one validation. `issues` is empty exactly when `valid` is true.
+ * ValidationResult is the outcome of one validation; `issues` is empty exactly when it is valid.
  * A valid result is a shared, frozen object: callers must not mutate it.
  */
 export interface ValidationResult {

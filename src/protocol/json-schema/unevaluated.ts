@@ -5,8 +5,10 @@
 // without these keywords never allocate a tracker.
 import { isObject } from './json.js';
 import { unexpected } from './objects.js';
-import type { Scope } from './scope.js';
+import { subOrFalse, type Scope } from './scope.js';
 import {
+  enter,
+  leave,
   mergeEvaluated,
   newEvaluated,
   report,
@@ -19,12 +21,6 @@ import {
 
 type Rest = Check | false;
 
-function readRest(scope: Scope, keyword: string): Rest | undefined {
-  const value = scope.schema[keyword];
-  if (value === undefined) return undefined;
-  return value === false ? false : scope.sub([keyword], false);
-}
-
 function checkProperties(state: State, rest: Rest, object: Record<string, unknown>): boolean {
   const seen = state.evaluated;
   if (seen === null || seen.allKeys) return true;
@@ -35,9 +31,9 @@ function checkProperties(state: State, rest: Rest, object: Record<string, unknow
       if (state.issues === null) return false;
       report(state, { keyword: 'unevaluatedProperties', message: unexpected(key) });
     } else {
-      state.path.push(key);
+      enter(state, key);
       const good = visit(state, rest, object[key]);
-      state.path.pop();
+      leave(state);
       if (good) continue;
     }
     ok = false;
@@ -57,9 +53,9 @@ function checkItems(state: State, rest: Rest, array: readonly unknown[]): boolea
       const detail = { keyword: 'unevaluatedItems', message: 'unexpected item', at: index };
       return state.issues !== null && report(state, detail);
     }
-    state.path.push(index);
+    enter(state, index);
     const good = visit(state, rest, array[index]);
-    state.path.pop();
+    leave(state);
     if (good) continue;
     ok = false;
     if (stop(state)) return false;
@@ -73,13 +69,13 @@ function checkItems(state: State, rest: Rest, array: readonly unknown[]): boolea
  * unchanged when the schema has neither.
  */
 export function withUnevaluated(scope: Scope, inner: Check): Check {
-  const properties = readRest(scope, 'unevaluatedProperties');
-  const items = readRest(scope, 'unevaluatedItems');
+  const properties = subOrFalse(scope, 'unevaluatedProperties');
+  const items = subOrFalse(scope, 'unevaluatedItems');
   if (properties === undefined && items === undefined) return inner;
   const rest = (value: unknown, state: State): boolean => {
-    if (properties !== undefined && isObject(value))
-      return checkProperties(state, properties, value);
-    if (items !== undefined && Array.isArray(value)) return checkItems(state, items, value);
+    if (isObject(value))
+      return properties === undefined || checkProperties(state, properties, value);
+    if (Array.isArray(value)) return items === undefined || checkItems(state, items, value);
     return true;
   };
   return (value, state) => {

@@ -134,6 +134,22 @@ describe('SchemaError', () => {
     });
   }
 
+  it('locates the problem in the schema', () => {
+    const error = (() => {
+      try {
+        compileJsonSchema({ properties: { 'a/b': { minLength: 'x' } } });
+      } catch (caught) {
+        return caught;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(SchemaError);
+    expect((error as SchemaError).schemaPointer).toBe('/properties/a~1b/minLength');
+    expect((error as SchemaError).message).toBe(
+      'invalid JSON Schema at #/properties/a~1b/minLength: "minLength" must be a number',
+    );
+  });
+
   it('rejects a schema nested 10k levels deep without a RangeError', () => {
     const schema = nested(10_000, (inner) => ({ items: inner })) as JsonSchema;
     expect(() => compileJsonSchema(schema)).toThrow(/schema nested too deeply/);
@@ -144,6 +160,71 @@ describe('SchemaError', () => {
     expect(() =>
       compileJsonSchema({ properties: { a: { allOf: [{ $ref: '#' }] } } }),
     ).not.toThrow();
+  });
+});
+
+describe('draft-07 and 2020-12', () => {
+  const DRAFT7 = 'http://json-schema.org/draft-07/schema';
+  const DRAFT2020 = 'https://json-schema.org/draft/2020-12/schema';
+
+  it('reads $schema with or without the trailing #', () => {
+    for (const $schema of [DRAFT7, `${DRAFT7}#`]) {
+      const schema = {
+        $schema,
+        $ref: '#/definitions/a',
+        minimum: 5,
+        definitions: { a: { type: 'number' } },
+      };
+      expect(compileJsonSchema(schema)(1).valid).toBe(true); // minimum ignored next to $ref
+    }
+    const modern = {
+      $schema: DRAFT2020,
+      $ref: '#/$defs/a',
+      minimum: 5,
+      $defs: { a: { type: 'number' } },
+    };
+    expect(compileJsonSchema(modern)(1).valid).toBe(false);
+  });
+
+  it('reads items as a tuple in draft-07 and prefixItems in 2020-12', () => {
+    const tuple = {
+      $schema: DRAFT7,
+      items: [{ type: 'string' }],
+      additionalItems: false,
+      prefixItems: [{ type: 'number' }],
+    };
+    expect(compileJsonSchema(tuple)(['a']).valid).toBe(true);
+    expect(formatIssues(compileJsonSchema(tuple)(['a', 'b']).issues)).toBe(
+      '(root): expected at most 1 item, received 2 items',
+    );
+    const modern = {
+      $schema: DRAFT2020,
+      prefixItems: [{ type: 'number' }],
+      items: { type: 'string' },
+    };
+    expect(compileJsonSchema(modern)([1, 'a', 'b']).valid).toBe(true);
+    expect(formatIssues(compileJsonSchema(modern)(['a']).issues)).toBe(
+      '[0]: expected number, received string "a"',
+    );
+  });
+
+  it('takes exclusiveMinimum as a number, or as a draft-04 boolean', () => {
+    expect(compileJsonSchema({ $schema: DRAFT7, exclusiveMinimum: 0 })(0).valid).toBe(false);
+    expect(compileJsonSchema({ exclusiveMinimum: 0 })(0).valid).toBe(false);
+    const draft4 = {
+      $schema: 'http://json-schema.org/draft-04/schema#',
+      minimum: 0,
+      exclusiveMinimum: true,
+    };
+    expect(formatIssues(compileJsonSchema(draft4)(0).issues)).toBe(
+      '(root): expected number > 0, received 0',
+    );
+  });
+
+  it('resolves pointers into unknown keywords', () => {
+    const schema = { $ref: '#/x-shared/name', 'x-shared': { name: { type: 'string' } } };
+    expect(compileJsonSchema(schema)('a').valid).toBe(true);
+    expect(compileJsonSchema(schema)(1).valid).toBe(false);
   });
 });
 
