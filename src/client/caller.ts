@@ -1,0 +1,248 @@
+// Caller sends one MCP request the way the negotiated revision wants it: `_meta` with the
+// revision, capabilities and client (2026-07-28), a progress token when progress is wanted,
+// `notifications/cancelled` on abort, and the multi round-trip driver that answers
+// `input_required` results and retries with a new id (Spec 2026-07-28 basic/patterns/mrtr).
+import type { CallOptions as ConnectionCallOptions, Connection } from '../jsonrpc/connection.js';
+import { LocalError, LocalErrorCode } from '../jsonrpc/errors.js';
+import type { RequestId } from '../jsonrpc/message.js';
+import type * as Spec from '../protocol/schema/2026-07-28.js';
+import type { ProtocolEra, ProtocolRevision } from '../protocol/version.js';
+import { LATEST_REVISION, MetaKey, eraOf, isInputRequiredResult } from '../protocol/version.js';
+import type { InputHandlers } from './input.js';
+import type { CallOptions, LoggingLevel } from './types.js';
+
+/** What a Caller needs from its client. */
+export interface CallerSettings {
+  readonly connection: Connection;
+  /** The client's identity, as the revision defines it. */
+  readonly info: (revision: ProtocolRevision) => Spec.Implementation;
+  /** The client's capabilities, as the revision defines them. */
+  readonly capabilities: (revision: ProtocolRevision) => Spec.ClientCapabilities;
+  readonly timeoutMs: number;
+  readonly maxInputRounds: number;
+  readonly input: InputHandlers;
+  /** Reports failures no caller waits for. */
+  readonly report: (error: unknown) => void;
+}
+
+/** Options of one request as the client sends it. */
+export interface RequestOptions extends CallOptions {
+  /** The id of the first round. Default: the next one. */
+  id?: RequestId;
+  /** Send without a timeout (long-lived `subscriptions/listen`). */
+  noTimeout?: boolean;
+}
+
+type Params = Record<string, unknown>;
+type ProgressListener = (params: Params) => void;
+
+const isObject = (value: unknown): value is Params =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Caller is the request pipeline of one client connection. */
+export class Caller {
+  readonly #settings: CallerSettings;
+  readonly #progress = new Map<RequestId, ProgressListener>();
+  #nextId = 0;
+  #revision: ProtocolRevision = LATEST_REVISION;
+  /** The lowest log level asked for in 2026-07-28 `_meta`; undefined asks for none. */
+  logLevel: LoggingLevel | undefined;
+
+  constructor(settings: CallerSettings) {
+    this.#settings = settings;
+  }
+
+  /** The revision requests are sent in. */
+  get revision(): ProtocolRevision {
+    return this.#revision;
+  }
+
+  /** The era requests are sent in. */
+  get era(): ProtocolEra {
+    return eraOf(this.#revision);
+  }
+
+  /** Sends later requests in `revision` (negotiation sets it). */
+  speak(revision: ProtocolRevision): void {
+    this.#revision = revision;
+  }
+
+  /** The client's capabilities as `revision` defines them. */
+  capabilities(revision: ProtocolRevision): Spec.ClientCapabilities {
+    return this.#settings.capabilities(revision);
+  }
+
+  /** The client's identity as `revision` defines it. */
+  info(revision: ProtocolRevision): Spec.Implementation {
+    return this.#settings.info(revision);
+  }
+
+  /** A fresh request id. */
+  nextId(): number {
+    return ++this.#nextId;
+  }
+
+  /**
+   * Sends `method` and resolves with its final result, `resultType` removed. Rejects with the
+   * server's JsonRpcError, a LocalError (timeout, closed, too many rounds, a question without
+   * handler), or the signal's reason.
+   */
+  async request(
+    method: string,
+    params: Params = {},
+    options: RequestOptions = {},
+  ): Promise<Params> {
+    const first = options.id ?? this.nextId();
+    const onProgress = options.onProgress;
+    if (onProgress === undefined) return this.#rounds(method, params, { ...options, id: first });
+    let current: RequestId = first;
+    this.#progress.set(first, (progress) => {
+      if (options.resetTimeoutOnProgress !== false) this.#settings.connection.touch(current);
+      this.#deliverProgress(onProgress, progress);
+    });
+    try {
+      return await this.#rounds(method, params, {
+        ...options,
+        id: first,
+        token: first,
+        onRound: (id) => (current = id),
+      });
+    } finally {
+      this.#progress.delete(first);
+    }
+  }
+
+  /** Sends a notification (no `_meta`: notifications carry none of the request keys). */
+  notify(method: string, params?: Params): Promise<void> {
+    return this.#settings.connection.notify(method, params);
+  }
+
+  /** Routes `notifications/progress` to the call that asked for it. */
+  progress(params: Params): void {
+    const token = params['progressToken'];
+    if (typeof token !== 'string' && typeof token !== 'number') return;
+    if (typeof params['progress'] !== 'number') return;
+    this.#progress.get(token)?.(params);
+  }
+
+  #deliverProgress(onProgress: NonNullable<CallOptions['onProgress']>, params: Params): void {
+    const total = typeof params['total'] === 'number' ? params['total'] : undefined;
+    const message = typeof params['message'] === 'string' ? params['message'] : undefined;
+    try {
+      onProgress(params['progress'] as number, total, message);
+    } catch (error) {
+      this.#settings.report(error);
+    }
+  }
+
+  async #rounds(
+    method: string,
+    params: Params,
+    call: RequestOptions & { id: RequestId; token?: RequestId; onRound?: (id: RequestId) => void },
+  ): Promise<Params> {
+    let extra: Params = {};
+    for (let round = 0; ; round++) {
+      const id = round === 0 ? call.id : this.nextId();
+      call.onRound?.(id);
+      const wire = this.#withMeta({ ...params, ...extra }, call.token);
+      const result = await this.#send(method, wire, { ...call, id });
+      if (this.era === 'legacy' || !isInputRequiredResult(result)) return finish(result);
+      if (round >= this.#settings.maxInputRounds) {
+        throw new LocalError(
+          LocalErrorCode.ProtocolViolation,
+          `${method} needed more than ${this.#settings.maxInputRounds} rounds of input`,
+        );
+      }
+      extra = await this.#answer(result as Params, call.signal);
+    }
+  }
+
+  /** The params of the retry: this round's answers and the state, echoed as received. */
+  async #answer(result: Params, signal: AbortSignal | undefined): Promise<Params> {
+    const ctx = {
+      era: this.era,
+      revision: this.#revision,
+      signal: signal ?? new AbortController().signal,
+    };
+    const extra: Params = {};
+    if (result['inputRequests'] !== undefined) {
+      const responses = await this.#settings.input.fulfil(result['inputRequests'], ctx);
+      if (Object.keys(responses).length > 0) extra['inputResponses'] = responses;
+    }
+    const state = result['requestState'];
+    if (typeof state === 'string') extra['requestState'] = state;
+    signal?.throwIfAborted();
+    return extra;
+  }
+
+  #withMeta(params: Params, token: RequestId | undefined): Params {
+    const meta: Params = isObject(params['_meta']) ? { ...params['_meta'] } : {};
+    if (token !== undefined) meta[MetaKey.ProgressToken] = token;
+    if (this.era === 'modern') {
+      const revision = this.#revision;
+      meta[MetaKey.ProtocolVersion] = revision;
+      meta[MetaKey.ClientCapabilities] = this.#settings.capabilities(revision);
+      meta[MetaKey.ClientInfo] = this.#settings.info(revision);
+      if (this.logLevel !== undefined) meta[MetaKey.LogLevel] = this.logLevel;
+    }
+    return Object.keys(meta).length === 0 ? params : { ...params, _meta: meta };
+  }
+
+  #send(
+    method: string,
+    params: Params,
+    call: RequestOptions & { id: RequestId },
+  ): Promise<unknown> {
+    const options: ConnectionCallOptions = { id: call.id };
+    const { signal } = call;
+    if (signal !== undefined) options.signal = signal;
+    if (call.noTimeout !== true) options.timeoutMs = call.timeoutMs ?? this.#settings.timeoutMs;
+    const pending = this.#settings.connection.request(method, params, options);
+    // The spec forbids cancelling `initialize`; connect closes the connection instead.
+    if (signal !== undefined && method !== 'initialize')
+      this.#cancelOnAbort(call.id, signal, pending);
+    return pending;
+  }
+
+  /** Tells the server when the caller gives up on request `id` while it is in flight. */
+  #cancelOnAbort(id: RequestId, signal: AbortSignal, pending: Promise<unknown>): void {
+    let settled = false;
+    const onAbort = (): void => {
+      if (settled) return;
+      const params = { requestId: id, reason: reasonText(signal.reason) };
+      this.notify('notifications/cancelled', params).catch(this.#settings.report);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    const done = (): void => {
+      settled = true;
+      signal.removeEventListener('abort', onAbort);
+    };
+    pending.then(done, done);
+  }
+}
+
+/** The final result of a request: checked, `resultType` removed. */
+function finish(result: unknown): Params {
+  if (!isObject(result)) {
+    throw new LocalError(
+      LocalErrorCode.ProtocolViolation,
+      'the server sent a result that is not an object',
+    );
+  }
+  const type = result['resultType'];
+  if (type === undefined) return result;
+  if (type !== 'complete') {
+    throw new LocalError(
+      LocalErrorCode.ProtocolViolation,
+      `the server sent a result of unknown resultType ${JSON.stringify(type)}`,
+    );
+  }
+  const copy = { ...result };
+  delete copy['resultType'];
+  return copy;
+}
+
+function reasonText(reason: unknown): string {
+  if (reason instanceof Error) return reason.message;
+  return typeof reason === 'string' ? reason : 'cancelled by the client';
+}

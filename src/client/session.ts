@@ -1,0 +1,185 @@
+// ClientSession: everything one connection of a Client holds (the jsonrpc Connection, the
+// request pipeline, listings, listen streams, output schemas) and how the server's
+// notifications reach them and the client's events.
+import { Connection } from '../jsonrpc/connection.js';
+import type { Notification } from '../jsonrpc/message.js';
+import type { Transport } from '../jsonrpc/transport.js';
+import { DEFINITION_FIELDS } from '../protocol/fields.js';
+import { builtinValidator } from '../protocol/json-schema/index.js';
+import type * as Spec from '../protocol/schema/2026-07-28.js';
+import type { ProtocolRevision } from '../protocol/version.js';
+import { capabilitiesFor, deriveCapabilities } from './capabilities.js';
+import { Caller } from './caller.js';
+import { InputHandlers } from './input.js';
+import { Listens, subscriptionIdOf } from './listens.js';
+import { Lists } from './lists.js';
+import type { Negotiated } from './negotiate.js';
+import { OutputSchemas } from './output-schema.js';
+import type { ClientOptions, ListKind, Subscription } from './types.js';
+
+/** The defaults of ClientOptions. */
+export const DEFAULTS = { timeoutMs: 60_000, maxInputRounds: 10, maxPages: 1000 } as const;
+
+const LIST_CHANGED: Readonly<Record<string, ListKind>> = {
+  'notifications/tools/list_changed': 'tools',
+  'notifications/resources/list_changed': 'resources',
+  'notifications/prompts/list_changed': 'prompts',
+};
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** What a ClientSession is made from. */
+export interface SessionSettings {
+  readonly transport: Transport;
+  readonly info: Spec.Implementation;
+  readonly options: ClientOptions;
+}
+
+/** ClientSession is one connection of a Client, from connect to close. */
+export class ClientSession {
+  readonly connection: Connection;
+  readonly caller: Caller;
+  readonly lists: Lists;
+  readonly listens: Listens;
+  readonly outputs: OutputSchemas;
+  /** Set once negotiation has succeeded. */
+  negotiated: Negotiated | undefined;
+  /** 2026-07-28: the stream opened for list changes, if any. */
+  changes: Subscription | undefined;
+  /** Subscribed resource URIs, and (2026-07-28) the stream that carries their updates. */
+  readonly uris: Set<string> = new Set<string>();
+  resourceStream: Subscription | undefined;
+  /** Serializes resource (un)subscriptions. */
+  queue: Promise<unknown> = Promise.resolve();
+  readonly #options: ClientOptions;
+
+  constructor(settings: SessionSettings) {
+    const { options } = settings;
+    this.#options = options;
+    const declared = deriveCapabilities(options);
+    const input = new InputHandlers(options);
+    this.connection = new Connection(settings.transport, {
+      onRequest: input.requestHandler(() => this.caller.revision),
+      onNotification: (notification) => {
+        this.#notified(notification);
+      },
+      onError: (error) => {
+        this.report(error);
+      },
+      onClose: (error) => {
+        this.#emit(options.onClose, error);
+      },
+    });
+    const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
+    this.caller = new Caller({
+      connection: this.connection,
+      info: memo((revision) => trimInfo(settings.info, revision)),
+      capabilities: memo((revision) => capabilitiesFor(declared, revision)),
+      timeoutMs,
+      maxInputRounds: options.maxInputRounds ?? DEFAULTS.maxInputRounds,
+      input,
+      report: (error) => {
+        this.report(error);
+      },
+    });
+    this.caller.logLevel = options.logLevel;
+    this.outputs = new OutputSchemas(options.validator ?? builtinValidator);
+    this.lists = new Lists({
+      page: (method, params, callOptions) => this.caller.request(method, params, callOptions),
+      maxPages: options.maxPages ?? DEFAULTS.maxPages,
+      seen: (name, items) => {
+        if (name === 'tools') this.outputs.remember(items);
+      },
+    });
+    this.listens = new Listens(this.caller, timeoutMs);
+  }
+
+  /** Reports a failure no caller waits for. */
+  report(error: unknown): void {
+    const onError = this.#options.onError;
+    if (onError === undefined) return;
+    try {
+      onError(error instanceof Error ? error : new Error(String(error)));
+    } catch {
+      // onError must not throw; if it does, there is nobody left to tell.
+    }
+  }
+
+  /** Runs a user callback, reporting what it throws. */
+  #emit<TArg>(callback: ((arg: TArg) => void) | undefined, arg: TArg): void {
+    if (callback === undefined) return;
+    try {
+      callback(arg);
+    } catch (error) {
+      this.report(error);
+    }
+  }
+
+  #notified(notification: Notification): void {
+    const { method } = notification;
+    const params = isObject(notification.params) ? notification.params : {};
+    this.#emit(this.#options.onNotification, notification);
+    switch (method) {
+      case 'notifications/progress':
+        this.caller.progress(params);
+        return;
+      case 'notifications/subscriptions/acknowledged':
+        this.listens.acknowledged(params);
+        return;
+      case 'notifications/cancelled':
+        this.#cancelled(params);
+        return;
+      default:
+        break;
+    }
+    const tag = subscriptionIdOf(params);
+    // A notification of a stream the client has closed is late: no events for it.
+    if (tag !== undefined && !this.listens.has(tag)) return;
+    this.#event(method, params);
+  }
+
+  #event(method: string, params: Record<string, unknown>): void {
+    const options = this.#options;
+    const kind = LIST_CHANGED[method];
+    if (kind !== undefined) {
+      this.lists.changed(kind);
+      if (kind === 'tools') this.outputs.forget();
+      this.#emit(options.onListChanged, kind);
+    } else if (method === 'notifications/message') {
+      this.#emit(options.onLog, params as unknown as Spec.LoggingMessageNotificationParams);
+    } else if (method === 'notifications/resources/updated') {
+      const uri = params['uri'];
+      if (typeof uri === 'string') this.#emit(options.onResourceUpdated, uri);
+    }
+  }
+
+  /** The server cancels one of its requests (legacy), or ends a listen stream (stdio). */
+  #cancelled(params: Record<string, unknown>): void {
+    const id = params['requestId'];
+    if (typeof id !== 'string' && typeof id !== 'number') return;
+    if (this.listens.cancelled(id)) return;
+    this.connection.cancelIncoming(id, params['reason'] ?? 'cancelled by the server');
+  }
+}
+
+/** `info`, trimmed to the Implementation fields `revision` defines. */
+function trimInfo(info: Spec.Implementation, revision: ProtocolRevision): Spec.Implementation {
+  const allowed = DEFINITION_FIELDS[revision].Implementation ?? ['name', 'version'];
+  const entries = Object.entries(info).filter(([key]) => allowed.includes(key));
+  return Object.fromEntries(entries) as unknown as Spec.Implementation;
+}
+
+function memo<TValue>(
+  compute: (revision: ProtocolRevision) => TValue,
+): (revision: ProtocolRevision) => TValue {
+  const cache = new Map<ProtocolRevision, TValue>();
+  return (revision) => {
+    let value = cache.get(revision);
+    if (value === undefined) {
+      value = compute(revision);
+      cache.set(revision, value);
+    }
+    return value;
+  };
+}
