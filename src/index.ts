@@ -13,3 +13,5 @@ export {
 export { McpServer } from './server/server.js';
 export type { McpServerOptions } from './server/server.js';
 export type { HandlerContext, ToolDefinition, ToolHandler } from './server/types.js';
+export { Client } from './client/client.js';
+export type { ClientOptions } from './client/types.js';

@@ -76,6 +76,8 @@ interface Pending {
   timeoutMs: number | undefined;
   timer: ReturnType<typeof setTimeout> | undefined;
   cleanup: () => void;
+  /** Aborted when the call ends without a response, so the transport can drop its stream. */
+  abandon: AbortController;
 }
 
 interface Incoming {
@@ -152,6 +154,7 @@ export class Connection {
         timeoutMs: options.timeoutMs ?? this.#options.timeoutMs,
         timer: undefined,
         cleanup: () => signal?.removeEventListener('abort', onAbort),
+        abandon: new AbortController(),
       };
       this.#pending.set(id, pending);
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -160,7 +163,9 @@ export class Connection {
         params === undefined
           ? { jsonrpc: '2.0', id, method }
           : { jsonrpc: '2.0', id, method, params };
-      this.#send(message, sendOptions(options.relatedRequestId)).catch((error: unknown) => {
+      const send: SendOptions = { signal: pending.abandon.signal };
+      if (options.relatedRequestId !== undefined) send.relatedRequestId = options.relatedRequestId;
+      this.#send(message, send).catch((error: unknown) => {
         this.#settle(id)?.reject(error);
       });
     });
@@ -218,13 +223,17 @@ export class Connection {
     }, timeoutMs);
   }
 
-  /** Removes a pending call and returns it, once. */
-  #settle(id: RequestId): Pending | undefined {
+  /**
+   * Removes a pending call and returns it, once. Unless a response settled it, the transport is
+   * told the call was abandoned.
+   */
+  #settle(id: RequestId, answered = false): Pending | undefined {
     const pending = this.#pending.get(id);
     if (pending === undefined) return undefined;
     this.#pending.delete(id);
     if (pending.timer !== undefined) clearTimeout(pending.timer);
     pending.cleanup();
+    if (!answered) pending.abandon.abort();
     return pending;
   }
 
@@ -327,7 +336,7 @@ export class Connection {
 
   #resolve(response: Response): void {
     const { id } = response;
-    const pending = id === null ? undefined : this.#settle(id);
+    const pending = id === null ? undefined : this.#settle(id, true);
     if (pending === undefined) {
       const what = 'error' in response ? `error ${JSON.stringify(response.error)}` : 'result';
       this.#report(

@@ -13,6 +13,12 @@ export interface MessageInfo {
   auth?: unknown;
   /** Aborted when the transport can no longer deliver a reply to this message (HTTP stream closed). */
   signal?: AbortSignal;
+  /**
+   * Ends the response stream carrying this request's messages without ending the request: the
+   * client reconnects and resumes (Streamable HTTP with an event store). Absent when the
+   * transport cannot do that.
+   */
+  closeSseStream?: () => void;
 }
 
 /** Options for {@link Transport.send}. */
@@ -22,6 +28,14 @@ export interface SendOptions {
    * that route per request (Streamable HTTP) send it on that request's stream.
    */
   relatedRequestId?: RequestId;
+  /**
+   * For an outgoing request: aborted when the caller gives up on it (abort, timeout, close).
+   * Transports with a stream per request (Streamable HTTP, 2026-07-28) close it, which is how
+   * that revision cancels.
+   */
+  signal?: AbortSignal;
+  /** Extra transport headers for this message (HTTP `Mcp-Param-*`); others ignore them. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** Receiver is the consumer a Transport delivers to. */

@@ -1,0 +1,126 @@
+// The MCP request headers a client sends over HTTP: their names, and the standard headers of a
+// 2026-07-28 request (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`) mirrored from its body
+// with the Base64 sentinel encoding for values that are not plain ASCII.
+// Spec 2026-07-28 basic/transports/streamable-http#request-metadata; SEP-2243.
+import type { Message } from '../../jsonrpc/message.js';
+import { MetaKey } from '../../protocol/version.js';
+
+/** The header names the client transports send and read. */
+export const HeaderName = {
+  SessionId: 'Mcp-Session-Id',
+  ProtocolVersion: 'MCP-Protocol-Version',
+  Method: 'Mcp-Method',
+  Name: 'Mcp-Name',
+  LastEventId: 'Last-Event-ID',
+} as const;
+
+/** The methods whose `Mcp-Name` header mirrors a params field, and which field. */
+const NAME_SOURCES: Readonly<Record<string, 'name' | 'uri'>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+};
+
+const SENTINEL_PREFIX = '=?base64?';
+const SENTINEL_SUFFIX = '?=';
+
+/**
+ * Encodes a value for an `Mcp-Name` or `Mcp-Param-*` header. A value of visible ASCII and inner
+ * spaces is sent as is; anything else (non-ASCII, control characters, leading or trailing
+ * whitespace, or a value that itself looks like the sentinel) is sent as
+ * `=?base64?{Base64 of its UTF-8}?=`.
+ */
+export function encodeHeaderValue(value: string): string {
+  return isPlainHeaderValue(value)
+    ? value
+    : `${SENTINEL_PREFIX}${base64Utf8(value)}${SENTINEL_SUFFIX}`;
+}
+
+function isPlainHeaderValue(value: string): boolean {
+  if (!/^[\x20-\x7e]*$/.test(value)) return false;
+  if (value.startsWith(' ') || value.endsWith(' ')) return false;
+  return !(value.startsWith(SENTINEL_PREFIX) && value.endsWith(SENTINEL_SUFFIX));
+}
+
+function base64Utf8(value: string): string {
+  let binary = '';
+  for (const byte of new TextEncoder().encode(value)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+/**
+ * The modern revision a message speaks: `params._meta["io.modelcontextprotocol/protocolVersion"]`
+ * of a request, or undefined for anything else (legacy requests, notifications, responses).
+ */
+export function modernRevisionOf(message: Message): string | undefined {
+  if (!('method' in message) || !('id' in message)) return undefined;
+  const meta = objectField(message.params, '_meta');
+  const revision = meta?.[MetaKey.ProtocolVersion];
+  return typeof revision === 'string' ? revision : undefined;
+}
+
+/**
+ * The standard headers of a 2026-07-28 request: `MCP-Protocol-Version` (equal to the body's
+ * `_meta` revision), `Mcp-Method`, and `Mcp-Name` for `tools/call` and `prompts/get`
+ * (`params.name`) and `resources/read` (`params.uri`). Empty for any other message.
+ */
+export function standardHeaders(message: Message): Record<string, string> {
+  const revision = modernRevisionOf(message);
+  if (revision === undefined || !('method' in message)) return {};
+  const headers: Record<string, string> = {
+    [HeaderName.ProtocolVersion]: revision,
+    [HeaderName.Method]: message.method,
+  };
+  const source = NAME_SOURCES[message.method];
+  const params = message.params;
+  if (source !== undefined && isRecord(params)) {
+    const value = params[source];
+    if (typeof value === 'string') headers[HeaderName.Name] = encodeHeaderValue(value);
+  }
+  return headers;
+}
+
+/** The MCP headers of one request; each is left out when undefined. */
+export interface McpHeaderFields {
+  /** The `Accept` header. */
+  accept?: string | undefined;
+  /** `Mcp-Session-Id`. */
+  sessionId?: string | undefined;
+  /** `MCP-Protocol-Version` (a 2026-07-28 message's own revision takes precedence). */
+  protocolVersion?: string | undefined;
+  /** `Last-Event-ID` (an empty id is not sent). */
+  lastEventId?: string | undefined;
+  /** The POSTed message: sets `Content-Type`, and the standard headers of a 2026-07-28 request. */
+  message?: Message | readonly Message[] | undefined;
+}
+
+/**
+ * Sets the MCP headers of a request on `headers` (the custom ones), replacing any custom header
+ * of the same name: the protocol's own headers must be right. Returns `headers`.
+ */
+export function setMcpHeaders(headers: Headers, fields: McpHeaderFields): Headers {
+  const { accept, sessionId, protocolVersion, lastEventId, message } = fields;
+  if (accept !== undefined) headers.set('Accept', accept);
+  if (message !== undefined) headers.set('Content-Type', 'application/json');
+  if (sessionId !== undefined) headers.set(HeaderName.SessionId, sessionId);
+  if (protocolVersion !== undefined) headers.set(HeaderName.ProtocolVersion, protocolVersion);
+  if (lastEventId !== undefined && lastEventId !== '') {
+    headers.set(HeaderName.LastEventId, lastEventId);
+  }
+  if (message !== undefined && !Array.isArray(message)) {
+    for (const [name, value] of Object.entries(standardHeaders(message as Message))) {
+      headers.set(name, value);
+    }
+  }
+  return headers;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function objectField(value: unknown, key: string): Record<string, unknown> | undefined {
+  if (!isRecord(value)) return undefined;
+  const field = value[key];
+  return isRecord(field) ? field : undefined;
+}

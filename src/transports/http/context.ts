@@ -1,0 +1,136 @@
+// What the verb handlers (post.ts, get.ts, delete.ts, legacy-sse.ts) share: the resolved options,
+// the session table, and how to connect a server. Built once per handler in handler.ts.
+import type { BatchItem } from '../../jsonrpc/codec.js';
+import type { ErrorResponse, Message } from '../../jsonrpc/message.js';
+import type { MessageInfo, Transport } from '../../jsonrpc/transport.js';
+import type { ConnectOptions } from '../../protocol/connectable.js';
+import type { LegacyRevision } from '../../protocol/version.js';
+import { LEGACY_REVISIONS, MODERN_REVISIONS } from '../../protocol/version.js';
+import type { HeaderMap, HttpExchange, HttpReply } from './exchange.js';
+import { BodyError, emptyReply, errorReply, header } from './exchange.js';
+import type { ResolvedOptions } from './options.js';
+import type { SessionSettings } from './session-transport.js';
+import type { SessionTable } from './sessions.js';
+
+/** The state one handler's verbs share. */
+export interface HttpContext {
+  readonly options: ResolvedOptions;
+  readonly sessions: SessionTable;
+  readonly settings: SessionSettings;
+  /** Transports that close with the handler (per-POST ones, and the like). */
+  readonly open: Set<Transport>;
+  /** Connects a server from the factory to `transport`; rejects when the factory fails. */
+  connect(exchange: HttpExchange, transport: Transport, options?: ConnectOptions): Promise<void>;
+}
+
+/** MessageInfo plus the hook that closes a POST's SSE response early (see docs/transports.md). */
+export type HttpMessageInfo = MessageInfo & { closeSseStream?: () => void };
+
+/** The MessageInfo of a POST: its headers, the exchange's auth, and what the caller adds. */
+export function messageInfo(
+  exchange: HttpExchange,
+  signal: AbortSignal | undefined,
+): HttpMessageInfo {
+  const info: HttpMessageInfo = { headers: stringHeaders(exchange.headers) };
+  if (exchange.auth !== undefined) info.auth = exchange.auth;
+  if (signal !== undefined) info.signal = signal;
+  return info;
+}
+
+/** The headers as strings only (node:http's object itself when it already is). */
+function stringHeaders(headers: HeaderMap): Readonly<Record<string, string>> {
+  for (const key in headers) {
+    if (typeof headers[key] !== 'string') return copyHeaders(headers);
+  }
+  return headers as Readonly<Record<string, string>>;
+}
+
+function copyHeaders(headers: HeaderMap): Record<string, string> {
+  const copy: Record<string, string> = {};
+  for (const key in headers) {
+    const value = header(headers, key);
+    if (value !== undefined) copy[key] = value;
+  }
+  return copy;
+}
+
+/** The problem with a legacy request's MCP-Protocol-Version, or the revision it names. */
+export function legacyRevision(
+  headers: HeaderMap,
+  requestId: string | number | null,
+): LegacyRevision | HttpReply {
+  const value = header(headers, 'mcp-protocol-version');
+  // Spec 2025-11-25 basic/transports#protocol-version-header: none means 2025-03-26.
+  if (value === undefined) return '2025-03-26';
+  const known = LEGACY_REVISIONS.find((r) => r === value);
+  if (known !== undefined) return known;
+  if ((MODERN_REVISIONS as readonly string[]).includes(value)) {
+    return errorReply(400, {
+      code: -32020,
+      message: `MCP-Protocol-Version ${value} needs _meta["io.modelcontextprotocol/protocolVersion"] in the body`,
+      id: requestId,
+    });
+  }
+  return errorReply(400, {
+    code: -32600,
+    message: `unsupported MCP-Protocol-Version ${JSON.stringify(value)}`,
+    id: requestId,
+  });
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Reads and parses a JSON body; an HttpReply describes why it could not be. */
+export async function readJson(
+  exchange: HttpExchange,
+  limits: ResolvedOptions['body'],
+): Promise<{ value: unknown } | HttpReply> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await exchange.body(limits);
+  } catch (error) {
+    const status = error instanceof BodyError ? error.status : 400;
+    const message = error instanceof BodyError ? error.message : 'could not read the request body';
+    // The rest of the body is not read: the connection cannot be reused.
+    return errorReply(status, { code: -32600, message }, { connection: 'close' });
+  }
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return errorReply(400, { code: -32700, message: 'parse error: the body is not valid UTF-8' });
+  }
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : 'invalid JSON';
+    return errorReply(400, { code: -32700, message: `parse error: ${detail}` });
+  }
+}
+
+/** What a POST body holds, once parsed: one message, or a batch split into its parts. */
+export type Payload =
+  | { readonly kind: 'message'; readonly message: Message }
+  | {
+      readonly kind: 'batch';
+      /** The valid elements, to deliver. */
+      readonly items: readonly BatchItem[];
+      /** The error responses of invalid elements, answered first. */
+      readonly invalid: readonly ErrorResponse[];
+      /** How many valid elements are requests. */
+      readonly requests: number;
+    };
+
+/** True when a payload holds a request, so the POST waits for a response. */
+export function wantsReply(payload: Payload): boolean {
+  if (payload.kind === 'batch') return payload.requests > 0;
+  return 'method' in payload.message && 'id' in payload.message;
+}
+
+/** The error responses a payload's invalid batch elements get. */
+export function invalidOf(payload: Payload): readonly ErrorResponse[] {
+  return payload.kind === 'batch' ? payload.invalid : [];
+}
+
+/** The 202 of a POST that holds no request. */
+export const ACCEPTED: HttpReply = emptyReply(202);

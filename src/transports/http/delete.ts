@@ -1,0 +1,18 @@
+// DELETE on the MCP endpoint ends a legacy session (spec 2025-11-25
+// basic/transports#session-management); later requests naming it get 404.
+import type { HttpContext } from './context.js';
+import type { HttpExchange, HttpReply } from './exchange.js';
+import { emptyReply } from './exchange.js';
+import { isModernHeader, notAllowed } from './get.js';
+import { sessionOf } from './post-session.js';
+
+const ENDED: HttpReply = emptyReply(200);
+
+/** Serves a DELETE to the MCP endpoint. */
+export function handleDelete(ctx: HttpContext, exchange: HttpExchange): HttpReply {
+  if (!ctx.options.sessions || isModernHeader(exchange)) return notAllowed(ctx);
+  const session = sessionOf(ctx, exchange, null);
+  if ('status' in session) return session;
+  ctx.sessions.delete(session.id);
+  return ENDED;
+}

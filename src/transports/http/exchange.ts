@@ -1,0 +1,127 @@
+// The neutral shape of one HTTP exchange, between the runtime faces (node.ts, fetch.ts) and the
+// Streamable HTTP core (handler.ts): plain data in, plain data out, no runtime types.
+import { errorResponse } from '../../jsonrpc/codec.js';
+import type { ErrorResponse, RequestId } from '../../jsonrpc/message.js';
+
+/** Request headers by lower-case name, as node:http's `IncomingHttpHeaders` holds them. */
+export type HeaderMap = Readonly<Record<string, string | readonly string[] | undefined>>;
+
+/** Limits a face applies while reading a request body. */
+export interface BodyLimits {
+  /** The most bytes accepted; a longer body fails with status 413. */
+  readonly maxBytes: number;
+  /** The most milliseconds reading may take; a slower body fails with status 408. */
+  readonly timeoutMs: number;
+}
+
+/**
+ * HttpExchange is one incoming HTTP request as the core sees it. Faces build one per request;
+ * `body` may be called at most once.
+ */
+export interface HttpExchange {
+  /** The method, upper-case (`POST`). */
+  readonly method: string;
+  /** The request target: path and query (`/mcp?x=1`). */
+  readonly url: string;
+  /** The request headers, lower-case names. */
+  readonly headers: HeaderMap;
+  /** Reads the whole body; rejects with a {@link BodyError} when a limit is hit or reading fails. */
+  body(limits: BodyLimits): Promise<Uint8Array>;
+  /** Aborted when the client goes away (the connection closed before the reply ended). */
+  readonly signal: AbortSignal;
+  /** Authentication information a middleware attached (passed to handlers as `ctx.transport.auth`). */
+  readonly auth?: unknown;
+}
+
+/**
+ * The body of an {@link HttpReply}: `null` for none, an async iterable of SSE text chunks for an
+ * event stream, or any other value, which is sent as JSON.
+ */
+export type HttpReplyBody = unknown;
+
+/** HttpReply is what the core answers an {@link HttpExchange} with. */
+export interface HttpReply {
+  /** The status code. */
+  readonly status: number;
+  /** The response headers, lower-case names. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** See {@link HttpReplyBody}. */
+  readonly body: HttpReplyBody;
+}
+
+/** BodyError is a failure to read a request body, with the status code to answer it. */
+export class BodyError extends Error {
+  /** 413 (too large), 408 (too slow) or 400 (aborted, malformed). */
+  readonly status: number;
+
+  constructor(status: number, message: string) {
+    super(message);
+    this.name = 'BodyError';
+    this.status = status;
+  }
+}
+
+/** True when a reply body is an SSE stream (an async iterable), not JSON. */
+export function isStreamBody(body: unknown): body is AsyncIterable<string> {
+  return typeof body === 'object' && body !== null && Symbol.asyncIterator in body;
+}
+
+/** Reads one header as a single string (repeated headers are joined with ", "). */
+export function header(headers: HeaderMap, name: string): string | undefined {
+  const value = headers[name];
+  if (value === undefined || typeof value === 'string') return value;
+  return value.join(', ');
+}
+
+/** The path of a request target, without its query. */
+export function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
+/** Headers of a JSON reply (shared, never mutated). */
+export const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'content-type': 'application/json',
+});
+
+/** Headers of an empty reply (shared, never mutated). */
+export const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
+/** Headers that open an SSE reply: no caching, no proxy buffering (spec 2026-07-28 transports). */
+export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache',
+  'x-accel-buffering': 'no',
+});
+
+/** A JSON reply. */
+export function jsonReply(
+  status: number,
+  body: unknown,
+  headers: Readonly<Record<string, string>> = JSON_HEADERS,
+): HttpReply {
+  return { status, headers, body };
+}
+
+/** An empty reply. */
+export function emptyReply(
+  status: number,
+  headers: Readonly<Record<string, string>> = NO_HEADERS,
+): HttpReply {
+  return { status, headers, body: null };
+}
+
+/**
+ * A reply whose body is a JSON-RPC error response: `id` null unless the request's id is known.
+ * `extra` headers are merged in (for example `allow` on a 405).
+ */
+export function errorReply(
+  status: number,
+  error: { code: number; message: string; id?: RequestId | null },
+  extra?: Readonly<Record<string, string>>,
+): HttpReply {
+  const response: ErrorResponse = errorResponse(error.code, error.message);
+  if (error.id !== undefined) response.id = error.id;
+  const headers = extra === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...extra };
+  return { status, headers, body: response };
+}

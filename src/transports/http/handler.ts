@@ -1,0 +1,147 @@
+// createStreamableHttpHandler: the runtime-neutral Streamable HTTP server. It takes an
+// HttpExchange and answers an HttpReply; node.ts and fetch.ts adapt it to their runtimes.
+// Every request passes the Host and Origin checks first, then goes to its verb's handler.
+import type { Transport } from '../../jsonrpc/transport.js';
+import type { Connectable, ConnectOptions } from '../../protocol/connectable.js';
+import type { HttpContext } from './context.js';
+import { handleDelete } from './delete.js';
+import type { HttpExchange, HttpReply } from './exchange.js';
+import { emptyReply, errorReply, header, pathOf } from './exchange.js';
+import { handleGet, notAllowed } from './get.js';
+import { openLegacySse, postLegacySse } from './legacy-sse.js';
+import type { ResolvedOptions, StreamableHttpOptions } from './options.js';
+import { resolveOptions } from './options.js';
+import { handlePost } from './post.js';
+import { corsHeaders, createGuard, preflightHeaders } from './security.js';
+import { SessionTable } from './sessions.js';
+
+/**
+ * Returns the server that serves an exchange: usually one shared McpServer (it serves any number
+ * of sessions). Called once per legacy session and once per stateless or 2026-07-28 POST.
+ */
+export type ConnectableFactory = (exchange: HttpExchange) => Connectable | Promise<Connectable>;
+
+/** StreamableHttpHandler is the Streamable HTTP server transport, before a runtime face. */
+export interface StreamableHttpHandler {
+  /** Answers one exchange. Never rejects: failures become 500 (reported to `onError`). */
+  handle(exchange: HttpExchange): Promise<HttpReply>;
+  /** Closes every session and open stream; later requests get 503. Idempotent. */
+  close(): Promise<void>;
+  /** The number of live legacy sessions. */
+  readonly sessionCount: number;
+  /** The resolved options. */
+  readonly options: ResolvedOptions;
+}
+
+const NOT_FOUND: HttpReply = emptyReply(404);
+const INTERNAL: HttpReply = errorReply(500, { code: -32603, message: 'internal error' });
+const CLOSED: HttpReply = errorReply(503, { code: -32603, message: 'server closed' });
+
+/**
+ * Creates the Streamable HTTP server transport for every MCP revision: 2026-07-28 requests
+ * (stateless, checked standard headers), legacy sessions with resumable SSE streams, legacy
+ * stateless mode, and optionally the deprecated HTTP+SSE transport. See docs/transports.md.
+ */
+export function createStreamableHttpHandler(
+  factory: ConnectableFactory,
+  options: StreamableHttpOptions = {},
+): StreamableHttpHandler {
+  const resolved = resolveOptions(options);
+  const report = resolved.onError;
+  const sessions = new SessionTable(
+    { max: resolved.maxSessions, idleMs: resolved.sessionIdleMs },
+    report,
+  );
+  const guard = createGuard(resolved);
+  let closed = false;
+  const ctx: HttpContext = {
+    options: resolved,
+    sessions,
+    open: new Set<Transport>(),
+    settings: {
+      store: resolved.eventStore,
+      retryMs: resolved.retryMs,
+      keepAliveMs: resolved.keepAliveMs,
+      report,
+      touched: (id) => {
+        sessions.touch(id);
+      },
+    },
+    async connect(exchange: HttpExchange, transport: Transport, connectOptions?: ConnectOptions) {
+      const connectable = await factory(exchange);
+      await connectable.connect(transport, connectOptions);
+    },
+  };
+
+  async function route(exchange: HttpExchange, path: string): Promise<HttpReply> {
+    const { method } = exchange;
+    if (path === resolved.path) {
+      switch (method) {
+        case 'POST':
+          return handlePost(ctx, exchange);
+        case 'GET':
+          return handleGet(ctx, exchange);
+        case 'DELETE':
+          return handleDelete(ctx, exchange);
+        default:
+          return notAllowed(ctx);
+      }
+    }
+    const legacy = resolved.legacySse;
+    if (legacy !== undefined && path === legacy.ssePath) {
+      return method === 'GET' ? openLegacySse(ctx, exchange) : emptyReply(405, { allow: 'GET' });
+    }
+    if (legacy !== undefined && path === legacy.messagesPath) {
+      return method === 'POST' ? postLegacySse(ctx, exchange) : emptyReply(405, { allow: 'POST' });
+    }
+    return NOT_FOUND;
+  }
+
+  function served(path: string): boolean {
+    const legacy = resolved.legacySse;
+    return (
+      path === resolved.path ||
+      (legacy !== undefined && (path === legacy.ssePath || path === legacy.messagesPath))
+    );
+  }
+
+  async function handle(exchange: HttpExchange): Promise<HttpReply> {
+    const path = pathOf(exchange.url);
+    if (!served(path)) return NOT_FOUND;
+    const origin = header(exchange.headers, 'origin');
+    const refused = guard(header(exchange.headers, 'host'), origin);
+    if (refused !== undefined)
+      return errorReply(403, { code: -32600, message: `forbidden: ${refused}` });
+    const cors = resolved.cors;
+    if (exchange.method === 'OPTIONS' && cors !== undefined && origin !== undefined) {
+      const requested = header(exchange.headers, 'access-control-request-headers');
+      return emptyReply(204, preflightHeaders(cors, origin, requested));
+    }
+    if (closed) return CLOSED;
+    sessions.sweep();
+    let reply: HttpReply;
+    try {
+      reply = await route(exchange, path);
+    } catch (error) {
+      report(error, `${exchange.method} ${path}`);
+      reply = INTERNAL;
+    }
+    if (cors === undefined || origin === undefined) return reply;
+    return { ...reply, headers: { ...reply.headers, ...corsHeaders(cors, origin) } };
+  }
+
+  return {
+    handle,
+    async close() {
+      if (closed) return;
+      closed = true;
+      const open = [...ctx.open];
+      ctx.open.clear();
+      await Promise.all([sessions.closeAll(), ...open.map((t) => t.close())]);
+    },
+    get sessionCount() {
+      return sessions.size;
+    },
+    options: resolved,
+  };
+}

@@ -1,0 +1,125 @@
+// The deprecated HTTP+SSE transport of 2024-11-05 (spec 2024-11-05 basic/transports#http-with-sse),
+// opt-in: `GET /sse` opens the stream, whose first event names the endpoint to POST messages to;
+// every server message, responses included, goes on that one stream.
+import { decodeValue, encode } from '../../jsonrpc/codec.js';
+import { LocalError, LocalErrorCode } from '../../jsonrpc/errors.js';
+import type { Message } from '../../jsonrpc/message.js';
+import type { MessageInfo, Receiver, Transport } from '../../jsonrpc/transport.js';
+import type { HttpContext } from './context.js';
+import { ACCEPTED, messageInfo, readJson } from './context.js';
+import type { HttpExchange, HttpReply } from './exchange.js';
+import { SSE_HEADERS, errorReply, header, jsonReply } from './exchange.js';
+import { checkJsonContentType, parseAccept } from './media-type.js';
+import type { SessionEntry } from './sessions.js';
+import { newSessionId } from './sessions.js';
+import { encodeSseEvent } from './sse.js';
+import { SseWriter } from './sse-writer.js';
+
+/** LegacySseTransport is one 2024-11-05 session: its lifetime is its event stream's. */
+class LegacySseTransport implements Transport, SessionEntry {
+  readonly id: string;
+  readonly kind = 'sse';
+  readonly writer: SseWriter;
+  #receiver: Receiver | undefined;
+  #pending: { message: Message; info: MessageInfo }[] = [];
+  #closed = false;
+
+  constructor(id: string, writer: SseWriter) {
+    this.id = id;
+    this.writer = writer;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  isBusy(): boolean {
+    return !this.writer.closed;
+  }
+
+  start(receiver: Receiver): Promise<void> {
+    if (this.#receiver !== undefined) {
+      return Promise.reject(
+        new LocalError(LocalErrorCode.AlreadyStarted, 'transport already started'),
+      );
+    }
+    this.#receiver = receiver;
+    if (this.#closed) receiver.closed();
+    for (const { message, info } of this.#pending.splice(0)) receiver.message(message, info);
+    return Promise.resolve();
+  }
+
+  /** Delivers one POSTed message. */
+  deliver(message: Message, info: MessageInfo): void {
+    if (this.#receiver === undefined) this.#pending.push({ message, info });
+    else this.#receiver.message(message, info);
+  }
+
+  send(message: Message | readonly Message[]): Promise<void> {
+    if (
+      this.#closed ||
+      !this.writer.write(encodeSseEvent({ event: 'message', data: encode(message) }))
+    ) {
+      return Promise.reject(new LocalError(LocalErrorCode.ConnectionClosed, 'stream closed'));
+    }
+    return Promise.resolve();
+  }
+
+  close(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    this.#closed = true;
+    this.writer.end();
+    this.#receiver?.closed();
+    return Promise.resolve();
+  }
+}
+
+/** Serves `GET /sse`: a new session whose first event is `endpoint`. */
+export async function openLegacySse(ctx: HttpContext, exchange: HttpExchange): Promise<HttpReply> {
+  const legacy = ctx.options.legacySse;
+  if (legacy === undefined) throw new TypeError('the HTTP+SSE transport is not enabled');
+  if (!parseAccept(header(exchange.headers, 'accept')).sse) {
+    return errorReply(406, { code: -32600, message: 'Accept must allow text/event-stream' });
+  }
+  if (!ctx.sessions.makeRoom()) {
+    return errorReply(503, { code: -32603, message: 'too many sessions' });
+  }
+  const id = newSessionId();
+  const writer = new SseWriter(exchange.signal, ctx.options.keepAliveMs, () => {
+    ctx.sessions.delete(id);
+  });
+  const transport = new LegacySseTransport(id, writer);
+  try {
+    await ctx.connect(exchange, transport);
+  } catch (error) {
+    await transport.close();
+    throw error;
+  }
+  ctx.sessions.add(transport);
+  writer.write(
+    encodeSseEvent({ event: 'endpoint', data: `${legacy.messagesPath}?sessionId=${id}` }),
+  );
+  return { status: 200, headers: SSE_HEADERS, body: writer };
+}
+
+/** Serves `POST /messages?sessionId=…`: 202, and the answer goes on the session's stream. */
+export async function postLegacySse(ctx: HttpContext, exchange: HttpExchange): Promise<HttpReply> {
+  const query = exchange.url.indexOf('?');
+  const params = new URLSearchParams(query === -1 ? '' : exchange.url.slice(query + 1));
+  const id = params.get('sessionId');
+  if (id === null) return errorReply(400, { code: -32600, message: 'missing sessionId' });
+  const session = ctx.sessions.get(id, 'sse');
+  if (!(session instanceof LegacySseTransport)) {
+    return errorReply(404, { code: -32600, message: 'session not found' });
+  }
+  const refused = checkJsonContentType(header(exchange.headers, 'content-type'));
+  if (refused !== undefined) return errorReply(415, { code: -32600, message: refused });
+  const parsed = await readJson(exchange, ctx.options.body);
+  if (!('value' in parsed)) return parsed;
+  const decoded = decodeValue(parsed.value);
+  if (decoded.kind !== 'message') {
+    return jsonReply(400, decoded.kind === 'invalid' ? decoded.response : null);
+  }
+  session.deliver(decoded.message, messageInfo(exchange, undefined));
+  return ACCEPTED;
+}

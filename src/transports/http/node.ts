@@ -1,0 +1,253 @@
+// The node:http face of the Streamable HTTP handler. It writes straight to ServerResponse (no
+// Request/Response objects): the body is read into one Buffer under the size and time limits,
+// JSON goes out with one writeHead + end, and SSE honours 'drain'.
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { BodyLimits, HttpExchange, HttpReply } from './exchange.js';
+import { BodyError, isStreamBody } from './exchange.js';
+import type { ConnectableFactory, StreamableHttpHandler } from './handler.js';
+import { createStreamableHttpHandler } from './handler.js';
+import type { StreamableHttpOptions } from './options.js';
+import { LOOPBACK_HOSTS } from './options.js';
+import { splitHost } from './security.js';
+
+/** A node:http request listener. */
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * Adapts a handler to node:http. Authentication a middleware stored as `req.auth` reaches
+ * handlers as `ctx.transport.auth`. Failures never escape: the response becomes a 500.
+ */
+export function toNodeHandler(handler: StreamableHttpHandler): NodeHandler {
+  return (req, res) => {
+    const exchange = new NodeExchange(req, res);
+    handler.handle(exchange).then(
+      (reply) => {
+        try {
+          write(res, reply);
+        } catch {
+          res.destroy(); // a reply node:http refuses (bad header bytes): drop the connection
+        }
+      },
+      () => {
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      },
+    );
+  };
+}
+
+/** Creates a handler for `factory` and adapts it to node:http. */
+export function createNodeHandler(
+  factory: ConnectableFactory,
+  options?: StreamableHttpOptions,
+): NodeHandler {
+  return toNodeHandler(createStreamableHttpHandler(factory, options));
+}
+
+class NodeExchange implements HttpExchange {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: IncomingMessage['headers'];
+  readonly auth: unknown;
+  readonly #req: IncomingMessage;
+  readonly #res: ServerResponse;
+  #controller: AbortController | undefined;
+
+  constructor(req: IncomingMessage, res: ServerResponse) {
+    this.method = req.method ?? 'GET';
+    this.url = req.url ?? '/';
+    this.headers = req.headers;
+    this.auth = (req as { auth?: unknown }).auth;
+    this.#req = req;
+    this.#res = res;
+  }
+
+  /** Created on first use: most JSON exchanges never need one. */
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      const controller = new AbortController();
+      this.#controller = controller;
+      const res = this.#res;
+      if (res.writableFinished || res.destroyed) {
+        if (!res.writableFinished) controller.abort();
+      } else {
+        res.once('close', () => {
+          if (!res.writableFinished) controller.abort(new Error('client disconnected'));
+        });
+      }
+    }
+    return this.#controller.signal;
+  }
+
+  body(limits: BodyLimits): Promise<Uint8Array> {
+    return readBody(this.#req, limits);
+  }
+}
+
+function readBody(req: IncomingMessage, limits: BodyLimits): Promise<Uint8Array> {
+  const declared = Number(req.headers['content-length']);
+  if (declared > limits.maxBytes) {
+    return Promise.reject(
+      new BodyError(413, `request body larger than ${String(limits.maxBytes)} bytes`),
+    );
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (error: BodyError | undefined): void => {
+      clearTimeout(timer);
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('aborted', onAborted);
+      if (error !== undefined) {
+        req.pause();
+        reject(error);
+        return;
+      }
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limits.maxBytes) {
+        finish(new BodyError(413, `request body larger than ${String(limits.maxBytes)} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      finish(undefined);
+    };
+    const onError = (): void => {
+      finish(new BodyError(400, 'the request body could not be read'));
+    };
+    const onAborted = (): void => {
+      finish(new BodyError(400, 'the request body was cut short'));
+    };
+    const timer = setTimeout(() => {
+      finish(new BodyError(408, `request body not received within ${String(limits.timeoutMs)} ms`));
+    }, limits.timeoutMs);
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('aborted', onAborted);
+  });
+}
+
+function write(res: ServerResponse, reply: HttpReply): void {
+  if (res.destroyed) return;
+  const { body } = reply;
+  if (body === null) {
+    res.writeHead(reply.status, reply.headers);
+    res.end();
+  } else if (isStreamBody(body)) {
+    res.writeHead(reply.status, reply.headers);
+    res.flushHeaders();
+    pump(res, body).catch(() => {
+      res.destroy();
+    });
+  } else {
+    res.writeHead(reply.status, reply.headers);
+    res.end(JSON.stringify(body));
+  }
+}
+
+/** Copies SSE text to the response, waiting for 'drain' when the socket is backed up. */
+async function pump(res: ServerResponse, body: AsyncIterable<string>): Promise<void> {
+  const iterator = body[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done === true || res.destroyed) break;
+      if (!res.write(next.value)) await drained(res);
+    }
+  } finally {
+    await iterator.return?.();
+    res.end();
+  }
+}
+
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+/** Options of {@link listen}: where to bind, plus the handler's options when given a factory. */
+export interface ListenOptions extends StreamableHttpOptions {
+  /** The address to bind. Default `127.0.0.1` (loopback only). */
+  host?: string;
+  /** The port; 0 picks a free one. Default 0. */
+  port?: number;
+}
+
+/** A running server, from {@link listen}. */
+export interface Listening {
+  /** The MCP endpoint's URL (`http://127.0.0.1:<port>/mcp`). */
+  readonly url: string;
+  /** The bound port. */
+  readonly port: number;
+  /** The node:http server. */
+  readonly server: Server;
+  /** Stops listening and closes every session, stream and connection. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves a handler, or a factory, on node:http. Binding outside loopback with a factory
+ * requires explicit `allowedHosts` (a TypeError otherwise), so that the Host check is never
+ * silently wrong.
+ */
+export async function listen(
+  target: StreamableHttpHandler | ConnectableFactory,
+  options: ListenOptions = {},
+): Promise<Listening> {
+  const { host = '127.0.0.1', port = 0, ...handlerOptions } = options;
+  const loopback = LOOPBACK_HOSTS.includes(
+    splitHost(host.includes(':') ? `[${host}]` : host)?.name ?? '',
+  );
+  if (typeof target === 'function' && !loopback && handlerOptions.allowedHosts === undefined) {
+    throw new TypeError(
+      `binding to ${host} needs explicit allowedHosts (the default allows loopback names only)`,
+    );
+  }
+  const handler =
+    typeof target === 'function' ? createStreamableHttpHandler(target, handlerOptions) : target;
+  const server = createServer(toNodeHandler(handler));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const bound = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost}:${String(bound)}${handler.options.path}`,
+    port: bound,
+    server,
+    close() {
+      closing ??= (async () => {
+        const stopped = new Promise<void>((resolve) => {
+          server.close(() => {
+            resolve();
+          });
+        });
+        await handler.close();
+        server.closeAllConnections();
+        await stopped;
+      })();
+      return closing;
+    },
+  };
+}

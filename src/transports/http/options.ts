@@ -1,0 +1,153 @@
+// The options of the Streamable HTTP server transport, their defaults, and their resolved form.
+import type { EventStore } from './event-store.js';
+import { MemoryEventStore } from './event-store.js';
+
+/** How a POST that holds requests is answered when the client accepts both framings. */
+export type ResponseMode = 'auto' | 'json' | 'sse';
+
+/** CORS settings; see {@link StreamableHttpOptions.cors}. */
+export interface CorsOptions {
+  /** Preflight cache lifetime (`Access-Control-Max-Age`) in seconds. Default 600. */
+  maxAgeSeconds?: number;
+  /** Send `Access-Control-Allow-Credentials: true`. Default false. */
+  credentials?: boolean;
+}
+
+/** Paths of the deprecated HTTP+SSE transport; see {@link StreamableHttpOptions.enableLegacySse}. */
+export interface LegacySseOptions {
+  /** Where clients open the event stream. Default `/sse`. */
+  ssePath?: string;
+  /** Where clients post messages (`?sessionId=` is added). Default `/messages`. */
+  messagesPath?: string;
+}
+
+/** Options of {@link createStreamableHttpHandler}. Every field is optional. */
+export interface StreamableHttpOptions {
+  /** The MCP endpoint's path. Default `/mcp`; other paths get 404. */
+  path?: string;
+  /**
+   * Legacy sessions: `true` (default) mints `Mcp-Session-Id` on `initialize` and keeps a session
+   * per client (needed for server-to-client requests, GET streams and resumption); `false` is
+   * legacy stateless mode, where every POST reaches a fresh connection. 2026-07-28 requests never
+   * use sessions.
+   */
+  sessions?: boolean;
+  /** The most live legacy sessions. When full, the least recently used idle session is closed; when none is idle, `initialize` gets 503. Default 10 000. */
+  maxSessions?: number;
+  /** A session with no request, stream or activity for this long is closed. Default 30 minutes. */
+  sessionIdleMs?: number;
+  /** The largest accepted request body, in bytes; larger ones get 413. Default 4 MiB. */
+  maxBodyBytes?: number;
+  /** How long reading a request body may take; slower ones get 408. Default 30 s. */
+  bodyTimeoutMs?: number;
+  /**
+   * Accepted `Host` values (DNS rebinding protection): `name` accepts any port, `name:port` one.
+   * Default: `localhost`, `127.0.0.1` and `[::1]` on any port. `'any'` disables the check
+   * (only behind a proxy that checks it). Other hosts get 403.
+   */
+  allowedHosts?: readonly string[] | 'any';
+  /**
+   * Accepted `Origin` values, as origins (`https://app.example.com`). A request without `Origin`
+   * is not browser-originated and passes. Default: any origin on a loopback host. `'any'`
+   * disables the check. Others get 403.
+   */
+  allowedOrigins?: readonly string[] | 'any';
+  /**
+   * CORS for browser clients: off by default. When on, allowed origins are echoed in
+   * `Access-Control-Allow-Origin`, preflights are answered, and `Mcp-Session-Id`,
+   * `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and `Last-Event-ID` are exposed.
+   */
+  cors?: boolean | CorsOptions;
+  /**
+   * `auto` (default): JSON, switching to SSE as soon as the server sends anything before the
+   * response. `json`: always JSON when acceptable (notifications are dropped). `sse`: always SSE
+   * when acceptable.
+   */
+  responseMode?: ResponseMode;
+  /**
+   * Where SSE events of legacy sessions are kept for resumption (Last-Event-ID). Default: a
+   * {@link MemoryEventStore} (10 000 events, 5 minutes). `null` turns resumption off.
+   */
+  eventStore?: EventStore | null;
+  /** The SSE `retry` hint sent with every priming event, in milliseconds. Default 1000. */
+  retryMs?: number;
+  /** Interval of SSE comment keep-alives on quiet streams, in milliseconds; 0 turns them off. Default 15 s. */
+  keepAliveMs?: number;
+  /**
+   * Also serve the deprecated HTTP+SSE transport of 2024-11-05 (`GET /sse`, `POST /messages`).
+   * Default false.
+   */
+  enableLegacySse?: boolean | LegacySseOptions;
+  /** Receives failures that never reach the wire (factory errors, store errors). Default: silent. */
+  onError?: (error: unknown, where: string) => void;
+}
+
+/** Options with every default applied. */
+export interface ResolvedOptions {
+  readonly path: string;
+  readonly sessions: boolean;
+  readonly maxSessions: number;
+  readonly sessionIdleMs: number;
+  readonly body: { readonly maxBytes: number; readonly timeoutMs: number };
+  readonly allowedHosts: readonly string[] | 'any';
+  readonly allowedOrigins: readonly string[] | 'any' | 'loopback';
+  readonly cors: Required<CorsOptions> | undefined;
+  readonly responseMode: ResponseMode;
+  readonly eventStore: EventStore | undefined;
+  readonly retryMs: number;
+  readonly keepAliveMs: number;
+  readonly legacySse: Required<LegacySseOptions> | undefined;
+  readonly onError: (error: unknown, where: string) => void;
+}
+
+/** The host names a server on loopback answers to. */
+export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
+
+function positive(name: string, value: number): number {
+  if (!(value > 0)) throw new TypeError(`${name} must be a positive number`);
+  return value;
+}
+
+/** Applies the defaults; throws TypeError on a nonsensical value. */
+export function resolveOptions(options: StreamableHttpOptions): ResolvedOptions {
+  const path = options.path ?? '/mcp';
+  if (!path.startsWith('/')) throw new TypeError('path must start with "/"');
+  const cors = options.cors ?? false;
+  const legacy = options.enableLegacySse ?? false;
+  const mode = options.responseMode ?? 'auto';
+  if (!['auto', 'json', 'sse'].includes(mode)) {
+    throw new TypeError('responseMode must be "auto", "json" or "sse"');
+  }
+  return {
+    path,
+    sessions: options.sessions ?? true,
+    maxSessions: positive('maxSessions', options.maxSessions ?? 10_000),
+    sessionIdleMs: positive('sessionIdleMs', options.sessionIdleMs ?? 30 * 60_000),
+    body: {
+      maxBytes: positive('maxBodyBytes', options.maxBodyBytes ?? 4 * 1024 * 1024),
+      timeoutMs: positive('bodyTimeoutMs', options.bodyTimeoutMs ?? 30_000),
+    },
+    allowedHosts: options.allowedHosts ?? LOOPBACK_HOSTS,
+    allowedOrigins: options.allowedOrigins ?? 'loopback',
+    cors:
+      cors === false
+        ? undefined
+        : {
+            maxAgeSeconds: (cors === true ? undefined : cors.maxAgeSeconds) ?? 600,
+            credentials: (cors === true ? undefined : cors.credentials) ?? false,
+          },
+    responseMode: mode,
+    eventStore:
+      options.eventStore === null ? undefined : (options.eventStore ?? new MemoryEventStore()),
+    retryMs: options.retryMs ?? 1000,
+    keepAliveMs: options.keepAliveMs ?? 15_000,
+    legacySse:
+      legacy === false
+        ? undefined
+        : {
+            ssePath: (legacy === true ? undefined : legacy.ssePath) ?? '/sse',
+            messagesPath: (legacy === true ? undefined : legacy.messagesPath) ?? '/messages',
+          },
+    onError: options.onError ?? (() => undefined),
+  };
+}

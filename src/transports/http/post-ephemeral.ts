@@ -1,0 +1,119 @@
+// POSTs served on a connection of their own: 2026-07-28 requests (spec 2026-07-28
+// transports/streamable-http: no sessions) and legacy stateless mode. The client going away
+// cancels the request: the connection closes and the handler's `ctx.signal` aborts.
+import type { Message, Response } from '../../jsonrpc/message.js';
+import type { ConnectOptions } from '../../protocol/connectable.js';
+import type { HttpContext, Payload } from './context.js';
+import { ACCEPTED, invalidOf, messageInfo, wantsReply } from './context.js';
+import { EphemeralTransport } from './ephemeral.js';
+import type { HttpExchange, HttpReply } from './exchange.js';
+import { errorReply, jsonReply } from './exchange.js';
+import type { Acceptable } from './media-type.js';
+import { PostReply } from './post-reply.js';
+import { headerMismatch } from './standard-headers.js';
+import type { OpenStream } from './streams.js';
+import { PlainStream } from './streams.js';
+import { SseWriter } from './sse-writer.js';
+
+/**
+ * The HTTP status of a 2026-07-28 error answered as JSON (spec 2026-07-28
+ * transports/streamable-http#request-metadata): header, capability and version errors are 400,
+ * an unknown method 404; other errors are 200 like results.
+ */
+export function modernStatus(response: Response): number {
+  if (!('error' in response)) return 200;
+  switch (response.error.code) {
+    case -32020: // HeaderMismatch
+    case -32021: // MissingRequiredClientCapability
+    case -32022: // UnsupportedProtocolVersion
+      return 400;
+    case -32601: // MethodNotFound
+      return 404;
+    default:
+      return 200;
+  }
+}
+
+/** Serves a 2026-07-28 POST: checks the standard headers, then serves it on its own. */
+export function serveModern(
+  ctx: HttpContext,
+  exchange: HttpExchange,
+  post: { accept: Acceptable; message: Message; version: unknown; id: string | number | null },
+): Promise<HttpReply> {
+  const { message, version } = post;
+  // A version that is not a string is the server's -32602 to give.
+  if (typeof version === 'string' && 'method' in message) {
+    const required = 'id' in message;
+    const mismatch = headerMismatch(exchange.headers, message, { revision: version, required });
+    if (mismatch !== undefined) {
+      return Promise.resolve(errorReply(400, { code: -32020, message: mismatch, id: post.id }));
+    }
+  }
+  const payload: Payload = { kind: 'message', message };
+  return serveEphemeral(ctx, exchange, { accept: post.accept, payload, status: modernStatus });
+}
+
+/** Opens a plain (not resumable) SSE stream for a reply. */
+export function plainStream(keepAliveMs: number): OpenStream {
+  return (signal) => {
+    const writer = new SseWriter(signal, keepAliveMs);
+    return { sink: new PlainStream(writer), body: writer };
+  };
+}
+
+/** The reply of a POST whose connection closed before answering (client gone, shutdown). */
+const CLOSED: HttpReply = errorReply(503, { code: -32603, message: 'request closed' });
+
+/** Serves a POST on a fresh connection that closes once it is answered or the client leaves. */
+export async function serveEphemeral(
+  ctx: HttpContext,
+  exchange: HttpExchange,
+  how: {
+    accept: Acceptable;
+    payload: Payload;
+    options?: ConnectOptions;
+    status?: (response: Response) => number;
+  },
+): Promise<HttpReply> {
+  const { payload } = how;
+  // A response to a request of a connection that no longer exists: nothing can take it.
+  if (payload.kind === 'message' && !('method' in payload.message)) return ACCEPTED;
+  const { signal } = exchange;
+  const close = (): void => {
+    void ephemeral.close();
+  };
+  const ephemeral = new EphemeralTransport((closed) => {
+    ctx.open.delete(closed);
+    signal.removeEventListener('abort', close);
+    reply?.abandon(CLOSED);
+  });
+  const reply = wantsReply(payload)
+    ? new PostReply({
+        accept: how.accept,
+        mode: ctx.options.responseMode,
+        exchange,
+        open: plainStream(ctx.options.keepAliveMs),
+        ...(how.status === undefined ? {} : { status: how.status }),
+        invalid: invalidOf(payload),
+        done: () => {
+          queueMicrotask(close);
+        },
+      })
+    : undefined;
+  ephemeral.reply = reply;
+  ctx.open.add(ephemeral);
+  signal.addEventListener('abort', close, { once: true });
+  try {
+    await ctx.connect(exchange, ephemeral, how.options);
+  } catch (error) {
+    close();
+    throw error;
+  }
+  const info = messageInfo(exchange, signal);
+  if (payload.kind === 'message') ephemeral.deliver(payload.message, info);
+  else ephemeral.deliverBatch(payload.items, info);
+  if (reply !== undefined) return reply.reply;
+  close();
+  const invalid = invalidOf(payload);
+  return invalid.length > 0 ? jsonReply(200, invalid) : ACCEPTED;
+}

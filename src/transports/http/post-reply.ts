@@ -1,0 +1,137 @@
+// PostReply: the answer to one POST that holds requests. It stays JSON until the server sends
+// something other than the final response, then switches to SSE when the client accepts it
+// (spec 2025-11-25 basic/transports#sending-messages-to-the-server). JSON-only clients get the
+// final response alone; SSE-only clients get SSE.
+import type { ErrorResponse, Message, Response } from '../../jsonrpc/message.js';
+import type { HttpReply } from './exchange.js';
+import { JSON_HEADERS, SSE_HEADERS } from './exchange.js';
+import type { Acceptable } from './media-type.js';
+import type { ResponseMode } from './options.js';
+import type { OpenStream, StreamSink } from './streams.js';
+
+/** How one POST is to be answered. */
+export interface PostReplyOptions {
+  readonly accept: Acceptable;
+  readonly mode: ResponseMode;
+  /** The exchange; its `signal` (aborted when the client goes away) is read only to open a stream. */
+  readonly exchange: { readonly signal: AbortSignal };
+  /** Opens the SSE stream when the reply switches to it. */
+  readonly open: OpenStream;
+  /** Extra response headers (`mcp-session-id` on an initialize answer). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The HTTP status of a final response answered as JSON (2026-07-28 maps some errors). */
+  readonly status?: (response: Response) => number;
+  /** Error responses for invalid batch elements, answered before the others. */
+  readonly invalid?: readonly ErrorResponse[];
+  /** Runs once when the reply is complete (final response out, or abandoned). */
+  readonly done?: () => void;
+}
+
+/**
+ * PostReply collects what the server sends for one POST. `reply` resolves once with the HTTP
+ * reply: JSON when the final response came first, SSE as soon as the stream opened.
+ */
+export class PostReply {
+  /** The HTTP reply, once known. */
+  readonly reply: Promise<HttpReply>;
+  readonly #options: PostReplyOptions;
+  #resolve!: (reply: HttpReply) => void;
+  #state: 'pending' | 'stream' | 'done' = 'pending';
+  #sink: StreamSink | undefined;
+  /** True when the stream may be opened for a message before the final response. */
+  readonly #canStream: boolean;
+
+  constructor(options: PostReplyOptions) {
+    this.#options = options;
+    const { accept, mode } = options;
+    this.#canStream = accept.sse && !(mode === 'json' && accept.json);
+    this.reply = new Promise((resolve) => {
+      this.#resolve = resolve;
+    });
+  }
+
+  /** True once the final response was handled (or the reply abandoned). */
+  get done(): boolean {
+    return this.#state === 'done';
+  }
+
+  /**
+   * Sends a message that precedes the final response (a notification or a request related to
+   * it). False when it cannot be delivered: the client accepts only JSON, or the reply is done.
+   */
+  push(message: Message): boolean {
+    if (this.#state === 'done') return false;
+    if (this.#state === 'pending') {
+      if (!this.#canStream) return false;
+      this.#openStream();
+    }
+    this.#sink?.send(message);
+    return true;
+  }
+
+  /** Sends the final response (an array for a batch) and completes the reply. */
+  final(response: Response | readonly Response[]): void {
+    if (this.#state === 'done') return;
+    const body = this.#withInvalid(response);
+    if (this.#state === 'pending') {
+      const status = Array.isArray(body) ? 200 : (this.#options.status?.(body as Response) ?? 200);
+      const { accept, mode } = this.#options;
+      const json = accept.json && (mode !== 'sse' || !accept.sse || status !== 200);
+      if (json) {
+        this.#finish({ status, headers: this.#headers(JSON_HEADERS), body });
+        return;
+      }
+      this.#openStream();
+    }
+    this.#sink?.send(body);
+    this.#sink?.finish();
+    this.#finish(undefined);
+  }
+
+  /**
+   * Closes the HTTP response early without ending the stream, so the client polls for the rest
+   * with Last-Event-ID: the stream is opened first if needed. No-op for a JSON-only client.
+   */
+  disconnect(): void {
+    if (this.#state === 'done') return;
+    if (this.#state === 'pending') {
+      if (!this.#canStream) return;
+      this.#openStream();
+    }
+    this.#sink?.disconnect();
+  }
+
+  /** Gives up: answers `reply` if nothing was answered yet, and ends an open stream. */
+  abandon(reply: HttpReply): void {
+    if (this.#state === 'done') return;
+    if (this.#state === 'stream') this.#sink?.finish();
+    this.#finish(reply);
+  }
+
+  #openStream(): void {
+    const { sink, body } = this.#options.open(this.#options.exchange.signal);
+    this.#sink = sink;
+    this.#state = 'stream';
+    this.#resolve({ status: 200, headers: this.#headers(SSE_HEADERS), body });
+  }
+
+  #finish(reply: HttpReply | undefined): void {
+    this.#state = 'done';
+    if (reply !== undefined) this.#resolve(reply);
+    this.#options.done?.();
+  }
+
+  #headers(base: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+    const extra = this.#options.headers;
+    return extra === undefined ? base : { ...base, ...extra };
+  }
+
+  #withInvalid(response: Response | readonly Response[]): Response | readonly Response[] {
+    const invalid = this.#options.invalid;
+    if (invalid === undefined || invalid.length === 0) return response;
+    const responses: readonly Response[] = Array.isArray(response)
+      ? response
+      : [response as Response];
+    return [...invalid, ...responses];
+  }
+}

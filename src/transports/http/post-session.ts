@@ -1,0 +1,117 @@
+// POSTs of legacy sessions (spec 2025-11-25 basic/transports#session-management): `initialize`
+// opens a session and mints its id; later POSTs name it in `Mcp-Session-Id`.
+import type { Request } from '../../jsonrpc/message.js';
+import { isRequest } from '../../jsonrpc/message.js';
+import type { HttpContext, HttpMessageInfo, Payload } from './context.js';
+import { ACCEPTED, invalidOf, legacyRevision, messageInfo, wantsReply } from './context.js';
+import type { HttpExchange, HttpReply } from './exchange.js';
+import { JSON_HEADERS, errorReply, header, jsonReply } from './exchange.js';
+import type { Acceptable } from './media-type.js';
+import { PostReply } from './post-reply.js';
+import { SessionTransport } from './session-transport.js';
+import { newSessionId } from './sessions.js';
+
+/**
+ * The session a request names in `Mcp-Session-Id`, after checking its MCP-Protocol-Version; an
+ * HttpReply when there is none (400), it is unknown or ended (404), or the version is bad (400).
+ */
+export function sessionOf(
+  ctx: HttpContext,
+  exchange: HttpExchange,
+  requestId: string | number | null,
+): SessionTransport | HttpReply {
+  const id = header(exchange.headers, 'mcp-session-id');
+  if (id === undefined) {
+    return errorReply(400, {
+      code: -32600,
+      message: 'missing Mcp-Session-Id header',
+      id: requestId,
+    });
+  }
+  const session = ctx.sessions.get(id, 'streamable');
+  if (!(session instanceof SessionTransport)) {
+    return errorReply(404, { code: -32600, message: 'session not found', id: requestId });
+  }
+  const revision = legacyRevision(exchange.headers, requestId);
+  return typeof revision === 'string' ? session : revision;
+}
+
+/**
+ * Opens a session for `initialize`: connects a server to a new SessionTransport and answers with
+ * its id in `Mcp-Session-Id`. A failed initialize closes the session again and names none. When
+ * the table is full and no session is idle, the answer is 503.
+ */
+export async function serveInitialize(
+  ctx: HttpContext,
+  exchange: HttpExchange,
+  post: { accept: Acceptable; request: Request },
+): Promise<HttpReply> {
+  const { request } = post;
+  if (!ctx.sessions.makeRoom()) {
+    return errorReply(503, { code: -32603, message: 'too many sessions', id: request.id });
+  }
+  const session = new SessionTransport(newSessionId(), ctx.settings);
+  await ctx.connect(exchange, session);
+  ctx.sessions.add(session);
+  const payload: Payload = { kind: 'message', message: request };
+  const headers = { 'mcp-session-id': session.id };
+  const reply = await serveInSession(ctx, exchange, {
+    accept: post.accept,
+    payload,
+    session,
+    headers,
+  });
+  if (
+    session.revision === undefined &&
+    reply.headers['content-type'] === JSON_HEADERS['content-type']
+  ) {
+    // initialize failed: the session is of no use.
+    ctx.sessions.delete(session.id);
+    return { status: reply.status, headers: JSON_HEADERS, body: reply.body };
+  }
+  return reply;
+}
+
+/** Serves a POST within a legacy session. */
+export function serveInSession(
+  ctx: HttpContext,
+  exchange: HttpExchange,
+  how: {
+    accept: Acceptable;
+    payload: Payload;
+    session: SessionTransport;
+    headers?: Readonly<Record<string, string>>;
+  },
+): Promise<HttpReply> {
+  const { payload, session } = how;
+  const info: HttpMessageInfo = messageInfo(exchange, undefined);
+  if (!wantsReply(payload)) {
+    if (payload.kind === 'message') session.deliver(payload.message, info);
+    else if (payload.items.length > 0) session.deliverBatch(payload.items, info);
+    const invalid = invalidOf(payload);
+    return Promise.resolve(invalid.length > 0 ? jsonReply(200, invalid) : ACCEPTED);
+  }
+  const { message } = payload.kind === 'message' ? payload : { message: undefined };
+  if (message !== undefined && isRequest(message) && session.inFlight(message.id)) {
+    const error = { code: -32600, message: 'request id already in flight', id: message.id };
+    return Promise.resolve(errorReply(400, error));
+  }
+  const reply = new PostReply({
+    accept: how.accept,
+    mode: ctx.options.responseMode,
+    exchange,
+    open: session.openPostStream,
+    ...(how.headers === undefined ? {} : { headers: how.headers }),
+    invalid: invalidOf(payload),
+  });
+  // Spec 2025-11-25 basic/transports#sending-messages-to-the-server: the server may close a POST's
+  // stream early and the client polls with Last-Event-ID. Offered when the stream is resumable.
+  if (session.resumable && how.accept.sse) {
+    info.closeSseStream = () => {
+      reply.disconnect();
+    };
+  }
+  if (payload.kind === 'message') session.deliver(payload.message, info, reply);
+  else session.deliverBatch(payload.items, info, reply);
+  return reply.reply;
+}

@@ -1,0 +1,139 @@
+// POST on the MCP endpoint: check the framing, parse, then route by era (docs/transports.md):
+// a body whose `_meta` names a protocol version is 2026-07-28 and served on its own connection;
+// otherwise `initialize` opens a legacy session, `Mcp-Session-Id` finds one, and in stateless
+// mode every POST gets a fresh connection.
+import type { BatchItem } from '../../jsonrpc/codec.js';
+import { decodeValue } from '../../jsonrpc/codec.js';
+import type { ErrorResponse, Message } from '../../jsonrpc/message.js';
+import { isRequest } from '../../jsonrpc/message.js';
+import type { ConnectOptions } from '../../protocol/connectable.js';
+import { MetaKey } from '../../protocol/version.js';
+import type { HttpContext, Payload } from './context.js';
+import { legacyRevision, readJson } from './context.js';
+import type { HttpExchange, HttpReply } from './exchange.js';
+import { errorReply, header, jsonReply } from './exchange.js';
+import type { Acceptable } from './media-type.js';
+import { checkJsonContentType, parseAccept } from './media-type.js';
+import { serveEphemeral, serveModern } from './post-ephemeral.js';
+import { serveInSession, serveInitialize, sessionOf } from './post-session.js';
+
+/** Serves a POST to the MCP endpoint. */
+export async function handlePost(ctx: HttpContext, exchange: HttpExchange): Promise<HttpReply> {
+  const { headers } = exchange;
+  const refused = checkJsonContentType(header(headers, 'content-type'));
+  if (refused !== undefined) return errorReply(415, { code: -32600, message: refused });
+  const accept = parseAccept(header(headers, 'accept'));
+  if (!accept.json && !accept.sse) {
+    return errorReply(406, {
+      code: -32600,
+      message: 'Accept must allow application/json or text/event-stream',
+    });
+  }
+  const parsed = await readJson(exchange, ctx.options.body);
+  if (!('value' in parsed)) return parsed;
+  const decoded = decodeValue(parsed.value, { allowBatch: true });
+  switch (decoded.kind) {
+    case 'invalid':
+      return jsonReply(400, decoded.response);
+    case 'message':
+      return routeMessage(ctx, exchange, { accept, message: decoded.message });
+    case 'batch':
+      return routeBatch(ctx, exchange, { accept, items: decoded.items });
+  }
+}
+
+/** The `_meta` protocol version of a request or notification, if it names one (2026-07-28). */
+function modernVersion(message: Message): unknown {
+  if (!('method' in message)) return undefined;
+  const params = message.params;
+  if (params === undefined || Array.isArray(params)) return undefined;
+  const meta = params['_meta'];
+  if (typeof meta !== 'object' || meta === null) return undefined;
+  return (meta as Record<string, unknown>)[MetaKey.ProtocolVersion];
+}
+
+async function routeMessage(
+  ctx: HttpContext,
+  exchange: HttpExchange,
+  post: { accept: Acceptable; message: Message },
+): Promise<HttpReply> {
+  const { message } = post;
+  const payload: Payload = { kind: 'message', message };
+  const version = modernVersion(message);
+  if (version !== undefined)
+    return serveModern(ctx, exchange, { ...post, version, id: idOf(message) });
+  const isInitialize = 'id' in message && 'method' in message && message.method === 'initialize';
+  if (!ctx.options.sessions) {
+    // initialize carries its revision in the body; the header is checked on what follows.
+    const revision = isInitialize ? '2025-03-26' : legacyRevision(exchange.headers, idOf(message));
+    if (typeof revision !== 'string') return revision;
+    const options: ConnectOptions = { legacyStateless: { revision } };
+    return serveEphemeral(ctx, exchange, { accept: post.accept, payload, options });
+  }
+  if (isInitialize && header(exchange.headers, 'mcp-session-id') === undefined) {
+    return serveInitialize(ctx, exchange, { accept: post.accept, request: message });
+  }
+  const session = sessionOf(ctx, exchange, idOf(message));
+  if ('status' in session) return session;
+  if (isInitialize) {
+    return errorReply(400, {
+      code: -32600,
+      message: 'the session is already initialized',
+      id: idOf(message),
+    });
+  }
+  return serveInSession(ctx, exchange, { accept: post.accept, payload, session });
+}
+
+async function routeBatch(
+  ctx: HttpContext,
+  exchange: HttpExchange,
+  post: { accept: Acceptable; items: readonly BatchItem[] },
+): Promise<HttpReply> {
+  const valid: BatchItem[] = [];
+  const invalid: ErrorResponse[] = [];
+  let requests = 0;
+  for (const item of post.items) {
+    if ('invalid' in item) {
+      invalid.push(item.invalid);
+      continue;
+    }
+    const { message } = item;
+    if (modernVersion(message) !== undefined) return batchRefused('2026-07-28 has no batches');
+    if ('method' in message && message.method === 'initialize') {
+      return batchRefused('initialize must not be part of a batch');
+    }
+    if ('method' in message && 'id' in message) requests++;
+    valid.push(item);
+  }
+  const payload: Payload = { kind: 'batch', items: valid, invalid, requests };
+  if (!ctx.options.sessions) {
+    const revision = legacyRevision(exchange.headers, null);
+    if (typeof revision !== 'string') return revision;
+    if (revision !== '2025-03-26') return batchRefused(`${revision} has no batches`);
+    const options: ConnectOptions = { legacyStateless: { revision } };
+    return serveEphemeral(ctx, exchange, { accept: post.accept, payload, options });
+  }
+  const session = sessionOf(ctx, exchange, null);
+  if ('status' in session) return session;
+  // Spec 2025-03-26 basic/transports allows batches; later legacy revisions removed them.
+  if (session.revision !== '2025-03-26') {
+    return batchRefused(`batches are allowed only in 2025-03-26, not ${String(session.revision)}`);
+  }
+  for (const item of valid) {
+    const m = 'message' in item ? item.message : undefined;
+    if (m !== undefined && isRequest(m) && session.inFlight(m.id)) {
+      return batchRefused(`request id ${JSON.stringify(m.id)} is already in flight`);
+    }
+  }
+  return serveInSession(ctx, exchange, { accept: post.accept, payload, session });
+}
+
+function batchRefused(reason: string): HttpReply {
+  return errorReply(400, { code: -32600, message: `invalid request: ${reason}` });
+}
+
+/** The id of a message, or null. */
+export function idOf(message: Message): string | number | null {
+  return 'id' in message ? message.id : null;
+}

@@ -1,0 +1,137 @@
+// The table of legacy sessions (spec 2025-11-25 basic/transports#session-management): ids from a
+// CSPRNG, idle expiry, and a cap. Expiry is checked as requests arrive, not by a timer, so the
+// table works on runtimes that forbid timers outside a request (Workers).
+
+/** What the table needs of a session. */
+export interface SessionEntry {
+  /** The session id. */
+  readonly id: string;
+  /** Which transport the session belongs to: Streamable HTTP, or the deprecated HTTP+SSE. */
+  readonly kind: 'streamable' | 'sse';
+  /** True once the session ended (its server may close it too): the table then forgets it. */
+  readonly closed: boolean;
+  /** True while a request is in flight or a stream is open: such a session never expires. */
+  isBusy(): boolean;
+  /** Ends the session: its connection closes and its streams end. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * A new session id: 128 bits from the platform CSPRNG, as 32 lower-case hex digits (visible
+ * ASCII, as the spec requires).
+ */
+export function newSessionId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  let id = '';
+  for (const byte of bytes) id += byte.toString(16).padStart(2, '0');
+  return id;
+}
+
+/**
+ * SessionTable holds the live sessions by id, least recently used first. A session not used for
+ * `idleMs` and not busy is closed on the next sweep. When the table is full, `makeRoom` closes
+ * the least recently used idle session; it fails only when every session is busy.
+ */
+export class SessionTable {
+  readonly #entries = new Map<string, { session: SessionEntry; lastUsed: number }>();
+  readonly #max: number;
+  readonly #idleMs: number;
+  readonly #onError: (error: unknown, where: string) => void;
+  #lastSweep = 0;
+
+  constructor(
+    limits: { max: number; idleMs: number },
+    onError: (error: unknown, where: string) => void,
+  ) {
+    this.#max = limits.max;
+    this.#idleMs = limits.idleMs;
+    this.#onError = onError;
+  }
+
+  /** The number of live sessions. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** The session with `id` of `kind`, marked as just used; undefined when unknown or expired. */
+  get(id: string, kind: SessionEntry['kind']): SessionEntry | undefined {
+    const entry = this.#entries.get(id);
+    if (entry?.session.kind !== kind) return undefined;
+    const now = Date.now();
+    if (entry.session.closed || (now - entry.lastUsed > this.#idleMs && !entry.session.isBusy())) {
+      this.delete(id);
+      return undefined;
+    }
+    // Re-inserting keeps the map ordered by last use.
+    this.#entries.delete(id);
+    entry.lastUsed = now;
+    this.#entries.set(id, entry);
+    return entry.session;
+  }
+
+  /** Marks a session as used now (a stream of it ended, say). */
+  touch(id: string): void {
+    const entry = this.#entries.get(id);
+    if (entry === undefined) return;
+    this.#entries.delete(id);
+    entry.lastUsed = Date.now();
+    this.#entries.set(id, entry);
+  }
+
+  /** Adds a session; call `makeRoom` first. */
+  add(session: SessionEntry): void {
+    this.#entries.set(session.id, { session, lastUsed: Date.now() });
+  }
+
+  /** Removes and closes a session. False when it was not there. */
+  delete(id: string): boolean {
+    const entry = this.#entries.get(id);
+    if (entry === undefined) return false;
+    this.#entries.delete(id);
+    this.#close(entry.session);
+    return true;
+  }
+
+  /** Frees a slot when the table is full by closing the least recently used idle session. */
+  makeRoom(): boolean {
+    if (this.#entries.size < this.#max) return true;
+    for (const [id, entry] of this.#entries) {
+      if (entry.session.closed || !entry.session.isBusy()) {
+        this.delete(id);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Closes expired sessions; runs at most once a second, however often it is called. */
+  sweep(): void {
+    const now = Date.now();
+    if (now - this.#lastSweep < 1000) return;
+    this.#lastSweep = now;
+    for (const [id, entry] of this.#entries) {
+      // Ordered by last use: the first fresh entry ends the scan.
+      if (now - entry.lastUsed <= this.#idleMs) return;
+      if (!entry.session.isBusy()) this.delete(id);
+    }
+  }
+
+  /** Closes every session. */
+  async closeAll(): Promise<void> {
+    const sessions = [...this.#entries.values()].map((e) => e.session);
+    this.#entries.clear();
+    await Promise.all(sessions.map((s) => this.#closeAwaited(s)));
+  }
+
+  #close(session: SessionEntry): void {
+    void this.#closeAwaited(session);
+  }
+
+  async #closeAwaited(session: SessionEntry): Promise<void> {
+    try {
+      await session.close();
+    } catch (error) {
+      this.#onError(error, 'session close');
+    }
+  }
+}

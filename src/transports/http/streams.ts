@@ -1,0 +1,197 @@
+// The two kinds of SSE stream a reply can be: a plain one that lives and dies with its HTTP
+// response, and a resumable one (legacy sessions) whose events are stored with ids so that a
+// client can reconnect with Last-Event-ID (spec 2025-11-25 basic/transports#resumability-and-redelivery).
+import { encode } from '../../jsonrpc/codec.js';
+import type { Message } from '../../jsonrpc/message.js';
+import type { EventStore } from './event-store.js';
+import { encodeSseEvent } from './sse.js';
+import { SseWriter } from './sse-writer.js';
+
+/** Where a reply that switched to SSE sends its messages. */
+export interface StreamSink {
+  /** Sends one message (or a batch of responses) as one event. */
+  send(message: Message | readonly Message[]): void;
+  /** The stream is complete: end it once what was sent is out. */
+  finish(): void;
+  /** Closes the HTTP response without ending the stream: the client polls (resumable only). */
+  disconnect(): void;
+}
+
+/** Opens the SSE stream of a reply: returns where to send and the reply body. */
+export type OpenStream = (signal: AbortSignal) => { sink: StreamSink; body: AsyncIterable<string> };
+
+/** PlainStream is an SSE stream without ids: what is sent while the client is away is lost. */
+export class PlainStream implements StreamSink {
+  readonly writer: SseWriter;
+
+  constructor(writer: SseWriter) {
+    this.writer = writer;
+  }
+
+  send(message: Message | readonly Message[]): void {
+    this.writer.write(encodeSseEvent({ data: encode(message) }));
+  }
+
+  finish(): void {
+    this.writer.end();
+  }
+
+  disconnect(): void {
+    this.writer.end();
+  }
+}
+
+/** What a {@link ResumableStream} needs from its session. */
+export interface StreamHooks {
+  readonly store: EventStore;
+  readonly retryMs: number;
+  readonly keepAliveMs: number;
+  /** The stream finished and has no connection left: the session may forget it. */
+  finished(stream: ResumableStream): void;
+  /** A connection of the stream closed (for idle tracking). */
+  idle(): void;
+  /** Reports a store failure. */
+  report(error: unknown, where: string): void;
+}
+
+type Task = () => void | Promise<void>;
+
+/** Runs `then` on a value that may be a promise, without a microtask when it is not. */
+function after<TValue>(
+  value: TValue | Promise<TValue>,
+  then: (value: TValue) => void,
+): Promise<void> | undefined {
+  if (value instanceof Promise) return value.then(then);
+  then(value);
+  return undefined;
+}
+
+/**
+ * ResumableStream is one logical SSE stream of a legacy session (a POST's reply, or the GET
+ * stream). Every event goes through the event store first, then to the live connection if there
+ * is one; a connection that closes early loses nothing. Store calls and connection changes run
+ * one at a time in order, so a resumed client sees every event exactly once.
+ */
+export class ResumableStream implements StreamSink {
+  readonly id: string;
+  readonly #hooks: StreamHooks;
+  #live: SseWriter | undefined;
+  #done = false;
+  readonly #tasks: Task[] = [];
+  #running = false;
+
+  constructor(id: string, hooks: StreamHooks) {
+    this.id = id;
+    this.#hooks = hooks;
+  }
+
+  /** True while a client connection is attached. */
+  get live(): boolean {
+    return this.#live !== undefined;
+  }
+
+  /** True once the stream is complete (its final response was stored). */
+  get done(): boolean {
+    return this.#done;
+  }
+
+  /** Opens the first connection: a priming event (an id and empty data) with the retry hint. */
+  open(signal: AbortSignal): SseWriter {
+    const writer = this.#writer(signal);
+    this.#live = writer;
+    this.#run(() =>
+      after(this.#hooks.store.append(this.id, null), (id) => {
+        writer.write(encodeSseEvent({ id, retry: this.#hooks.retryMs, data: '' }));
+      }),
+    );
+    return writer;
+  }
+
+  /**
+   * Attaches a reconnecting client: the events after `lastEventId` are replayed, then the
+   * connection goes live (replacing an older one) or, when the stream is done, ends.
+   */
+  resume(signal: AbortSignal, lastEventId: string): SseWriter {
+    const writer = this.#writer(signal);
+    this.#run(() =>
+      after(this.#hooks.store.replayAfter(lastEventId), (replay) => {
+        for (const event of replay?.events ?? []) {
+          writer.write(encodeSseEvent({ id: event.id, data: encode(event.message) }));
+        }
+        if (this.#done) {
+          writer.end();
+          return;
+        }
+        const old = this.#live;
+        this.#live = writer;
+        old?.end();
+      }),
+    );
+    return writer;
+  }
+
+  send(message: Message | readonly Message[]): void {
+    this.#run(() =>
+      after(this.#hooks.store.append(this.id, message), (id) => {
+        this.#live?.write(encodeSseEvent({ id, data: encode(message) }));
+      }),
+    );
+  }
+
+  finish(): void {
+    this.#run(() => {
+      this.#done = true;
+      const live = this.#live;
+      this.#live = undefined;
+      live?.end();
+      this.#hooks.finished(this);
+    });
+  }
+
+  disconnect(): void {
+    this.#run(() => {
+      const live = this.#live;
+      this.#live = undefined;
+      live?.end();
+    });
+  }
+
+  /** Ends the stream for good (its session ended): the connection ends, the events are dropped. */
+  close(): void {
+    this.#run(() => {
+      this.#done = true;
+      const live = this.#live;
+      this.#live = undefined;
+      live?.end();
+      return this.#hooks.store.forget?.(this.id);
+    });
+  }
+
+  #writer(signal: AbortSignal): SseWriter {
+    const writer: SseWriter = new SseWriter(signal, this.#hooks.keepAliveMs, () => {
+      if (this.#live === writer) this.#live = undefined;
+      this.#hooks.idle();
+    });
+    return writer;
+  }
+
+  #run(task: Task): void {
+    this.#tasks.push(task);
+    if (!this.#running) void this.#drain();
+  }
+
+  async #drain(): Promise<void> {
+    this.#running = true;
+    let task = this.#tasks.shift();
+    while (task !== undefined) {
+      try {
+        const pending = task();
+        if (pending !== undefined) await pending;
+      } catch (error) {
+        this.#hooks.report(error, `event store (stream ${this.id})`);
+      }
+      task = this.#tasks.shift();
+    }
+    this.#running = false;
+  }
+}
