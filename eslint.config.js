@@ -130,7 +130,7 @@ export default tseslint.config(
     rules: { 'no-console': 'off' },
   },
   {
-    files: ['**/*.test.ts', 'test/**'],
+    files: ['**/*.test.ts', 'test/**', 'servers/**/test/**'],
     rules: {
       'max-params': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',
@@ -165,4 +165,22 @@ export default tseslint.config(
     ['**/server/**', '**/client/**', ...L4],
     'transports see jsonrpc/ + protocol/ only',
   ),
+  {
+    // L4 sits on the public surface: each layer's index.js and the transports' entry files.
+    files: ['servers/**', 'src/cli/**'],
+    ignores: ['**/*.test.ts', 'servers/**/test/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '/src/(jsonrpc|protocol|server|client)/(?!index\\.js$)',
+              message: 'servers and the CLI import public entries (index.js) only',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

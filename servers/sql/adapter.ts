@@ -1,0 +1,210 @@
+// The database adapter: one interface over PGlite and PostgreSQL, and the transaction every
+// query runs in. Read-only is enforced by the database, never by inspecting the SQL:
+//
+//   BEGIN TRANSACTION READ ONLY
+//   SELECT set_config('statement_timeout', …, true), …   -- also takes the first snapshot, so a
+//                                                       -- later SET TRANSACTION READ WRITE fails
+//   SAVEPOINT / DECLARE … CURSOR FOR <sql> / FETCH maxRows+1   (or <sql> itself, see fetchRows)
+//   ROLLBACK; DISCARD ALL                                 -- nothing a statement did survives
+//
+// Every statement goes through the extended protocol, which refuses more than one command, so
+// `COMMIT; DELETE …` never runs; a lone COMMIT or ROLLBACK only ends a transaction that wrote nothing.
+import type { DatabaseErrorInfo, JsonValue, QueryResult, SqlParam } from './logic.js';
+import { knownTypeName, normalizeValue } from './logic.js';
+
+/** Limits of one query. */
+export interface QueryOptions {
+  /** Runs in a read-only transaction (always true for the tools). */
+  readOnly: boolean;
+  /** How long the statement may run. */
+  timeoutMs: number;
+  /** Most rows to return; one more is fetched to know whether there are more. */
+  maxRows: number;
+  /** Cancels the query. */
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * SqlAdapter runs queries against one database. Queries may be issued concurrently; each runs
+ * in its own transaction. `close` is idempotent.
+ */
+export interface SqlAdapter {
+  /** `pglite` (embedded) or `postgres`. */
+  readonly kind: 'pglite' | 'postgres';
+  /** The schema the tools look in (also the search_path of every query). */
+  readonly schema: string;
+  /** Runs one statement with bound parameters. Rejects with SqlError when the database refuses. */
+  query(sql: string, params: readonly SqlParam[], options: QueryOptions): Promise<QueryResult>;
+  /** Releases the database. */
+  close(): Promise<void>;
+}
+
+/** SqlError is a failure the database reported (or that stands for one: a timeout, a cancel). */
+export class SqlError extends Error implements DatabaseErrorInfo {
+  readonly code: string | undefined;
+  readonly detail: string | undefined;
+  readonly hint: string | undefined;
+
+  constructor(info: DatabaseErrorInfo) {
+    super(info.message);
+    this.name = 'SqlError';
+    this.code = info.code;
+    this.detail = info.detail;
+    this.hint = info.hint;
+  }
+}
+
+/** What a driver returns for one statement, before normalization. */
+export interface RawResult {
+  fields: { name: string; typeId: number }[];
+  rows: unknown[][];
+  command?: string | undefined;
+}
+
+/** One database session, held exclusively: runs one statement at a time, extended protocol only. */
+export interface SqlSession {
+  run(sql: string, params: readonly unknown[]): Promise<RawResult>;
+}
+
+/** Lends sessions to queries and enforces their time limit from outside when it must. */
+export interface SessionSource {
+  withSession<T>(
+    work: (session: SqlSession) => Promise<T>,
+    limits: { timeoutMs: number; signal?: AbortSignal | undefined },
+  ): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** SQLSTATEs of a DECLARE that fails only because the statement cannot back a cursor. */
+const NOT_CURSORABLE = new Set(['42601', '0A000']);
+
+/** Creates an adapter over `source`. */
+export function createAdapter(
+  source: SessionSource,
+  settings: { kind: 'pglite' | 'postgres'; schema: string; role?: string | undefined },
+): SqlAdapter {
+  const { kind, schema, role } = settings;
+  let closed = false;
+  return {
+    kind,
+    schema,
+    async query(sql, params, options) {
+      if (closed) throw new SqlError({ message: 'the database is closed' });
+      const { timeoutMs, signal } = options;
+      return source.withSession(
+        (session) => inTransaction(session, { sql, params, options, schema, role }),
+        { timeoutMs, signal },
+      );
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await source.close();
+    },
+  };
+}
+
+interface Job {
+  sql: string;
+  params: readonly SqlParam[];
+  options: QueryOptions;
+  schema: string;
+  role: string | undefined;
+}
+
+async function inTransaction(session: SqlSession, job: Job): Promise<QueryResult> {
+  const { options, role } = job;
+  await session.run(options.readOnly ? 'BEGIN TRANSACTION READ ONLY' : 'BEGIN', []);
+  let result: QueryResult | undefined;
+  let failure: unknown;
+  try {
+    const settings = [
+      "set_config('statement_timeout', $1, true)",
+      "set_config('search_path', quote_ident($2), true)",
+    ];
+    if (role !== undefined) settings.push("set_config('role', $3, true)");
+    const values = [String(options.timeoutMs), job.schema, ...(role === undefined ? [] : [role])];
+    await session.run(`SELECT ${settings.join(', ')}`, values);
+    result = await fetchRows(session, job);
+  } catch (error) {
+    failure = error;
+  }
+  try {
+    await session.run(result !== undefined && !options.readOnly ? 'COMMIT' : 'ROLLBACK', []);
+    await session.run('DISCARD ALL', []);
+  } catch (error) {
+    failure ??= error;
+  }
+  if (failure !== undefined) throw failure instanceof Error ? failure : toSqlError(failure);
+  return result as QueryResult;
+}
+
+/**
+ * Runs the statement and keeps at most maxRows rows. A statement that can back a cursor
+ * (SELECT, VALUES, TABLE, WITH … SELECT) is declared as one and only maxRows + 1 rows are
+ * fetched, so a huge result never leaves the database. Any other statement (SHOW, EXPLAIN, and
+ * everything the read-only transaction refuses) runs as is.
+ */
+async function fetchRows(session: SqlSession, job: Job): Promise<QueryResult> {
+  const { sql, params, options } = job;
+  const maxRows = options.maxRows;
+  if (!Number.isSafeInteger(maxRows) || maxRows < 1) throw new RangeError('maxRows must be ≥ 1');
+  await session.run('SAVEPOINT mcpkit_query', []);
+  let raw: RawResult;
+  try {
+    await session.run(`DECLARE mcpkit_rows NO SCROLL CURSOR FOR ${sql}`, params);
+    raw = await session.run(`FETCH FORWARD ${String(maxRows + 1)} FROM mcpkit_rows`, []);
+  } catch (error) {
+    if (!(error instanceof SqlError) || !NOT_CURSORABLE.has(error.code ?? '')) throw error;
+    await session.run('ROLLBACK TO SAVEPOINT mcpkit_query', []);
+    raw = await session.run(sql, params);
+    if (raw.command === 'DECLARE' || raw.command === 'FETCH') raw.command = undefined;
+  }
+  const truncated = raw.rows.length > maxRows;
+  const rows = (truncated ? raw.rows.slice(0, maxRows) : raw.rows).map((row) =>
+    raw.fields.map((field, i): JsonValue => normalizeValue(row[i], field.typeId)),
+  );
+  const columns = await columnsOf(session, raw.fields);
+  const result: QueryResult = { columns, rows, rowCount: rows.length, truncated };
+  if (raw.command !== undefined && raw.command !== 'FETCH') result.command = raw.command;
+  return result;
+}
+
+async function columnsOf(
+  session: SqlSession,
+  fields: RawResult['fields'],
+): Promise<QueryResult['columns']> {
+  const unknown = [...new Set(fields.map((f) => f.typeId))].filter(
+    (oid) => knownTypeName(oid) === undefined,
+  );
+  const names = new Map<number, string>();
+  if (unknown.length > 0) {
+    try {
+      const found = await session.run(
+        'SELECT oid::int4, format_type(oid, NULL) FROM pg_type WHERE oid = ANY($1::oid[])',
+        [`{${unknown.join(',')}}`],
+      );
+      for (const [oid, name] of found.rows) names.set(Number(oid), String(name));
+    } catch {
+      // The names are a courtesy: fall back to the OID (e.g. when the statement ended the transaction badly).
+    }
+  }
+  return fields.map((f) => ({
+    name: f.name,
+    type: knownTypeName(f.typeId) ?? names.get(f.typeId) ?? `oid ${String(f.typeId)}`,
+  }));
+}
+
+/** Reads the fields of a driver's error object into a SqlError (anything else is wrapped). */
+export function toSqlError(error: unknown): SqlError {
+  if (error instanceof SqlError) return error;
+  const e = (typeof error === 'object' && error !== null ? error : {}) as Record<string, unknown>;
+  const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+  const message = text(e['message']) ?? String(error);
+  return new SqlError({
+    message,
+    code: text(e['code']),
+    detail: text(e['detail']),
+    hint: text(e['hint']),
+  });
+}

@@ -1,0 +1,124 @@
+// A real PostgreSQL database through node-postgres (`pg`, loaded on first use). Sessions come from
+// a small pool; every statement uses the extended protocol (queryMode 'extended'), which refuses
+// more than one command. The server enforces the time limit (statement_timeout); a guard closes
+// a connection that outlives it by more than a grace period, and a cancel calls pg_cancel_backend.
+import type PgModule from 'pg';
+import type { Pool, PoolClient, QueryArrayConfig } from 'pg';
+import type { RawResult, SessionSource, SqlSession } from './adapter.js';
+import { SqlError, toSqlError } from './adapter.js';
+import { RAW_TEXT_TYPES } from './logic.js';
+
+/** Options of a PostgreSQL connection. */
+export interface PostgresOptions {
+  /** A `postgres://` connection URL. */
+  databaseUrl: string;
+  /** Connections in the pool. Default: 4. */
+  poolSize?: number | undefined;
+  /** How long past its time limit a query may take before its connection is closed. Default: 2000 ms. */
+  graceMs?: number | undefined;
+  /** Receives errors that concern no query (an idle connection dropped, a failed cancel). */
+  onError?: ((error: unknown, where: string) => void) | undefined;
+}
+
+async function loadPg(): Promise<typeof PgModule> {
+  try {
+    return (await import('pg')).default;
+  } catch (error) {
+    throw new Error('a databaseUrl needs the pg package (npm install pg)', { cause: error });
+  }
+}
+
+/** Connects to PostgreSQL and resolves once one connection has succeeded. */
+export async function startPostgres(options: PostgresOptions): Promise<SessionSource> {
+  const pg = await loadPg();
+  const raw = new Set(RAW_TEXT_TYPES);
+  const fallback = pg.types.getTypeParser.bind(pg.types) as (
+    oid: number,
+    format?: 'text' | 'binary',
+  ) => (text: string) => unknown;
+  const types = {
+    getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+      raw.has(oid) ? (text: string) => text : fallback(oid, format),
+  } as unknown as QueryArrayConfig['types'];
+  const pool: Pool = new pg.Pool({
+    connectionString: options.databaseUrl,
+    max: options.poolSize ?? 4,
+    application_name: 'mcpkit-sql',
+  });
+  const report = options.onError ?? (() => undefined);
+  pool.on('error', (error) => {
+    report(error, 'sql: idle PostgreSQL connection');
+  });
+  try {
+    const probe = await pool.connect();
+    probe.release();
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw toSqlError(error);
+  }
+  const graceMs = options.graceMs ?? 2000;
+  return {
+    async withSession(work, limits) {
+      if (limits.signal?.aborted === true) throw cancelled();
+      const client = await pool.connect().catch((error: unknown) => {
+        throw toSqlError(error);
+      });
+      let broken: Error | undefined;
+      const guard = setTimeout(() => {
+        broken = new SqlError({
+          message: `the query outlived its ${String(limits.timeoutMs)} ms limit and its connection was closed`,
+          code: '57014',
+        });
+        client.release(broken);
+      }, limits.timeoutMs + graceMs);
+      const pid = (client as unknown as { processID?: number }).processID;
+      const onAbort = () => {
+        if (pid === undefined) return;
+        pool.query('SELECT pg_cancel_backend($1)', [pid]).catch((error: unknown) => {
+          report(error, 'sql: cancelling a query');
+        });
+      };
+      limits.signal?.addEventListener('abort', onAbort, { once: true });
+      const session: SqlSession = { run: (sql, params) => runOn(client, { sql, params, types }) };
+      try {
+        return await work(session);
+      } catch (error) {
+        throw broken ?? error;
+      } finally {
+        clearTimeout(guard);
+        limits.signal?.removeEventListener('abort', onAbort);
+        if (broken === undefined) client.release();
+      }
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}
+
+async function runOn(
+  client: PoolClient,
+  statement: { sql: string; params: readonly unknown[]; types: QueryArrayConfig['types'] },
+): Promise<RawResult> {
+  const config = {
+    text: statement.sql,
+    values: [...statement.params],
+    rowMode: 'array',
+    queryMode: 'extended', // one command per statement, always (pg 8.12+)
+    types: statement.types,
+  } as QueryArrayConfig;
+  try {
+    const result = await client.query(config);
+    return {
+      fields: result.fields.map((f) => ({ name: f.name, typeId: f.dataTypeID })),
+      rows: result.rows,
+      command: result.command,
+    };
+  } catch (error) {
+    throw toSqlError(error);
+  }
+}
+
+function cancelled(): SqlError {
+  return new SqlError({ message: 'canceling statement due to user request', code: '57014' });
+}

@@ -1,0 +1,341 @@
+// sql: a read-only database gateway. Tools list tables, describe them and run one read-only
+// statement with bound parameters; each table's schema is also a resource. Without a
+// databaseUrl it serves an embedded PGlite seeded with a small shop; with one, a PostgreSQL
+// database. The same tools and SQL dialect in both.
+import type { JsonSchemaObject, McpServerOptions } from '../../src/server/index.js';
+import { McpServer } from '../../src/server/index.js';
+import { resourceNotFound } from '../../src/protocol/index.js';
+import type { QueryOptions, SqlAdapter } from './adapter.js';
+import { createAdapter, toSqlError } from './adapter.js';
+import { shopStatements } from './dataset.js';
+import type { QueryResult, SqlParam, TableInfo, TableSchema } from './logic.js';
+import {
+  DEFAULT_MAX_ROWS,
+  DEFAULT_TIMEOUT_MS,
+  DESCRIBE_TABLE_SQL,
+  LIST_TABLES_SQL,
+  MAX_ROWS_LIMIT,
+  describeFailure,
+  formatTable,
+  formatTableSchema,
+  toTableSchema,
+} from './logic.js';
+import { startPglite } from './pglite.js';
+import { startPostgres } from './postgres.js';
+
+export { SqlError } from './adapter.js';
+export type { SqlAdapter } from './adapter.js';
+
+/** Options of {@link createSqlServer}. Every field is optional. */
+export interface SqlServerOptions {
+  /** A PostgreSQL URL (`postgres://…`). Default: the embedded PGlite with the shop dataset. */
+  databaseUrl?: string | undefined;
+  /** The schema the tools show and queries resolve names in. Default: `public`. */
+  schema?: string | undefined;
+  /** A role every query runs as (SET LOCAL ROLE), to narrow what it may read. Default: none. */
+  role?: string | undefined;
+  /** How long one query may run. Default: 5000 ms. */
+  timeoutMs?: number | undefined;
+  /** Rows a query returns when the call does not say. Default: 100 (at most 1000). */
+  defaultMaxRows?: number | undefined;
+  /** PGlite only: a folder to cache the seeded database in between runs. Default: none. */
+  cacheDir?: string | undefined;
+  /** PostgreSQL only: connections in the pool. Default: 4. */
+  poolSize?: number | undefined;
+  /** An adapter to serve instead of opening one (tests, other engines). */
+  adapter?: SqlAdapter | undefined;
+  /** Options for the underlying McpServer. */
+  server?: McpServerOptions | undefined;
+}
+
+/** A running sql server. */
+export interface SqlServer {
+  /** The MCP server; connect transports to it. */
+  readonly server: McpServer;
+  /** The database it serves. */
+  readonly adapter: SqlAdapter;
+  /** Closes every session and the database. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Opens the database the options name: PostgreSQL with a databaseUrl, else the embedded one. */
+export async function openDatabase(options: SqlServerOptions = {}): Promise<SqlAdapter> {
+  const schema = options.schema ?? 'public';
+  const onError = options.server?.onError;
+  if (options.databaseUrl !== undefined) {
+    const source = await startPostgres({
+      databaseUrl: options.databaseUrl,
+      poolSize: options.poolSize,
+      onError,
+    });
+    return createAdapter(source, { kind: 'postgres', schema, role: options.role });
+  }
+  const source = await startPglite({
+    seed: shopStatements().join('\n'),
+    cacheDir: options.cacheDir,
+    onError,
+  });
+  return createAdapter(source, { kind: 'pglite', schema, role: options.role });
+}
+
+/** Creates the sql server, opening its database first (the embedded one takes a few seconds). */
+export async function createSqlServer(options: SqlServerOptions = {}): Promise<SqlServer> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const defaultMaxRows = options.defaultMaxRows ?? DEFAULT_MAX_ROWS;
+  if (!(timeoutMs >= 1)) throw new TypeError('timeoutMs must be at least 1');
+  if (!Number.isInteger(defaultMaxRows) || defaultMaxRows < 1 || defaultMaxRows > MAX_ROWS_LIMIT) {
+    throw new TypeError(`defaultMaxRows must be an integer from 1 to ${String(MAX_ROWS_LIMIT)}`);
+  }
+  const adapter = options.adapter ?? (await openDatabase(options));
+  const server = new McpServer(
+    { name: 'sql', title: 'SQL gateway (read-only)', version: '0.1.0' },
+    {
+      instructions:
+        `A read-only PostgreSQL gateway (schema "${adapter.schema}"). Call list_tables, then describe_table, ` +
+        'then query with one SELECT per call and $1, $2, … for values.',
+      ...options.server,
+    },
+  );
+  registerSqlFeatures(server, adapter, { timeoutMs, defaultMaxRows });
+  return {
+    server,
+    adapter,
+    close: async () => {
+      await server.close();
+      await adapter.close();
+    },
+  };
+}
+
+interface Limits {
+  timeoutMs: number;
+  defaultMaxRows: number;
+}
+
+const COLUMNS_SCHEMA: JsonSchemaObject = {
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: { name: { type: 'string' }, type: { type: 'string' } },
+    required: ['name', 'type'],
+    additionalProperties: false,
+  },
+};
+
+const TABLE_NAME = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 63,
+  description: 'A table or view name, as list_tables shows it.',
+};
+
+/** Registers the tools, the schema resources and their completions. */
+function registerSqlFeatures(server: McpServer, adapter: SqlAdapter, limits: Limits): void {
+  const read = (sql: string, params: readonly SqlParam[], options: Partial<QueryOptions> = {}) =>
+    adapter.query(sql, params, {
+      readOnly: true,
+      timeoutMs: limits.timeoutMs,
+      maxRows: MAX_ROWS_LIMIT,
+      ...options,
+    });
+  const listTables = async (signal?: AbortSignal): Promise<TableInfo[]> => {
+    const result = await read(LIST_TABLES_SQL, [adapter.schema], { signal });
+    const text = (value: unknown) => (typeof value === 'string' ? value : '');
+    return result.rows.map(([name, kind, description]) => ({
+      name: text(name),
+      kind: text(kind),
+      description: typeof description === 'string' ? description : null,
+    }));
+  };
+  const describe = async (
+    table: string,
+    signal?: AbortSignal,
+  ): Promise<TableSchema | undefined> => {
+    const result = await read(DESCRIBE_TABLE_SQL, [adapter.schema, table], { signal });
+    const row = result.rows[0];
+    return row === undefined ? undefined : toTableSchema(row[0]);
+  };
+  const failed = (error: unknown): Error =>
+    new Error(describeFailure(toSqlError(error), { timeoutMs: limits.timeoutMs }), {
+      cause: error,
+    });
+  const readOnlyTool = { readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const;
+
+  server.tool(
+    {
+      name: 'list_tables',
+      title: 'List tables',
+      description:
+        'Lists the tables and views you can query, with their descriptions. Call it first.',
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      outputSchema: {
+        type: 'object',
+        properties: {
+          schema: { type: 'string' },
+          tables: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                name: { type: 'string' },
+                kind: { type: 'string' },
+                description: { type: ['string', 'null'] },
+              },
+              required: ['name', 'kind', 'description'],
+              additionalProperties: false,
+            },
+          },
+        },
+        required: ['schema', 'tables'],
+        additionalProperties: false,
+      },
+      annotations: readOnlyTool,
+    },
+    async (_args, ctx) => {
+      const tables = await listTables(ctx.signal).catch((error: unknown) => {
+        throw failed(error);
+      });
+      const lines = tables.map(
+        (t) => `- ${t.name} (${t.kind})${t.description === null ? '' : `: ${t.description}`}`,
+      );
+      const text =
+        tables.length === 0
+          ? `Schema "${adapter.schema}" has no tables you can read.`
+          : `Schema "${adapter.schema}":\n${lines.join('\n')}`;
+      return {
+        content: [{ type: 'text', text }],
+        structuredContent: { schema: adapter.schema, tables: tables.map((t) => ({ ...t })) },
+      };
+    },
+  );
+
+  server.tool(
+    {
+      name: 'describe_table',
+      title: 'Describe a table',
+      description:
+        'Shows the columns of a table or view (types, nullability, defaults) and its primary and foreign keys. Call it before writing a query.',
+      inputSchema: {
+        type: 'object',
+        properties: { table: TABLE_NAME },
+        required: ['table'],
+        additionalProperties: false,
+      },
+      annotations: readOnlyTool,
+    },
+    async (args, ctx) => {
+      const table = args['table'] as string;
+      const described = await describe(table, ctx.signal).catch((error: unknown) => {
+        throw failed(error);
+      });
+      if (described === undefined) {
+        throw new Error(
+          `no table or view "${table}" in schema "${adapter.schema}"; call list_tables to see them`,
+        );
+      }
+      return {
+        content: [{ type: 'text', text: formatTableSchema(described, adapter.schema) }],
+        structuredContent: { ...described },
+      };
+    },
+  );
+
+  server.tool(
+    {
+      name: 'query',
+      title: 'Run a read-only query',
+      description:
+        'Runs one read-only SQL statement (PostgreSQL dialect) and returns the rows as a table. Pass values as params for $1, $2, …; never inline them. Writes are refused.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          sql: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 100_000,
+            description: 'One SQL statement, e.g. SELECT name FROM customers WHERE country = $1.',
+          },
+          params: {
+            type: 'array',
+            items: { type: ['string', 'number', 'boolean', 'null'] },
+            maxItems: 100,
+            description: 'Values for $1, $2, … in order.',
+          },
+          maxRows: {
+            type: 'integer',
+            minimum: 1,
+            maximum: MAX_ROWS_LIMIT,
+            default: limits.defaultMaxRows,
+            description: 'Most rows to return; the rest are cut with a note.',
+          },
+        },
+        required: ['sql'],
+        additionalProperties: false,
+      },
+      outputSchema: {
+        type: 'object',
+        properties: {
+          columns: COLUMNS_SCHEMA,
+          rows: { type: 'array', items: { type: 'array' } },
+          rowCount: { type: 'integer', minimum: 0 },
+          truncated: { type: 'boolean' },
+        },
+        required: ['columns', 'rows', 'rowCount', 'truncated'],
+        additionalProperties: false,
+      },
+      annotations: readOnlyTool,
+    },
+    async (args, ctx) => {
+      const sql = args['sql'] as string;
+      const params = (args['params'] ?? []) as SqlParam[];
+      const maxRows = typeof args['maxRows'] === 'number' ? args['maxRows'] : limits.defaultMaxRows;
+      let result: QueryResult;
+      try {
+        result = await read(sql, params, { maxRows, signal: ctx.signal });
+      } catch (error) {
+        throw failed(error);
+      }
+      const { columns, rows, rowCount, truncated } = result;
+      return {
+        content: [{ type: 'text', text: formatTable(result, maxRows) }],
+        structuredContent: { columns, rows, rowCount, truncated },
+      };
+    },
+  );
+
+  server.resourceTemplate(
+    {
+      uriTemplate: 'sql://tables/{name}/schema',
+      name: 'table-schema',
+      title: 'Table schema',
+      description: 'The columns and keys of one table, as JSON.',
+      mimeType: 'application/json',
+      complete: {
+        name: async (value) =>
+          (await listTables()).map((t) => t.name).filter((name) => name.startsWith(value)),
+      },
+      list: async () =>
+        (await listTables()).map((t) => ({
+          uri: `sql://tables/${encodeURIComponent(t.name)}/schema`,
+          name: `${t.name} schema`,
+          mimeType: 'application/json',
+          ...(t.description === null ? {} : { description: t.description }),
+        })),
+    },
+    async (uri, variables, ctx) => {
+      const raw = variables['name'];
+      const name = typeof raw === 'string' ? safeDecode(raw) : undefined;
+      const described = name === undefined ? undefined : await describe(name, ctx.signal);
+      if (described === undefined) throw resourceNotFound(uri, ctx.era);
+      return JSON.stringify(described, null, 2);
+    },
+  );
+}
+
+function safeDecode(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
