@@ -41,6 +41,24 @@ export function createEverythingServer(options: EverythingServerOptions = {}): E
     { name: 'everything', title: 'Everything (MCP feature tour)', version: '0.1.0' },
     { instructions: INSTRUCTIONS, ...options.server },
   );
+  const registered = registerEverything(server, options);
+  return {
+    server,
+    close: async () => {
+      await registered.close();
+      await server.close();
+    },
+  };
+}
+
+/**
+ * Adds the everything tools, resources and prompts to an existing server (the demo composes
+ * servers this way). Returns what stops its timer.
+ */
+export function registerEverything(
+  server: McpServer,
+  options: EverythingServerOptions = {},
+): { close(): Promise<void> } {
   const state: EverythingState = {
     simulatedLogging: false,
     updates: undefined,
@@ -58,11 +76,10 @@ export function createEverythingServer(options: EverythingServerOptions = {}): E
   });
   registerContent(server, state);
   return {
-    server,
     close: () => {
       if (state.updates !== undefined) clearInterval(state.updates);
       state.updates = undefined;
-      return server.close();
+      return Promise.resolve();
     },
   };
 }

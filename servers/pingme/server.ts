@@ -12,6 +12,12 @@ export interface PingmeServerOptions {
 /** Creates the pingme server: one tool, `PingME`, that replies `BISMILLAH`. */
 export function createPingmeServer(options: PingmeServerOptions = {}): McpServer {
   const server = new McpServer({ name: 'pingme', version: options.version ?? '0.1.0' });
+  registerPingme(server);
+  return server;
+}
+
+/** Adds the `PingME` tool to an existing server (the demo composes servers this way). */
+export function registerPingme(server: McpServer): { close(): Promise<void> } {
   server.tool(
     {
       name: 'PingME',
@@ -23,5 +29,5 @@ export function createPingmeServer(options: PingmeServerOptions = {}): McpServer
     },
     () => ping(),
   );
-  return server;
+  return { close: () => Promise.resolve() };
 }

@@ -78,25 +78,30 @@ export async function openDatabase(options: SqlServerOptions = {}): Promise<SqlA
   return createAdapter(source, { kind: 'pglite', schema, role: options.role });
 }
 
-/** Creates the sql server, opening its database first (the embedded one takes a few seconds). */
-export async function createSqlServer(options: SqlServerOptions = {}): Promise<SqlServer> {
+/** Checks the limits of `options` and fills their defaults. */
+function limitsOf(options: SqlServerOptions): Limits {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const defaultMaxRows = options.defaultMaxRows ?? DEFAULT_MAX_ROWS;
   if (!(timeoutMs >= 1)) throw new TypeError('timeoutMs must be at least 1');
   if (!Number.isInteger(defaultMaxRows) || defaultMaxRows < 1 || defaultMaxRows > MAX_ROWS_LIMIT) {
     throw new TypeError(`defaultMaxRows must be an integer from 1 to ${String(MAX_ROWS_LIMIT)}`);
   }
+  return { timeoutMs, defaultMaxRows };
+}
+
+const instructionsFor = (schema: string): string =>
+  `A read-only PostgreSQL gateway (schema "${schema}"). Call list_tables, then describe_table, ` +
+  'then query with one SELECT per call and $1, $2, … for values.';
+
+/** Creates the sql server, opening its database first (the embedded one takes a few seconds). */
+export async function createSqlServer(options: SqlServerOptions = {}): Promise<SqlServer> {
+  const limits = limitsOf(options);
   const adapter = options.adapter ?? (await openDatabase(options));
   const server = new McpServer(
     { name: 'sql', title: 'SQL gateway (read-only)', version: '0.1.0' },
-    {
-      instructions:
-        `A read-only PostgreSQL gateway (schema "${adapter.schema}"). Call list_tables, then describe_table, ` +
-        'then query with one SELECT per call and $1, $2, … for values.',
-      ...options.server,
-    },
+    { instructions: instructionsFor(adapter.schema), ...options.server },
   );
-  registerSqlFeatures(server, adapter, { timeoutMs, defaultMaxRows });
+  registerSqlFeatures(server, adapter, limits);
   return {
     server,
     adapter,
@@ -105,6 +110,30 @@ export async function createSqlServer(options: SqlServerOptions = {}): Promise<S
       await adapter.close();
     },
   };
+}
+
+/**
+ * Adds the sql tools and resources to an existing server (the demo composes servers this way).
+ * The database opens in the background, so the server answers at once; the first query waits
+ * for it. Returns what must be closed.
+ */
+export function registerSql(
+  server: McpServer,
+  options: SqlServerOptions = {},
+): { close(): Promise<void> } {
+  const limits = limitsOf(options);
+  const opening =
+    options.adapter === undefined ? openDatabase(options) : Promise.resolve(options.adapter);
+  // Reported by the first query that needs it; never an unhandled rejection.
+  opening.catch(() => undefined);
+  const lazy: SqlAdapter = {
+    kind: options.databaseUrl === undefined ? 'pglite' : 'postgres',
+    schema: options.schema ?? 'public',
+    query: async (sql, params, queryOptions) => (await opening).query(sql, params, queryOptions),
+    close: async () => (await opening).close(),
+  };
+  registerSqlFeatures(server, lazy, limits);
+  return { close: () => lazy.close().catch(() => undefined) };
 }
 
 interface Limits {
