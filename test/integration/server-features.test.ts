@@ -262,7 +262,8 @@ describe('elicitation, sampling and roots', () => {
       { capabilities: everything },
     );
     const state: string = first.requestState;
-    const tampered = state.slice(0, -2) + (state.endsWith('AA') ? 'BB' : 'AA');
+    const at = state.length - 8;
+    const tampered = state.slice(0, at) + (state[at] === 'A' ? 'B' : 'A') + state.slice(at + 1);
     for (const [requestState, pattern] of [
       [tampered, /tampered|malformed/],
       ['garbage', /malformed/],
