@@ -10,7 +10,7 @@ const deny = (files, group, message) => ({
   rules: { 'no-restricted-imports': ['error', { patterns: [{ group, message }] }] },
 });
 const L2 = ['**/protocol/**', '**/protocol/*.js'];
-const L3 = ['**/server/**', '**/client/**', '**/transports/**'];
+const L3 = ['**/server/**', '**/client/**', '**/transports/**', '**/validators/**'];
 const L4 = ['**/cli/**', '**/servers/**', '**/test/**'];
 
 /** File names are kebab-case (the official TS SDK asked for it in prose and drifted). */
@@ -150,6 +150,7 @@ export default tseslint.config(
   ),
   deny(['src/jsonrpc/**'], [...L2, ...L3, ...L4], 'L1 knows no MCP: import internal/ only'),
   deny(['src/protocol/**'], [...L3, ...L4], 'L2 imports jsonrpc/ and internal/ only'),
+  deny(['src/validators/**'], [...L3, ...L4], 'validators plug into protocol/ only'),
   deny(
     ['src/server/**'],
     ['**/client/**', '**/transports/**', ...L4],
