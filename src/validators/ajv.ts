@@ -81,5 +81,5 @@ function describe(value: unknown): string {
   if (typeof value === 'string')
     return `string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
   if (typeof value === 'object') return 'object';
-  return `${typeof value} ${String(value as number | boolean | bigint)}`;
+  return `${typeof value} ${String(value)}`;
 }
