@@ -80,6 +80,7 @@ function describe(value: unknown): string {
   if (Array.isArray(value)) return 'array';
   if (typeof value === 'string')
     return `string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
-  if (typeof value === 'object') return 'object';
-  return `${typeof value} ${String(value)}`;
+  if (typeof value === 'number' || typeof value === 'boolean')
+    return `${typeof value} ${String(value)}`;
+  return typeof value;
 }
