@@ -176,7 +176,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '/src/(jsonrpc|protocol|server|client)/(?!index\\.js$)',
+              regex: '(/src/|^\\.\\./)(jsonrpc|protocol|server|client)/(?!index\\.js$)',
               message: 'servers and the CLI import public entries (index.js) only',
             },
           ],

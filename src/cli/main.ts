@@ -1,36 +1,135 @@
 #!/usr/bin/env node
-// The `mcpkit` command line. For now it prints its version and usage; the commands arrive with
-// the client and CLI issue (#5).
-import { readFileSync } from 'node:fs';
+// The `mcpkit` command line: dispatches to one command module per command (each exports
+// `run(args, io)`) and maps the outcome to the exit code. See docs/cli.md.
+import { realpathSync } from 'node:fs';
+import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+import { ExitCode } from './errors.js';
+import type { Io } from './io.js';
+import { processIo } from './io.js';
+import { createStyle } from './output.js';
+import { version } from './version.js';
 
-const USAGE = `mcpkit: Model Context Protocol toolkit
-
-Usage:
-  mcpkit --version     print the version
-  mcpkit --help        print this help
-
-Commands (serve, info, list, call, read, prompt, budget, lint) are coming.`;
-
-/** Reads this package's version from its package.json. */
-function version(): string {
-  const text = readFileSync(new URL('../../../package.json', import.meta.url), 'utf8');
-  const parsed = JSON.parse(text) as { version?: unknown };
-  return typeof parsed.version === 'string' ? parsed.version : 'unknown';
+/** What a command module exports. */
+interface CommandModule {
+  readonly help: string;
+  run(args: readonly string[], io: Io): Promise<number>;
 }
 
-/** Runs the CLI and returns its exit code (0 success, 3 bad usage). */
-export function main(args: readonly string[]): number {
-  const [first] = args;
-  if (first === '--version' || first === '-v') {
-    console.log(version());
-    return 0;
+/** A command: its line in the global help, and its module, loaded only when it runs. */
+interface Command {
+  readonly summary: string;
+  load(): Promise<CommandModule>;
+}
+
+/** Every command, in the order the help lists them. */
+const COMMANDS: Readonly<Record<string, Command>> = {
+  serve: {
+    summary: 'run a reference server (pingme, everything, sql, demo) or your own',
+    load: () => import('./commands/serve.js'),
+  },
+  info: {
+    summary: 'show the negotiated era and revision, server identity, capabilities, instructions',
+    load: () => import('./commands/info.js'),
+  },
+  list: {
+    summary: 'list tools (default), resources, templates or prompts',
+    load: () => import('./commands/list.js'),
+  },
+  call: {
+    summary: 'call a tool: progress, logs, elicitation, rendered content',
+    load: () => import('./commands/call.js'),
+  },
+  read: { summary: 'read a resource', load: () => import('./commands/read.js') },
+  prompt: {
+    summary: 'get a prompt, its arguments filled in',
+    load: () => import('./commands/prompt.js'),
+  },
+  complete: {
+    summary: 'complete a prompt argument or a template variable',
+    load: () => import('./commands/complete.js'),
+  },
+  budget: {
+    summary: 'count the tokens each tool definition costs in a model context',
+    load: () => import('./commands/budget.js'),
+  },
+  lint: {
+    summary: 'check tool definitions for problems models trip on',
+    load: () => import('./commands/lint.js'),
+  },
+};
+
+function usage(): string {
+  const names = Object.keys(COMMANDS);
+  const width = Math.max(...names.map((name) => name.length));
+  const lines = Object.entries(COMMANDS).map(
+    ([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`,
+  );
+  return `mcpkit ${version()}: a command line for the Model Context Protocol
+
+Usage: mcpkit <command> [target] [arguments] [flags]
+
+A target is a server URL given first (Streamable HTTP), or a command given last, after --
+(stdio): mcpkit list http://127.0.0.1:3000/mcp, or mcpkit list -- node server.js.
+
+Commands:
+${lines.join('\n')}
+
+Shared flags: --json, --header 'K: V', --protocol <revision>, --timeout <ms>, --quiet,
+--trace (every JSON-RPC message on stderr), --debug (stack traces).
+
+Exit codes: 0 success, 1 tool error (isError) or lint error, 2 protocol or connection
+error, 3 bad usage.
+
+Run "mcpkit <command> --help" for a command's flags and examples. Walkthrough: docs/cli.md.
+`;
+}
+
+/** Runs the CLI with `args` (without node and the script) and returns the exit code. */
+export async function main(args: readonly string[], io: Io): Promise<number> {
+  const [first, ...rest] = args;
+  if (first === '--version' || first === '-v' || first === 'version') {
+    io.stdout.write(`${version()}\n`);
+    return ExitCode.Ok;
   }
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
-    console.log(USAGE);
-    return 0;
+    const topic = first === 'help' ? rest[0] : undefined;
+    const command = topic === undefined ? undefined : COMMANDS[topic];
+    io.stdout.write(command === undefined ? usage() : `${(await command.load()).help}\n`);
+    return ExitCode.Ok;
   }
-  console.error(`mcpkit: unknown command "${first}"\nhint: run "mcpkit --help"`);
-  return 3;
+  const command = COMMANDS[first];
+  if (command === undefined) {
+    const style = createStyle(io.color);
+    io.stderr.write(`${style.red('mcpkit:')} unknown command "${first}"\n`);
+    io.stderr.write(
+      `${style.dim(`hint: the commands are ${Object.keys(COMMANDS).join(', ')}; run "mcpkit --help"`)}\n`,
+    );
+    return ExitCode.Usage;
+  }
+  return (await command.load()).run(rest, io);
 }
 
-process.exitCode = main(process.argv.slice(2));
+/** Whether this module is the program being run (not imported, e.g. by a test). */
+function isEntryPoint(): boolean {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  const io = processIo();
+  const code = await main(process.argv.slice(2), io);
+  // Exit once the output is flushed, even if a library left a handle open (an HTTP keep-alive
+  // socket, a database worker): the command is done.
+  process.exitCode = code;
+  process.stdout.write('', () => {
+    process.stderr.write('', () => {
+      process.exit(code);
+    });
+  });
+}

@@ -67,3 +67,14 @@ export type {
   ProtocolEra,
   ProtocolRevision,
 } from './version.js';
+export type { NameProblem, NameProblemCode } from './names.js';
+export {
+  checkMetaKey,
+  checkToolName,
+  isReservedMetaPrefix,
+  isValidToolName,
+  TOOL_NAME_MAX_LENGTH,
+} from './names.js';
+export { UriTemplate, isUriTemplate } from './uri-template.js';
+export type { UriTemplateMatch, UriTemplateValue, UriTemplateVariables } from './uri-template.js';
+export type { Connectable, ConnectOptions } from './connectable.js';

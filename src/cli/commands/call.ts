@@ -1,0 +1,129 @@
+// mcpkit call: calls one tool and renders its result, showing progress and logs on stderr as
+// they come and answering elicitations (from --answer flags or at the terminal).
+import process from 'node:process';
+import type { CallToolResult } from '../../client/index.js';
+import { SHARED_HELP, jsonObject, keyValue, looseValue, text, texts } from '../args.js';
+import type { CommandContext } from '../command.js';
+import { runCommand, sessionOptions } from '../command.js';
+import { createElicitHandler } from '../elicit.js';
+import { CliError, ExitCode, UsageError } from '../errors.js';
+import type { Io } from '../io.js';
+import { writeJson } from '../output.js';
+import { createStatus } from '../progress.js';
+import { createRenderer } from '../render.js';
+import { singleTarget, withSession } from '../target.js';
+
+/** The --help text. */
+export const help: string = `Usage: mcpkit call <url> <tool> [json-args] [flags]
+       mcpkit call <tool> [json-args] [flags] -- <command> [args...]
+
+Calls a tool and renders its result: text as is, images and audio saved to files (a new temp
+directory, or --out-dir) with their paths printed, resource links and embedded resources
+with their URIs, structured content as indented JSON. Progress shows as a bar on a terminal
+and as "progress n/total" lines otherwise; server logs go to stderr as they come.
+
+When the server asks for input (elicitation), each field is asked at the terminal, or taken
+from --answer; without a terminal and without answers the request is declined.
+
+Flags:
+  --arg key=value      an argument (repeatable); the value is parsed as JSON when it parses
+                       (--arg n=3 gives 3, --arg s=hi gives "hi"); overrides json-args
+  --answer key=value   an answer to an elicitation field (repeatable)
+  --out-dir <dir>      where images, audio and binary resources are saved
+
+Ctrl-C cancels the call (notifications/cancelled) and exits 130.
+
+Exit codes: 0 success, 1 the tool reported an error (isError), 2 protocol or connection
+error (an unknown tool is a protocol error), 3 bad usage.
+
+Examples:
+  mcpkit call http://127.0.0.1:3000/mcp echo '{"message":"hi"}'
+  mcpkit call echo --arg message=hi -- node server.js
+  mcpkit call get-sum --arg a=1 --arg b=2 --json -- node server.js
+  mcpkit call book-table --answer date=2026-09-01 --answer guests=2 -- node server.js
+  mcpkit call http://127.0.0.1:3000/mcp get-tiny-image --out-dir ./out
+
+${SHARED_HELP}`;
+
+const OPTIONS = {
+  arg: { type: 'string', multiple: true },
+  answer: { type: 'string', multiple: true },
+  'out-dir': { type: 'string' },
+} as const;
+
+/** Runs `mcpkit call`. */
+export function run(args: readonly string[], io: Io): Promise<number> {
+  return runCommand({ name: 'call', options: OPTIONS, help }, { args, io }, async (ctx) => {
+    const { target, rest } = singleTarget(ctx.parsed, ctx.common);
+    const [tool, json, extra] = rest;
+    if (tool === undefined) {
+      throw new UsageError(
+        'which tool?',
+        'mcpkit call <url> <tool> [json-args], or mcpkit list to see the tools',
+      );
+    }
+    if (extra !== undefined) {
+      throw new UsageError(
+        `unexpected argument "${extra}"`,
+        'pass the arguments as one JSON object, or with --arg key=value',
+      );
+    }
+    const toolArgs = json === undefined ? {} : jsonObject(json, 'the tool arguments');
+    for (const pair of texts(ctx.parsed, 'arg')) {
+      const [key, value] = keyValue(pair, '--arg');
+      toolArgs[key] = looseValue(value);
+    }
+    const answers = new Map(texts(ctx.parsed, 'answer').map((pair) => keyValue(pair, '--answer')));
+    const { io: out, style, common } = ctx;
+    const status = createStatus(out, { style, quiet: common.quiet });
+    const client = {
+      ...(common.quiet ? {} : { logLevel: 'debug' as const }),
+      onLog: status.log,
+      onElicit: createElicitHandler({ io: out, style, answers, beforePrompt: status.done }),
+      elicitation: { url: true, applyDefaults: true },
+    };
+    return withSession(target, sessionOptions(ctx, { client }), async (session) => {
+      // Ctrl-C cancels the call (the server is told) instead of killing the process.
+      const controller = new AbortController();
+      const cancel = () => {
+        controller.abort(
+          new CliError('cancelled (SIGINT); the server was told', { exitCode: 130 }),
+        );
+      };
+      process.once('SIGINT', cancel);
+      let result: CallToolResult;
+      try {
+        result = await session.client.callTool(tool, toolArgs, {
+          signal: controller.signal,
+          onProgress: (progress, total, message) => {
+            status.progress(progress, total, message);
+          },
+        });
+      } finally {
+        process.off('SIGINT', cancel);
+        status.done();
+      }
+      await show(ctx, tool, result);
+      if (result.isError === true) {
+        out.stderr.write(`${style.red('mcpkit call:')} the tool reported an error (isError)\n`);
+        return ExitCode.ToolError;
+      }
+      return ExitCode.Ok;
+    });
+  });
+}
+
+async function show(ctx: CommandContext, tool: string, result: CallToolResult): Promise<void> {
+  if (ctx.common.json) {
+    writeJson(ctx.io.stdout, result);
+    return;
+  }
+  const renderer = createRenderer({
+    io: ctx.io,
+    style: ctx.style,
+    outDir: text(ctx.parsed, 'out-dir'),
+    baseName: tool,
+  });
+  await renderer.blocks(result.content);
+  if (result.structuredContent !== undefined) renderer.structured(result.structuredContent);
+}

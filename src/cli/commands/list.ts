@@ -1,0 +1,150 @@
+// mcpkit list: a server's tools, resources, resource templates or prompts, as a table for people
+// or as the raw listing (every page) with --json.
+import type { Client, Prompt, Resource, ResourceTemplate, Tool } from '../../client/index.js';
+import { SHARED_HELP } from '../args.js';
+import { noMoreArguments, runCommand, sessionOptions } from '../command.js';
+import { UsageError } from '../errors.js';
+import type { Io } from '../io.js';
+import type { Style } from '../output.js';
+import { firstLine, table, writeJson } from '../output.js';
+import { singleTarget, withSession } from '../target.js';
+
+/** The --help text. */
+export const help: string = `Usage: mcpkit list <url> [tools|resources|templates|prompts] [flags]
+       mcpkit list [tools|resources|templates|prompts] [flags] -- <command> [args...]
+
+Lists what a server offers, following every page. Tools show their title, the first line of
+their description and their required arguments; --json prints the raw listing instead
+({"tools": [...]}, {"resources": [...]}, {"resourceTemplates": [...]} or {"prompts": [...]}).
+
+Examples:
+  mcpkit list http://127.0.0.1:3000/mcp
+  mcpkit list http://127.0.0.1:3000/mcp prompts
+  mcpkit list templates -- node server.js
+  mcpkit list --json -- node server.js | jq '.tools[].name'
+
+${SHARED_HELP}`;
+
+const KINDS = {
+  tools: 'tools',
+  resources: 'resources',
+  templates: 'resourceTemplates',
+  'resource-templates': 'resourceTemplates',
+  prompts: 'prompts',
+} as const;
+
+type Kind = (typeof KINDS)[keyof typeof KINDS];
+
+/** Runs `mcpkit list`. */
+export function run(args: readonly string[], io: Io): Promise<number> {
+  return runCommand({ name: 'list', options: {}, help }, { args, io }, async (ctx) => {
+    const { target, rest } = singleTarget(ctx.parsed, ctx.common);
+    const [word = 'tools', ...extra] = rest;
+    noMoreArguments(extra);
+    const kind = (KINDS as Record<string, Kind | undefined>)[word];
+    if (kind === undefined) {
+      throw new UsageError(
+        `cannot list "${word}"`,
+        'list one of: tools, resources, templates, prompts',
+      );
+    }
+    return withSession(target, sessionOptions(ctx), async ({ client }) => {
+      const items = await listOf(client, kind);
+      if (ctx.common.json) {
+        writeJson(ctx.io.stdout, { [kind]: items });
+        return 0;
+      }
+      if (items.length === 0) {
+        ctx.io.stdout.write(`${ctx.style.dim(`(no ${word})`)}\n`);
+        return 0;
+      }
+      ctx.io.stdout.write(render(kind, items, ctx.style));
+      return 0;
+    });
+  });
+}
+
+function listOf(client: Client, kind: Kind): Promise<unknown[]> {
+  switch (kind) {
+    case 'tools':
+      return client.listTools();
+    case 'resources':
+      return client.listResources();
+    case 'resourceTemplates':
+      return client.listResourceTemplates();
+    case 'prompts':
+      return client.listPrompts();
+  }
+}
+
+function render(kind: Kind, items: readonly unknown[], style: Style): string {
+  const options = { style };
+  switch (kind) {
+    case 'tools':
+      return table(
+        ['NAME', 'TITLE', 'DESCRIPTION', 'REQUIRED ARGS'],
+        (items as Tool[]).map((tool) => [
+          tool.name,
+          tool.title ?? tool.annotations?.title ?? '',
+          firstLine(tool.description, 60),
+          requiredArgs(tool.inputSchema),
+        ]),
+        options,
+      );
+    case 'resources':
+      return table(
+        ['NAME', 'URI', 'MIME TYPE', 'DESCRIPTION'],
+        (items as Resource[]).map((r) => [
+          r.name,
+          r.uri,
+          r.mimeType ?? '',
+          firstLine(r.description, 50),
+        ]),
+        options,
+      );
+    case 'resourceTemplates':
+      return table(
+        ['NAME', 'URI TEMPLATE', 'MIME TYPE', 'DESCRIPTION'],
+        (items as ResourceTemplate[]).map((t) => [
+          t.name,
+          t.uriTemplate,
+          t.mimeType ?? '',
+          firstLine(t.description, 50),
+        ]),
+        options,
+      );
+    case 'prompts':
+      return table(
+        ['NAME', 'TITLE', 'DESCRIPTION', 'REQUIRED ARGS'],
+        (items as Prompt[]).map((p) => {
+          const args = p.arguments ?? [];
+          const required = args.filter((a) => a.required === true).map((a) => a.name);
+          return [
+            p.name,
+            p.title ?? '',
+            firstLine(p.description, 60),
+            withOptional(required, args.length),
+          ];
+        }),
+        options,
+      );
+  }
+}
+
+/** `a, b (+2 optional)` from an input schema's `required` and `properties`. */
+function requiredArgs(schema: Tool['inputSchema'] | undefined): string {
+  const properties = schema?.['properties'];
+  const count =
+    typeof properties === 'object' && properties !== null ? Object.keys(properties).length : 0;
+  const required = schema?.['required'];
+  const names = Array.isArray(required)
+    ? required.filter((name): name is string => typeof name === 'string')
+    : [];
+  return withOptional(names, count);
+}
+
+function withOptional(required: readonly string[], total: number): string {
+  const optional = total - required.length;
+  const names = required.length === 0 ? '-' : required.join(', ');
+  return optional > 0 ? `${names} (+${String(optional)} optional)` : names;
+}

@@ -1,0 +1,231 @@
+// mcpkit serve: runs a reference server (or a module's McpServer) over stdio, the default, or
+// Streamable HTTP. In stdio mode stdout carries only protocol messages, so everything this
+// command says goes to stderr. SIGINT and SIGTERM close every session and exit cleanly.
+import process from 'node:process';
+import type { Message, Receiver, Transport } from '../../jsonrpc/index.js';
+// The node:http face is its own public entry (mcpkit/transports/http/node), keeping the
+// transports/http index runtime-neutral.
+import { listen } from '../../transports/http/node.js';
+import { createStdioServerTransport } from '../../transports/stdio/index.js';
+import { flag, text, texts } from '../args.js';
+import type { CommandContext } from '../command.js';
+import { noMoreArguments, runCommand } from '../command.js';
+import { UsageError } from '../errors.js';
+import type { Io } from '../io.js';
+import type { Served } from '../reference-servers.js';
+import { SERVER_NAMES, loadServer } from '../reference-servers.js';
+
+/** The default HTTP port (`mcpkit serve demo --http` serves http://127.0.0.1:3000/mcp). */
+export const DEFAULT_PORT = 3000;
+
+/** The --help text. */
+export const help: string = `Usage: mcpkit serve <server> [--stdio | --http [host:]port] [flags]
+
+Runs a server: one of the reference servers by name, or the path of a module that exports
+an McpServer (as default or as \`server\`; a function returning one works too).
+
+  pingme      one tool, PingME: is the connection alive?
+  everything  every MCP feature, one tool each, plus resources, prompts and completions
+  sql         a read-only SQL gateway: an embedded shop database, or PostgreSQL when
+              DATABASE_URL is set
+  demo        the tools, resources and prompts of all three on one endpoint
+
+By default the server speaks stdio (for hosts that spawn it); stdout then carries nothing
+but protocol messages. With --http it serves Streamable HTTP on 127.0.0.1 (port
+${String(DEFAULT_PORT)} unless given) and prints the endpoint URL on stderr. Every revision is
+served from one endpoint. SIGINT or SIGTERM closes every session and exits.
+
+Flags:
+  --stdio                   serve over stdin/stdout (the default)
+  --http [host:]port        serve Streamable HTTP (port 0 picks a free one)
+  --allowed-host <name>     a Host header to accept when binding beyond loopback (repeatable)
+  --legacy-sse              also serve the deprecated HTTP+SSE transport (/sse, /messages)
+  -q, --quiet               say nothing on stderr (but the URL, with --http)
+  --debug                   print stack traces
+
+Examples:
+  mcpkit serve pingme                           (stdio, for a host's config)
+  mcpkit serve everything --http                (http://127.0.0.1:${String(DEFAULT_PORT)}/mcp)
+  mcpkit serve demo --http 8080
+  DATABASE_URL=postgres://localhost/shop mcpkit serve sql --http 0.0.0.0:3000 --allowed-host db.example.com
+  mcpkit serve ./dist/my-server.js --http 0
+
+In a Claude-Desktop-style config:
+  {"mcpServers": {"everything": {"command": "npx", "args": ["mcpkit", "serve", "everything"]}}}`;
+
+const OPTIONS = {
+  http: { type: 'string' },
+  stdio: { type: 'boolean' },
+  'allowed-host': { type: 'string', multiple: true },
+  'legacy-sse': { type: 'boolean' },
+} as const;
+
+/** Runs `mcpkit serve`; resolves once the server has shut down. */
+export function run(args: readonly string[], io: Io): Promise<number> {
+  return runCommand(
+    { name: 'serve', options: OPTIONS, help },
+    { args: withHttpDefault(args), io },
+    async (ctx) => {
+      const [name, ...extra] = ctx.parsed.positionals;
+      if (name === undefined) {
+        throw new UsageError(
+          'which server?',
+          `serve one of ${SERVER_NAMES.join(', ')}, or a module path`,
+        );
+      }
+      noMoreArguments(extra);
+      const http = text(ctx.parsed, 'http');
+      if (http !== undefined && flag(ctx.parsed, 'stdio')) {
+        throw new UsageError('choose one of --stdio and --http');
+      }
+      const address = http === undefined ? undefined : parseAddress(http);
+      const served = await loadServer(name, { env: io.env, cwd: process.cwd() });
+      try {
+        if (address === undefined) await serveStdio(ctx, served);
+        else await serveHttp(ctx, served, address);
+      } finally {
+        await served.close();
+      }
+      return 0;
+    },
+  );
+}
+
+/** `--http` may come without a value: give it the default port. */
+function withHttpDefault(args: readonly string[]): string[] {
+  const result: string[] = [];
+  args.forEach((arg, index) => {
+    const next = args[index + 1];
+    const dash = args.indexOf('--');
+    const beforeDash = dash < 0 || index < dash;
+    if (arg === '--http' && beforeDash && (next === undefined || !ADDRESS.test(next))) {
+      result.push(`--http=${String(DEFAULT_PORT)}`);
+    } else {
+      result.push(arg);
+    }
+  });
+  return result;
+}
+
+const ADDRESS = /^(?:(\[[^\]]+\]|[^:[\]\s]+):)?(\d{1,5})$/;
+
+/** Parses `port`, `host:port` or `[v6]:port`. Throws UsageError. */
+export function parseAddress(value: string): { host: string; port: number } {
+  const match = ADDRESS.exec(value);
+  const port = Number(match?.[2]);
+  if (match === null || !(port >= 0 && port <= 65_535)) {
+    throw new UsageError(
+      `invalid --http address "${value}"`,
+      'write a port (3000) or host:port (0.0.0.0:3000)',
+    );
+  }
+  const host = (match[1] ?? '127.0.0.1').replace(/^\[(.*)\]$/, '$1');
+  return { host, port };
+}
+
+function say(ctx: CommandContext, line: string): void {
+  if (!ctx.common.quiet) ctx.io.stderr.write(`${ctx.style.dim(line)}\n`);
+}
+
+/** Resolves on SIGINT or SIGTERM (or when `also` settles), removing the listeners after. */
+async function untilStopped(also?: Promise<unknown>): Promise<string> {
+  let stop: (reason: string) => void = () => undefined;
+  const stopped = new Promise<string>((resolve) => {
+    stop = resolve;
+  });
+  const onInt = () => {
+    stop('SIGINT');
+  };
+  const onTerm = () => {
+    stop('SIGTERM');
+  };
+  process.once('SIGINT', onInt);
+  process.once('SIGTERM', onTerm);
+  try {
+    return await Promise.race(
+      also === undefined ? [stopped] : [stopped, also.then(() => 'end of input')],
+    );
+  } finally {
+    process.off('SIGINT', onInt);
+    process.off('SIGTERM', onTerm);
+  }
+}
+
+async function serveStdio(ctx: CommandContext, served: Served): Promise<void> {
+  const { transport, closed } = watchClose(createStdioServerTransport());
+  await served.server.connect(transport);
+  say(ctx, `mcpkit serve: ${served.name} is serving on stdio`);
+  const reason = await untilStopped(closed);
+  say(ctx, `mcpkit serve: ${served.name} stopped (${reason})`);
+}
+
+async function serveHttp(
+  ctx: CommandContext,
+  served: Served,
+  address: { host: string; port: number },
+): Promise<void> {
+  const allowedHosts = texts(ctx.parsed, 'allowed-host');
+  let listening;
+  try {
+    listening = await listen(() => served.server, {
+      host: address.host,
+      port: address.port,
+      ...(allowedHosts.length === 0 ? {} : { allowedHosts }),
+      ...(flag(ctx.parsed, 'legacy-sse') ? { enableLegacySse: true } : {}),
+    });
+  } catch (error) {
+    throw listenError(error, address);
+  }
+  ctx.io.stderr.write(
+    ctx.common.quiet
+      ? `${listening.url}\n`
+      : `mcpkit serve: ${served.name} is serving at ${listening.url}\n`,
+  );
+  const reason = await untilStopped();
+  say(ctx, `mcpkit serve: ${served.name} stopping (${reason})`);
+  await listening.close();
+}
+
+function listenError(error: unknown, address: { host: string; port: number }): Error {
+  const code = (error as { code?: unknown }).code;
+  const where = `${address.host}:${String(address.port)}`;
+  if (code === 'EADDRINUSE') {
+    return new UsageError(
+      `${where} is already in use`,
+      'pick another port: --http 0 picks a free one',
+    );
+  }
+  if (code === 'EACCES')
+    return new UsageError(`no permission to listen on ${where}`, 'use a port above 1023');
+  if (error instanceof TypeError && error.message.includes('allowedHosts')) {
+    return new UsageError(
+      `binding to ${address.host} needs the Host names clients will use`,
+      'pass --allowed-host <name> for each (the default accepts loopback names only)',
+    );
+  }
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+/** Wraps a transport to learn when it closes (the client closed stdin). */
+function watchClose(inner: Transport): { transport: Transport; closed: Promise<void> } {
+  let done: () => void = () => undefined;
+  const closed = new Promise<void>((resolve) => {
+    done = resolve;
+  });
+  const transport: Transport = {
+    start: (receiver: Receiver) =>
+      inner.start({
+        message: (message: Message, info) => {
+          receiver.message(message, info);
+        },
+        ...(receiver.batch === undefined ? {} : { batch: receiver.batch.bind(receiver) }),
+        closed: (error) => {
+          receiver.closed(error);
+          done();
+        },
+      }),
+    send: (message, options) => inner.send(message, options),
+    close: () => inner.close(),
+  };
+  return { transport, closed };
+}

@@ -1,0 +1,154 @@
+// The servers `mcpkit serve` can run: the reference servers by name (loaded on demand, so that
+// other commands never load a database), the demo that puts all three on one endpoint, or a
+// module of the user's that exports an McpServer.
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Transport } from '../jsonrpc/index.js';
+import { McpServer } from '../server/index.js';
+import { CliError, UsageError } from './errors.js';
+import { version } from './version.js';
+
+/** Something that serves clients over transports: McpServer is one. */
+export interface Connectable {
+  /** Serves one client over `transport`; the HTTP handler may pass connect options too. */
+  connect(transport: Transport): Promise<unknown>;
+}
+
+/** A server ready to be connected to transports, and how to stop it. */
+export interface Served {
+  /** What to report as served. */
+  readonly name: string;
+  readonly server: Connectable;
+  /** Closes every session and what the server holds (timers, databases). Idempotent. */
+  close(): Promise<void>;
+}
+
+/** The names `mcpkit serve` knows. */
+export const SERVER_NAMES = ['pingme', 'everything', 'sql', 'demo'] as const;
+
+/** Loads a reference server by name, or a module by path. */
+export async function loadServer(
+  nameOrPath: string,
+  context: { env: Readonly<Record<string, string | undefined>>; cwd: string },
+): Promise<Served> {
+  switch (nameOrPath) {
+    case 'pingme': {
+      const { createPingmeServer } = await import('../../servers/pingme/server.js');
+      const server = createPingmeServer();
+      return { name: 'pingme', server, close: () => server.close() };
+    }
+    case 'everything': {
+      const { createEverythingServer } = await import('../../servers/everything/server.js');
+      const everything = createEverythingServer();
+      return { name: 'everything', server: everything.server, close: () => everything.close() };
+    }
+    case 'sql': {
+      const { createSqlServer } = await import('../../servers/sql/server.js');
+      const sql = await createSqlServer({ databaseUrl: databaseUrl(context.env) });
+      return { name: 'sql', server: sql.server, close: () => sql.close() };
+    }
+    case 'demo':
+      return loadDemo(context.env);
+    default:
+      return loadModule(nameOrPath, context.cwd);
+  }
+}
+
+function databaseUrl(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const url = env['DATABASE_URL'];
+  return url === undefined || url === '' ? undefined : url;
+}
+
+/** The demo: the tools, resources and prompts of pingme, everything and sql on one server. */
+async function loadDemo(env: Readonly<Record<string, string | undefined>>): Promise<Served> {
+  const [pingme, everything, sql] = await Promise.all([
+    import('../../servers/pingme/server.js'),
+    import('../../servers/everything/server.js'),
+    import('../../servers/sql/server.js'),
+  ]);
+  const server = new McpServer(
+    { name: 'demo', title: 'mcpkit demo (pingme + everything + sql)', version: version() },
+    {
+      instructions:
+        'Three reference servers in one. PingME checks the connection. The everything tools each ' +
+        'demonstrate one MCP feature; its resources live under demo://. list_tables, ' +
+        'describe_table and query read a small shop database (read-only SQL).',
+    },
+  );
+  // The database opens in the background: the endpoint answers at once.
+  const registered = [
+    pingme.registerPingme(server),
+    everything.registerEverything(server),
+    sql.registerSql(server, { databaseUrl: databaseUrl(env) }),
+  ];
+  return {
+    name: 'demo',
+    server,
+    close: async () => {
+      await server.close();
+      for (const part of registered) await part.close();
+    },
+  };
+}
+
+/**
+ * Loads a module that exports an McpServer as `default` or `server`: the server itself, a
+ * factory returning one (possibly async), or a `{ server, close }` object.
+ */
+async function loadModule(path: string, cwd: string): Promise<Served> {
+  const file = resolve(cwd, path);
+  const found = await stat(file).then(
+    (info) => info.isFile(),
+    () => false,
+  );
+  if (!found) {
+    throw new UsageError(
+      `unknown server "${path}"`,
+      `serve one of ${SERVER_NAMES.join(', ')}, or the path of a module that exports an McpServer`,
+    );
+  }
+  const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  let exported = module['default'] ?? module['server'];
+  if (typeof exported === 'function') exported = await (exported as () => unknown)();
+  const served = asServed(exported, path);
+  if (served === undefined) {
+    throw new CliError(`${path} exports no McpServer`, {
+      hint: 'export the server as default or as `server` (or a function that returns one)',
+      exitCode: 3,
+    });
+  }
+  return served;
+}
+
+function asServed(value: unknown, name: string): Served | undefined {
+  if (isConnectable(value)) {
+    return { name, server: value, close: () => closeOf(value) };
+  }
+  const holder = value as { server?: unknown; close?: unknown } | undefined;
+  if (typeof holder === 'object' && isConnectable(holder.server)) {
+    const server = holder.server;
+    return {
+      name,
+      server,
+      close: () =>
+        typeof holder.close === 'function'
+          ? Promise.resolve((holder.close as () => unknown).call(holder)).then(() => undefined)
+          : closeOf(server),
+    };
+  }
+  return undefined;
+}
+
+function isConnectable(value: unknown): value is Connectable {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { connect?: unknown }).connect === 'function'
+  );
+}
+
+async function closeOf(server: Connectable): Promise<void> {
+  const close = (server as { close?: unknown }).close;
+  if (typeof close === 'function') await (close as () => unknown).call(server);
+}

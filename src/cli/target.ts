@@ -1,0 +1,274 @@
+// Targets: the server a command talks to. A URL given first (Streamable HTTP), a command given
+// last after `--` (stdio), or the entries of a Claude-Desktop-style config file. openSession
+// connects a Client to one, wrapping the transport for --trace.
+import { readFile } from 'node:fs/promises';
+import type { ClientOptions } from '../client/index.js';
+import { Client } from '../client/index.js';
+import type { Transport } from '../jsonrpc/index.js';
+import { createStreamableHttpClientTransport } from '../transports/http/index.js';
+import { createStdioClientTransport } from '../transports/stdio/index.js';
+import type { CommonOptions, ParsedArgs } from './args.js';
+import { UsageError } from './errors.js';
+import type { Io } from './io.js';
+import type { Style } from './output.js';
+import { traceTransport } from './trace.js';
+import { version } from './version.js';
+
+/** A server reached over Streamable HTTP. */
+export interface UrlTarget {
+  readonly kind: 'url';
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Its name in a config file. */
+  readonly name?: string;
+}
+
+/** A server run as a child process and reached over stdio. */
+export interface CommandTarget {
+  readonly kind: 'command';
+  readonly command: string;
+  readonly args: readonly string[];
+  /** Variables added to the default environment (config files). */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+  /** Its name in a config file. */
+  readonly name?: string;
+}
+
+/** A server to talk to. */
+export type Target = UrlTarget | CommandTarget;
+
+/** Whether a positional argument is a server URL. */
+export function isUrl(text: string): boolean {
+  return /^https?:\/\//i.test(text);
+}
+
+const TARGET_HINT =
+  'give a URL first (mcpkit list http://127.0.0.1:3000/mcp) or a command last (mcpkit list -- node server.js)';
+
+/**
+ * The one target of a command: the first positional when it is a URL, else the command after
+ * `--`. Returns the positionals left. Throws UsageError for none or both.
+ */
+export function singleTarget(
+  parsed: ParsedArgs,
+  common: CommonOptions,
+): { target: Target; rest: string[] } {
+  const [first, ...rest] = parsed.positionals;
+  const url = first !== undefined && isUrl(first) ? first : undefined;
+  const command = commandTarget(parsed.command);
+  if (url !== undefined && command !== undefined) {
+    throw new UsageError('give either a URL or a command after --, not both');
+  }
+  if (url !== undefined) return { target: urlTarget(url, common.headers), rest };
+  if (command !== undefined) return { target: command, rest: [...parsed.positionals] };
+  throw new UsageError('no server given', TARGET_HINT);
+}
+
+/**
+ * The targets of budget and lint: every positional URL, the command after `--`, and the
+ * servers of a config file. Throws UsageError when there are none.
+ */
+export async function manyTargets(
+  parsed: ParsedArgs,
+  common: CommonOptions,
+  configPath: string | undefined,
+): Promise<Target[]> {
+  const targets: Target[] = [];
+  for (const positional of parsed.positionals) {
+    if (!isUrl(positional)) {
+      throw new UsageError(
+        `"${positional}" is not a URL`,
+        'give server URLs, a command after --, or --config <file>',
+      );
+    }
+    targets.push(urlTarget(positional, common.headers));
+  }
+  const command = commandTarget(parsed.command);
+  if (command !== undefined) targets.push(command);
+  if (configPath !== undefined) targets.push(...(await readConfig(configPath)));
+  if (targets.length === 0) {
+    throw new UsageError('no server given', `${TARGET_HINT}, or --config <file>`);
+  }
+  return targets;
+}
+
+function urlTarget(url: string, headers: Readonly<Record<string, string>>): UrlTarget {
+  try {
+    new URL(url);
+  } catch {
+    throw new UsageError(`invalid URL "${url}"`);
+  }
+  return { kind: 'url', url, headers };
+}
+
+function commandTarget(command: readonly string[] | undefined): CommandTarget | undefined {
+  if (command === undefined) return undefined;
+  const [program, ...args] = command;
+  if (program === undefined || program === '') {
+    throw new UsageError(
+      'nothing after --',
+      'write the server command after --: -- node server.js',
+    );
+  }
+  return { kind: 'command', command: program, args };
+}
+
+/**
+ * Reads a Claude-Desktop-style config: `{"mcpServers": {name: {command, args, env, cwd} |
+ * {url, headers}}}` (`servers` is accepted too, as VS Code writes it). Entries marked
+ * `"disabled": true` are skipped. Throws UsageError for a missing or malformed file.
+ */
+export async function readConfig(path: string): Promise<Target[]> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new UsageError(`cannot read config ${path}: ${reason}`);
+  }
+  const root = record(parsed);
+  const servers = record(root?.['mcpServers'] ?? root?.['servers']);
+  if (servers === undefined) {
+    throw new UsageError(
+      `config ${path} has no "mcpServers" object`,
+      'write {"mcpServers": {"name": {"command": "node", "args": ["server.js"]}}}',
+    );
+  }
+  const targets: Target[] = [];
+  for (const [name, value] of Object.entries(servers)) {
+    const entry = record(value);
+    if (entry === undefined)
+      throw new UsageError(`config ${path}: server "${name}" is not an object`);
+    if (entry['disabled'] === true) continue;
+    targets.push(configEntry(name, entry, path));
+  }
+  return targets;
+}
+
+function configEntry(name: string, entry: Record<string, unknown>, path: string): Target {
+  const bad = (what: string) => new UsageError(`config ${path}: server "${name}" ${what}`);
+  if (typeof entry['url'] === 'string') {
+    const headers = stringRecord(entry['headers']);
+    if (headers === undefined) throw bad('has "headers" that are not strings');
+    return { ...urlTarget(entry['url'], headers), name };
+  }
+  const command = entry['command'];
+  if (typeof command !== 'string' || command === '') throw bad('has neither "command" nor "url"');
+  const args = entry['args'] ?? [];
+  if (!Array.isArray(args) || !args.every((arg) => typeof arg === 'string')) {
+    throw bad('has "args" that are not a list of strings');
+  }
+  const env = stringRecord(entry['env']);
+  if (env === undefined) throw bad('has "env" values that are not strings');
+  const cwd = entry['cwd'];
+  return {
+    kind: 'command',
+    command,
+    args,
+    env,
+    name,
+    ...(typeof cwd === 'string' ? { cwd } : {}),
+  };
+}
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+/** A record of strings; absent is empty; anything else is undefined. */
+function stringRecord(value: unknown): Record<string, string> | undefined {
+  if (value === undefined) return {};
+  const entries = record(value);
+  if (entries === undefined) return undefined;
+  return Object.values(entries).every((v) => typeof v === 'string')
+    ? (entries as Record<string, string>)
+    : undefined;
+}
+
+/** How a target is named in output: its config name, else its URL or command line. */
+export function targetLabel(target: Target): string {
+  if (target.name !== undefined) return target.name;
+  return target.kind === 'url' ? target.url : [target.command, ...target.args].join(' ');
+}
+
+/** A connected client and how to end it. */
+export interface Session {
+  readonly client: Client;
+  readonly target: Target;
+  /** Whether the server's stderr is shown live (errors then do not repeat its tail). */
+  readonly stderrShown: boolean;
+  /** Closes the connection (and stops the server process). Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link openSession}. */
+export interface OpenOptions {
+  readonly io: Io;
+  readonly common: CommonOptions;
+  readonly style: Style;
+  /** Handlers and settings added to the client (onLog, onElicit, logLevel). */
+  readonly client?: ClientOptions;
+  /** Show a stdio server's stderr as it arrives. Default: unless --quiet. */
+  readonly showStderr?: boolean;
+}
+
+/** Connects a Client to `target`. Rejects (the transport closed) when that fails. */
+export async function openSession(target: Target, options: OpenOptions): Promise<Session> {
+  const { io, common, style } = options;
+  const showStderr = options.showStderr ?? !common.quiet;
+  let transport: Transport = createTransport(target, { io, style, showStderr });
+  if (common.trace) transport = traceTransport(transport, io.stderr, { style });
+  const clientOptions: ClientOptions = { ...options.client };
+  if (common.protocol !== undefined) clientOptions.mode = { pin: common.protocol };
+  if (common.timeoutMs !== undefined) clientOptions.timeoutMs = common.timeoutMs;
+  if (common.debug) {
+    clientOptions.onError = (error) => {
+      io.stderr.write(`${style.dim(`debug: ${error.message}`)}\n`);
+    };
+  }
+  const client = new Client({ name: 'mcpkit', version: version() }, clientOptions);
+  await client.connect(transport);
+  return { client, target, stderrShown: showStderr, close: () => client.close() };
+}
+
+function createTransport(
+  target: Target,
+  options: { io: Io; style: Style; showStderr: boolean },
+): Transport {
+  if (target.kind === 'url') {
+    return createStreamableHttpClientTransport(target.url, { headers: target.headers });
+  }
+  const { io, style, showStderr } = options;
+  return createStdioClientTransport({
+    command: target.command,
+    args: target.args,
+    ...(target.env === undefined ? {} : { env: { ...target.env } }),
+    ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
+    stderr: 'pipe',
+    killTimeoutMs: 1000,
+    ...(showStderr
+      ? {
+          onStderr: (chunk: string) => {
+            io.stderr.write(style.dim(chunk));
+          },
+        }
+      : {}),
+  });
+}
+
+/** Runs `work` with a session on `target`, and closes the session however `work` ends. */
+export async function withSession<TResult>(
+  target: Target,
+  options: OpenOptions,
+  work: (session: Session) => Promise<TResult>,
+): Promise<TResult> {
+  const session = await openSession(target, options);
+  try {
+    return await work(session);
+  } finally {
+    await session.close();
+  }
+}

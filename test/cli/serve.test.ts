@@ -1,0 +1,111 @@
+// mcpkit serve: stdio (stdout carries nothing but messages), Streamable HTTP (the endpoint URL
+// on stderr), a module path, and clean shutdown on SIGTERM; the client commands over HTTP.
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChildProcess } from 'node:child_process';
+import { FIXTURES, cli, collect, expectGolden, json, spawnCli, waitFor } from './run-cli.js';
+
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'test', version: '1.0.0' },
+  },
+};
+
+describe('mcpkit serve', () => {
+  it('serve pingme --stdio answers initialize, keeps stdout clean and exits at end of input', async () => {
+    const child = spawnCli(['serve', 'pingme', '--stdio']);
+    const done = collect(child);
+    child.stdin?.write(`${JSON.stringify(INITIALIZE)}\n`);
+    const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
+    child.stdin?.end(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })}\n`);
+    const ran = await done;
+    expect(ran.code).toBe(0);
+    const lines = (chunk.toString() + ran.stdout)
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines[0]).toMatchObject({
+      id: 1,
+      result: { protocolVersion: '2025-06-18', serverInfo: { name: 'pingme' } },
+    });
+    expect(lines.every((line) => line.jsonrpc === '2.0')).toBe(true);
+    expect(ran.stderr).toContain('mcpkit serve: pingme is serving on stdio');
+  });
+
+  it('exits 3 for an unknown server name', async () => {
+    const ran = await cli(['serve', 'nonesuch']);
+    expect(ran.code).toBe(3);
+    expect(ran.stderr).toMatch(
+      /^mcpkit serve: unknown server "nonesuch"\nhint: serve one of pingme, everything, sql, demo/,
+    );
+  });
+
+  it('exits 3 for an invalid --http address', async () => {
+    const ran = await cli(['serve', 'pingme', '--http', 'nowhere:x']);
+    expect(ran.code).toBe(3);
+  });
+
+  describe('over HTTP', () => {
+    let server: ChildProcess;
+    let url: string;
+
+    beforeAll(async () => {
+      server = spawnCli(['serve', join(FIXTURES, 'server.mjs'), '--http', '0']);
+      const match = await waitFor(server, /serving at (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/);
+      url = match[1] ?? '';
+    });
+
+    afterAll(async () => {
+      if (server.exitCode === null) {
+        server.kill('SIGKILL');
+        await once(server, 'close');
+      }
+    });
+
+    it('info --json over HTTP matches the stdio golden', async () => {
+      const ran = await cli(['info', url, '--json']);
+      expect(ran.code).toBe(0);
+      expectGolden('info', json(ran));
+    });
+
+    it('call over HTTP, with headers and a pinned legacy revision', async () => {
+      const [echo, header] = await Promise.all([
+        cli(['call', url, 'echo', '{"message":"over http"}', '--protocol', '2025-03-26']),
+        cli(['call', url, 'header', '--header', 'X-Test: yes it is', '-H', 'X-Other: 2']),
+      ]);
+      expect(echo.code).toBe(0);
+      expect(echo.stdout).toBe('echo: over http\n');
+      expect(header.stdout).toBe('x-test: yes it is\n');
+    });
+
+    it('progress and elicitation over HTTP', async () => {
+      const [slow, ask] = await Promise.all([
+        cli(['call', url, 'slow', '--arg', 'steps=2']),
+        cli(['call', url, 'ask', '--answer', 'name=Ada']),
+      ]);
+      expect(slow.stderr).toContain('progress 2/2 (100%) step 2\n');
+      expect(ask.stdout).toBe('action=accept content={"name":"Ada"}\n');
+    });
+
+    it('exits 3 for a malformed header', async () => {
+      const ran = await cli(['info', url, '--header', 'no colon here']);
+      expect(ran.code).toBe(3);
+      expect(ran.stderr).toContain('invalid header "no colon here"');
+    });
+
+    it('stops cleanly on SIGTERM', async () => {
+      const done = collect(server);
+      server.kill('SIGTERM');
+      const ran = await done;
+      expect(ran.code).toBe(0);
+      expect(ran.stderr).toContain('stopping (SIGTERM)');
+      expect(ran.stdout).toBe('');
+    });
+  });
+});
