@@ -99,7 +99,9 @@ async function tryModern(
         error.code === McpErrorCode.UnsupportedProtocolVersion
           ? retryRevision(error, modern)
           : undefined;
-      if (next === undefined || next === revision) return undefined;
+      // The same revision is retried too: the spec says to choose from `supported` and retry,
+      // and the loop's bound keeps a server that always refuses from looping us.
+      if (next === undefined) return undefined;
       revision = next;
       continue;
     }

@@ -95,8 +95,10 @@ interface Incoming {
 export class Connection {
   readonly #transport: Transport;
   readonly #options: ConnectionOptions;
-  readonly #pending = new Map<RequestId, Pending>();
-  readonly #incoming = new Map<RequestId, Incoming>();
+  /** Outgoing calls awaiting their response; made by the first call (idle sessions hold none). */
+  #pending: Map<RequestId, Pending> | undefined;
+  /** Incoming requests being served; dropped when the last one ends. */
+  #incoming: Map<RequestId, Incoming> | undefined;
   #nextId = 0;
   #started = false;
   #closed = false;
@@ -138,7 +140,7 @@ export class Connection {
     // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
     if (signal?.aborted === true) return Promise.reject(signal.reason);
     const id = options.id ?? ++this.#nextId;
-    if (this.#pending.has(id)) {
+    if (this.#pending?.has(id) === true) {
       return Promise.reject(
         new LocalError(LocalErrorCode.InvalidMessage, `request id ${String(id)} is in flight`),
       );
@@ -156,7 +158,7 @@ export class Connection {
         cleanup: () => signal?.removeEventListener('abort', onAbort),
         abandon: new AbortController(),
       };
-      this.#pending.set(id, pending);
+      (this.#pending ??= new Map()).set(id, pending);
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#arm(id, pending);
       const message: Request =
@@ -181,7 +183,7 @@ export class Connection {
 
   /** Restarts the timeout of an outgoing request (for example on progress). False if not pending. */
   touch(id: RequestId): boolean {
-    const pending = this.#pending.get(id);
+    const pending = this.#pending?.get(id);
     if (pending === undefined) return false;
     this.#arm(id, pending);
     return true;
@@ -192,7 +194,7 @@ export class Connection {
    * if any, is not sent. False when no such request is being served.
    */
   cancelIncoming(id: RequestId, reason?: unknown): boolean {
-    const incoming = this.#incoming.get(id);
+    const incoming = this.#incoming?.get(id);
     if (incoming === undefined) return false;
     incoming.abandoned = true;
     incoming.controller.abort(
@@ -228,9 +230,9 @@ export class Connection {
    * told the call was abandoned.
    */
   #settle(id: RequestId, answered = false): Pending | undefined {
-    const pending = this.#pending.get(id);
+    const pending = this.#pending?.get(id);
     if (pending === undefined) return undefined;
-    this.#pending.delete(id);
+    this.#pending?.delete(id);
     if (pending.timer !== undefined) clearTimeout(pending.timer);
     pending.cleanup();
     if (!answered) pending.abandon.abort();
@@ -293,7 +295,7 @@ export class Connection {
   /** Runs the handler for one request; resolves with the response to send, or undefined if abandoned. */
   async #serve(request: Request, info: MessageInfo | undefined): Promise<Response | undefined> {
     const { id } = request;
-    if (this.#incoming.has(id)) {
+    if (this.#incoming?.has(id) === true) {
       return {
         jsonrpc: '2.0',
         id,
@@ -312,11 +314,14 @@ export class Connection {
       };
     }
     const incoming: Incoming = { controller: new AbortController(), abandoned: false };
-    this.#incoming.set(id, incoming);
+    (this.#incoming ??= new Map()).set(id, incoming);
     const related = sendOptions(id);
     const ctx: RequestContext = {
       id,
-      signal: incoming.controller.signal,
+      // Made on first read: an AbortSignal is costly on Node 20 and most handlers never read it.
+      get signal() {
+        return incoming.controller.signal;
+      },
       info,
       notify: (method, params) => this.notify(method, params, related),
       request: (method, params, options) =>
@@ -330,8 +335,16 @@ export class Connection {
       if (!(error instanceof JsonRpcError)) this.#report(error);
       return errorFor(id, toJsonRpcError(error));
     } finally {
-      this.#incoming.delete(id);
+      this.#served(id);
     }
+  }
+
+  /** Forgets a request that was served; the map goes once empty (an idle session holds none). */
+  #served(id: RequestId): void {
+    const incoming = this.#incoming;
+    if (incoming === undefined) return;
+    incoming.delete(id);
+    if (incoming.size === 0) this.#incoming = undefined;
   }
 
   #resolve(response: Response): void {
@@ -354,14 +367,14 @@ export class Connection {
   #onClosed(error?: Error): void {
     if (this.#closed) return;
     this.#closed = true;
-    for (const id of [...this.#pending.keys()]) {
+    for (const id of [...(this.#pending?.keys() ?? [])]) {
       this.#settle(id)?.reject(closedError(error));
     }
-    for (const incoming of this.#incoming.values()) {
+    for (const incoming of this.#incoming?.values() ?? []) {
       incoming.abandoned = true;
       incoming.controller.abort(closedError(error));
     }
-    this.#incoming.clear();
+    this.#incoming = undefined;
     this.#options.onClose?.(error);
   }
 

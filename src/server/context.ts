@@ -9,7 +9,13 @@ import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { ProtocolEra, ProtocolRevision } from '../protocol/version.js';
 import { MetaKey } from '../protocol/version.js';
 import type { InputRound } from './input-required.js';
-import type { ClientDescription, ElicitParams, HandlerContext, LoggingLevel } from './types.js';
+import type {
+  ClientDescription,
+  ElicitParams,
+  HandlerContext,
+  InputOptions,
+  LoggingLevel,
+} from './types.js';
 
 /** MissingCapabilityError is thrown in the legacy era when a handler needs a capability the client lacks. */
 export class MissingCapabilityError extends Error {
@@ -38,13 +44,37 @@ export interface RequestScope {
   request(method: string, params: Params, options?: CallOptions): Promise<unknown>;
 }
 
+/** The scope with another signal, read when needed (the scope's own `signal` is not read). */
+export function withSignal(scope: RequestScope, signal: () => AbortSignal): RequestScope {
+  return {
+    id: scope.id,
+    era: scope.era,
+    revision: scope.revision,
+    client: scope.client,
+    meta: scope.meta,
+    info: scope.info,
+    get signal() {
+      return signal();
+    },
+    logLevel: scope.logLevel,
+    notify: (method, params) => scope.notify(method, params),
+    request: (method, params, options) => scope.request(method, params, options),
+  };
+}
+
 /** Creates the context handlers receive. `round` is set for 2026-07-28 requests that may need input. */
 export function createContext(scope: RequestScope, round: InputRound | undefined): HandlerContext {
   const progressToken = scope.meta?.[MetaKey.ProgressToken];
-  const ask = (capability: keyof Spec.ClientCapabilities, input: Spec.InputRequest) =>
-    askClient(scope, round, { capability, input });
+  const ask = (
+    capability: keyof Spec.ClientCapabilities,
+    input: Spec.InputRequest,
+    options: InputOptions | undefined,
+  ) => askClient(scope, round, { capability, input, key: options?.key });
   return {
-    signal: scope.signal,
+    // Read on demand: an AbortSignal is costly to make, and most handlers never read it.
+    get signal() {
+      return scope.signal;
+    },
     requestId: scope.id,
     revision: scope.revision,
     era: scope.era,
@@ -68,18 +98,19 @@ export function createContext(scope: RequestScope, round: InputRound | undefined
       if (logger !== undefined) params['logger'] = logger;
       return scope.notify('notifications/message', params);
     },
-    elicit: async (params) => {
+    elicit: async (params, options) => {
       const wire = elicitParamsFor(scope, params);
       const input = { method: 'elicitation/create', params: wire } as unknown as Spec.ElicitRequest;
-      return (await ask('elicitation', input)) as Spec.ElicitResult;
+      return (await ask('elicitation', input, options)) as Spec.ElicitResult;
     },
-    sample: async (params) =>
-      (await ask('sampling', {
-        method: 'sampling/createMessage',
-        params,
-      })) as Spec.CreateMessageResult,
-    roots: async () => {
-      const result = (await ask('roots', { method: 'roots/list' })) as
+    sample: async (params, options) =>
+      (await ask(
+        'sampling',
+        { method: 'sampling/createMessage', params },
+        options,
+      )) as Spec.CreateMessageResult,
+    roots: async (options) => {
+      const result = (await ask('roots', { method: 'roots/list' }, options)) as
         Spec.ListRootsResult | undefined;
       return result?.roots ?? [];
     },
@@ -89,9 +120,13 @@ export function createContext(scope: RequestScope, round: InputRound | undefined
 function askClient(
   scope: RequestScope,
   round: InputRound | undefined,
-  need: { capability: keyof Spec.ClientCapabilities; input: Spec.InputRequest },
+  need: {
+    capability: keyof Spec.ClientCapabilities;
+    input: Spec.InputRequest;
+    key: string | undefined;
+  },
 ): Promise<unknown> {
-  const { capability, input } = need;
+  const { capability, input, key } = need;
   const required = requiredCapability(capability, input);
   if (!hasCapability(scope.client.capabilities, required)) {
     const error =
@@ -108,7 +143,7 @@ function askClient(
         new Error(`${input.method} is not available while serving this request`),
       );
     }
-    return round.request(input);
+    return round.request(input, key);
   }
   const params = (input as { params?: Params }).params ?? {};
   return scope.request(input.method, params, { signal: scope.signal });

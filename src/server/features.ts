@@ -1,11 +1,12 @@
 // The methods a server serves, as one table of feature functions. Each takes the request's Call
 // and resolves with the result object (era decoration is the session's job).
+import { LazySignal } from '../internal/abort.js';
 import { invalidParams, resourceNotFound } from '../protocol/errors.js';
 import { isLoggingLevel } from '../protocol/logging.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
-import { MetaKey } from '../protocol/version.js';
+import { MetaKey, PROTOCOL_REVISIONS } from '../protocol/version.js';
 import { complete } from './completion.js';
-import { createContext } from './context.js';
+import { createContext, withSignal } from './context.js';
 import { InputRound } from './input-required.js';
 import { getPrompt } from './prompts.js';
 import { paginate } from './registry.js';
@@ -52,13 +53,19 @@ async function withInput<T>(
   if (call.scope.era === 'legacy') return run(createContext(call.scope, undefined));
   const options = call.core.rounds;
   const round = await InputRound.open(call.params, { method: call.method, ...target }, options);
-  const stop = new AbortController();
-  const signal = AbortSignal.any([call.scope.signal, stop.signal]);
-  const ctx = createContext({ ...call.scope, signal }, round);
+  const stop = new LazySignal(() => [call.scope.signal]);
+  const ctx = createContext(
+    withSignal(call.scope, () => stop.signal),
+    round,
+  );
   const needed = round.needed().then(() => undefined);
-  const outcome = await Promise.race([run(ctx).then((value) => ({ value })), needed]);
-  if (outcome !== undefined) return outcome.value;
-  stop.abort(new Error('the request needs client input first'));
+  try {
+    const outcome = await Promise.race([run(ctx).then((value) => ({ value })), needed]);
+    if (outcome !== undefined) return outcome.value;
+    stop.abort(new Error('the request needs client input first'));
+  } finally {
+    stop.release();
+  }
   return round.result(options);
 }
 
@@ -126,7 +133,9 @@ function setLevel(call: Call): Promise<unknown> {
 
 function discover(call: Call): Promise<unknown> {
   const result: Record<string, unknown> = {
-    supportedVersions: call.core.revisions.filter((r) => r === '2026-07-28'),
+    // Every revision, newest first: the same list an UnsupportedProtocolVersion error gives, so
+    // a client can pick a modern one for requests or a legacy one for `initialize`.
+    supportedVersions: PROTOCOL_REVISIONS.filter((r) => call.core.revisions.includes(r)).reverse(),
     capabilities: call.core.capabilities(call.scope.revision),
   };
   if (call.core.instructions !== undefined) result['instructions'] = call.core.instructions;

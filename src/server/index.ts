@@ -11,6 +11,7 @@ export type {
   ElicitParams,
   HandlerContext,
   InferArgs,
+  InputOptions,
   JsonSchemaObject,
   LoggingLevel,
   PromptArgumentDefinition,

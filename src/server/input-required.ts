@@ -36,15 +36,23 @@ export interface RoundOptions {
  */
 export class InputRound {
   readonly #answers: Record<string, unknown>;
-  readonly #binding: string;
+  /** The digest of method, target and arguments: computed only when a state is opened or sealed. */
+  #binding: string | undefined;
+  readonly #target: BindingTarget;
   readonly #rounds: number;
   readonly #pending: Record<string, InputRequest> = {};
   #count = 0;
+  readonly #used = new Set<string>();
   #scheduled = false;
   #onNeeded: ((requests: Record<string, InputRequest>) => void) | undefined;
 
-  private constructor(binding: string, answers: Record<string, unknown>, rounds: number) {
-    this.#binding = binding;
+  private constructor(
+    bound: { target: BindingTarget; binding: string | undefined },
+    answers: Record<string, unknown>,
+    rounds: number,
+  ) {
+    this.#target = bound.target;
+    this.#binding = bound.binding;
     this.#answers = answers;
     this.#rounds = rounds;
   }
@@ -56,17 +64,19 @@ export class InputRound {
    */
   static async open(
     params: Params | undefined,
-    target: { method: string; name: string; args: unknown },
+    target: BindingTarget,
     options: RoundOptions,
   ): Promise<InputRound> {
     const record = (params ?? {}) as Record<string, unknown>;
-    const binding = await bindingOf(target);
     const state = record['requestState'];
     const responses = record['inputResponses'];
     if (state === undefined) {
-      return new InputRound(binding, isRecord(responses) ? { ...responses } : {}, 0);
+      // A first round: the digest is needed only if the handler asks for input (see result()).
+      const bound = { target, binding: undefined };
+      return new InputRound(bound, isRecord(responses) ? { ...responses } : {}, 0);
     }
     if (typeof state !== 'string') throw invalidParams('requestState must be a string');
+    const binding = await bindingOf(target);
     const opened = await options.sealer.open<RoundState>(state);
     if (!opened.ok)
       throw invalidParams(`requestState is ${opened.reason}; start the request again`);
@@ -77,13 +87,27 @@ export class InputRound {
       throw invalidParams(`request needed more than ${options.maxRounds} rounds of input`);
     }
     const answers = { ...opened.value.a, ...(isRecord(responses) ? responses : {}) };
-    return new InputRound(binding, answers, opened.value.n);
+    return new InputRound({ target, binding }, answers, opened.value.n);
   }
 
   /** Answers an embedded request from the replayed answers, or parks it for the next round. */
-  request(input: InputRequest): Promise<unknown> {
-    const key = `input-${String(this.#count++)}`;
-    if (Object.hasOwn(this.#answers, key)) return Promise.resolve(this.#answers[key]);
+  request(input: InputRequest, name?: string): Promise<unknown> {
+    const key = name ?? `input-${String(this.#count)}`;
+    this.#count++;
+    if (key === '' || Object.hasOwn(this.#pending, key) || this.#used.has(key)) {
+      return Promise.reject(
+        new TypeError(`input key ${JSON.stringify(key)} is empty or used twice`),
+      );
+    }
+    this.#used.add(key);
+    if (Object.hasOwn(this.#answers, key)) {
+      const answer = this.#answers[key];
+      const problem = answerProblem(input.method, answer);
+      if (problem !== undefined) {
+        return Promise.reject(invalidParams(`inputResponses[${JSON.stringify(key)}] ${problem}`));
+      }
+      return Promise.resolve(answer);
+    }
     this.#pending[key] = input;
     if (!this.#scheduled) {
       this.#scheduled = true;
@@ -102,9 +126,37 @@ export class InputRound {
 
   /** Builds the `input_required` result for the parked requests. */
   async result(options: RoundOptions): Promise<Spec.InputRequiredResult> {
+    this.#binding ??= await bindingOf(this.#target);
     const state: RoundState = { b: this.#binding, a: this.#answers, n: this.#rounds + 1 };
     const requestState = await options.sealer.seal(state, Date.now() + options.stateTtlMs);
     return { resultType: 'input_required', inputRequests: { ...this.#pending }, requestState };
+  }
+}
+
+/** Why an answer cannot be the result of `method`, or undefined when its shape fits. */
+function answerProblem(method: string, answer: unknown): string | undefined {
+  if (!isRecord(answer)) return 'must be an object';
+  switch (method) {
+    case 'elicitation/create': {
+      const action = answer['action'];
+      if (action !== 'accept' && action !== 'decline' && action !== 'cancel') {
+        return 'must be an elicitation result with action "accept", "decline" or "cancel"';
+      }
+      const content = answer['content'];
+      if (content !== undefined && !isRecord(content)) return 'content must be an object';
+      return undefined;
+    }
+    case 'sampling/createMessage':
+      return typeof answer['role'] === 'string' &&
+        (isRecord(answer['content']) || Array.isArray(answer['content']))
+        ? undefined
+        : 'must be a sampling result with role and content';
+    case 'roots/list':
+      return Array.isArray(answer['roots'])
+        ? undefined
+        : 'must be a roots result with a roots array';
+    default:
+      return undefined;
   }
 }
 
@@ -112,7 +164,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-async function bindingOf(target: { method: string; name: string; args: unknown }): Promise<string> {
+/** What a requestState is bound to: the method, its target and the arguments. */
+interface BindingTarget {
+  method: string;
+  name: string;
+  args: unknown;
+}
+
+async function bindingOf(target: BindingTarget): Promise<string> {
   const text = JSON.stringify([target.method, target.name, target.args ?? null]);
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   let hex = '';

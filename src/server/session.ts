@@ -2,6 +2,7 @@
 // the era of every request (an `initialize` handshake makes a legacy session; a request whose
 // `_meta` names a modern revision is served on its own), checks that the method exists in that
 // revision, and hands it to the feature functions with a HandlerContext.
+import { LazySignal } from '../internal/abort.js';
 import { Connection } from '../jsonrpc/connection.js';
 import type { RequestContext } from '../jsonrpc/connection.js';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
@@ -56,8 +57,9 @@ export class ServerSession {
   readonly #connection: Connection;
   #legacy: LegacyState | undefined;
   #logLevel: LoggingLevel | undefined;
-  readonly #subscriptions = new Set<string>();
-  readonly #listeners = new Map<RequestId, Listener>();
+  // Made on first use: an idle session holds neither (see bench/RESULTS.md).
+  #subscriptions: Set<string> | undefined;
+  #listeners: Map<RequestId, Listener> | undefined;
 
   constructor(core: ServerCore, transport: Transport, options: SessionOptions = {}) {
     this.#core = core;
@@ -79,7 +81,7 @@ export class ServerSession {
       },
       onClose: () => {
         core.detach(this);
-        this.#listeners.clear();
+        this.#listeners?.clear();
       },
     });
   }
@@ -114,17 +116,17 @@ export class ServerSession {
     const method = `notifications/${kind}/list_changed`;
     if (this.#legacy?.initialized === true) this.#send(method, undefined);
     const flag = `${kind}ListChanged` as const;
-    for (const listener of this.#listeners.values()) {
+    for (const listener of this.#listeners?.values() ?? []) {
       if (listener.filter[flag] === true) listener.send(method, {});
     }
   }
 
   /** Tells this client that a resource changed, if it subscribed to it. */
   resourceUpdated(uri: string): void {
-    if (this.#legacy?.initialized === true && this.#subscriptions.has(uri)) {
+    if (this.#legacy?.initialized === true && this.#subscriptions?.has(uri) === true) {
       this.#send('notifications/resources/updated', { uri });
     }
-    for (const listener of this.#listeners.values()) {
+    for (const listener of this.#listeners?.values() ?? []) {
       if (listener.filter.resourceSubscriptions?.includes(uri) === true) {
         listener.send('notifications/resources/updated', { uri });
       }
@@ -133,12 +135,12 @@ export class ServerSession {
 
   /** Legacy resource subscriptions of this session (resources/subscribe). */
   get subscriptions(): Set<string> {
-    return this.#subscriptions;
+    return (this.#subscriptions ??= new Set());
   }
 
   /** Open 2026-07-28 subscriptions/listen streams of this session, by request id. */
   get listeners(): Map<RequestId, Listener> {
-    return this.#listeners;
+    return (this.#listeners ??= new Map());
   }
 
   /** Sets the legacy log level (logging/setLevel). */
@@ -174,8 +176,12 @@ export class ServerSession {
     const { method } = request;
     const params = request.params;
     if (Array.isArray(params)) throw invalidParams('params must be an object');
-    if (method === 'initialize') return this.#initialize(params ?? {});
     const modern = readModernMeta(params);
+    // initialize is legacy unless its _meta names a revision: then it is a 2026-07-28 request
+    // for a method that revision lacks (-32601).
+    if (method === 'initialize' && modern.protocolVersion === undefined) {
+      return this.#initialize(params ?? {});
+    }
     if (modern.protocolVersion !== undefined) {
       const revision = requireModernRevision(modern, this.#core.revisions);
       const capabilities = modern.clientCapabilities;
@@ -223,10 +229,15 @@ export class ServerSession {
     }
     const params = (request.params ?? {}) as Record<string, unknown>;
     const meta = params['_meta'] as Record<string, unknown> | undefined;
-    const signal =
-      rctx.info?.signal === undefined
-        ? rctx.signal
-        : AbortSignal.any([rctx.signal, rctx.info.signal]);
+    // The handler's signal follows the request and the transport's; it is made when first read
+    // (`in`, because a transport may make its own signal on first read too).
+    const info = rctx.info;
+    const linked =
+      info === undefined || !('signal' in info)
+        ? undefined
+        : new LazySignal(() =>
+            info.signal === undefined ? [rctx.signal] : [rctx.signal, info.signal],
+          );
     const scope: RequestScope = {
       id: request.id,
       era: how.revision === '2026-07-28' ? 'modern' : 'legacy',
@@ -234,7 +245,9 @@ export class ServerSession {
       client: how.client,
       meta,
       info: rctx.info,
-      signal,
+      get signal() {
+        return linked === undefined ? rctx.signal : linked.signal;
+      },
       logLevel: how.logLevel,
       notify: (m, p) => rctx.notify(m, p),
       request: (m, p, options) => rctx.request(m, p, options),
@@ -247,7 +260,10 @@ export class ServerSession {
       session: this,
       core: this.#core,
     };
-    return feature(call);
+    if (linked === undefined) return feature(call);
+    return feature(call).finally(() => {
+      linked.release();
+    });
   }
 
   #initialize(params: Record<string, unknown>): object {

@@ -35,6 +35,16 @@ export interface ClientDescription {
 /** Parameters of a form-mode or URL-mode elicitation (`elicitation/create`). */
 export type ElicitParams = Spec.ElicitRequestFormParams | Spec.ElicitRequestURLParams;
 
+/** Options of one client request made from a handler (`elicit`, `sample`, `roots`). */
+export interface InputOptions {
+  /**
+   * The key of this request in 2026-07-28 `inputRequests` (and of its answer in
+   * `inputResponses`). Default: its position among the handler's requests (`input-0`, …).
+   * Keys must be unique within one request.
+   */
+  key?: string;
+}
+
 /**
  * HandlerContext is what every tool, resource, prompt and completion handler receives. It is the
  * same in both eras: in the legacy era `elicit`, `sample` and `roots` send a request to the client
@@ -65,11 +75,14 @@ export interface HandlerContext {
   /** Sends a log message, when the client asked for this level (legacy: `logging/setLevel`; modern: `_meta` logLevel). */
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
   /** Asks the user for input through the client (form or URL mode). */
-  elicit(params: ElicitParams): Promise<Spec.ElicitResult>;
+  elicit(params: ElicitParams, options?: InputOptions): Promise<Spec.ElicitResult>;
   /** Asks the client's LLM for a completion. */
-  sample(params: Spec.CreateMessageRequestParams): Promise<Spec.CreateMessageResult>;
+  sample(
+    params: Spec.CreateMessageRequestParams,
+    options?: InputOptions,
+  ): Promise<Spec.CreateMessageResult>;
   /** Asks the client for its roots. */
-  roots(): Promise<Spec.Root[]>;
+  roots(options?: InputOptions): Promise<Spec.Root[]>;
 }
 
 /** What a tool handler may return: a full result, text, or (with an output schema) structured data alone. */

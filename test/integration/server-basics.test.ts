@@ -101,7 +101,7 @@ describe('modern era (2026-07-28)', () => {
     const discover = await w.modern('server/discover');
     expect(discover).toMatchObject({
       resultType: 'complete',
-      supportedVersions: [MODERN],
+      supportedVersions: [MODERN, '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'],
       capabilities: { tools: { listChanged: true } },
       instructions: 'Use get-sum for sums.',
       ttlMs: 0,

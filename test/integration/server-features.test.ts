@@ -227,6 +227,38 @@ describe('elicitation, sampling and roots', () => {
     w.assertServerFramesValid(MODERN);
   });
 
+  it('uses the keys handlers name, and refuses an answer of the wrong shape', async () => {
+    const server = new McpServer({ name: 'k', version: '1' });
+    server.tool({ name: 'named', description: 'd' }, async (_args, ctx) => {
+      const answer = await ctx.elicit(
+        { mode: 'form', message: 'Name?', requestedSchema: FORM } as never,
+        { key: 'user_name' },
+      );
+      return String(answer.content?.['name']);
+    });
+    const w = await wire(server);
+    const caps = { capabilities: everything };
+    const first = await w.modern('tools/call', { name: 'named', arguments: {} }, caps);
+    expect(Object.keys(first.inputRequests)).toEqual(['user_name']);
+    const retry = (answer: unknown) =>
+      w.modern(
+        'tools/call',
+        {
+          name: 'named',
+          arguments: {},
+          requestState: first.requestState,
+          inputResponses: { user_name: answer },
+        },
+        caps,
+      );
+    await expect(retry(12345)).rejects.toMatchObject({ code: -32602, message: /user_name/ });
+    await expect(retry({ action: 'maybe' })).rejects.toMatchObject({ code: -32602 });
+    await expect(retry({ action: 'accept', content: { name: 'Ada' } })).resolves.toMatchObject({
+      content: [{ text: 'Ada' }],
+    });
+    w.assertServerFramesValid(MODERN);
+  });
+
   it('collects parallel requests into one round', async () => {
     const w = await wire(featureServer());
     const first = await w.modern(

@@ -26,15 +26,37 @@ export interface HttpContext {
 /** MessageInfo plus the hook that closes a POST's SSE response early (see docs/transports.md). */
 export type HttpMessageInfo = MessageInfo & { closeSseStream?: () => void };
 
-/** The MessageInfo of a POST: its headers, the exchange's auth, and what the caller adds. */
+/**
+ * The MessageInfo of a POST: its headers, the exchange's auth, and what the caller adds. A
+ * function for `signal` makes `info.signal` a getter that calls it on first read.
+ */
 export function messageInfo(
   exchange: HttpExchange,
-  signal: AbortSignal | undefined,
+  signal: AbortSignal | (() => AbortSignal) | undefined,
 ): HttpMessageInfo {
+  if (typeof signal === 'function') return new LazySignalInfo(exchange, signal);
   const info: HttpMessageInfo = { headers: stringHeaders(exchange.headers) };
   if (exchange.auth !== undefined) info.auth = exchange.auth;
   if (signal !== undefined) info.signal = signal;
   return info;
+}
+
+/** A MessageInfo whose `signal` is made on first read (a class: no per-object accessor). */
+class LazySignalInfo implements HttpMessageInfo {
+  readonly headers: Readonly<Record<string, string>>;
+  readonly auth?: unknown;
+  readonly #make: () => AbortSignal;
+  #signal: AbortSignal | undefined;
+
+  constructor(exchange: HttpExchange, make: () => AbortSignal) {
+    this.headers = stringHeaders(exchange.headers);
+    if (exchange.auth !== undefined) this.auth = exchange.auth;
+    this.#make = make;
+  }
+
+  get signal(): AbortSignal {
+    return (this.#signal ??= this.#make());
+  }
 }
 
 /** The headers as strings only (node:http's object itself when it already is). */

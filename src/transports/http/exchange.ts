@@ -29,8 +29,24 @@ export interface HttpExchange {
   body(limits: BodyLimits): Promise<Uint8Array>;
   /** Aborted when the client goes away (the connection closed before the reply ended). */
   readonly signal: AbortSignal;
+  /**
+   * Optional and cheaper than `signal` where the runtime has an event for it (node:http's
+   * 'close'): calls `listener` once when the client goes away before the reply ended, and
+   * returns a function that stops listening. Without it, the core listens to `signal`.
+   */
+  onClose?(listener: () => void): () => void;
   /** Authentication information a middleware attached (passed to handlers as `ctx.transport.auth`). */
   readonly auth?: unknown;
+}
+
+/** Calls `listener` once when the client of `exchange` goes away; returns the unsubscribe. */
+export function watchClose(exchange: HttpExchange, listener: () => void): () => void {
+  if (exchange.onClose !== undefined) return exchange.onClose(listener);
+  const { signal } = exchange;
+  signal.addEventListener('abort', listener, { once: true });
+  return () => {
+    signal.removeEventListener('abort', listener);
+  };
 }
 
 /**

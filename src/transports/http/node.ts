@@ -81,9 +81,29 @@ class NodeExchange implements HttpExchange {
     return this.#controller.signal;
   }
 
+  onClose(listener: () => void): () => void {
+    const res = this.#res;
+    if (res.writableFinished) return noop;
+    if (res.destroyed) {
+      queueMicrotask(listener);
+      return noop;
+    }
+    const onClose = (): void => {
+      if (!res.writableFinished) listener();
+    };
+    res.once('close', onClose);
+    return () => {
+      res.off('close', onClose);
+    };
+  }
+
   body(limits: BodyLimits): Promise<Uint8Array> {
     return readBody(this.#req, limits);
   }
+}
+
+function noop(): void {
+  // nothing to stop
 }
 
 function readBody(req: IncomingMessage, limits: BodyLimits): Promise<Uint8Array> {

@@ -3,11 +3,12 @@
 // cancels the request: the connection closes and the handler's `ctx.signal` aborts.
 import type { Message, Response } from '../../jsonrpc/message.js';
 import type { ConnectOptions } from '../../protocol/connectable.js';
+import { MetaKey } from '../../protocol/version.js';
 import type { HttpContext, Payload } from './context.js';
 import { ACCEPTED, invalidOf, messageInfo, wantsReply } from './context.js';
 import { EphemeralTransport } from './ephemeral.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
-import { errorReply, jsonReply } from './exchange.js';
+import { errorReply, jsonReply, watchClose } from './exchange.js';
 import type { Acceptable } from './media-type.js';
 import { PostReply } from './post-reply.js';
 import { headerMismatch } from './standard-headers.js';
@@ -48,9 +49,22 @@ export function serveModern(
     if (mismatch !== undefined) {
       return Promise.resolve(errorReply(400, { code: -32020, message: mismatch, id: post.id }));
     }
+    // Spec 2026-07-28 (SEP-2575): a request without client capabilities is -32602 with HTTP 400.
+    const capabilities = required ? metaOf(message)[MetaKey.ClientCapabilities] : {};
+    if (typeof capabilities !== 'object' || capabilities === null || Array.isArray(capabilities)) {
+      const problem = capabilities === undefined ? 'is required' : 'must be an object';
+      const text = `_meta["${MetaKey.ClientCapabilities}"] ${problem}`;
+      return Promise.resolve(errorReply(400, { code: -32602, message: text, id: post.id }));
+    }
   }
   const payload: Payload = { kind: 'message', message };
   return serveEphemeral(ctx, exchange, { accept: post.accept, payload, status: modernStatus });
+}
+
+/** The `_meta` of a message whose `_meta` names a protocol version (so it is an object). */
+function metaOf(message: Message): Record<string, unknown> {
+  const params = 'params' in message ? (message.params as Record<string, unknown>) : {};
+  return params['_meta'] as Record<string, unknown>;
 }
 
 /** Opens a plain (not resumable) SSE stream for a reply. */
@@ -78,13 +92,12 @@ export async function serveEphemeral(
   const { payload } = how;
   // A response to a request of a connection that no longer exists: nothing can take it.
   if (payload.kind === 'message' && !('method' in payload.message)) return ACCEPTED;
-  const { signal } = exchange;
   const close = (): void => {
     void ephemeral.close();
   };
   const ephemeral = new EphemeralTransport((closed) => {
     ctx.open.delete(closed);
-    signal.removeEventListener('abort', close);
+    unwatch();
     reply?.abandon(CLOSED);
   });
   const reply = wantsReply(payload)
@@ -102,14 +115,15 @@ export async function serveEphemeral(
     : undefined;
   ephemeral.reply = reply;
   ctx.open.add(ephemeral);
-  signal.addEventListener('abort', close, { once: true });
+  const unwatch = watchClose(exchange, close);
   try {
     await ctx.connect(exchange, ephemeral, how.options);
   } catch (error) {
     close();
     throw error;
   }
-  const info = messageInfo(exchange, signal);
+  // The exchange's signal is made only if the handler reads it (AbortSignals are costly).
+  const info = messageInfo(exchange, () => exchange.signal);
   if (payload.kind === 'message') ephemeral.deliver(payload.message, info);
   else ephemeral.deliverBatch(payload.items, info);
   if (reply !== undefined) return reply.reply;

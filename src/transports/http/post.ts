@@ -7,7 +7,7 @@ import { decodeValue } from '../../jsonrpc/codec.js';
 import type { ErrorResponse, Message } from '../../jsonrpc/message.js';
 import { isRequest } from '../../jsonrpc/message.js';
 import type { ConnectOptions } from '../../protocol/connectable.js';
-import { MetaKey } from '../../protocol/version.js';
+import { MODERN_REVISIONS, MetaKey } from '../../protocol/version.js';
 import type { HttpContext, Payload } from './context.js';
 import { legacyRevision, readJson } from './context.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
@@ -52,6 +52,17 @@ function modernVersion(message: Message): unknown {
   return (meta as Record<string, unknown>)[MetaKey.ProtocolVersion];
 }
 
+/**
+ * True when the headers name 2026-07-28 and no session, for a body without the _meta version:
+ * a malformed 2026-07-28 request (-32602, 400; SEP-2575), not a legacy one. With Mcp-Session-Id
+ * it is a legacy request whose header disagrees with its session (sessionOf answers -32020).
+ */
+function modernWithoutMeta(headers: HttpExchange['headers']): boolean {
+  const named = header(headers, 'mcp-protocol-version');
+  if (named === undefined || header(headers, 'mcp-session-id') !== undefined) return false;
+  return (MODERN_REVISIONS as readonly string[]).includes(named);
+}
+
 async function routeMessage(
   ctx: HttpContext,
   exchange: HttpExchange,
@@ -62,6 +73,10 @@ async function routeMessage(
   const version = modernVersion(message);
   if (version !== undefined)
     return serveModern(ctx, exchange, { ...post, version, id: idOf(message) });
+  if (isRequest(message) && modernWithoutMeta(exchange.headers)) {
+    const missing = `_meta["${MetaKey.ProtocolVersion}"] is required`;
+    return errorReply(400, { code: -32602, message: missing, id: message.id });
+  }
   const isInitialize = 'id' in message && 'method' in message && message.method === 'initialize';
   if (!ctx.options.sessions) {
     // initialize carries its revision in the body; the header is checked on what follows.

@@ -57,9 +57,9 @@ export class SessionTransport implements Transport, SessionEntry {
   #pending: Delivery[] = [];
   #closed = false;
   /** The POST waiting for each in-flight request's response. */
-  readonly #routes = new Map<RequestId, PostReply>();
+  #routes: Map<RequestId, PostReply> | undefined;
   /** Unfinished resumable streams, by id. */
-  readonly #streams = new Map<string, ResumableStream>();
+  #streams: Map<string, ResumableStream> | undefined;
   /** The GET stream, if one was opened. */
   #standalone: ResumableStream | PlainStream | undefined;
   #initializeId: RequestId | undefined;
@@ -96,16 +96,16 @@ export class SessionTransport implements Transport, SessionEntry {
   }
 
   isBusy(): boolean {
-    if (this.#routes.size > 0) return true;
+    if (this.#routes !== undefined) return true;
     if (this.#standalone instanceof PlainStream && !this.#standalone.writer.closed) return true;
     if (this.#standalone instanceof ResumableStream && this.#standalone.live) return true;
-    for (const stream of this.#streams.values()) if (stream.live) return true;
+    for (const stream of this.#streams?.values() ?? []) if (stream.live) return true;
     return false;
   }
 
   /** True when a request with `id` is in flight (a second one would be ambiguous). */
   inFlight(id: RequestId): boolean {
-    return this.#routes.has(id);
+    return this.#routes?.has(id) === true;
   }
 
   /** Delivers one POSTed message; `reply` waits for its response when it is a request. */
@@ -115,7 +115,7 @@ export class SessionTransport implements Transport, SessionEntry {
       return;
     }
     if (reply !== undefined && 'id' in message && 'method' in message) {
-      this.#routes.set(message.id, reply);
+      (this.#routes ??= new Map()).set(message.id, reply);
       if (message.method === 'initialize') this.#initializeId = message.id;
     }
     this.#hand({ kind: 'message', message, info });
@@ -130,7 +130,7 @@ export class SessionTransport implements Transport, SessionEntry {
     if (reply !== undefined) {
       for (const item of items) {
         if ('message' in item && 'id' in item.message && 'method' in item.message) {
-          this.#routes.set(item.message.id, reply);
+          (this.#routes ??= new Map()).set(item.message.id, reply);
         }
       }
     }
@@ -183,7 +183,7 @@ export class SessionTransport implements Transport, SessionEntry {
     if (store === undefined) return undefined;
     const replay = await store.replayAfter(lastEventId);
     if (replay === undefined || !replay.streamId.startsWith(`${this.id}/`)) return undefined;
-    const stream = this.#streams.get(replay.streamId);
+    const stream = this.#streams?.get(replay.streamId);
     if (stream !== undefined) return stream.resume(signal, lastEventId);
     // The stream finished: replay what followed and end.
     const writer = new SseWriter(signal, 0);
@@ -208,7 +208,7 @@ export class SessionTransport implements Transport, SessionEntry {
       return Promise.resolve();
     }
     const related = options?.relatedRequestId;
-    const route = related === undefined ? undefined : this.#routes.get(related);
+    const route = related === undefined ? undefined : this.#routes?.get(related);
     if (route?.push(single) === true) return Promise.resolve();
     const isRequest = 'id' in single;
     // A related notification that its JSON-only POST cannot carry is dropped; requests and
@@ -232,10 +232,10 @@ export class SessionTransport implements Transport, SessionEntry {
   close(): Promise<void> {
     if (this.#closed) return Promise.resolve();
     this.#closed = true;
-    for (const reply of new Set(this.#routes.values())) reply.abandon(SESSION_ENDED);
-    this.#routes.clear();
-    for (const stream of this.#streams.values()) stream.close();
-    this.#streams.clear();
+    for (const reply of new Set(this.#routes?.values())) reply.abandon(SESSION_ENDED);
+    this.#routes = undefined;
+    for (const stream of this.#streams?.values() ?? []) stream.close();
+    this.#streams = undefined;
     if (this.#standalone instanceof PlainStream) this.#standalone.finish();
     this.#standalone = undefined;
     this.#receiver?.closed();
@@ -249,12 +249,20 @@ export class SessionTransport implements Transport, SessionEntry {
     let reply: PostReply | undefined;
     for (const r of responses) {
       if (r.id === null) continue;
-      reply ??= this.#routes.get(r.id);
-      this.#routes.delete(r.id);
+      reply ??= this.#routes?.get(r.id);
+      this.#unroute(r.id);
       if (r.id === this.#initializeId) this.#negotiated(r);
     }
     reply?.final(response);
-    if (reply !== undefined && this.#routes.size === 0) this.#settings.touched(this.id);
+    if (reply !== undefined && this.#routes === undefined) this.#settings.touched(this.id);
+  }
+
+  /** Forgets a request's route; the map goes once empty (an idle session holds none). */
+  #unroute(id: RequestId): void {
+    const routes = this.#routes;
+    if (routes === undefined) return;
+    routes.delete(id);
+    if (routes.size === 0) this.#routes = undefined;
   }
 
   #negotiated(response: Response): void {
@@ -271,7 +279,7 @@ export class SessionTransport implements Transport, SessionEntry {
       retryMs: this.#settings.retryMs,
       keepAliveMs: this.#settings.keepAliveMs,
       finished: (stream) => {
-        this.#streams.delete(stream.id);
+        this.#streams?.delete(stream.id);
       },
       idle: () => {
         this.#settings.touched(this.id);
@@ -279,7 +287,7 @@ export class SessionTransport implements Transport, SessionEntry {
       report: this.#settings.report,
     };
     const stream = new ResumableStream(`${this.id}/${String(++this.#seq)}`, hooks);
-    this.#streams.set(stream.id, stream);
+    (this.#streams ??= new Map()).set(stream.id, stream);
     return stream;
   }
 
@@ -297,7 +305,7 @@ export class SessionTransport implements Transport, SessionEntry {
       delivery.reply?.abandon(NO_BATCHES);
       for (const item of delivery.items) {
         const m = 'message' in item ? item.message : undefined;
-        if (m !== undefined && isRequest(m)) this.#routes.delete(m.id);
+        if (m !== undefined && isRequest(m)) this.#unroute(m.id);
       }
     }
   }

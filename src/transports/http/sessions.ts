@@ -22,10 +22,11 @@ export interface SessionEntry {
  */
 export function newSessionId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
-  let id = '';
-  for (const byte of bytes) id += byte.toString(16).padStart(2, '0');
-  return id;
+  // join makes one flat string; `+=` would keep a tree of 15 cons strings per session (~600 B).
+  return Array.from(bytes, (byte) => HEX[byte]).join('');
 }
+
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
 
 /**
  * SessionTable holds the live sessions by id, least recently used first. A session not used for

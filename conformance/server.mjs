@@ -1,0 +1,97 @@
+// Serves the conformance fixture over mcpkit's Streamable HTTP on 127.0.0.1 and prints the
+// endpoint URL as its first line of output. Two faces of the same handler:
+//   node conformance/server.mjs [--face node|fetch] [--port N]
+// `node` (default) uses mcpkit's node:http face (`listen`); `fetch` serves `createFetchHandler`
+// through the small node:http → Request adapter below, as a Workers/Bun/Deno host would.
+/* eslint-disable no-console */
+import { createServer } from 'node:http';
+import { Readable } from 'node:stream';
+import { parseArgs } from 'node:util';
+import { createFetchHandler } from 'mcpkit/transports/http';
+import { listen } from 'mcpkit/transports/http/node';
+import { createConformanceServer } from './fixture.mjs';
+
+const { values } = parseArgs({
+  options: { face: { type: 'string', default: 'node' }, port: { type: 'string', default: '0' } },
+});
+const port = Number(values.port);
+const server = createConformanceServer();
+const onError = (error, where) => console.error(`transport error (${where}):`, error);
+
+let running;
+if (values.face === 'node') {
+  running = await listen(() => server, { port, onError });
+} else if (values.face === 'fetch') {
+  running = await listenFetch(
+    createFetchHandler(() => server, { onError }),
+    port,
+  );
+} else {
+  console.error(`unknown face ${String(values.face)}: use node or fetch`);
+  process.exit(2);
+}
+console.log(running.url);
+
+const stop = () => {
+  running.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+
+/** Serves a fetch handler on node:http at 127.0.0.1 (the adapter a fetch-runtime host provides). */
+async function listenFetch(handle, wanted) {
+  const http = createServer((req, res) => {
+    serveFetch(handle, req, res).catch((error) => {
+      console.error('fetch adapter:', error);
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+  await new Promise((resolve) => http.listen(wanted, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${String(http.address().port)}/mcp`,
+    close: () =>
+      new Promise((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  };
+}
+
+async function serveFetch(handle, req, res) {
+  const controller = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  const withBody = req.method !== 'GET' && req.method !== 'HEAD';
+  const request = new Request(new URL(req.url ?? '/', 'http://127.0.0.1'), {
+    method: req.method,
+    headers,
+    signal: controller.signal,
+    ...(withBody ? { body: Readable.toWeb(req), duplex: 'half' } : {}),
+  });
+  const response = await handle(request);
+  res.writeHead(response.status, [...response.headers].flat());
+  if (response.body === null) {
+    res.end();
+    return;
+  }
+  res.flushHeaders();
+  const reader = response.body.getReader();
+  res.on('close', () => {
+    reader.cancel().catch(() => undefined);
+  });
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done || res.destroyed) break;
+    if (!res.write(value)) await new Promise((resolve) => res.once('drain', resolve));
+  }
+  res.end();
+}
