@@ -2,39 +2,15 @@
 // results and errors, progress and its timeout reset, cancellation, output schemas, and the
 // 2026-07-28 list cache.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Client, LocalError } from '../../src/client/index.js';
-import type { ClientOptions } from '../../src/client/index.js';
+import { LocalError } from '../../src/client/index.js';
 import { McpServer } from '../../src/server/server.js';
 import type { McpServerOptions } from '../../src/server/server.js';
-import { createMemoryPair } from '../../src/transports/memory.js';
+import { ERAS, closeClients, connectClient } from '../helpers/client-pair.js';
 
-type Frame = { from: 'client' | 'server'; message: Record<string, any> };
-
-const clients: Client[] = [];
 afterEach(async () => {
   vi.useRealTimers();
-  await Promise.all(clients.splice(0).map((c) => c.close()));
+  await closeClients();
 });
-
-const ERAS = [
-  ['legacy', '2025-11-25'],
-  ['modern', '2026-07-28'],
-] as const;
-
-async function connect(server: McpServer, options: ClientOptions = {}) {
-  const frames: Frame[] = [];
-  const [a, b] = createMemoryPair({
-    onFrame: (from, text) =>
-      frames.push({ from: from === 'a' ? 'client' : 'server', message: JSON.parse(text) }),
-  });
-  await server.connect(b);
-  const client = new Client({ name: 'test-client', version: '1.0.0' }, options);
-  clients.push(client);
-  await client.connect(a);
-  const sent = (method: string) =>
-    frames.filter((f) => f.from === 'client' && f.message['method'] === method);
-  return { client, frames, sent };
-}
 
 function callServer(options: McpServerOptions = {}) {
   const server = new McpServer({ name: 'calls', version: '1.0.0' }, options);
@@ -89,7 +65,7 @@ describe('listings', () => {
       for (const name of ['p1', 'p2', 'p3']) server.prompt({ name }, () => name);
       for (const n of [1, 2, 3]) server.resource({ uri: `test://r${n}`, name: `r${n}` }, () => '');
       server.resourceTemplate({ uriTemplate: 'test://t/{id}', name: 't' }, () => '');
-      const { client, sent } = await connect(server, { mode: { pin: revision } });
+      const { client, sent } = await connectClient(server, { mode: { pin: revision } });
       const names: string[] = [];
       for await (const tool of client.tools()) names.push(tool.name);
       expect(names).toEqual(['a', 'b', 'c', 'd', 'e']);
@@ -120,11 +96,11 @@ describe('listings', () => {
   it('stops after maxPages with a LocalError', async () => {
     const server = new McpServer({ name: 'p', version: '1' }, { pageSize: 1 });
     for (const name of ['a', 'b', 'c']) server.tool({ name }, () => name);
-    const { client } = await connect(server);
+    const { client } = await connectClient(server);
     const error = await client.listTools({ maxPages: 2 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LocalError);
     expect(error).toMatchObject({ code: 'PROTOCOL_VIOLATION', message: /more than 2 pages/ });
-    const { client: capped } = await connect(server, { maxPages: 3 });
+    const { client: capped } = await connectClient(server, { maxPages: 3 });
     await expect(capped.listTools()).resolves.toHaveLength(3);
   });
 
@@ -135,7 +111,7 @@ describe('listings', () => {
     );
     server.tool({ name: 'a' }, () => 'a');
     server.prompt({ name: 'p' }, () => 'p');
-    const { client, sent } = await connect(server);
+    const { client, sent } = await connectClient(server);
     vi.useFakeTimers({ toFake: ['Date'] });
     const first = await client.listTools();
     first.pop();
@@ -147,7 +123,7 @@ describe('listings', () => {
     vi.setSystemTime(Date.now() + 60_001);
     await client.listTools();
     expect(sent('tools/list')).toHaveLength(2);
-    const { client: legacy, sent: legacySent } = await connect(server, {
+    const { client: legacy, sent: legacySent } = await connectClient(server, {
       mode: { pin: '2025-11-25' },
     });
     await legacy.listTools();
@@ -159,7 +135,7 @@ describe('listings', () => {
 describe('calls', () => {
   for (const [era, revision] of ERAS) {
     it(`returns tool failures and throws protocol errors (${era})`, async () => {
-      const { client } = await connect(callServer().server, { mode: { pin: revision } });
+      const { client } = await connectClient(callServer().server, { mode: { pin: revision } });
       await expect(client.callTool('fails')).resolves.toMatchObject({
         isError: true,
         content: [{ type: 'text', text: 'disk is full' }],
@@ -185,7 +161,9 @@ describe('calls', () => {
     });
 
     it(`reports progress with total and message (${era})`, async () => {
-      const { client, sent } = await connect(callServer().server, { mode: { pin: revision } });
+      const { client, sent } = await connectClient(callServer().server, {
+        mode: { pin: revision },
+      });
       const seen: unknown[] = [];
       const result = await client.callTool(
         'slow',
@@ -207,7 +185,7 @@ describe('calls', () => {
 
     it(`cancels through an AbortSignal and tells the server (${era})`, async () => {
       const { server, state } = callServer();
-      const { client, sent } = await connect(server, { mode: { pin: revision } });
+      const { client, sent } = await connectClient(server, { mode: { pin: revision } });
       const controller = new AbortController();
       const call = client.callTool('hang', {}, { signal: controller.signal });
       await vi.waitFor(() => {
@@ -230,7 +208,7 @@ describe('calls', () => {
 
   it('restarts the timeout on progress, so long calls with progress never time out', async () => {
     const { server, state } = callServer();
-    const { client } = await connect(server);
+    const { client } = await connectClient(server);
     // The server starts its handler after real async work (2026-07-28 hashes the request), so
     // fake time only moves once the handler has started its first timer.
     const started = async (count: number) => {
@@ -280,7 +258,7 @@ describe('calls', () => {
       throw new Error('no data');
     });
     for (const [era, revision] of ERAS) {
-      const { client, sent } = await connect(server, { mode: { pin: revision } });
+      const { client, sent } = await connectClient(server, { mode: { pin: revision } });
       await expect(client.callTool('weather')).resolves.toMatchObject({
         structuredContent: { temp: 21.5 },
       });

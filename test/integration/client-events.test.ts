@@ -1,38 +1,14 @@
 // The client's events in both eras: list changes (legacy notifications; a 2026-07-28 listen
 // stream opened on connect), resource subscriptions, log levels, and explicit listen streams.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Client, LocalError } from '../../src/client/index.js';
-import type { ClientOptions } from '../../src/client/index.js';
+import { LocalError } from '../../src/client/index.js';
 import { McpServer } from '../../src/server/server.js';
 import type { McpServerOptions } from '../../src/server/server.js';
-import { createMemoryPair } from '../../src/transports/memory.js';
+import { ERAS, closeClients, connectClient } from '../helpers/client-pair.js';
 
-type Frame = { from: 'client' | 'server'; message: Record<string, any> };
-
-const clients: Client[] = [];
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
+  await closeClients();
 });
-
-const ERAS = [
-  ['legacy', '2025-11-25'],
-  ['modern', '2026-07-28'],
-] as const;
-
-async function connect(server: McpServer, options: ClientOptions = {}) {
-  const frames: Frame[] = [];
-  const [a, b] = createMemoryPair({
-    onFrame: (from, text) =>
-      frames.push({ from: from === 'a' ? 'client' : 'server', message: JSON.parse(text) }),
-  });
-  await server.connect(b);
-  const client = new Client({ name: 'test-client', version: '1.0.0' }, options);
-  clients.push(client);
-  await client.connect(a);
-  const sent = (method: string) =>
-    frames.filter((f) => f.from === 'client' && f.message['method'] === method);
-  return { client, frames, sent };
-}
 
 function eventServer(options: McpServerOptions = {}) {
   const server = new McpServer({ name: 'events', version: '1.0.0' }, options);
@@ -52,7 +28,7 @@ describe('list changes', () => {
     it(`reaches onListChanged and invalidates the list cache (${era})`, async () => {
       const server = eventServer({ cacheHints: { 'tools/list': { ttlMs: 60_000 } } });
       const changed: string[] = [];
-      const { client, sent } = await connect(server, {
+      const { client, sent } = await connectClient(server, {
         mode: { pin: revision },
         onListChanged: (kind) => changed.push(kind),
       });
@@ -76,8 +52,8 @@ describe('list changes', () => {
   }
 
   it('opens no stream without onListChanged or with autoListen off (2026-07-28)', async () => {
-    const { sent } = await connect(eventServer());
-    const { sent: off } = await connect(eventServer(), {
+    const { sent } = await connectClient(eventServer());
+    const { sent: off } = await connectClient(eventServer(), {
       onListChanged: () => undefined,
       autoListen: false,
     });
@@ -91,7 +67,7 @@ describe('resource subscriptions', () => {
     it(`delivers updates of subscribed resources only (${era})`, async () => {
       const server = eventServer();
       const updated: string[] = [];
-      const { client, sent } = await connect(server, {
+      const { client, sent } = await connectClient(server, {
         mode: { pin: revision },
         onResourceUpdated: (uri) => updated.push(uri),
       });
@@ -135,7 +111,7 @@ describe('log levels', () => {
   for (const [era, revision] of ERAS) {
     it(`honours logLevel and setLogLevel (${era})`, async () => {
       const logs: unknown[] = [];
-      const { client, sent } = await connect(eventServer(), {
+      const { client, sent } = await connectClient(eventServer(), {
         mode: { pin: revision },
         logLevel: 'info',
         onLog: (params) => logs.push([params.level, params.data, params.logger]),
@@ -163,7 +139,7 @@ describe('log levels', () => {
 
   it('receives no logs in 2026-07-28 unless asked', async () => {
     const onLog = vi.fn();
-    const { client } = await connect(eventServer(), { onLog });
+    const { client } = await connectClient(eventServer(), { onLog });
     await client.callTool('chatty');
     expect(onLog).not.toHaveBeenCalled();
   });
@@ -173,7 +149,7 @@ describe('listen', () => {
   it('opens a stream, reports the agreed filter, and ends with the server', async () => {
     const server = eventServer();
     const notifications: string[] = [];
-    const { client } = await connect(server, {
+    const { client } = await connectClient(server, {
       onNotification: (n) => notifications.push(n.method),
       onResourceUpdated: (uri) => notifications.push(uri),
     });
@@ -196,7 +172,9 @@ describe('listen', () => {
   it('closes a stream on request and ignores its late notifications', async () => {
     const server = eventServer();
     const updated: string[] = [];
-    const { client } = await connect(server, { onResourceUpdated: (uri) => updated.push(uri) });
+    const { client } = await connectClient(server, {
+      onResourceUpdated: (uri) => updated.push(uri),
+    });
     const subscription = client.listen({ resourceSubscriptions: ['test://a'] });
     await subscription.acknowledged;
     await subscription.close();
@@ -207,7 +185,7 @@ describe('listen', () => {
   });
 
   it('is refused in the legacy era', async () => {
-    const { client } = await connect(eventServer(), { mode: { pin: '2025-06-18' } });
+    const { client } = await connectClient(eventServer(), { mode: { pin: '2025-06-18' } });
     expect(() => client.listen({ toolsListChanged: true })).toThrow(LocalError);
   });
 });

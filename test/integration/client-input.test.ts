@@ -2,39 +2,16 @@
 // and served in both eras: legacy server-to-client requests and 2026-07-28 multi round-trip
 // requests driven by the client.
 import { afterEach, describe, expect, it } from 'vitest';
-import { Client, LocalError } from '../../src/client/index.js';
+import { LocalError } from '../../src/client/index.js';
 import type { ClientOptions, ElicitParams } from '../../src/client/index.js';
 import type * as Spec from '../../src/protocol/schema/2026-07-28.js';
 import { McpServer } from '../../src/server/server.js';
-import { createMemoryPair } from '../../src/transports/memory.js';
+import { ERAS, closeClients, connectClient } from '../helpers/client-pair.js';
 import { assertValidMessage } from '../helpers/spec-schema.js';
 
-type Frame = { from: 'client' | 'server'; message: Record<string, any> };
-
-const clients: Client[] = [];
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
+  await closeClients();
 });
-
-const ERAS = [
-  ['legacy', '2025-11-25'],
-  ['modern', '2026-07-28'],
-] as const;
-
-async function connect(server: McpServer, options: ClientOptions = {}) {
-  const frames: Frame[] = [];
-  const [a, b] = createMemoryPair({
-    onFrame: (from, text) =>
-      frames.push({ from: from === 'a' ? 'client' : 'server', message: JSON.parse(text) }),
-  });
-  await server.connect(b);
-  const client = new Client({ name: 'test-client', version: '1.0.0' }, options);
-  clients.push(client);
-  await client.connect(a);
-  const sent = (method: string) =>
-    frames.filter((f) => f.from === 'client' && f.message['method'] === method);
-  return { client, frames, sent };
-}
 
 const FORM: Spec.ElicitRequestFormParams['requestedSchema'] = {
   type: 'object',
@@ -114,7 +91,7 @@ describe('the same handlers in both eras', () => {
   for (const [era, revision] of ERAS) {
     it(`answers elicitation, sampling and roots (${era})`, async () => {
       const log: unknown[] = [];
-      const { client, frames } = await connect(inputServer(), {
+      const { client, frames } = await connectClient(inputServer(), {
         ...handlers(log),
         mode: { pin: revision },
       });
@@ -151,7 +128,7 @@ describe('the same handlers in both eras', () => {
 
     it(`fills defaults into accepted content with applyDefaults (${era})`, async () => {
       const log: unknown[] = [];
-      const { client } = await connect(inputServer(), {
+      const { client } = await connectClient(inputServer(), {
         ...handlers(log),
         elicitation: { applyDefaults: true },
         mode: { pin: revision },
@@ -163,7 +140,7 @@ describe('the same handlers in both eras', () => {
 
   it('drives multi round-trip requests: new ids, per-round answers, state echoed', async () => {
     const log: unknown[] = [];
-    const { client, frames, sent } = await connect(inputServer(), handlers(log));
+    const { client, frames, sent } = await connectClient(inputServer(), handlers(log));
     await client.callTool('ask');
     const calls = sent('tools/call').map((f) => f.message);
     expect(calls).toHaveLength(3);
@@ -189,25 +166,25 @@ describe('the same handlers in both eras', () => {
 
   it('stops after maxInputRounds with a LocalError', async () => {
     const log: unknown[] = [];
-    const { client } = await connect(inputServer(), { ...handlers(log), maxInputRounds: 2 });
+    const { client } = await connectClient(inputServer(), { ...handlers(log), maxInputRounds: 2 });
     const error = await client.callTool('pester').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LocalError);
     expect(error).toMatchObject({ code: 'PROTOCOL_VIOLATION', message: /more than 2 rounds/ });
-    const { client: patient } = await connect(inputServer(), handlers(log));
+    const { client: patient } = await connectClient(inputServer(), handlers(log));
     await expect(patient.callTool('pester')).resolves.toMatchObject({
       content: [{ text: 'done' }],
     });
   });
 
   it('throws a clear LocalError when a question has no handler (2026-07-28)', async () => {
-    const { client } = await connect(inputServer(), { capabilities: { elicitation: {} } });
+    const { client } = await connectClient(inputServer(), { capabilities: { elicitation: {} } });
     const error = await client.callTool('ask').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LocalError);
     expect(error).toMatchObject({ code: 'UNSUPPORTED', message: /no onElicit handler/ });
   });
 
   it('answers -32601 to a legacy question without a handler, and ping with {}', async () => {
-    const { client, frames } = await connect(inputServer(), {
+    const { client, frames } = await connectClient(inputServer(), {
       capabilities: { roots: {} },
       mode: { pin: '2025-11-25' },
     });
@@ -217,9 +194,9 @@ describe('the same handlers in both eras', () => {
   });
 
   it('lets the server decline without declared capabilities', async () => {
-    const { client } = await connect(inputServer(), { mode: { pin: '2025-11-25' } });
+    const { client } = await connectClient(inputServer(), { mode: { pin: '2025-11-25' } });
     await expect(client.callTool('ask')).resolves.toMatchObject({ isError: true });
-    const { client: modern } = await connect(inputServer());
+    const { client: modern } = await connectClient(inputServer());
     await expect(modern.callTool('ask')).rejects.toMatchObject({ code: -32021 });
   });
 });
