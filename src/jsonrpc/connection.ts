@@ -113,23 +113,36 @@ export class Connection {
     return this.#closed;
   }
 
+  /**
+   * The Receiver a connection hands its transport: prototype methods rather than three closures
+   * per connection (a legacy session keeps one for its lifetime; see bench/RESULTS.md).
+   */
+  static readonly #Inbox = class implements Receiver {
+    readonly #connection: Connection;
+
+    constructor(connection: Connection) {
+      this.#connection = connection;
+    }
+
+    message(message: Message, info?: MessageInfo): void {
+      this.#connection.#receive(message, info);
+    }
+
+    batch(items: readonly BatchItem[], info?: MessageInfo): void {
+      this.#connection.#receiveBatch(items, info);
+    }
+
+    closed(error?: Error): void {
+      this.#connection.#onClosed(error);
+    }
+  };
+
   /** Starts receiving. Called once; a second call rejects with LocalError('ALREADY_STARTED'). */
   async start(): Promise<void> {
     if (this.#started)
       throw new LocalError(LocalErrorCode.AlreadyStarted, 'connection already started');
     this.#started = true;
-    const receiver: Receiver = {
-      message: (message, info) => {
-        this.#receive(message, info);
-      },
-      batch: (items, info) => {
-        this.#receiveBatch(items, info);
-      },
-      closed: (error) => {
-        this.#onClosed(error);
-      },
-    };
-    await this.#transport.start(receiver);
+    await this.#transport.start(new Connection.#Inbox(this));
   }
 
   /** Sends a request and resolves with its result, or rejects (JsonRpcError, LocalError, abort reason). */
@@ -305,8 +318,8 @@ export class Connection {
         },
       };
     }
-    const handler = this.#options.onRequest;
-    if (handler === undefined) {
+    const options = this.#options;
+    if (options.onRequest === undefined) {
       return {
         jsonrpc: '2.0',
         id,
@@ -328,7 +341,8 @@ export class Connection {
         this.request(method, params, { relatedRequestId: id, ...options }),
     };
     try {
-      const result = await handler(request, ctx);
+      // Called as a method: options may be an object whose methods use `this`.
+      const result = await options.onRequest(request, ctx);
       return incoming.abandoned ? undefined : { jsonrpc: '2.0', id, result: result ?? null };
     } catch (error) {
       if (incoming.abandoned) return undefined;

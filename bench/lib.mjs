@@ -1,0 +1,224 @@
+// Helpers of the orchestrator: the requests each era sends, a small HTTP client, server
+// processes, and statistics.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { request as httpRequest, Agent } from 'node:http';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import process from 'node:process';
+
+export const BENCH = fileURLToPath(new URL('.', import.meta.url));
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export const MODERN = '2026-07-28';
+export const LEGACY = '2025-11-25';
+const META = {
+  'io.modelcontextprotocol/protocolVersion': MODERN,
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+const ACCEPT = 'application/json, text/event-stream';
+
+/** The arguments of each tool the load calls. */
+export const CALLS = {
+  echo: { message: 'hello world' },
+  add: { a: 2, b: 3 },
+  wide_00: { id: 'x1', name: 'n', count: 3, tags: ['a', 'b'], mode: 'fast', owner: { id: 'o' } },
+};
+
+/** A JSON-RPC request of `era` ('modern' adds the `_meta` envelope). */
+export function rpc(era, { id = 1, method, params = {} }) {
+  const body = { jsonrpc: '2.0', id, method, params };
+  if (era === 'modern') body.params = { ...params, _meta: META };
+  return body;
+}
+
+/** The headers of a POST of `era`, for `method` (and `name`, for tools/call). */
+export function headersFor(era, { method, name, session } = {}) {
+  const headers = { 'content-type': 'application/json', accept: ACCEPT };
+  if (era === 'modern') {
+    headers['mcp-protocol-version'] = MODERN;
+    if (method !== undefined) headers['mcp-method'] = method;
+    if (name !== undefined) headers['mcp-name'] = name;
+  } else {
+    headers['mcp-protocol-version'] = LEGACY;
+    if (session !== undefined) headers['mcp-session-id'] = session;
+  }
+  return headers;
+}
+
+/** The body and headers of one `tools/call` of `tool` in `era`. */
+export function toolCall(era, { tool = 'echo', session, id = 1 } = {}) {
+  const body = rpc(era, {
+    id,
+    method: 'tools/call',
+    params: { name: tool, arguments: CALLS[tool] },
+  });
+  return {
+    body: JSON.stringify(body),
+    headers: headersFor(era, { method: 'tools/call', name: tool, session }),
+  };
+}
+
+/** A keep-alive agent with one socket: requests go one after another on one connection. */
+export function oneSocketAgent() {
+  return new Agent({ keepAlive: true, maxSockets: 1 });
+}
+
+/** POSTs `body` and resolves with { status, headers, text }. */
+export function post(url, { body, headers, agent, method = 'POST' }) {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, headers, agent }, (res) => {
+      const chunks = [];
+      res.on('data', (chunk) => chunks.push(chunk));
+      res.on('end', () => {
+        resolve({
+          status: res.statusCode,
+          headers: res.headers,
+          text: Buffer.concat(chunks).toString('utf8'),
+        });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** The JSON-RPC messages in a reply: a JSON body, or the data lines of an SSE body. */
+export function messagesOf(reply) {
+  const type = String(reply.headers['content-type'] ?? '');
+  if (reply.text === '') return [];
+  if (type.split(';')[0].trim() === 'text/event-stream') {
+    return reply.text
+      .split('\n')
+      .filter((line) => line.startsWith('data:') && line.length > 5)
+      .map((line) => JSON.parse(line.slice(5)))
+      .filter((m) => m !== '' && m !== null);
+  }
+  const value = JSON.parse(reply.text);
+  return Array.isArray(value) ? value : [value];
+}
+
+/** The response to request `id` in a reply, or throws with what came instead. */
+export function responseOf(reply, id) {
+  const found = messagesOf(reply).find((m) => m.id === id && ('result' in m || 'error' in m));
+  if (found === undefined || 'error' in found) {
+    throw new Error(
+      `no result for id ${String(id)}: HTTP ${reply.status} ${reply.text.slice(0, 300)}`,
+    );
+  }
+  return found.result;
+}
+
+/** Opens a legacy session: initialize, then notifications/initialized. Resolves with its id. */
+export async function openSession(url, agent, id = 0) {
+  const init = rpc('legacy', {
+    id,
+    method: 'initialize',
+    params: {
+      protocolVersion: LEGACY,
+      capabilities: {},
+      clientInfo: { name: 'bench', version: '1.0.0' },
+    },
+  });
+  const reply = await post(url, {
+    body: JSON.stringify(init),
+    headers: { 'content-type': 'application/json', accept: ACCEPT },
+    agent,
+  });
+  responseOf(reply, id);
+  const session = reply.headers['mcp-session-id'];
+  const headers = headersFor('legacy', { session });
+  const note = await post(url, {
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    headers,
+    agent,
+  });
+  if (note.status >= 300) throw new Error(`notifications/initialized: HTTP ${note.status}`);
+  return session;
+}
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => {
+        resolve(port);
+      });
+    });
+  });
+}
+
+/**
+ * Starts a server under test in its own process and resolves once it prints `READY <port>` on
+ * stderr. `stdio: true` keeps stdin/stdout as pipes for a stdio server.
+ */
+export function startServer(
+  file,
+  { env = {}, nodeArgs = [], stdio = false, timeoutMs = 20_000 } = {},
+) {
+  const child = spawn(process.execPath, [...nodeArgs, `${BENCH}servers/${file}`], {
+    cwd: BENCH,
+    env: { ...process.env, NODE_ENV: 'production', ...env },
+    stdio: ['pipe', stdio ? 'pipe' : 'ignore', 'pipe'],
+  });
+  let log = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${file} did not start: ${log}`));
+    }, timeoutMs);
+    const onData = (chunk) => {
+      log += chunk.toString();
+      const match = /READY (\d+)/.exec(log);
+      if (match === null) return;
+      clearTimeout(timer);
+      child.stderr.off('data', onData);
+      child.stderr.resume(); // keep draining: a full stderr pipe would block the server
+      resolve({ child, port: Number(match[1]), stop: () => stopChild(child) });
+    };
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${file} exited (${String(code)}) before it was ready: ${log}`));
+    });
+  });
+}
+
+/** Ends a child we started and waits for it to go. */
+export function stopChild(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/** The resident set size of a process, in bytes (Linux /proc). */
+export function rssOf(pid) {
+  const status = readFileSync(`/proc/${String(pid)}/status`, 'utf8');
+  const match = /VmRSS:\s+(\d+) kB/.exec(status);
+  if (match === null) throw new Error('no VmRSS');
+  return Number(match[1]) * 1024;
+}
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** The q-quantile (0..1) of sorted values, nearest rank. */
+export function quantile(sorted, q) {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+}
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

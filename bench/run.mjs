@@ -1,0 +1,1110 @@
+// npm run bench: mcpkit against raw node:http, the official SDK (v1 and v2), tmcp and fastmcp,
+// in one sitting, on 127.0.0.1. See bench/README.md for what each section measures.
+//
+//   node bench/run.mjs [--quick] [--rounds N] [--duration S] [--loadgen wrk|autocannon]
+//                      [--only SECTION,...] [--servers NAME,...] [--out FILE]
+//
+// Sections: http, scaling, inprocess, sessions, stdio, fresh, import, size.
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import process from 'node:process';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import {
+  BENCH,
+  ROOT,
+  freePort,
+  median,
+  oneSocketAgent,
+  openSession,
+  post,
+  quantile,
+  responseOf,
+  rpc,
+  rssOf,
+  sleep,
+  startServer,
+  stopChild,
+  toolCall,
+  headersFor,
+  LEGACY,
+} from './lib.mjs';
+import { Agent } from 'node:http';
+
+const { values: flags } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    rounds: { type: 'string' },
+    duration: { type: 'string' },
+    loadgen: { type: 'string' },
+    only: { type: 'string' },
+    servers: { type: 'string' },
+    out: { type: 'string' },
+  },
+});
+const QUICK = flags.quick;
+const ROUNDS = Number(flags.rounds ?? (QUICK ? 1 : 3));
+// wrk takes whole seconds.
+const DURATION = Math.max(1, Math.round(Number(flags.duration ?? (QUICK ? 1 : 2))));
+const WARMUP = 1;
+const CONNECTIONS = [1, 16, 64];
+const SECTIONS = new Set(
+  (flags.only ?? 'http,scaling,inprocess,sessions,stdio,fresh,import,size').split(','),
+);
+const OUT = flags.out ?? join(BENCH, 'results.json');
+
+/** The HTTP servers under test. `era` picks the requests, `session` opens one first. */
+const HTTP_SERVERS = [
+  { id: 'raw', label: 'raw node:http', file: 'raw-http.mjs', era: 'legacy', noTools: true },
+  { id: 'mcpkit-modern', label: 'mcpkit 2026-07-28', file: 'mcpkit-http.mjs', era: 'modern' },
+  {
+    id: 'mcpkit-stateless',
+    label: 'mcpkit legacy stateless',
+    file: 'mcpkit-http.mjs',
+    era: 'legacy',
+    env: { BENCH_SESSIONS: '0' },
+  },
+  {
+    id: 'mcpkit-session',
+    label: 'mcpkit legacy session',
+    file: 'mcpkit-http.mjs',
+    era: 'legacy',
+    session: true,
+  },
+  { id: 'sdk2-modern', label: 'SDK v2 2026-07-28', file: 'sdk2-http.mjs', era: 'modern' },
+  { id: 'sdk2-legacy', label: 'SDK v2 legacy stateless', file: 'sdk2-http.mjs', era: 'legacy' },
+  { id: 'sdk1-stateless', label: 'SDK v1 stateless', file: 'sdk1-stateless.mjs', era: 'legacy' },
+  {
+    id: 'sdk1-stateful',
+    label: 'SDK v1 session',
+    file: 'sdk1-stateful.mjs',
+    era: 'legacy',
+    session: true,
+  },
+  { id: 'tmcp', label: 'tmcp session', file: 'tmcp-http.mjs', era: 'legacy', session: true },
+  {
+    id: 'fastmcp',
+    label: 'fastmcp session',
+    file: 'fastmcp-http.mjs',
+    era: 'legacy',
+    session: true,
+  },
+].filter((s) => flags.servers === undefined || flags.servers.split(',').includes(s.id));
+
+/** The SDK v2 row each row's "× SDK v2" compares with: the same era. */
+const sdk2Of = (era) => (era === 'modern' ? 'sdk2-modern' : 'sdk2-legacy');
+
+const results = {
+  meta: {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model,
+    loadavgStart: loadavg(),
+    quick: QUICK,
+    rounds: ROUNDS,
+    durationSeconds: DURATION,
+    warmupSeconds: WARMUP,
+  },
+  http: [],
+  inprocess: [],
+  sessions: [],
+  stdio: [],
+  fresh: [],
+  import: [],
+  size: [],
+  targets: [],
+  problems: [],
+};
+
+function log(line) {
+  process.stderr.write(`${line}\n`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Setup: the build and bench/'s own dependencies.
+
+function ensureSetup() {
+  if (!existsSync(join(ROOT, 'dist/src/server/index.js'))) {
+    log('== dist/ is missing: npm run build');
+    run('npm', ['run', 'build'], ROOT);
+  }
+  if (!existsSync(join(BENCH, 'node_modules'))) {
+    log('== bench/node_modules is missing: npm install --prefix bench');
+    run('npm', ['install', '--prefix', BENCH, '--no-audit', '--no-fund'], ROOT);
+  }
+}
+
+function run(command, args, cwd) {
+  const result = spawnSync(command, args, { cwd, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load generation: wrk when installed (much lighter on a 2-core machine), else autocannon.
+
+function pickLoadgen() {
+  if (flags.loadgen !== undefined) return flags.loadgen;
+  const found = spawnSync('sh', ['-c', 'command -v wrk'], { encoding: 'utf8' });
+  return found.status === 0 && found.stdout.trim() !== '' ? 'wrk' : 'autocannon';
+}
+const LOADGEN = pickLoadgen();
+results.meta.loadgen = LOADGEN;
+const scratch = mkdtempSync(join(tmpdir(), 'mcpkit-bench-'));
+
+function collect(child) {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.stderr.on('data', (chunk) => (err += chunk));
+    child.once('error', reject);
+    child.once('close', (code) => {
+      if (code === 0) resolve(out);
+      else
+        reject(new Error(`load generator failed (${String(code)}): ${(err + out).slice(0, 500)}`));
+    });
+  });
+}
+
+/** One load run: POST `request` to `url` over `connections` for `seconds`. */
+async function load(url, request, { connections, seconds }) {
+  if (LOADGEN === 'wrk') {
+    const script = join(scratch, 'request.lua');
+    const lines = ['wrk.method = "POST"', `wrk.body = [==[${request.body}]==]`];
+    for (const [name, value] of Object.entries(request.headers)) {
+      lines.push(`wrk.headers["${name}"] = "${value}"`);
+    }
+    writeFileSync(script, `${lines.join('\n')}\n`);
+    const threads = String(Math.min(2, connections));
+    const args = ['-t', threads, '-c', String(connections), '-d', `${String(seconds)}s`];
+    args.push('--latency', '--timeout', '10s', '-s', script, url);
+    const text = await collect(spawn('wrk', args));
+    return parseWrk(text);
+  }
+  const job = { url, ...request, connections, duration: seconds };
+  const text = await collect(
+    spawn(process.execPath, [join(BENCH, 'loadgen.mjs'), JSON.stringify(job)], { cwd: BENCH }),
+  );
+  return JSON.parse(text.trim());
+}
+
+function wrkTime(value, unit) {
+  const n = Number(value);
+  if (unit === 'us') return n / 1000;
+  if (unit === 's') return n * 1000;
+  if (unit === 'm') return n * 60_000;
+  return n; // ms
+}
+
+function parseWrk(text) {
+  const rps = /Requests\/sec:\s+([\d.]+)/.exec(text);
+  const total = /(\d+) requests in/.exec(text);
+  const p50 = /\s50%\s+([\d.]+)(us|ms|s|m)/.exec(text);
+  const p99 = /\s99%\s+([\d.]+)(us|ms|s|m)/.exec(text);
+  const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(text);
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(text);
+  if (rps === null || total === null) throw new Error(`unreadable wrk output: ${text}`);
+  return {
+    rps: Number(rps[1]),
+    total: Number(total[1]),
+    p50: p50 === null ? NaN : wrkTime(p50[1], p50[2]),
+    p99: p99 === null ? NaN : wrkTime(p99[1], p99[2]),
+    non2xx: non2xx === null ? 0 : Number(non2xx[1]),
+    errors: socket === null ? 0 : Number(socket[1]) + Number(socket[2]) + Number(socket[3]),
+    timeouts: socket === null ? 0 : Number(socket[4]),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP tools/call under load.
+
+/** Starts `server` with `tools` extra tools, checks one call, and returns how to load it. */
+async function prepare(server, extraTools, nodeArgs = []) {
+  const port = await freePort();
+  const env = { PORT: String(port), BENCH_TOOLS: String(extraTools), ...server.env };
+  const started = await startServer(server.file, { env, nodeArgs });
+  try {
+    const url = `http://127.0.0.1:${String(started.port)}/mcp`;
+    const agent = oneSocketAgent();
+    const session = server.session ? await openSession(url, agent) : undefined;
+    const tool = extraTools > 0 && !server.noTools ? 'wide_00' : 'echo';
+    const request = toolCall(server.era, { tool, session, id: 1 });
+    const reply = await post(url, { ...request, agent });
+    const text = JSON.stringify(responseOf(reply, 1));
+    if (!text.includes(tool === 'echo' ? 'hello world' : 'ok x1')) {
+      throw new Error(`${server.id}: unexpected result ${text}`);
+    }
+    agent.destroy();
+    return { ...started, url, request };
+  } catch (error) {
+    await started.stop();
+    throw error;
+  }
+}
+
+async function httpSection({ extraTools, connections, label }) {
+  const servers = HTTP_SERVERS.filter((s) => extraTools === 0 || !s.noTools);
+  const runs = new Map(servers.map((s) => [s.id, new Map(connections.map((c) => [c, []]))]));
+  for (let round = 0; round < ROUNDS; round++) {
+    // Alternate: every round visits every server, each round from a different start.
+    const shift = (round * 3) % servers.length;
+    const order = [...servers.slice(shift), ...servers.slice(0, shift)];
+    for (const server of order) {
+      let running;
+      try {
+        running = await prepare(server, extraTools);
+        await load(running.url, running.request, { connections: 64, seconds: WARMUP });
+        for (const c of connections) {
+          // The headline (64 connections) runs DURATION seconds; 1 and 16, one second.
+          const seconds = c === 64 || QUICK ? DURATION : 1;
+          const figures = await load(running.url, running.request, { connections: c, seconds });
+          runs.get(server.id).get(c).push(figures);
+          const bad = figures.non2xx + figures.errors + figures.timeouts;
+          if (bad > 0) {
+            results.problems.push(
+              `${label} ${server.id} c=${String(c)} round ${String(round + 1)}: ${String(figures.non2xx)} non-2xx, ${String(figures.errors)} errors, ${String(figures.timeouts)} timeouts`,
+            );
+          }
+          log(
+            `  ${label} r${String(round + 1)} ${server.id.padEnd(16)} c=${String(c).padEnd(3)} ${figures.rps.toFixed(0).padStart(7)} req/s  p50 ${figures.p50.toFixed(2)} ms  p99 ${figures.p99.toFixed(2)} ms`,
+          );
+        }
+      } catch (error) {
+        results.problems.push(`${label} ${server.id}: ${error.message}`);
+        log(`  ${server.id}: ${error.message}`);
+      } finally {
+        await running?.stop();
+      }
+    }
+  }
+  const rows = [];
+  for (const server of servers) {
+    for (const c of connections) {
+      const list = runs.get(server.id).get(c);
+      if (list.length === 0) continue;
+      rows.push({
+        section: label,
+        server: server.id,
+        label: server.label,
+        era: server.era,
+        tools: 2 + extraTools,
+        connections: c,
+        rps: median(list.map((f) => f.rps)),
+        p50: median(list.map((f) => f.p50)),
+        p99: median(list.map((f) => f.p99)),
+        rounds: list,
+      });
+    }
+  }
+  for (const row of rows) {
+    const raw = results.http
+      .concat(rows)
+      .find((r) => r.server === 'raw' && r.connections === row.connections && r.tools === 2);
+    const sdk2 = rows.find(
+      (r) => r.server === sdk2Of(row.era) && r.connections === row.connections,
+    );
+    row.vsRaw = raw === undefined || raw.rps === 0 ? undefined : row.rps / raw.rps;
+    row.vsSdk2 = sdk2 === undefined || sdk2.rps === 0 ? undefined : row.rps / sdk2.rps;
+  }
+  results.http.push(...rows);
+}
+
+// ---------------------------------------------------------------------------------------------
+// In-process cost (a child process of its own, so that nothing else shares its heap).
+
+async function inprocessSection() {
+  const script = join(BENCH, 'inprocess.mjs');
+  const listed = await collect(spawn(process.execPath, [script, '--list'], { cwd: BENCH }));
+  const rows = [];
+  // Each case in a fresh process: no case runs on code the JIT shaped for another.
+  for (const name of JSON.parse(listed.trim())) {
+    const args = [script, '--json', '--rounds', String(ROUNDS), '--case', name];
+    if (QUICK) args.push('--quick');
+    const text = await collect(spawn(process.execPath, args, { cwd: BENCH }));
+    rows.push(...JSON.parse(text.trim().split('\n').pop()));
+  }
+  for (const row of rows) {
+    const sdk2 = rows.find((r) => r.peer === 'sdk2' && r.era === row.era && r.tools === row.tools);
+    const raw = rows.find((r) => r.peer === 'raw' && r.face === row.face);
+    row.vsSdk2 = sdk2 === undefined ? undefined : sdk2.us / row.us;
+    row.vsRaw = raw === undefined ? undefined : raw.us / row.us;
+    log(
+      `  ${row.name.padEnd(32)} ${row.us.toFixed(1).padStart(8)} µs/call (CPU ${row.cpuUs.toFixed(1)})`,
+    );
+  }
+  results.inprocess = rows;
+}
+
+// ---------------------------------------------------------------------------------------------
+// RSS per idle legacy session.
+
+const SESSION_SERVERS = [
+  { id: 'mcpkit-session', label: 'mcpkit', file: 'mcpkit-http.mjs' },
+  { id: 'sdk1-stateful', label: 'SDK v1', file: 'sdk1-stateful.mjs' },
+  { id: 'tmcp', label: 'tmcp', file: 'tmcp-http.mjs' },
+  { id: 'fastmcp', label: 'fastmcp', file: 'fastmcp-http.mjs' },
+].filter((s) => flags.servers === undefined || flags.servers.split(',').includes(s.id));
+
+/** Opens `count` sessions, `concurrency` at a time, until `deadline`; resolves with how many. */
+async function openSessions(url, count, deadline) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+  let opened = 0;
+  let next = 0;
+  const worker = async () => {
+    while (next < count && performance.now() < deadline) {
+      next++;
+      await openSession(url, agent, next);
+      opened++;
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+  agent.destroy();
+  return opened;
+}
+
+async function settledRss(child) {
+  for (let i = 0; i < 3; i++) {
+    child.kill('SIGUSR2');
+    await sleep(300);
+  }
+  return rssOf(child.pid);
+}
+
+async function sessionsSection() {
+  const count = QUICK ? 1000 : 10_000;
+  for (const server of SESSION_SERVERS) {
+    let started;
+    try {
+      const port = await freePort();
+      started = await startServer(server.file, {
+        env: { PORT: String(port) },
+        nodeArgs: ['--expose-gc'],
+      });
+      const url = `http://127.0.0.1:${String(started.port)}/mcp`;
+      await openSessions(url, 200, performance.now() + 5000); // warm-up
+      const before = await settledRss(started.child);
+      const t0 = performance.now();
+      const opened = await openSessions(url, count, t0 + (QUICK ? 10_000 : 20_000));
+      const seconds = (performance.now() - t0) / 1000;
+      const after = await settledRss(started.child);
+      const perSession = (after - before) / opened;
+      results.sessions.push({
+        server: server.id,
+        label: server.label,
+        sessions: opened,
+        rssBefore: before,
+        rssAfter: after,
+        bytesPerSession: perSession,
+        openPerSecond: opened / seconds,
+      });
+      log(
+        `  ${server.id.padEnd(16)} ${String(opened)} sessions: ${(perSession / 1024).toFixed(2)} KiB each (${(opened / seconds).toFixed(0)} opened/s)`,
+      );
+    } catch (error) {
+      results.problems.push(`sessions ${server.id}: ${error.message}`);
+      log(`  ${server.id}: ${error.message}`);
+    } finally {
+      await started?.stop();
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// stdio: sequential round trips and a pipelined run through a child process.
+
+const STDIO_SERVERS = [
+  { id: 'raw-stdio', label: 'raw stdio', file: 'raw-stdio.mjs', era: 'legacy' },
+  { id: 'mcpkit-stdio', label: 'mcpkit legacy', file: 'mcpkit-stdio.mjs', era: 'legacy' },
+  {
+    id: 'mcpkit-stdio-modern',
+    label: 'mcpkit 2026-07-28',
+    file: 'mcpkit-stdio.mjs',
+    era: 'modern',
+  },
+  { id: 'sdk2-stdio', label: 'SDK v2 legacy', file: 'sdk2-stdio.mjs', era: 'legacy' },
+  { id: 'sdk2-stdio-modern', label: 'SDK v2 2026-07-28', file: 'sdk2-stdio.mjs', era: 'modern' },
+  { id: 'sdk1-stdio', label: 'SDK v1', file: 'sdk1-stdio.mjs', era: 'legacy' },
+  { id: 'tmcp-stdio', label: 'tmcp', file: 'tmcp-stdio.mjs', era: 'legacy' },
+  { id: 'fastmcp-stdio', label: 'fastmcp', file: 'fastmcp-stdio.mjs', era: 'legacy' },
+].filter((s) => flags.servers === undefined || flags.servers.split(',').includes(s.id));
+
+/** A line-oriented JSON-RPC peer over a child's stdin/stdout. */
+function stdioPeer(child) {
+  const waiting = new Map();
+  let buffered = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk) => {
+    buffered += chunk;
+    let end;
+    while ((end = buffered.indexOf('\n')) !== -1) {
+      const line = buffered.slice(0, end);
+      buffered = buffered.slice(end + 1);
+      if (line.trim() === '') continue;
+      let message;
+      try {
+        message = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      if ('method' in message) {
+        // A request from the server (ping, roots/list): answer it.
+        if (message.id !== undefined) {
+          const result = message.method === 'roots/list' ? { roots: [] } : {};
+          child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: message.id, result })}\n`);
+        }
+        continue;
+      }
+      const resolve = waiting.get(message.id);
+      if (resolve !== undefined) {
+        waiting.delete(message.id);
+        resolve(message);
+      }
+    }
+  });
+  return {
+    send(line, id) {
+      return new Promise((resolve) => {
+        waiting.set(id, resolve);
+        child.stdin.write(line);
+      });
+    },
+    notify(object) {
+      child.stdin.write(`${JSON.stringify(object)}\n`);
+    },
+  };
+}
+
+function callLine(era, id) {
+  return `${toolCall(era, { id }).body}\n`;
+}
+
+async function stdioOnce(server, calls) {
+  const started = await startServer(server.file, { stdio: true });
+  try {
+    const peer = stdioPeer(started.child);
+    let id = 0;
+    if (server.era === 'legacy') {
+      const init = rpc('legacy', {
+        id: ++id,
+        method: 'initialize',
+        params: {
+          protocolVersion: LEGACY,
+          capabilities: {},
+          clientInfo: { name: 'bench', version: '1' },
+        },
+      });
+      const answer = await peer.send(`${JSON.stringify(init)}\n`, id);
+      if (!('result' in answer)) throw new Error(`initialize failed: ${JSON.stringify(answer)}`);
+      peer.notify({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    }
+    const lines = Array.from({ length: calls + 500 }, (_, i) => callLine(server.era, id + 1 + i));
+    const check = await peer.send(lines[0], id + 1);
+    if (!JSON.stringify(check).includes('hello world')) {
+      throw new Error(`unexpected answer ${JSON.stringify(check)}`);
+    }
+    // Warm-up, then sequential round trips.
+    let next = 1;
+    for (; next < 500; next++) await peer.send(lines[next], id + 1 + next);
+    const times = new Float64Array(calls);
+    const t0 = performance.now();
+    // At most 5 seconds: fastmcp answers about 600 calls a second.
+    let done = 0;
+    for (; done < calls && (done % 500 !== 0 || performance.now() - t0 < 5000); done++, next++) {
+      const start = performance.now();
+      await peer.send(lines[next], id + 1 + next);
+      times[done] = performance.now() - start;
+    }
+    const sequentialSeconds = (performance.now() - t0) / 1000;
+    // Pipelined: 32 calls in flight.
+    const base = id + 1 + lines.length;
+    const pipelined = Array.from({ length: calls }, (_, i) => callLine(server.era, base + i));
+    let sent = 0;
+    const t1 = performance.now();
+    const lane = async () => {
+      while (sent < calls) {
+        const i = sent++;
+        await peer.send(pipelined[i], base + i);
+      }
+    };
+    await Promise.all(Array.from({ length: 32 }, lane));
+    const pipelinedSeconds = (performance.now() - t1) / 1000;
+    const measured = times.subarray(0, done).sort();
+    return {
+      sequential: done / sequentialSeconds,
+      calls: done,
+      p50: quantile(measured, 0.5),
+      p99: quantile(measured, 0.99),
+      pipelined: calls / pipelinedSeconds,
+    };
+  } finally {
+    await stopChild(started.child);
+  }
+}
+
+async function stdioSection() {
+  const calls = QUICK ? 1000 : 10_000;
+  const runs = new Map(STDIO_SERVERS.map((s) => [s.id, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const server of STDIO_SERVERS) {
+      try {
+        const figures = await stdioOnce(server, calls);
+        runs.get(server.id).push(figures);
+        log(
+          `  r${String(round + 1)} ${server.id.padEnd(20)} ${figures.sequential.toFixed(0).padStart(6)} calls/s sequential (p50 ${(figures.p50 * 1000).toFixed(0)} µs)  ${figures.pipelined.toFixed(0).padStart(6)} calls/s pipelined`,
+        );
+      } catch (error) {
+        results.problems.push(`stdio ${server.id}: ${error.message}`);
+        log(`  ${server.id}: ${error.message}`);
+      }
+    }
+  }
+  const rows = [];
+  for (const server of STDIO_SERVERS) {
+    const list = runs.get(server.id);
+    if (list.length === 0) continue;
+    rows.push({
+      server: server.id,
+      label: server.label,
+      era: server.era,
+      calls: Math.min(...list.map((f) => f.calls)),
+      sequential: median(list.map((f) => f.sequential)),
+      p50: median(list.map((f) => f.p50)),
+      p99: median(list.map((f) => f.p99)),
+      pipelined: median(list.map((f) => f.pipelined)),
+      rounds: list,
+    });
+  }
+  const raw = rows.find((r) => r.server === 'raw-stdio');
+  for (const row of rows) {
+    const sdk2 = rows.find(
+      (r) => r.server === (row.era === 'modern' ? 'sdk2-stdio-modern' : 'sdk2-stdio'),
+    );
+    row.vsRaw = raw && row.sequential / raw.sequential;
+    row.vsRawPipelined = raw && row.pipelined / raw.pipelined;
+    row.vsSdk2 = sdk2 && row.sequential / sdk2.sequential;
+  }
+  results.stdio = rows;
+}
+
+// ---------------------------------------------------------------------------------------------
+// A fresh session: initialize + notifications/initialized + tools/list + tools/call.
+
+const FRESH_SERVERS = [
+  { id: 'raw', label: 'raw node:http', file: 'raw-http.mjs' },
+  { id: 'mcpkit-session', label: 'mcpkit legacy session', file: 'mcpkit-http.mjs' },
+  {
+    id: 'mcpkit-stateless',
+    label: 'mcpkit legacy stateless',
+    file: 'mcpkit-http.mjs',
+    env: { BENCH_SESSIONS: '0' },
+  },
+  { id: 'sdk2-legacy', label: 'SDK v2 legacy stateless', file: 'sdk2-http.mjs' },
+  { id: 'sdk1-stateful', label: 'SDK v1 session', file: 'sdk1-stateful.mjs' },
+  { id: 'tmcp', label: 'tmcp session', file: 'tmcp-http.mjs' },
+  { id: 'fastmcp', label: 'fastmcp session', file: 'fastmcp-http.mjs' },
+].filter((s) => flags.servers === undefined || flags.servers.split(',').includes(s.id));
+
+async function freshOnce(url) {
+  const agent = oneSocketAgent();
+  try {
+    const start = performance.now();
+    const session = await openSession(url, agent, 1);
+    const headers = headersFor('legacy', { session });
+    const list = await post(url, {
+      body: JSON.stringify(rpc('legacy', { id: 2, method: 'tools/list' })),
+      headers,
+      agent,
+    });
+    responseOf(list, 2);
+    const call = await post(url, { ...toolCall('legacy', { session, id: 3 }), agent });
+    responseOf(call, 3);
+    return performance.now() - start;
+  } finally {
+    agent.destroy();
+  }
+}
+
+async function freshSection() {
+  const count = QUICK ? 50 : 300;
+  const runs = new Map(FRESH_SERVERS.map((s) => [s.id, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const server of FRESH_SERVERS) {
+      let started;
+      try {
+        const port = await freePort();
+        started = await startServer(server.file, { env: { PORT: String(port), ...server.env } });
+        const url = `http://127.0.0.1:${String(started.port)}/mcp`;
+        // Warm-up, then `count` sessions; both stop early for a slow server (fastmcp takes about
+        // a second per initialize).
+        const warmUntil = performance.now() + 2000;
+        for (let i = 0; i < 30 && performance.now() < warmUntil; i++) await freshOnce(url);
+        const times = [];
+        const until = performance.now() + (QUICK ? 3000 : 5000);
+        for (let i = 0; i < count && performance.now() < until; i++)
+          times.push(await freshOnce(url));
+        times.sort((a, b) => a - b);
+        runs.get(server.id).push({
+          p50: quantile(times, 0.5),
+          p99: quantile(times, 0.99),
+          sessions: times.length,
+        });
+        log(
+          `  r${String(round + 1)} ${server.id.padEnd(16)} p50 ${quantile(times, 0.5).toFixed(2)} ms`,
+        );
+      } catch (error) {
+        results.problems.push(`fresh ${server.id}: ${error.message}`);
+        log(`  ${server.id}: ${error.message}`);
+      } finally {
+        await started?.stop();
+      }
+    }
+  }
+  const rows = [];
+  for (const server of FRESH_SERVERS) {
+    const list = runs.get(server.id);
+    if (list.length === 0) continue;
+    rows.push({
+      server: server.id,
+      label: server.label,
+      sessions: list.reduce((n, f) => n + f.sessions, 0),
+      p50: median(list.map((f) => f.p50)),
+      p99: median(list.map((f) => f.p99)),
+      rounds: list,
+    });
+  }
+  const raw = rows.find((r) => r.server === 'raw');
+  const sdk2 = rows.find((r) => r.server === 'sdk2-legacy');
+  for (const row of rows) {
+    row.vsRaw = raw && raw.p50 / row.p50;
+    row.vsSdk2 = sdk2 && sdk2.p50 / row.p50;
+  }
+  results.fresh = rows;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cold import of each package's server entry, against a bare `node -e ''`.
+
+const IMPORTS = [
+  { id: 'bare', label: "bare node -e ''", code: '' },
+  {
+    id: 'mcpkit',
+    label: 'mcpkit/server',
+    code: `await import(${JSON.stringify(new URL('../dist/src/server/index.js', import.meta.url).href)})`,
+  },
+  {
+    id: 'mcpkit-http',
+    label: 'mcpkit/server + transports/http/node',
+    code: `await import(${JSON.stringify(new URL('../dist/src/server/index.js', import.meta.url).href)}); await import(${JSON.stringify(new URL('../dist/src/transports/http/node.js', import.meta.url).href)})`,
+  },
+  {
+    id: 'sdk2',
+    label: '@modelcontextprotocol/server',
+    code: 'await import("@modelcontextprotocol/server")',
+  },
+  {
+    id: 'sdk1',
+    label: '@modelcontextprotocol/sdk/server/mcp.js',
+    code: 'await import("@modelcontextprotocol/sdk/server/mcp.js")',
+  },
+  { id: 'tmcp', label: 'tmcp', code: 'await import("tmcp")' },
+  { id: 'fastmcp', label: 'fastmcp', code: 'await import("fastmcp")' },
+];
+
+function importSection() {
+  const runs = QUICK ? 5 : 15;
+  const times = new Map(IMPORTS.map((i) => [i.id, []]));
+  for (const entry of IMPORTS) spawnSync(process.execPath, ['-e', entry.code], { cwd: BENCH }); // disk cache
+  for (let r = 0; r < runs; r++) {
+    for (const entry of IMPORTS) {
+      const start = performance.now();
+      const result = spawnSync(process.execPath, ['-e', entry.code], { cwd: BENCH });
+      const ms = performance.now() - start;
+      if (result.status !== 0) {
+        results.problems.push(`import ${entry.id}: ${result.stderr.toString().slice(0, 300)}`);
+        continue;
+      }
+      times.get(entry.id).push(ms);
+    }
+  }
+  const bare = median(times.get('bare'));
+  for (const entry of IMPORTS) {
+    const list = times.get(entry.id);
+    if (list.length === 0) continue;
+    const ms = median(list);
+    results.import.push({
+      id: entry.id,
+      label: entry.label,
+      ms,
+      addedMs: ms - bare,
+      runs: list.length,
+    });
+    log(`  ${entry.label.padEnd(40)} ${ms.toFixed(1)} ms (+${(ms - bare).toFixed(1)} ms)`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Installed size and runtime dependencies.
+
+function dirSize(dir) {
+  let bytes = 0;
+  let files = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules') continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      const inner = dirSize(path);
+      bytes += inner.bytes;
+      files += inner.files;
+    } else if (entry.isFile()) {
+      bytes += statSync(path).size;
+      files++;
+    }
+  }
+  return { bytes, files };
+}
+
+function packageDir(name, from) {
+  for (let dir = from; ; dir = join(dir, '..')) {
+    const candidate = join(dir, 'node_modules', name);
+    if (existsSync(join(candidate, 'package.json'))) return candidate;
+    if (dir === '/' || dir === join(dir, '..')) return undefined;
+  }
+}
+
+/** The packages `roots` install (themselves included), as installed under bench/node_modules. */
+function closure(roots) {
+  const seen = new Map();
+  const visit = (name, from) => {
+    const dir = packageDir(name, from);
+    if (dir === undefined || seen.has(dir)) return;
+    seen.set(dir, name);
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    const optional = pkg.peerDependenciesMeta ?? {};
+    const peers = Object.keys(pkg.peerDependencies ?? {}).filter(
+      (p) => optional[p]?.optional !== true,
+    );
+    for (const dep of [...Object.keys(pkg.dependencies ?? {}), ...peers]) visit(dep, dir);
+  };
+  for (const root of roots) visit(root, BENCH);
+  return seen;
+}
+
+function sizeSection() {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  const optional = pkg.peerDependenciesMeta ?? {};
+  const requiredPeers = Object.keys(pkg.peerDependencies ?? {}).filter(
+    (p) => optional[p]?.optional !== true,
+  );
+  const runtime = [...Object.keys(pkg.dependencies ?? {}), ...requiredPeers];
+  const packed = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  let unpacked = NaN;
+  let files = NaN;
+  try {
+    const info = JSON.parse(packed.stdout)[0];
+    unpacked = info.unpackedSize;
+    files = info.entryCount;
+  } catch {
+    results.problems.push(`size: npm pack --dry-run failed: ${packed.stderr.slice(0, 300)}`);
+  }
+  results.size.push({
+    id: 'mcpkit',
+    label: 'mcpkit (whole package)',
+    dependencies: runtime.length,
+    names: runtime,
+    optionalPeers: Object.keys(optional),
+    bytes: unpacked,
+    files,
+  });
+  const peers = [
+    {
+      id: 'sdk2',
+      label: 'SDK v2 server + node',
+      roots: ['@modelcontextprotocol/server', '@modelcontextprotocol/node'],
+    },
+    { id: 'sdk1', label: 'SDK v1', roots: ['@modelcontextprotocol/sdk'] },
+    { id: 'tmcp', label: 'tmcp + transport-http', roots: ['tmcp', '@tmcp/transport-http'] },
+    { id: 'fastmcp', label: 'fastmcp', roots: ['fastmcp'] },
+  ];
+  for (const peer of peers) {
+    const dirs = closure(peer.roots);
+    let bytes = 0;
+    let count = 0;
+    for (const dir of dirs.keys()) {
+      const size = dirSize(dir);
+      bytes += size.bytes;
+      count += size.files;
+    }
+    results.size.push({
+      id: peer.id,
+      label: peer.label,
+      dependencies: dirs.size - peer.roots.length,
+      bytes,
+      files: count,
+    });
+  }
+  for (const row of results.size) {
+    log(
+      `  ${row.label.padEnd(28)} ${String(row.dependencies).padStart(4)} runtime deps, ${(row.bytes / 1024).toFixed(0)} KiB installed`,
+    );
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The table and the targets.
+
+const fmt = {
+  n: (v) => (v === undefined || Number.isNaN(v) ? '-' : Math.round(v).toLocaleString('en-US')),
+  ms: (v) =>
+    v === undefined || Number.isNaN(v) ? '-' : `${v < 10 ? v.toFixed(2) : v.toFixed(1)} ms`,
+  x: (v) => (v === undefined || Number.isNaN(v) ? '-' : `${v < 10 ? v.toFixed(2) : v.toFixed(1)}x`),
+};
+
+function table() {
+  const rows = [['section', 'case', 'figure', 'p50', 'p99', 'vs raw', 'vs SDK v2']];
+  for (const r of results.http) {
+    rows.push([
+      `HTTP tools/call, ${String(r.tools)} tools, c=${String(r.connections)}`,
+      r.label,
+      `${fmt.n(r.rps)} req/s`,
+      fmt.ms(r.p50),
+      fmt.ms(r.p99),
+      fmt.x(r.vsRaw),
+      fmt.x(r.vsSdk2),
+    ]);
+  }
+  for (const r of results.inprocess) {
+    rows.push([
+      `in-process, ${r.face} face, ${String(r.tools)} tools`,
+      r.peer === 'raw'
+        ? `raw ${r.face} (ceiling)`
+        : `${r.peer === 'sdk2' ? 'SDK v2' : 'mcpkit'} ${r.era}`,
+      `${r.us.toFixed(1)} µs/call`,
+      `CPU ${r.cpuUs.toFixed(1)} µs`,
+      '',
+      fmt.x(r.vsRaw),
+      fmt.x(r.vsSdk2),
+    ]);
+  }
+  for (const r of results.sessions) {
+    rows.push([
+      `idle legacy session RSS (${fmt.n(r.sessions)})`,
+      r.label,
+      `${(r.bytesPerSession / 1024).toFixed(2)} KiB/session`,
+      '',
+      '',
+      '',
+      '',
+    ]);
+  }
+  for (const r of results.stdio) {
+    rows.push([
+      `stdio, ${fmt.n(r.calls)} sequential calls`,
+      r.label,
+      `${fmt.n(r.sequential)} calls/s`,
+      fmt.ms(r.p50),
+      fmt.ms(r.p99),
+      fmt.x(r.vsRaw),
+      fmt.x(r.vsSdk2),
+    ]);
+  }
+  for (const r of results.stdio) {
+    rows.push([
+      'stdio, 32 in flight',
+      r.label,
+      `${fmt.n(r.pipelined)} calls/s`,
+      '',
+      '',
+      fmt.x(r.vsRawPipelined),
+      '',
+    ]);
+  }
+  for (const r of results.fresh) {
+    rows.push([
+      `fresh session: init + list + call (${fmt.n(r.sessions)})`,
+      r.label,
+      fmt.ms(r.p50),
+      fmt.ms(r.p50),
+      fmt.ms(r.p99),
+      fmt.x(r.vsRaw),
+      fmt.x(r.vsSdk2),
+    ]);
+  }
+  for (const r of results.import) {
+    rows.push(['cold import', r.label, fmt.ms(r.ms), `+${r.addedMs.toFixed(1)} ms`, '', '', '']);
+  }
+  for (const r of results.size) {
+    rows.push([
+      'installed size',
+      r.label,
+      `${(r.bytes / 1024).toFixed(0)} KiB, ${fmt.n(r.files)} files`,
+      `${String(r.dependencies)} deps`,
+      '',
+      '',
+      '',
+    ]);
+  }
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  const line = (r) => `| ${r.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |`;
+  return [
+    line(rows[0]),
+    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+    ...rows.slice(1).map(line),
+  ].join('\n');
+}
+
+function target(name, { value, met, detail }) {
+  results.targets.push({ name, value, met, detail });
+}
+
+function evaluateTargets() {
+  const http64 = (id) =>
+    results.http.find((r) => r.server === id && r.connections === 64 && r.tools === 2);
+  const ratio = (value, floor) => ({ value, met: value >= floor, detail: fmt.x(value) });
+  for (const id of ['mcpkit-modern', 'mcpkit-stateless']) {
+    const row = http64(id);
+    if (row === undefined) continue;
+    target(`HTTP c=64 ${row.label} >= 75% of raw`, ratio(row.vsRaw, 0.75));
+    target(`HTTP c=64 ${row.label} >= 8x SDK v2`, ratio(row.vsSdk2, 8));
+  }
+  const session = http64('mcpkit-session');
+  if (session !== undefined) {
+    target('HTTP c=64 mcpkit legacy session >= 60% of raw', ratio(session.vsRaw, 0.6));
+  }
+  const mine = results.inprocess.filter((r) => r.peer === 'mcpkit');
+  for (const r of mine) {
+    target(`in-process ${r.face} ${r.era} ${String(r.tools)} tools <= 60 µs`, {
+      value: r.us,
+      met: r.us <= 60,
+      detail: `${r.us.toFixed(1)} µs (CPU ${r.cpuUs.toFixed(1)} µs)`,
+    });
+  }
+  for (const r of mine.filter((m) => m.tools > 2)) {
+    const base = mine.find((m) => m.face === r.face && m.era === r.era && m.tools === 2);
+    if (base === undefined) continue;
+    const growth = r.us / base.us;
+    target(`in-process ${r.face} ${r.era}: 52 tools within 10% of 2`, {
+      value: growth,
+      met: growth <= 1.1,
+      detail: `${((growth - 1) * 100).toFixed(1)}%`,
+    });
+  }
+  const idle = results.sessions.find((r) => r.server === 'mcpkit-session');
+  if (idle !== undefined) {
+    target('idle legacy session <= 4 KiB RSS', {
+      value: idle.bytesPerSession,
+      met: idle.bytesPerSession <= 4096,
+      detail: `${(idle.bytesPerSession / 1024).toFixed(2)} KiB`,
+    });
+  }
+  for (const id of ['mcpkit-stdio', 'mcpkit-stdio-modern']) {
+    const row = results.stdio.find((r) => r.server === id);
+    if (row === undefined) continue;
+    target(`stdio ${row.label} >= 0.9x raw (sequential)`, ratio(row.vsRaw, 0.9));
+    target(`stdio ${row.label} >= 0.9x raw (32 in flight)`, ratio(row.vsRawPipelined, 0.9));
+  }
+  const fresh = results.fresh.find((r) => r.server === 'mcpkit-session');
+  if (fresh !== undefined) {
+    target('fresh legacy session p50 <= 2.5 ms', {
+      value: fresh.p50,
+      met: fresh.p50 <= 2.5,
+      detail: fmt.ms(fresh.p50),
+    });
+  }
+  const imported = results.import.find((r) => r.id === 'mcpkit');
+  if (imported !== undefined) {
+    target('cold import of mcpkit/server adds <= 30 ms', {
+      value: imported.addedMs,
+      met: imported.addedMs <= 30,
+      detail: `+${imported.addedMs.toFixed(1)} ms`,
+    });
+  }
+  const size = results.size.find((r) => r.id === 'mcpkit');
+  if (size !== undefined) {
+    target('runtime dependencies of the core: 0', {
+      value: size.dependencies,
+      met: size.dependencies === 0,
+      detail: String(size.dependencies),
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main() {
+  const started = performance.now();
+  ensureSetup();
+  log(
+    `== mcpkit bench: ${LOADGEN}, ${String(ROUNDS)} round(s), ${String(DURATION)} s per run${QUICK ? ' (quick)' : ''}`,
+  );
+  if (LOADGEN === 'autocannon') {
+    log(
+      '   note: autocannon saturates before raw node:http does on a 2-core machine; install wrk for sharper ratios',
+    );
+  }
+  if (loadavg()[0] > 1.5)
+    log(`   warning: load average ${loadavg()[0].toFixed(2)}: other work will skew the figures`);
+  const steps = [
+    [
+      'http',
+      'HTTP tools/call',
+      () => httpSection({ extraTools: 0, connections: CONNECTIONS, label: 'http' }),
+    ],
+    [
+      'scaling',
+      'HTTP tools/call with 50 more tools',
+      () => httpSection({ extraTools: 50, connections: [64], label: 'scaling' }),
+    ],
+    ['inprocess', 'in-process cost per tools/call', inprocessSection],
+    ['sessions', 'RSS per idle legacy session', sessionsSection],
+    ['stdio', 'stdio', stdioSection],
+    ['fresh', 'fresh session', freshSection],
+    ['import', 'cold import', importSection],
+    ['size', 'installed size', sizeSection],
+  ];
+  for (const [key, title, step] of steps) {
+    if (!SECTIONS.has(key)) continue;
+    log(`== ${title}`);
+    const t = performance.now();
+    await step();
+    log(`   (${((performance.now() - t) / 1000).toFixed(0)} s)`);
+  }
+  evaluateTargets();
+  results.meta.loadavgEnd = loadavg();
+  results.meta.seconds = (performance.now() - started) / 1000;
+  writeFileSync(OUT, `${JSON.stringify(results, null, 2)}\n`);
+  rmSync(scratch, { recursive: true, force: true });
+
+  console.log(
+    `\nmcpkit bench, ${results.meta.date}, node ${process.version}, ${String(cpus().length)} cores, ${LOADGEN}, median of ${String(ROUNDS)} round(s)`,
+  );
+  console.log(
+    "Ratios: the row against raw node:http / the ceiling, and against the official SDK v2 of the same era (for times: the other's time over this one).\n",
+  );
+  console.log(table());
+  if (results.targets.length > 0) {
+    console.log('\nTargets');
+    for (const t of results.targets)
+      console.log(`  ${t.met ? 'met   ' : 'MISSED'}  ${t.name}: ${t.detail}`);
+  }
+  if (results.problems.length > 0) {
+    console.log('\nProblems');
+    for (const p of results.problems) console.log(`  ${p}`);
+  }
+  console.log(`\n${OUT} written (${results.meta.seconds.toFixed(0)} s).`);
+}
+
+await main();

@@ -1,0 +1,100 @@
+// What every server under test shares: the tool set, the port, the ready line and the GC hook.
+//
+// Every server registers the same two tools, `echo` {message: string} and `add` {a, b: number},
+// each answering one text block. With BENCH_TOOLS=50 it also registers 50 tools whose input is a
+// 10-field object (the scaling case). mcpkit takes raw JSON Schema (its zero-dependency path);
+// the peers take zod, the way their documentation shows.
+import process from 'node:process';
+
+/** How many extra wide tools to register (BENCH_TOOLS, default 0). */
+export const EXTRA_TOOLS = Number(process.env.BENCH_TOOLS ?? '0');
+
+/** The port to listen on (PORT); the orchestrator picks a free one. */
+export const PORT = Number(process.env.PORT ?? '0');
+
+/** The names of the extra tools. */
+export function wideToolNames() {
+  return Array.from({ length: EXTRA_TOOLS }, (_, i) => `wide_${String(i).padStart(2, '0')}`);
+}
+
+/** echo's JSON Schema. */
+export const ECHO_SCHEMA = {
+  type: 'object',
+  properties: { message: { type: 'string' } },
+  required: ['message'],
+};
+
+/** add's JSON Schema. */
+export const ADD_SCHEMA = {
+  type: 'object',
+  properties: { a: { type: 'number' }, b: { type: 'number' } },
+  required: ['a', 'b'],
+};
+
+/** The 10-field object every wide tool takes. */
+export const WIDE_SCHEMA = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string', minLength: 1 },
+    count: { type: 'integer', minimum: 0 },
+    ratio: { type: 'number' },
+    enabled: { type: 'boolean' },
+    tags: { type: 'array', items: { type: 'string' } },
+    mode: { type: 'string', enum: ['fast', 'safe', 'off'] },
+    note: { type: 'string', maxLength: 200 },
+    limit: { type: 'integer', maximum: 1000 },
+    owner: {
+      type: 'object',
+      properties: { id: { type: 'string' }, email: { type: 'string' } },
+      required: ['id'],
+    },
+  },
+  required: ['id', 'name', 'count'],
+};
+
+/** The zod shapes of the same three inputs, for the peers. */
+export function zodShapes(z) {
+  return {
+    echo: { message: z.string() },
+    add: { a: z.number(), b: z.number() },
+    wide: {
+      id: z.string(),
+      name: z.string().min(1),
+      count: z.number().int().min(0),
+      ratio: z.number().optional(),
+      enabled: z.boolean().optional(),
+      tags: z.array(z.string()).optional(),
+      mode: z.enum(['fast', 'safe', 'off']).optional(),
+      note: z.string().max(200).optional(),
+      limit: z.number().int().max(1000).optional(),
+      owner: z.object({ id: z.string(), email: z.string().optional() }).optional(),
+    },
+  };
+}
+
+/** The text each tool answers. */
+export const answer = {
+  echo: (args) => String(args.message),
+  add: (args) => String(args.a + args.b),
+  wide: (args) => `ok ${String(args.id)}`,
+};
+
+/**
+ * Tells the orchestrator that the server is up (one `READY <port>` line on stderr, so that stdio
+ * servers keep stdout for messages), and lets it force a collection (SIGUSR2, with --expose-gc)
+ * before reading the RSS.
+ */
+export function ready(port) {
+  process.on('SIGUSR2', () => {
+    globalThis.gc?.();
+  });
+  process.stderr.write(`READY ${String(port)}\n`);
+}
+
+// Under `node --cpu-prof`, SIGINT must end the process normally for the profile to be written.
+if (process.execArgv.some((arg) => arg.startsWith('--cpu-prof'))) {
+  process.on('SIGINT', () => {
+    process.exit(0);
+  });
+}

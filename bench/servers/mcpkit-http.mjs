@@ -1,0 +1,28 @@
+// mcpkit over node:http (its node face: no Request/Response objects). One shared McpServer.
+// BENCH_SESSIONS=0 selects legacy stateless mode; otherwise legacy clients get sessions and
+// 2026-07-28 requests are served statelessly, as always.
+import process from 'node:process';
+import { McpServer } from '../../dist/src/server/index.js';
+import { listen } from '../../dist/src/transports/http/node.js';
+import {
+  ADD_SCHEMA,
+  ECHO_SCHEMA,
+  PORT,
+  WIDE_SCHEMA,
+  answer,
+  ready,
+  wideToolNames,
+} from './common.mjs';
+
+const server = new McpServer({ name: 'bench-mcpkit', version: '1.0.0' });
+server.tool({ name: 'echo', inputSchema: ECHO_SCHEMA }, answer.echo);
+server.tool({ name: 'add', inputSchema: ADD_SCHEMA }, answer.add);
+for (const name of wideToolNames()) server.tool({ name, inputSchema: WIDE_SCHEMA }, answer.wide);
+
+const running = await listen(() => server, {
+  port: PORT,
+  sessions: process.env.BENCH_SESSIONS !== '0',
+  // Room for the idle-session measurement (10,000 sessions plus warm-up).
+  maxSessions: 50_000,
+});
+ready(running.port);

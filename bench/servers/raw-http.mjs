@@ -1,0 +1,58 @@
+// The ceiling: node:http doing the minimum a JSON-RPC reply needs. It reads the body, parses it
+// and writes a hand-built reply. It knows just enough MCP for the fresh-session measurement
+// (initialize, notifications, tools/list) and answers every tools/call like echo.
+import { createServer } from 'node:http';
+import { PORT, ready } from './common.mjs';
+
+let sessions = 0;
+const INIT =
+  '{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"raw","version":"1.0.0"}}';
+const LIST =
+  '{"tools":[{"name":"echo","inputSchema":{"type":"object","properties":{"message":{"type":"string"}},"required":["message"]}},' +
+  '{"name":"add","inputSchema":{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}}]}';
+
+function reply(res, { id, result, headers }) {
+  const body = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}`;
+  res.writeHead(200, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+    ...headers,
+  });
+  res.end(body);
+}
+
+const server = createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (chunk) => chunks.push(chunk));
+  req.on('end', () => {
+    let message;
+    try {
+      message = JSON.parse(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    } catch {
+      res.writeHead(400).end();
+      return;
+    }
+    switch (message.method) {
+      case 'tools/call': {
+        const text = JSON.stringify(String(message.params.arguments.message));
+        reply(res, { id: message.id, result: `{"content":[{"type":"text","text":${text}}]}` });
+        return;
+      }
+      case 'initialize':
+        reply(res, {
+          id: message.id,
+          result: INIT,
+          headers: { 'mcp-session-id': String(++sessions) },
+        });
+        return;
+      case 'tools/list':
+        reply(res, { id: message.id, result: LIST });
+        return;
+      default:
+        res.writeHead(202).end();
+    }
+  });
+});
+server.listen(PORT, '127.0.0.1', () => {
+  ready(server.address().port);
+});
