@@ -23,6 +23,15 @@ export type {
   UnsupportedProtocolVersionData,
   UrlElicitationRequiredData,
 } from './errors.js';
+export {
+  PARAM_HEADER_PREFIX,
+  checkParamHeaders,
+  decodeHeaderValue,
+  encodeHeaderValue,
+  paramHeaderValues,
+  scanParamHeaders,
+} from './param-headers.js';
+export type { ParamHeader, ParamHeaderScan } from './param-headers.js';
 export { LOGGING_LEVELS, isLoggingLevel, meetsLoggingLevel } from './logging.js';
 export {
   METHODS,

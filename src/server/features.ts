@@ -1,8 +1,9 @@
 // The methods a server serves, as one table of feature functions. Each takes the request's Call
 // and resolves with the result object (era decoration is the session's job).
 import { LazySignal } from '../internal/abort.js';
-import { invalidParams, resourceNotFound } from '../protocol/errors.js';
+import { headerMismatch, invalidParams, resourceNotFound } from '../protocol/errors.js';
 import { isLoggingLevel } from '../protocol/logging.js';
+import { checkParamHeaders } from '../protocol/param-headers.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import { MetaKey, PROTOCOL_REVISIONS } from '../protocol/version.js';
 import { complete } from './completion.js';
@@ -76,6 +77,13 @@ async function toolsCall(call: Call): Promise<unknown> {
   const args = call.params['arguments'];
   if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
     throw invalidParams('params.arguments must be an object');
+  }
+  const headers = call.scope.info?.headers;
+  // Spec 2026-07-28 transports/streamable-http#custom-headers-from-tool-parameters: the
+  // Mcp-Param-* headers must agree with the arguments (only 2026-07-28 requests carry them).
+  if (tool.params.length > 0 && headers !== undefined && call.scope.era === 'modern') {
+    const mismatch = checkParamHeaders(tool.params, args, (key) => headers[key]);
+    if (mismatch !== undefined) throw headerMismatch(mismatch);
   }
   const report = call.core.report;
   return withInput(call, { name, args }, (ctx) => callTool(tool, args, { ctx, report }));

@@ -5,6 +5,8 @@ import { JsonRpcError } from '../jsonrpc/errors.js';
 import type { JsonSchemaValidator } from '../protocol/json-schema/index.js';
 import { McpErrorCode, invalidParams } from '../protocol/errors.js';
 import { checkToolName } from '../protocol/names.js';
+import type { ParamHeader } from '../protocol/param-headers.js';
+import { scanParamHeaders } from '../protocol/param-headers.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { CompiledSchema } from './schemas.js';
 import { compileSchema, requireObjectSchema } from './schemas.js';
@@ -16,6 +18,8 @@ export interface CompiledTool {
   /** The definition as listed (newest revision's shape; listings trim it per revision). */
   readonly wire: Spec.Tool;
   readonly input: CompiledSchema;
+  /** The inputSchema's `x-mcp-header` annotations (2026-07-28 HTTP; empty for most tools). */
+  readonly params: readonly ParamHeader[];
   readonly output: CompiledSchema | undefined;
   readonly handler: ToolHandler<unknown>;
 }
@@ -44,6 +48,10 @@ export function compileTool(
     where: `${where} inputSchema`,
   });
   requireObjectSchema(input.json, `${where} inputSchema`);
+  // Clients drop a tool whose annotations are invalid (spec 2026-07-28 server/tools#x-mcp-header):
+  // a registration mistake, said at once.
+  const scan = scanParamHeaders(input.json);
+  if (!scan.ok) throw new TypeError(`${where} inputSchema: ${scan.problem}`);
   const output =
     definition.outputSchema === undefined
       ? undefined
@@ -71,6 +79,7 @@ export function compileTool(
     name,
     wire: wire as unknown as Spec.Tool,
     input,
+    params: scan.headers,
     output,
     handler: handler as ToolHandler<unknown>,
   };

@@ -17,7 +17,7 @@ import {
   startFace,
 } from './http-server-harness.js';
 import type { StreamableHttpOptions } from '../../src/transports/http/options.js';
-import { decodeHeaderValue } from '../../src/transports/http/standard-headers.js';
+import { decodeHeaderValue } from '../../src/protocol/param-headers.js';
 
 const faces: Face[] = [];
 afterEach(async () => {

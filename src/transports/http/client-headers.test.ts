@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../jsonrpc/message.js';
-import { encodeHeaderValue, modernRevisionOf, standardHeaders } from './client-headers.js';
+import { encodeHeaderValue } from '../../protocol/param-headers.js';
+import { modernRevisionOf, standardHeaders } from './client-headers.js';
 import {
   HttpErrorCode,
   jsonRpcErrorsIn,

@@ -3,6 +3,7 @@
 // with the Base64 sentinel encoding for values that are not plain ASCII.
 // Spec 2026-07-28 basic/transports/streamable-http#request-metadata; SEP-2243.
 import type { Message } from '../../jsonrpc/message.js';
+import { encodeHeaderValue } from '../../protocol/param-headers.js';
 import { MetaKey } from '../../protocol/version.js';
 
 /** The header names the client transports send and read. */
@@ -20,33 +21,6 @@ const NAME_SOURCES: Readonly<Record<string, 'name' | 'uri'>> = {
   'prompts/get': 'name',
   'resources/read': 'uri',
 };
-
-const SENTINEL_PREFIX = '=?base64?';
-const SENTINEL_SUFFIX = '?=';
-
-/**
- * Encodes a value for an `Mcp-Name` or `Mcp-Param-*` header. A value of visible ASCII and inner
- * spaces is sent as is; anything else (non-ASCII, control characters, leading or trailing
- * whitespace, or a value that itself looks like the sentinel) is sent as
- * `=?base64?{Base64 of its UTF-8}?=`.
- */
-export function encodeHeaderValue(value: string): string {
-  return isPlainHeaderValue(value)
-    ? value
-    : `${SENTINEL_PREFIX}${base64Utf8(value)}${SENTINEL_SUFFIX}`;
-}
-
-function isPlainHeaderValue(value: string): boolean {
-  if (!/^[\x20-\x7e]*$/.test(value)) return false;
-  if (value.startsWith(' ') || value.endsWith(' ')) return false;
-  return !(value.startsWith(SENTINEL_PREFIX) && value.endsWith(SENTINEL_SUFFIX));
-}
-
-function base64Utf8(value: string): string {
-  let binary = '';
-  for (const byte of new TextEncoder().encode(value)) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
 
 /**
  * The modern revision a message speaks: `params._meta["io.modelcontextprotocol/protocolVersion"]`

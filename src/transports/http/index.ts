@@ -15,7 +15,7 @@ export type {
 } from './options.js';
 export type { FetchExtra, FetchHandler } from './fetch.js';
 export { createFetchHandler, toFetchHandler } from './fetch.js';
-export { decodeHeaderValue } from './standard-headers.js';
+export { decodeHeaderValue, encodeHeaderValue } from '../../protocol/param-headers.js';
 export type { SseEvent } from './sse.js';
 export { SseParser, encodeSseComment, encodeSseEvent } from './sse.js';
 export type {
@@ -28,4 +28,3 @@ export type { SseClientOptions, SseClientTransport } from './client-sse.js';
 export { createSseClientTransport } from './client-sse.js';
 export type { FetchLike, HeadersOption, HttpErrorData, ReconnectOptions } from './client-http.js';
 export { HttpErrorCode } from './client-http.js';
-export { encodeHeaderValue } from './client-headers.js';

@@ -2,6 +2,7 @@
 // #request-metadata; SEP-2243): MCP-Protocol-Version, Mcp-Method and Mcp-Name mirror the body, and
 // a server that reads the body must reject any disagreement with HeaderMismatch (-32020).
 import type { Request } from '../../jsonrpc/message.js';
+import { decodeHeaderValue } from '../../protocol/param-headers.js';
 import type { HeaderMap } from './exchange.js';
 import { header } from './exchange.js';
 
@@ -11,34 +12,6 @@ const NAME_SOURCE: Readonly<Record<string, 'name' | 'uri' | undefined>> = {
   'prompts/get': 'name',
   'resources/read': 'uri',
 };
-
-const SENTINEL_PREFIX = '=?base64?';
-const SENTINEL_SUFFIX = '?=';
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-/** Visible ASCII, space and tab: what a plain header value may hold (RFC 9110 §5.5). */
-const PLAIN = /^[\t\x20-\x7e]*$/;
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-/**
- * Decodes a header value that may use the Base64 sentinel (`=?base64?…?=`, case-sensitive).
- * Undefined when the value holds characters a header may not, or the Base64 or its UTF-8 is
- * malformed.
- */
-export function decodeHeaderValue(value: string): string | undefined {
-  if (!PLAIN.test(value)) return undefined;
-  if (!value.startsWith(SENTINEL_PREFIX) || !value.endsWith(SENTINEL_SUFFIX)) return value;
-  if (value.length < SENTINEL_PREFIX.length + SENTINEL_SUFFIX.length) return value;
-  const encoded = value.slice(SENTINEL_PREFIX.length, value.length - SENTINEL_SUFFIX.length);
-  if (!BASE64.test(encoded)) return undefined;
-  const binary = atob(encoded);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  try {
-    return utf8.decode(bytes);
-  } catch {
-    return undefined; // not UTF-8: cannot equal any body string
-  }
-}
 
 /**
  * Checks the standard headers of a 2026-07-28 message against its body; returns the
