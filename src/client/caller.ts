@@ -31,6 +31,8 @@ export interface RequestOptions extends CallOptions {
   id?: RequestId;
   /** Send without a timeout (long-lived `subscriptions/listen`). */
   noTimeout?: boolean;
+  /** Extra transport headers for every round (HTTP `Mcp-Param-*`). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 type Params = Record<string, unknown>;
@@ -196,6 +198,7 @@ export class Caller {
     const options: ConnectionCallOptions = { id: call.id };
     const { signal } = call;
     if (signal !== undefined) options.signal = signal;
+    if (call.headers !== undefined) options.headers = call.headers;
     if (call.noTimeout !== true) options.timeoutMs = call.timeoutMs ?? this.#settings.timeoutMs;
     const pending = this.#settings.connection.request(method, params, options);
     // The spec forbids cancelling `initialize`; connect closes the connection instead.

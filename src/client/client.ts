@@ -3,6 +3,7 @@
 // behave the same in both eras. See docs/client.md.
 import { JsonRpcError, LocalError, LocalErrorCode } from '../jsonrpc/errors.js';
 import type { Transport } from '../jsonrpc/transport.js';
+import { McpErrorCode } from '../protocol/errors.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { ProtocolEra, ProtocolRevision } from '../protocol/version.js';
 import { PROTOCOL_REVISIONS } from '../protocol/version.js';
@@ -183,7 +184,10 @@ export class Client {
    * Calls a tool. A tool failure is returned (`isError: true`), never thrown; a protocol error
    * throws JsonRpcError (an unknown tool is -32602). A successful result of a tool with an
    * `outputSchema` is checked: a mismatch or a missing `structuredContent` throws
-   * LocalError('PROTOCOL_VIOLATION').
+   * LocalError('PROTOCOL_VIOLATION'). In 2026-07-28 the call carries the `Mcp-Param-*` headers
+   * the tool's `x-mcp-header` annotations ask for (a tool never listed fetches the tool list
+   * first), and a HeaderMismatch (-32020) after the tool's definition changed is retried once with
+   * the new definition.
    */
   async callTool(
     name: string,
@@ -192,9 +196,42 @@ export class Client {
   ): Promise<CallToolResult> {
     const session = this.#require();
     const params = { name, arguments: args };
-    const result = (await session.caller.request('tools/call', params, options)) as CallToolResult;
+    const result =
+      session.caller.era === 'legacy'
+        ? ((await session.caller.request('tools/call', params, options)) as CallToolResult)
+        : await this.#callModern(session, params, options);
     await session.outputs.check(name, result, () => this.#fetchTools(session, options));
     return result;
+  }
+
+  async #callModern(
+    session: ClientSession,
+    params: { name: string; arguments: Record<string, unknown> },
+    options: CallOptions,
+  ): Promise<CallToolResult> {
+    const headersOf = (): Promise<Record<string, string> | undefined> =>
+      session.toolHeaders.headersFor(params.name, params.arguments, () =>
+        this.#fetchTools(session, options),
+      );
+    const send = async (headers: Record<string, string> | undefined): Promise<CallToolResult> => {
+      const callOptions: RequestOptions = headers === undefined ? options : { ...options, headers };
+      return (await session.caller.request('tools/call', params, callOptions)) as CallToolResult;
+    };
+    const headers = await headersOf();
+    try {
+      return await send(headers);
+    } catch (error) {
+      if (!(error instanceof JsonRpcError) || error.code !== McpErrorCode.HeaderMismatch) {
+        throw error;
+      }
+      // The definition the headers came from may be stale: list the tools again.
+      session.lists.changed('tools');
+      session.toolHeaders.forget();
+      session.outputs.forget();
+      const fresh = await headersOf();
+      if (JSON.stringify(fresh) === JSON.stringify(headers)) throw error;
+      return send(fresh);
+    }
   }
 
   /** Reads a resource. */

@@ -23,8 +23,11 @@ export interface ListsSettings {
   page(method: string, params: Page, options: ListOptions): Promise<Page>;
   /** The default cap on pages. */
   maxPages: number;
-  /** Sees every item of every page fetched (the client remembers tool definitions). */
-  seen(name: ListName, items: readonly unknown[]): void;
+  /**
+   * Sees every item of every page fetched (the client remembers tool definitions) and returns
+   * the items to keep.
+   */
+  seen(name: ListName, items: readonly unknown[]): readonly unknown[];
 }
 
 interface Cached {
@@ -90,7 +93,7 @@ export class Lists {
   async *#pages(
     name: ListName,
     options: ListOptions,
-  ): AsyncGenerator<{ items: unknown[]; ttlMs: number }, void, undefined> {
+  ): AsyncGenerator<{ items: readonly unknown[]; ttlMs: number }, void, undefined> {
     const { method } = LISTINGS[name];
     const maxPages = options.maxPages ?? this.#settings.maxPages;
     let cursor: string | undefined;
@@ -104,8 +107,8 @@ export class Lists {
           `${method} result has no "${name}" array`,
         );
       }
-      this.#settings.seen(name, items);
-      yield { items, ttlMs: typeof page['ttlMs'] === 'number' ? page['ttlMs'] : 0 };
+      const kept = this.#settings.seen(name, items as unknown[]);
+      yield { items: kept, ttlMs: typeof page['ttlMs'] === 'number' ? page['ttlMs'] : 0 };
       const next = page['nextCursor'];
       if (typeof next !== 'string') return;
       if (pages >= maxPages) {

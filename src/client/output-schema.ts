@@ -12,7 +12,8 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 /** OutputSchemas remembers tools' output schemas and checks results against them. */
 export class OutputSchemas {
   readonly #validator: JsonSchemaValidator;
-  readonly #schemas = new Map<string, Record<string, unknown>>();
+  /** Every listed tool, with its output schema or undefined. */
+  readonly #schemas = new Map<string, Record<string, unknown> | undefined>();
   readonly #compiled = new WeakMap<object, Validate>();
   #fetched = false;
 
@@ -25,8 +26,7 @@ export class OutputSchemas {
     for (const tool of tools) {
       if (!isObject(tool) || typeof tool['name'] !== 'string') continue;
       const schema = tool['outputSchema'];
-      if (isObject(schema)) this.#schemas.set(tool['name'], schema);
-      else this.#schemas.delete(tool['name']);
+      this.#schemas.set(tool['name'], isObject(schema) ? schema : undefined);
     }
   }
 

@@ -15,6 +15,7 @@ import { Listens, subscriptionIdOf } from './listens.js';
 import { Lists } from './lists.js';
 import type { Negotiated } from './negotiate.js';
 import { OutputSchemas } from './output-schema.js';
+import { ToolHeaders } from './tool-headers.js';
 import type { ClientOptions, ListKind, Subscription } from './types.js';
 
 /** The defaults of ClientOptions. */
@@ -43,6 +44,8 @@ export class ClientSession {
   readonly lists: Lists;
   readonly listens: Listens;
   readonly outputs: OutputSchemas;
+  /** 2026-07-28: the tools' `x-mcp-header` annotations. */
+  readonly toolHeaders: ToolHeaders = new ToolHeaders();
   /** Set once negotiation has succeeded. */
   negotiated: Negotiated | undefined;
   /** 2026-07-28: the stream opened for list changes, if any. */
@@ -89,7 +92,16 @@ export class ClientSession {
       page: (method, params, callOptions) => this.caller.request(method, params, callOptions),
       maxPages: options.maxPages ?? DEFAULTS.maxPages,
       seen: (name, items) => {
-        if (name === 'tools') this.outputs.remember(items);
+        if (name !== 'tools') return items;
+        // Spec 2026-07-28 server/tools#x-mcp-header: a tool with invalid annotations is left out.
+        const kept =
+          this.caller.era === 'modern'
+            ? this.toolHeaders.keep(items, (error) => {
+                this.report(error);
+              })
+            : items;
+        this.outputs.remember(kept);
+        return kept;
       },
     });
     this.listens = new Listens(this.caller, timeoutMs);
@@ -144,7 +156,10 @@ export class ClientSession {
     const kind = LIST_CHANGED[method];
     if (kind !== undefined) {
       this.lists.changed(kind);
-      if (kind === 'tools') this.outputs.forget();
+      if (kind === 'tools') {
+        this.outputs.forget();
+        this.toolHeaders.forget();
+      }
       this.#emit(options.onListChanged, kind);
     } else if (method === 'notifications/message') {
       this.#emit(options.onLog, params as unknown as Spec.LoggingMessageNotificationParams);

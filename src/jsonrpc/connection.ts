@@ -67,6 +67,8 @@ export interface CallOptions {
   id?: RequestId;
   /** Routing hint for the transport (see SendOptions). */
   relatedRequestId?: RequestId;
+  /** Extra transport headers for this request (see SendOptions). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 interface Pending {
@@ -180,6 +182,7 @@ export class Connection {
           : { jsonrpc: '2.0', id, method, params };
       const send: SendOptions = { signal: pending.abandon.signal };
       if (options.relatedRequestId !== undefined) send.relatedRequestId = options.relatedRequestId;
+      if (options.headers !== undefined) send.headers = options.headers;
       this.#send(message, send).catch((error: unknown) => {
         this.#settle(id)?.reject(error);
       });

@@ -253,13 +253,13 @@ describe.concurrent('mcpkit info, list, call over stdio', () => {
     ).toEqual([
       '>> 2026-07-28 server/discover',
       '<< 2026-07-28 server/discover result',
-      '>> 2026-07-28 tools/call',
-      '<< 2026-07-28 tools/call result',
-      // The client lists the tools once to check results against their output schemas.
+      // The client lists the tools once, for their x-mcp-header annotations and output schemas.
       '>> 2026-07-28 tools/list',
       '<< 2026-07-28 tools/list result',
+      '>> 2026-07-28 tools/call',
+      '<< 2026-07-28 tools/call result',
     ]);
-    expect(messages[2]?.message).toMatchObject({
+    expect(messages[4]?.message).toMatchObject({
       method: 'tools/call',
       params: { name: 'echo', arguments: { message: 'hi' } },
     });
