@@ -27,7 +27,16 @@ async function callEveryTool(client) {
   }
 }
 
-/** Scenario name → what the client does once connected. Unlisted scenarios call every tool. */
+/** Makes the calls the scenario's context names (`toolCalls`: name and arguments), in order. */
+async function callFromContext(client, toolCalls) {
+  await client.listTools();
+  for (const call of toolCalls) await client.callTool(call.name, call.arguments ?? {});
+}
+
+/**
+ * Scenario name → what the client does once connected. Unlisted scenarios make the calls their
+ * context names, or else call every tool.
+ */
 const SCENARIOS = {
   initialize: async () => undefined,
   tools_call: (client) => client.callTool('add_numbers', { a: 2, b: 3 }),
@@ -78,7 +87,11 @@ async function main() {
   const client = new Client(INFO, { ...HANDLERS, timeoutMs: 20_000 });
   await client.connect(createStreamableHttpClientTransport(url));
   try {
-    await (SCENARIOS[scenario] ?? callEveryTool)(client);
+    const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
+    const fallback = Array.isArray(context.toolCalls)
+      ? (c) => callFromContext(c, context.toolCalls)
+      : callEveryTool;
+    await (SCENARIOS[scenario] ?? fallback)(client);
   } finally {
     await client.close();
   }
