@@ -84,6 +84,10 @@ export {
   isValidToolName,
   TOOL_NAME_MAX_LENGTH,
 } from './names.js';
-export { UriTemplate, isUriTemplate } from './uri-template.js';
-export type { UriTemplateMatch, UriTemplateValue, UriTemplateVariables } from './uri-template.js';
+export { UriTemplate, isUriTemplate } from './uri-template/index.js';
+export type {
+  UriTemplateMatch,
+  UriTemplateValue,
+  UriTemplateVariables,
+} from './uri-template/index.js';
 export type { Connectable, ConnectOptions } from './connectable.js';

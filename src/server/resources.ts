@@ -1,7 +1,7 @@
 // Resources: static resources by URI and RFC 6570 templates matched in registration order.
 // Spec 2025-11-25 server/resources; 2026-07-28 reports an unknown resource as -32602 (SEP-2164).
 import type * as Spec from '../protocol/schema/2026-07-28.js';
-import { UriTemplate } from '../protocol/uri-template.js';
+import { UriTemplate } from '../protocol/uri-template/index.js';
 import type { ProtocolRevision } from '../protocol/version.js';
 import { trimDefinition } from './registry.js';
 import type {

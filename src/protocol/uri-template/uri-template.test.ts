@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { UriTemplate, isUriTemplate } from './uri-template.js';
-import type { UriTemplateVariables } from './uri-template.js';
+import { UriTemplate, isUriTemplate } from './index.js';
+import type { UriTemplateVariables } from './index.js';
 
 // RFC 6570 section 1.2: the variables of the level examples.
 const LEVEL_VARS: UriTemplateVariables = {

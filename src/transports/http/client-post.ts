@@ -1,0 +1,241 @@
+// How the Streamable HTTP client sends one message (or batch) by POST and accepts the answer:
+// JSON, an SSE stream read in the background (client-streams.ts), 202, or a refusal turned into
+// JSON-RPC error responses for the requests the POST carried.
+// Spec 2025-11-25 basic/transports#sending-messages-to-the-server.
+import { encode } from '../../jsonrpc/codec.js';
+import type { Message, RequestId } from '../../jsonrpc/message.js';
+import type { SendOptions } from '../../jsonrpc/transport.js';
+import { messagesIn } from './client-events.js';
+import { modernRevisionOf, setMcpHeaders } from './client-headers.js';
+import type { FetchLike, HeadersOption } from './client-http.js';
+import {
+  closedError,
+  customHeaders,
+  discardBody,
+  HttpErrorCode,
+  isEventStream,
+  isInitialize,
+  isInitialized,
+  isJson,
+  linkSignal,
+  mediaTypeOf,
+  readBodyText,
+  refusedPost,
+  requestIdsOf,
+  statusLine,
+  unreachable,
+} from './client-http.js';
+import type { Ledger } from './client-ledger.js';
+import type { ClientSession } from './client-session.js';
+import { followPostStream } from './client-streams.js';
+
+/** SendOptions as this transport reads them. */
+export interface HttpSendOptions extends SendOptions {
+  /** Aborting it aborts the POST: for a 2026-07-28 request, closing its stream cancels it. */
+  signal?: AbortSignal;
+  /**
+   * Extra headers for this message's POST, such as the `Mcp-Param-{Name}` headers a tool's
+   * `x-mcp-header` annotations ask for (encode values with `encodeHeaderValue`). The
+   * transport's own MCP headers take precedence.
+   */
+  headers?: Readonly<Record<string, string>>;
+}
+
+/** One POST being handled. */
+export interface Post {
+  readonly message: Message | readonly Message[];
+  /** The message, when the POST carried one (not a batch). */
+  readonly single: Message | undefined;
+  readonly ids: readonly RequestId[];
+  /** Whether the POST carries a 2026-07-28 request (whose stream is not resumable). */
+  readonly modern: boolean;
+  /** The session id the POST carried. */
+  readonly session: string | undefined;
+  readonly controller: AbortController;
+  /** Detaches the caller's abort signal. */
+  readonly unlink: () => void;
+}
+
+/** What a POST needs from the transport that sends it. */
+export interface PostHost {
+  /** The MCP endpoint. */
+  readonly url: URL;
+  /** The fetch every POST goes through. */
+  readonly fetch: FetchLike;
+  /** The transport's options; `headers` is read for each POST. */
+  readonly options: { readonly headers?: HeadersOption | undefined };
+  /** Which requests await a response, and on which POST. */
+  readonly ledger: Ledger;
+  readonly session: ClientSession;
+  /** Every POST and stream in flight, aborted by close. */
+  readonly controllers: Set<AbortController>;
+  /** Whether the transport is closed. */
+  closed(): boolean;
+  /** Records that a POST succeeded: the server speaks Streamable HTTP, so no fallback. */
+  confirm(): void;
+  /** Opens the standalone GET stream, unless it is open, unwanted or not yet possible. */
+  openStandalone(): void;
+  /** Reports a problem no caller is waiting for. Must not throw. */
+  report(error: Error): void;
+  /** Whether a refused POST is retried over the HTTP+SSE transport. */
+  shouldFallBack(post: Post, response: Response, text: string): boolean;
+  /** Connects the HTTP+SSE transport and sends the POST's message again over it. */
+  fallBack(post: Post, response: Response, text: string): Promise<void>;
+}
+
+const ACCEPT_BOTH = 'application/json, text/event-stream';
+
+/**
+ * POSTs one message (or batch) and resolves once the server accepted it; the responses arrive
+ * through the host's ledger. Rejects when the headers option fails, when the server is
+ * unreachable, or when a POST without requests is refused.
+ */
+export async function sendPost(
+  host: PostHost,
+  message: Message | readonly Message[],
+  options: HttpSendOptions,
+): Promise<void> {
+  const single = Array.isArray(message) ? undefined : (message as Message);
+  const ids = requestIdsOf(message);
+  const modern = single !== undefined && modernRevisionOf(single) !== undefined;
+  // A new session starts without an id; 2026-07-28 has no sessions.
+  const session = isInitialize(single) || modern ? undefined : host.session.id;
+  const controller = new AbortController();
+  host.controllers.add(controller);
+  host.ledger.track(ids, controller);
+  if (isInitialize(single)) host.session.awaitInitialize(single.id);
+  const unlink = linkSignal(options.signal, (reason) => {
+    host.ledger.abandon(controller, reason);
+  });
+  const post: Post = { message, single, ids, modern, session, controller, unlink };
+  let handedOver = false;
+  try {
+    const response = await postRequest(host, post, options.headers);
+    handedOver = await accept(host, post, response);
+  } finally {
+    if (!handedOver) finish(host, post);
+  }
+}
+
+async function postRequest(
+  host: PostHost,
+  post: Post,
+  extra: HttpSendOptions['headers'],
+): Promise<Response> {
+  const { signal } = post.controller;
+  let headers: Headers;
+  try {
+    headers = await customHeaders(host.options.headers);
+    for (const [name, value] of Object.entries(extra ?? {})) headers.set(name, value);
+    setMcpHeaders(headers, {
+      accept: ACCEPT_BOTH,
+      sessionId: post.session,
+      protocolVersion: isInitialize(post.single) ? undefined : host.session.protocolVersion,
+      message: post.message,
+    });
+  } catch (error) {
+    // The headers option failed, or a header is not a valid header: nothing was sent.
+    host.ledger.release(post.ids);
+    throw error;
+  }
+  try {
+    const body = encode(post.message);
+    return await host.fetch(host.url.href, { method: 'POST', headers, body, signal });
+  } catch (error) {
+    if (host.closed()) throw closedError();
+    // An aborted POST rejects with the abort's own reason (AbortSignal contract).
+    if (signal.aborted) throw signal.reason;
+    host.ledger.release(post.ids);
+    throw unreachable(host.url.href, error);
+  }
+}
+
+/** Handles the response to a POST; true when a background reader now owns the POST. */
+async function accept(host: PostHost, post: Post, response: Response): Promise<boolean> {
+  if (!response.ok) {
+    await refused(host, post, response);
+    return false;
+  }
+  host.confirm();
+  if (isInitialize(post.single)) host.session.adopt(response);
+  // 202 to a request: its response will come on another stream.
+  if (post.ids.length === 0 || response.status === 202) {
+    await discardBody(response);
+    if (isInitialized(post.single)) host.openStandalone();
+    return false;
+  }
+  if (isEventStream(response) && response.body !== null) {
+    const { controller, ids } = post;
+    void followPostStream(host.session.streams, {
+      body: response.body,
+      signal: controller.signal,
+      resumable: !post.modern,
+      answered: () => host.ledger.settled(ids, controller),
+      fail: (error) => {
+        host.ledger.fail(ids, controller, error);
+      },
+    }).finally(() => {
+      finish(host, post);
+    });
+    return true;
+  }
+  if (isJson(response)) {
+    await readJson(host, post, response);
+    return false;
+  }
+  await discardBody(response);
+  const type = mediaTypeOf(response) ?? '(none)';
+  host.ledger.fail(post.ids, post.controller, {
+    code: HttpErrorCode.HttpStatus,
+    message: `unexpected content type ${type} in the response (${statusLine(response)})`,
+    data: { status: response.status },
+  });
+  return false;
+}
+
+async function readJson(host: PostHost, post: Post, response: Response): Promise<void> {
+  let text: string;
+  try {
+    text = await response.text();
+  } catch {
+    if (post.controller.signal.aborted) return;
+    host.ledger.fail(post.ids, post.controller, {
+      code: HttpErrorCode.StreamEnded,
+      message: 'the response body was cut short',
+    });
+    return;
+  }
+  const report = (error: Error): void => {
+    host.report(error);
+  };
+  for (const message of messagesIn(text, report)) host.ledger.receive(message);
+  host.ledger.fail(post.ids, post.controller, {
+    code: HttpErrorCode.HttpStatus,
+    message: `the response body (${statusLine(response)}) held no response to this request`,
+    data: { status: response.status, body: text.slice(0, 4096) },
+  });
+}
+
+async function refused(host: PostHost, post: Post, response: Response): Promise<void> {
+  const text = await readBodyText(response);
+  if (host.shouldFallBack(post, response, text)) {
+    await host.fallBack(post, response, text);
+    return;
+  }
+  const expired =
+    response.status === 404 ? host.session.expired(post.session, response, text) : undefined;
+  if (expired !== undefined) {
+    if (post.ids.length === 0) throw expired;
+    host.ledger.fail(post.ids, post.controller, expired.toWire());
+    return;
+  }
+  const { responses, error } = refusedPost(response, text, post.ids);
+  if (post.ids.length === 0) throw error;
+  for (const reply of responses) host.ledger.receive(reply);
+}
+
+/** A POST is over (its stream too): close no longer needs to abort it. */
+function finish(host: PostHost, post: Post): void {
+  post.unlink();
+  host.controllers.delete(post.controller);
+}
