@@ -1,6 +1,7 @@
 // Prompts with arguments (spec 2025-11-25 server/prompts).
 import { invalidParams } from '../protocol/errors.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
+import { promptResultFor } from './content.js';
 import type { HandlerContext, PromptDefinition, PromptHandler, PromptReturn } from './types.js';
 
 /** A prompt ready to serve. */
@@ -66,7 +67,8 @@ export async function getPrompt(
         missing.map((a) => `"${a.name}"`).join(', '),
     );
   }
-  return toPromptResult(await prompt.handler(given as Record<string, string>, ctx));
+  const result = toPromptResult(await prompt.handler(given as Record<string, string>, ctx));
+  return promptResultFor(result, ctx.revision);
 }
 
 function toPromptResult(returned: PromptReturn): Spec.GetPromptResult {

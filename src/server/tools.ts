@@ -8,6 +8,7 @@ import { checkToolName } from '../protocol/names.js';
 import type { ParamHeader } from '../protocol/param-headers.js';
 import { scanParamHeaders } from '../protocol/param-headers.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
+import { toolResultFor } from './content.js';
 import type { CompiledSchema } from './schemas.js';
 import { compileSchema, requireObjectSchema } from './schemas.js';
 import type { HandlerContext, ToolDefinition, ToolHandler, ToolReturn } from './types.js';
@@ -113,7 +114,7 @@ export async function callTool(
   const result = normalizeToolResult(returned, tool.output !== undefined);
   if (tool.output !== undefined && result.isError !== true)
     await checkOutput(tool, result, call.report);
-  return result;
+  return toolResultFor(result, call.ctx.revision);
 }
 
 /** An `isError` result carrying `message` as text. */
