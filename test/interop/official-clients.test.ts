@@ -284,7 +284,16 @@ for (const scenario of scenarios) {
         'elicit',
         'wait-for-cancel',
         'cancelled',
+        'route',
       ]);
+    });
+
+    it('mirrors x-mcp-header arguments into headers the server checks (2026-07-28 HTTP)', async () => {
+      const text = textOf(await peer.callTool('route', { region: 'Zürich' }));
+      // Only a 2026-07-28 request over HTTP carries Mcp-Param-*; mcpkit checks it against the body.
+      const http = scenario.name.includes('Streamable HTTP');
+      const header = scenario.era === 'modern' && http ? '=?base64?WsO8cmljaA==?=' : 'none';
+      expect(text).toBe(`route: Zürich (header: ${header})`);
     });
 
     it('calls a tool', async () => {

@@ -42,6 +42,8 @@ interface Target {
   cancellations?: Cancellations;
   /** A call whose arguments fail the tool's input schema. */
   invalid: { name: string; args: Record<string, unknown> };
+  /** The server has `route`, whose `region` has `x-mcp-header: Region` (SEP-2243). */
+  route?: true;
 }
 
 interface Scenario {
@@ -149,7 +151,7 @@ const scenarios: Scenario[] = [
       const server = await startOfficialV2Server();
       return {
         transport: () => createStreamableHttpClientTransport(server.url),
-        target: officialTarget(server, /^Hello from v2$/),
+        target: { ...officialTarget(server, /^Hello from v2$/), route: true },
         close: () => server.close(),
       };
     },
@@ -167,7 +169,7 @@ const scenarios: Scenario[] = [
       const server = await startOfficialV2Server();
       return {
         transport: () => createStreamableHttpClientTransport(server.url),
-        target: officialTarget(server, /^Hello from v2$/),
+        target: { ...officialTarget(server, /^Hello from v2$/), route: true },
         close: () => server.close(),
       };
     },
@@ -249,6 +251,18 @@ for (const scenario of scenarios) {
       const result = await client.callTool('echo', target.echo.args);
       expect(result.isError).toBeFalsy();
       expect(textOf(result)).toBe(target.echo.text);
+    });
+
+    it('mirrors x-mcp-header arguments into Mcp-Param-* headers', async () => {
+      if (target.route === undefined) return;
+      const names = (await client.listTools()).map((tool) => tool.name);
+      expect(names).toContain('route');
+      // The official v2 server checks Mcp-Param-Region against the body in 2026-07-28.
+      for (const region of ['eu-west1', ' Zürich ']) {
+        const result = await client.callTool('route', { region });
+        expect(result.isError).toBeFalsy();
+        expect(textOf(result)).toBe(`route: ${region}`);
+      }
     });
 
     it('receives progress notifications', async () => {
