@@ -1,6 +1,6 @@
 // Tool listings of several servers at once, for budget and lint: every target is connected in
 // parallel; one that fails is reported on stderr and left out, so the others still count.
-import type { Tool } from '../client/index.js';
+import type { RejectedTool, Tool } from '../client/index.js';
 import type { CommandContext } from './command.js';
 import { explain } from './errors.js';
 import type { Target } from './target.js';
@@ -12,6 +12,8 @@ export interface ServerTools {
   readonly name: string;
   readonly target: Target;
   readonly tools: readonly Tool[];
+  /** Tools the client left out (2026-07-28: invalid `x-mcp-header` annotations). */
+  readonly rejected: readonly RejectedTool[];
 }
 
 /** The listings gathered, and how many targets could not be reached. */
@@ -25,15 +27,23 @@ export async function gatherTools(
   targets: readonly Target[],
   ctx: CommandContext,
 ): Promise<Gathered> {
-  const options = { io: ctx.io, common: ctx.common, style: ctx.style, showStderr: false };
   const settled = await Promise.allSettled(
-    targets.map((target) =>
-      withSession(target, options, async ({ client }) => ({
+    targets.map((target) => {
+      const rejected: RejectedTool[] = [];
+      const options = {
+        io: ctx.io,
+        common: ctx.common,
+        style: ctx.style,
+        showStderr: false,
+        client: { onToolRejected: (tool: RejectedTool) => rejected.push(tool) },
+      };
+      return withSession(target, options, async ({ client }) => ({
         name: target.name ?? client.serverInfo?.name ?? targetLabel(target),
         target,
         tools: await client.listTools(),
-      })),
-    ),
+        rejected,
+      }));
+    }),
   );
   const servers: ServerTools[] = [];
   const seen = new Map<string, number>();

@@ -3,7 +3,7 @@
 // tool or fill arguments wrong: missing or vague descriptions, schemas looser than their prose,
 // names that break the spec or look alike, and too much text in the context.
 import type { Tool } from '../client/index.js';
-import { checkToolName } from '../protocol/index.js';
+import { checkToolName, scanParamHeaders } from '../protocol/index.js';
 
 /** How bad a finding is. Only `error` makes lint exit 1. */
 export type Severity = 'error' | 'warn' | 'info';
@@ -18,6 +18,7 @@ export interface Rule {
 /** A rule id. */
 export type RuleId =
   | 'name-invalid'
+  | 'header-invalid'
   | 'description-missing'
   | 'description-vague'
   | 'description-no-when'
@@ -36,6 +37,12 @@ export const RULES: Readonly<Record<RuleId, Rule>> = {
     severity: 'error',
     summary: "the tool name breaks the spec's rules (1-128 of A-Z a-z 0-9 _ - .)",
     hint: 'rename the tool using only letters, digits, "_", "-" and "."',
+  },
+  'header-invalid': {
+    severity: 'error',
+    summary:
+      "an x-mcp-header annotation breaks the spec's rules, so 2026-07-28 clients leave the tool out",
+    hint: 'use a unique HTTP token on a string, integer or boolean property reached through "properties" alone',
   },
   'description-missing': {
     severity: 'error',
@@ -120,7 +127,12 @@ export interface LintOptions {
 
 /** Runs every rule over the servers' tools. Findings come in server, then tool order. */
 export function lintServers(
-  servers: readonly { name: string; tools: readonly Tool[] }[],
+  servers: readonly {
+    name: string;
+    tools: readonly Tool[];
+    /** Tools the client left out, with the reason (they are findings too). */
+    rejected?: readonly { name: string; reason: string }[];
+  }[],
   options: LintOptions = {},
 ): Finding[] {
   const findings: Finding[] = [];
@@ -143,6 +155,8 @@ export function lintServers(
         `${String(server.tools.length)} tools (more than ${String(maxTools)})`,
       );
     }
+    for (const { name, reason } of server.rejected ?? [])
+      add('header-invalid', { tool: name }, reason);
     for (const tool of server.tools) lintTool(tool, { add, options });
     nearDuplicatesWithin(server.tools, add);
   }
@@ -157,6 +171,8 @@ function lintTool(tool: Tool, context: { add: Add; options: LintOptions }): void
   const at = { tool: tool.name };
   for (const problem of checkToolName(tool.name))
     add('name-invalid', at, `the name ${problem.message}`);
+  const headers = scanParamHeaders(tool.inputSchema);
+  if (!headers.ok) add('header-invalid', at, headers.problem);
   const description = tool.description?.trim() ?? '';
   if (description === '') {
     add('description-missing', at, 'no description');

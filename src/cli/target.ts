@@ -221,7 +221,14 @@ export async function openSession(target: Target, options: OpenOptions): Promise
   const showStderr = options.showStderr ?? !common.quiet;
   let transport: Transport = createTransport(target, { io, style, showStderr });
   if (common.trace) transport = traceTransport(transport, io.stderr, { style });
-  const clientOptions: ClientOptions = { ...options.client };
+  const clientOptions: ClientOptions = {
+    // Spec 2026-07-28 server/tools#x-mcp-header: clients SHOULD log the tools they leave out.
+    onToolRejected: ({ name, reason }) => {
+      if (!common.quiet)
+        io.stderr.write(`${style.yellow(`warning: tool "${name}" left out: ${reason}`)}\n`);
+    },
+    ...options.client,
+  };
   if (common.protocol !== undefined) clientOptions.mode = { pin: common.protocol };
   if (common.timeoutMs !== undefined) clientOptions.timeoutMs = common.timeoutMs;
   if (common.debug) {

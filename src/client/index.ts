@@ -19,6 +19,7 @@ export type {
   LoggingLevel,
   Prompt,
   ReadResourceResult,
+  RejectedTool,
   Resource,
   ResourceTemplate,
   Root,

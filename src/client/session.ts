@@ -2,6 +2,7 @@
 // request pipeline, listings, listen streams, output schemas) and how the server's
 // notifications reach them and the client's events.
 import { Connection } from '../jsonrpc/connection.js';
+import { LocalError, LocalErrorCode } from '../jsonrpc/errors.js';
 import type { Notification } from '../jsonrpc/message.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import { DEFINITION_FIELDS } from '../protocol/fields.js';
@@ -16,7 +17,7 @@ import { Lists } from './lists.js';
 import type { Negotiated } from './negotiate.js';
 import { OutputSchemas } from './output-schema.js';
 import { ToolHeaders } from './tool-headers.js';
-import type { ClientOptions, ListKind, Subscription } from './types.js';
+import type { ClientOptions, ListKind, RejectedTool, Subscription } from './types.js';
 
 /** The defaults of ClientOptions. */
 export const DEFAULTS = { timeoutMs: 60_000, maxInputRounds: 10, maxPages: 1000 } as const;
@@ -96,8 +97,8 @@ export class ClientSession {
         // Spec 2026-07-28 server/tools#x-mcp-header: a tool with invalid annotations is left out.
         const kept =
           this.caller.era === 'modern'
-            ? this.toolHeaders.keep(items, (error) => {
-                this.report(error);
+            ? this.toolHeaders.keep(items, (rejected) => {
+                this.#rejected(rejected);
               })
             : items;
         this.outputs.remember(kept);
@@ -116,6 +117,17 @@ export class ClientSession {
     } catch {
       // onError must not throw; if it does, there is nobody left to tell.
     }
+  }
+
+  /** A listed tool was left out: the user's `onToolRejected`, else `onError`. */
+  #rejected(rejected: RejectedTool): void {
+    const { onToolRejected } = this.#options;
+    if (onToolRejected !== undefined) {
+      this.#emit(onToolRejected, rejected);
+      return;
+    }
+    const message = `tool "${rejected.name}" left out of tools/list: ${rejected.reason}`;
+    this.report(new LocalError(LocalErrorCode.ProtocolViolation, message));
   }
 
   /** Runs a user callback, reporting what it throws. */

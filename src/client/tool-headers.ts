@@ -2,9 +2,9 @@
 // a tool whose annotations are invalid is left out of listings (with a warning), and a
 // tools/call carries the `Mcp-Param-*` headers its arguments ask for. Spec 2026-07-28
 // server/tools#x-mcp-header; basic/transports/streamable-http#custom-headers-from-tool-parameters.
-import { LocalError, LocalErrorCode } from '../jsonrpc/errors.js';
 import type { ParamHeader } from '../protocol/param-headers.js';
 import { paramHeaderValues, scanParamHeaders } from '../protocol/param-headers.js';
+import type { RejectedTool } from './types.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -16,9 +16,9 @@ export class ToolHeaders {
 
   /**
    * Remembers the annotations of listed tools and returns the tools to keep: every tool but those
-   * whose annotations are invalid, each reported through `warn` with its name and the reason.
+   * whose annotations are invalid, each passed to `reject` with the reason.
    */
-  keep(tools: readonly unknown[], warn: (error: Error) => void): unknown[] {
+  keep(tools: readonly unknown[], reject: (tool: RejectedTool) => void): unknown[] {
     const kept: unknown[] = [];
     for (const tool of tools) {
       if (!isObject(tool) || typeof tool['name'] !== 'string') {
@@ -32,12 +32,7 @@ export class ToolHeaders {
         continue;
       }
       this.#annotations.delete(tool['name']);
-      warn(
-        new LocalError(
-          LocalErrorCode.ProtocolViolation,
-          `tool "${tool['name']}" left out of tools/list: ${scan.problem}`,
-        ),
-      );
+      reject({ name: tool['name'], reason: scan.problem });
     }
     return kept;
   }

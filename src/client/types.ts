@@ -109,6 +109,12 @@ export interface ClientOptions {
   /** Receives `notifications/resources/updated` for subscribed resources. */
   onResourceUpdated?: (uri: string) => void;
   /**
+   * 2026-07-28: told of each listed tool left out of listings because its `x-mcp-header`
+   * annotations break the spec's rules (server/tools#x-mcp-header). Default: `onError` receives
+   * a LocalError('PROTOCOL_VIOLATION') naming the tool and the reason.
+   */
+  onToolRejected?: (rejected: RejectedTool) => void;
+  /**
    * 2026-07-28: whether connect opens a listen stream for the list changes the server announces,
    * when `onListChanged` is given. Default true.
    */
@@ -117,6 +123,12 @@ export interface ClientOptions {
   onClose?: (error?: Error) => void;
   /** Receives problems no caller waits for (a failed notification, a stray response). Default: silent. */
   onError?: (error: Error) => void;
+}
+
+/** A listed tool the client left out, and why. */
+export interface RejectedTool {
+  readonly name: string;
+  readonly reason: string;
 }
 
 /** Options of `Client.connect`. */

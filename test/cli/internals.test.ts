@@ -264,6 +264,26 @@ describe('lint and budget helpers', () => {
     ]);
   });
 
+  it('flags x-mcp-header annotations that 2026-07-28 clients drop, listed or left out', () => {
+    const region = { type: 'number', description: 'Where.', 'x-mcp-header': 'Region' };
+    const findings = lintServers([
+      {
+        name: 's',
+        tools: [tool('listed', { properties: { region } })],
+        rejected: [{ name: 'dropped', reason: 'x-mcp-header "A B" is not an HTTP token' }],
+      },
+    ]);
+    expect(findings.map((f) => [f.rule, f.severity, f.tool, f.message])).toEqual([
+      ['header-invalid', 'error', 'dropped', 'x-mcp-header "A B" is not an HTTP token'],
+      [
+        'header-invalid',
+        'error',
+        'listed',
+        'x-mcp-header "Region" is on a property of type "number" (string, integer or boolean only)',
+      ],
+    ]);
+  });
+
   it('flags too many tools past the limit', () => {
     const tools = ['alpha', 'bravo', 'charlie'].map((name) => tool(name, { properties: {} }));
     const findings = lintServers([{ name: 's', tools }], { maxTools: 2 });
@@ -276,6 +296,7 @@ describe('lint and budget helpers', () => {
         name: 'a',
         target: { kind: 'url' as const, url: 'http://x', headers: {} },
         tools: [tool('small', {}), tool('big', {})],
+        rejected: [],
       },
     ];
     const budget = measure(servers, (text) => (text.includes('"big"') ? 30 : 10));

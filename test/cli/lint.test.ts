@@ -146,6 +146,22 @@ describe.concurrent('mcpkit lint', () => {
     ]);
   });
 
+  it('flags x-mcp-header annotations, whether the client listed the tool or left it out', async () => {
+    for (const era of ['legacy', 'modern']) {
+      const server = [...staticServer('header-bad', 'hb'), ...(era === 'modern' ? ['modern'] : [])];
+      const ran = await cli(['lint', '--json', '--', ...server]);
+      expect(ran.code, era).toBe(1);
+      const findings = json(ran).findings as Finding[];
+      expect(findings.map((f) => [f.rule, f.tool, f.message])).toEqual([
+        [
+          'header-invalid',
+          'score',
+          'x-mcp-header "Score" is on a property of type "number" (string, integer or boolean only)',
+        ],
+      ]);
+    }
+  });
+
   it('exits 2 when a server cannot be reached', async () => {
     const url = `http://127.0.0.1:${String(await closedPort())}/mcp`;
     const ran = await cli(['lint', url, '--', ...staticServer('lint-clean', 'clean')]);
@@ -158,6 +174,7 @@ describe.concurrent('mcpkit lint', () => {
     expect(ran.code).toBe(0);
     expect(json(ran).map((rule: { id: string }) => rule.id)).toEqual([
       'name-invalid',
+      'header-invalid',
       'description-missing',
       'description-vague',
       'description-no-when',

@@ -265,6 +265,16 @@ describe.concurrent('mcpkit info, list, call over stdio', () => {
     });
   });
 
+  it('list warns about a tool a 2026-07-28 client leaves out, and lists the others', async () => {
+    const ran = await cli(['list', '--', ...staticServer('header-bad', 'hb'), 'modern']);
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toMatch(/deploy/);
+    expect(ran.stdout).not.toMatch(/score/);
+    expect(ran.stderr).toContain(
+      'warning: tool "score" left out: x-mcp-header "Score" is on a property of type "number"',
+    );
+  });
+
   it('--trace follows a legacy handshake: the revision comes from initialize', async () => {
     const ran = await cli(['list', '--trace', '--', ...staticServer('lint-clean')]);
     expect(ran.code).toBe(0);
