@@ -61,7 +61,7 @@ function conformance(version, args) {
 
 /** Builds dist/ when a file under src/ is newer than it (CI has built already). */
 async function buildIfStale() {
-  const marker = join(root, 'dist/src/index.js');
+  const marker = join(root, 'dist/esm/src/index.js');
   const built = existsSync(marker) ? (await stat(marker)).mtimeMs : 0;
   if (built > 0 && (await newest(join(root, 'src'))) <= built) return;
   console.log('== building (npm run build)');

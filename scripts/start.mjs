@@ -5,7 +5,7 @@ import { existsSync, statSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const bin = join(root, 'dist/src/cli/main.js');
+const bin = join(root, 'dist/esm/src/cli/main.js');
 const host = process.env.HOST ?? '127.0.0.1';
 const port = process.env.PORT ?? '3000';
 const url = `http://${host}:${port}/mcp`;

@@ -1,5 +1,5 @@
 // The version of this mcpkit, read from its package.json (found by walking up from this file,
-// so it works from dist/src/cli and from src/cli alike).
+// so it works from src/cli, from dist/src/cli and from the bundles in dist/esm alike).
 import { readFileSync } from 'node:fs';
 
 let cached: string | undefined;

@@ -1,4 +1,4 @@
-// Harness of the CLI tests: runs the built bin (dist/src/cli/main.js, which `npm test` builds
+// Harness of the CLI tests: runs the built bin (dist/esm/src/cli/main.js, which `npm test` builds
 // first) as a child process, and compares JSON outputs with golden files (UPDATE=1 rewrites them).
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
@@ -12,7 +12,7 @@ import { expect } from 'vitest';
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The build under test: `dist/`, or the directory MCPKIT_DIST names (fixtures load it too). */
 export const DIST = process.env['MCPKIT_DIST'] ?? join(ROOT, 'dist');
-export const BIN = join(DIST, 'src/cli/main.js');
+export const BIN = join(DIST, 'esm/src/cli/main.js');
 export const FIXTURES = join(ROOT, 'test/cli/fixtures');
 /** The feature fixture server as a stdio command: `[...args, '--', ...FIXTURE]`. */
 export const FIXTURE = ['node', join(FIXTURES, 'server.mjs')];

@@ -23,7 +23,7 @@ import { listen } from '../../src/transports/http/node.js';
 import type { Listening } from '../../src/transports/http/node.js';
 import { defineInteropServer } from './fixtures/interop-server.mjs';
 
-const DIST_SERVER = fileURLToPath(new URL('../../dist/src/server/index.js', import.meta.url));
+const DIST_SERVER = fileURLToPath(new URL('../../dist/esm/src/server/index.js', import.meta.url));
 const STDIO_SERVER = fileURLToPath(new URL('./fixtures/stdio-server.mjs', import.meta.url));
 const hasDist = existsSync(DIST_SERVER);
 

@@ -18,7 +18,7 @@ import { listen, type Listening } from '../../src/transports/http/node.js';
 import { createStreamableHttpClientTransport } from '../../src/transports/http/index.js';
 import { createStdioClientTransport } from '../../src/transports/stdio/index.js';
 
-const BIN = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../dist/esm/src/cli/main.js', import.meta.url));
 const hasDist = existsSync(BIN);
 if (!hasDist) console.log('reference-servers: skipped, dist/ is missing (npm test builds it)');
 
