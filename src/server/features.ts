@@ -149,10 +149,14 @@ async function listen(call: Call): Promise<unknown> {
   }
   const filter = call.core.agreeFilter(requested);
   const { id } = call.scope;
-  const tag = (params: Record<string, unknown>): Record<string, unknown> => ({
-    ...params,
-    _meta: { ...(params['_meta'] as object | undefined), [MetaKey.SubscriptionId]: id },
-  });
+  // Copies whose fields are then set: `{ ...params, _meta }` takes V8's slow path on Node 20.
+  const tag = (params: Record<string, unknown>): Record<string, unknown> => {
+    const meta: Record<string, unknown> = Object.assign({}, params['_meta']);
+    meta[MetaKey.SubscriptionId] = id;
+    const tagged: Record<string, unknown> = Object.assign({}, params);
+    tagged['_meta'] = meta;
+    return tagged;
+  };
   await call.scope.notify(
     'notifications/subscriptions/acknowledged',
     tag({ notifications: filter }),
