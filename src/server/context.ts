@@ -95,21 +95,22 @@ export class LazyScope implements RequestScope {
   }
 }
 
-/** The scope with another signal, read when needed (the scope's own `signal` is not read). */
-export function withSignal(scope: RequestScope, signal: () => AbortSignal): RequestScope {
-  const { id, era, revision, client, meta, info, logLevel } = scope;
-  return new LazyScope({ id, era, revision, client, meta, info, logLevel }, signal, scope);
-}
-
-/** Creates the context handlers receive. `round` is set for 2026-07-28 requests that may need input. */
-export function createContext(scope: RequestScope, round: InputRound | undefined): HandlerContext {
+/**
+ * Creates the context handlers receive. `round` is set for 2026-07-28 requests that may need
+ * input; `signal`, when given, is what `ctx.signal` reads instead of the scope's (on first read).
+ */
+export function createContext(
+  scope: RequestScope,
+  round: InputRound | undefined,
+  signal?: () => AbortSignal,
+): HandlerContext {
   const progressToken = scope.meta?.[MetaKey.ProgressToken];
   const ask = (
     capability: keyof Spec.ClientCapabilities,
     input: Spec.InputRequest,
     options: InputOptions | undefined,
   ) => askClient(scope, round, { capability, input, key: options?.key });
-  return new Context(scope, {
+  return new Context(signal ?? scope, {
     requestId: scope.id,
     revision: scope.revision,
     era: scope.era,
@@ -170,10 +171,11 @@ class Context implements HandlerContext {
   readonly elicit: HandlerContext['elicit'];
   readonly sample: HandlerContext['sample'];
   readonly roots: HandlerContext['roots'];
-  readonly #scope: RequestScope;
+  readonly #signal: RequestScope | (() => AbortSignal);
 
-  constructor(scope: RequestScope, parts: Omit<HandlerContext, 'signal'>) {
-    this.#scope = scope;
+  /** `signal` is the scope whose signal to read, or a function that returns the signal. */
+  constructor(signal: RequestScope | (() => AbortSignal), parts: Omit<HandlerContext, 'signal'>) {
+    this.#signal = signal;
     this.requestId = parts.requestId;
     this.revision = parts.revision;
     this.era = parts.era;
@@ -188,7 +190,8 @@ class Context implements HandlerContext {
   }
 
   get signal(): AbortSignal {
-    return this.#scope.signal;
+    const signal = this.#signal;
+    return typeof signal === 'function' ? signal() : signal.signal;
   }
 }
 

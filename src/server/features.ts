@@ -6,8 +6,8 @@ import { isLoggingLevel } from '../protocol/logging.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import { MetaKey, PROTOCOL_REVISIONS } from '../protocol/version.js';
 import { complete } from './completion.js';
-import { createContext, withSignal } from './context.js';
-import { InputRound } from './input-required.js';
+import { createContext } from './context.js';
+import { InputRound, NEEDS_INPUT } from './input-required.js';
 import { getPrompt } from './prompts.js';
 import { paginate } from './registry.js';
 import { readResource, trimResource } from './resources.js';
@@ -52,16 +52,17 @@ async function withInput<T>(
 ): Promise<T | Spec.InputRequiredResult> {
   if (call.scope.era === 'legacy') return run(createContext(call.scope, undefined));
   const options = call.core.rounds;
-  const round = await InputRound.open(call.params, { method: call.method, ...target }, options);
+  const bound = { method: call.method, name: target.name, args: target.args };
+  // A first round opens at once; a retry's requestState is checked first.
+  const round =
+    call.params['requestState'] === undefined
+      ? InputRound.first(call.params, bound)
+      : await InputRound.open(call.params, bound, options);
   const stop = new LazySignal(() => [call.scope.signal]);
-  const ctx = createContext(
-    withSignal(call.scope, () => stop.signal),
-    round,
-  );
-  const needed = round.needed().then(() => undefined);
+  const ctx = createContext(call.scope, round, () => stop.signal);
   try {
-    const outcome = await Promise.race([run(ctx).then((value) => ({ value })), needed]);
-    if (outcome !== undefined) return outcome.value;
+    const outcome = await round.race(run(ctx));
+    if (outcome !== NEEDS_INPUT) return outcome;
     stop.abort(new Error('the request needs client input first'));
   } finally {
     stop.release();
