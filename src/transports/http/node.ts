@@ -233,9 +233,11 @@ function clockOf(ms: number): BodyClock {
 
 function write(res: ServerResponse, reply: HttpReply): void {
   if (res.destroyed) return;
-  const { body } = reply;
+  const { body, status } = reply;
   if (body === null) {
-    res.writeHead(reply.status, reply.headers);
+    // Content-Length: 0 rather than an empty chunked body (none on statuses that have no body).
+    const empty = status === 204 || status === 304 || status < 200;
+    res.writeHead(status, empty ? reply.headers : withLength(reply.headers, 0));
     res.end();
   } else if (isStreamBody(body)) {
     res.writeHead(reply.status, reply.headers);
@@ -244,9 +246,22 @@ function write(res: ServerResponse, reply: HttpReply): void {
       res.destroy();
     });
   } else {
-    res.writeHead(reply.status, reply.headers);
-    res.end(JSON.stringify(body));
+    // With its length: writeHead fixes the head at once, so without Content-Length node:http
+    // would frame the body as chunked (more bytes, and a writev of four buffers).
+    const text = JSON.stringify(body);
+    res.writeHead(status, withLength(reply.headers, Buffer.byteLength(text)));
+    res.end(text);
   }
+}
+
+/** The headers plus Content-Length (a copy: reply headers may be shared and frozen). */
+function withLength(
+  headers: Readonly<Record<string, string>>,
+  length: number,
+): Record<string, string | number> {
+  const copy: Record<string, string | number> = Object.assign({}, headers);
+  copy['content-length'] = length;
+  return copy;
 }
 
 /** Copies SSE text to the response, waiting for 'drain' when the socket is backed up. */
