@@ -116,6 +116,40 @@ export class Connection {
   }
 
   /**
+   * The RequestContext of one incoming request. A class, not an object literal: a literal with a
+   * getter is made by a slow runtime path and has dictionary properties (see bench/RESULTS.md).
+   */
+  static readonly #Context = class implements RequestContext {
+    readonly id: RequestId;
+    readonly info: MessageInfo | undefined;
+    readonly #connection: Connection;
+    readonly #incoming: Incoming;
+
+    constructor(
+      connection: Connection,
+      request: { id: RequestId; info: MessageInfo | undefined; incoming: Incoming },
+    ) {
+      this.#connection = connection;
+      this.id = request.id;
+      this.info = request.info;
+      this.#incoming = request.incoming;
+    }
+
+    /** Made on first read: an AbortSignal is costly on Node 20 and most handlers never read it. */
+    get signal(): AbortSignal {
+      return this.#incoming.controller.signal;
+    }
+
+    notify(method: string, params?: Params): Promise<void> {
+      return this.#connection.notify(method, params, { relatedRequestId: this.id });
+    }
+
+    request(method: string, params?: Params, options?: CallOptions): Promise<unknown> {
+      return this.#connection.request(method, params, { relatedRequestId: this.id, ...options });
+    }
+  };
+
+  /**
    * The Receiver a connection hands its transport: prototype methods rather than three closures
    * per connection (a legacy session keeps one for its lifetime; see bench/RESULTS.md).
    */
@@ -331,18 +365,7 @@ export class Connection {
     }
     const incoming: Incoming = { controller: new AbortController(), abandoned: false };
     (this.#incoming ??= new Map()).set(id, incoming);
-    const related = sendOptions(id);
-    const ctx: RequestContext = {
-      id,
-      // Made on first read: an AbortSignal is costly on Node 20 and most handlers never read it.
-      get signal() {
-        return incoming.controller.signal;
-      },
-      info,
-      notify: (method, params) => this.notify(method, params, related),
-      request: (method, params, options) =>
-        this.request(method, params, { relatedRequestId: id, ...options }),
-    };
+    const ctx = new Connection.#Context(this, { id, info, incoming });
     try {
       // Called as a method: options may be an object whose methods use `this`.
       const result = await options.onRequest(request, ctx);
@@ -411,8 +434,4 @@ function closedError(cause?: Error): LocalError {
 
 function errorFor(id: RequestId, error: JsonRpcError): ErrorResponse {
   return { jsonrpc: '2.0', id, error: error.toWire() };
-}
-
-function sendOptions(relatedRequestId: RequestId | undefined): SendOptions | undefined {
-  return relatedRequestId === undefined ? undefined : { relatedRequestId };
 }

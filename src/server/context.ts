@@ -44,37 +44,73 @@ export interface RequestScope {
   request(method: string, params: Params, options?: CallOptions): Promise<unknown>;
 }
 
-/** The scope with another signal, read when needed (the scope's own `signal` is not read). */
-export function withSignal(scope: RequestScope, signal: () => AbortSignal): RequestScope {
-  return {
-    id: scope.id,
-    era: scope.era,
-    revision: scope.revision,
-    client: scope.client,
-    meta: scope.meta,
-    info: scope.info,
-    get signal() {
-      return signal();
-    },
-    logLevel: scope.logLevel,
-    notify: (method, params) => scope.notify(method, params),
-    request: (method, params, options) => scope.request(method, params, options),
-  };
+/** The fields of a RequestScope that are plain data. */
+export type ScopeFields = Pick<
+  RequestScope,
+  'id' | 'era' | 'revision' | 'client' | 'meta' | 'info' | 'logLevel'
+>;
+
+/**
+ * A RequestScope whose signal is read through `signal` when first asked for, and whose notify
+ * and request go to `via`. A class: an object literal with a getter takes V8's slow path and gets
+ * dictionary properties, on every request (see bench/RESULTS.md).
+ */
+export class LazyScope implements RequestScope {
+  readonly id: RequestId;
+  readonly era: ProtocolEra;
+  readonly revision: ProtocolRevision;
+  readonly client: ClientDescription;
+  readonly meta: Readonly<Record<string, unknown>> | undefined;
+  readonly info: MessageInfo | undefined;
+  readonly logLevel: LoggingLevel | undefined;
+  readonly #signal: () => AbortSignal;
+  readonly #via: Pick<RequestScope, 'notify' | 'request'>;
+
+  constructor(
+    fields: ScopeFields,
+    signal: () => AbortSignal,
+    via: Pick<RequestScope, 'notify' | 'request'>,
+  ) {
+    this.id = fields.id;
+    this.era = fields.era;
+    this.revision = fields.revision;
+    this.client = fields.client;
+    this.meta = fields.meta;
+    this.info = fields.info;
+    this.logLevel = fields.logLevel;
+    this.#signal = signal;
+    this.#via = via;
+  }
+
+  get signal(): AbortSignal {
+    return this.#signal();
+  }
+
+  notify(method: string, params: Params): Promise<void> {
+    return this.#via.notify(method, params);
+  }
+
+  request(method: string, params: Params, options?: CallOptions): Promise<unknown> {
+    return this.#via.request(method, params, options);
+  }
 }
 
-/** Creates the context handlers receive. `round` is set for 2026-07-28 requests that may need input. */
-export function createContext(scope: RequestScope, round: InputRound | undefined): HandlerContext {
+/**
+ * Creates the context handlers receive. `round` is set for 2026-07-28 requests that may need
+ * input; `signal`, when given, is what `ctx.signal` reads instead of the scope's (on first read).
+ */
+export function createContext(
+  scope: RequestScope,
+  round: InputRound | undefined,
+  signal?: () => AbortSignal,
+): HandlerContext {
   const progressToken = scope.meta?.[MetaKey.ProgressToken];
   const ask = (
     capability: keyof Spec.ClientCapabilities,
     input: Spec.InputRequest,
     options: InputOptions | undefined,
   ) => askClient(scope, round, { capability, input, key: options?.key });
-  return {
-    // Read on demand: an AbortSignal is costly to make, and most handlers never read it.
-    get signal() {
-      return scope.signal;
-    },
+  return new Context(signal ?? scope, {
     requestId: scope.id,
     revision: scope.revision,
     era: scope.era,
@@ -114,7 +150,49 @@ export function createContext(scope: RequestScope, round: InputRound | undefined
         Spec.ListRootsResult | undefined;
       return result?.roots ?? [];
     },
-  };
+  });
+}
+
+/**
+ * A HandlerContext: the fields and functions given, and `signal` read from the scope on demand
+ * (an AbortSignal is costly to make, and most handlers never read it). A class because an object
+ * literal with a getter takes V8's slow path and gets dictionary properties (bench/RESULTS.md).
+ * The functions stay own properties, so handlers may destructure them.
+ */
+class Context implements HandlerContext {
+  readonly requestId: RequestId;
+  readonly revision: ProtocolRevision;
+  readonly era: ProtocolEra;
+  readonly client: ClientDescription;
+  readonly meta: Readonly<Record<string, unknown>> | undefined;
+  readonly transport: MessageInfo | undefined;
+  readonly progress: HandlerContext['progress'];
+  readonly log: HandlerContext['log'];
+  readonly elicit: HandlerContext['elicit'];
+  readonly sample: HandlerContext['sample'];
+  readonly roots: HandlerContext['roots'];
+  readonly #signal: RequestScope | (() => AbortSignal);
+
+  /** `signal` is the scope whose signal to read, or a function that returns the signal. */
+  constructor(signal: RequestScope | (() => AbortSignal), parts: Omit<HandlerContext, 'signal'>) {
+    this.#signal = signal;
+    this.requestId = parts.requestId;
+    this.revision = parts.revision;
+    this.era = parts.era;
+    this.client = parts.client;
+    this.meta = parts.meta;
+    this.transport = parts.transport;
+    this.progress = parts.progress;
+    this.log = parts.log;
+    this.elicit = parts.elicit;
+    this.sample = parts.sample;
+    this.roots = parts.roots;
+  }
+
+  get signal(): AbortSignal {
+    const signal = this.#signal;
+    return typeof signal === 'function' ? signal() : signal.signal;
+  }
 }
 
 function askClient(

@@ -48,6 +48,7 @@ export class ServerCore {
   constructor(settings: CoreSettings) {
     this.#settings = settings;
     this.info = settings.info;
+    this.#serverInfoMeta = { [MetaKey.ServerInfo]: settings.info };
     this.instructions = settings.instructions;
     this.revisions = settings.revisions;
     this.pageSize = settings.pageSize;
@@ -85,18 +86,29 @@ export class ServerCore {
   /** Adds the 2026-07-28 result fields: `resultType`, serverInfo in `_meta`, cache hints. */
   decorateModern(method: string, result: unknown): unknown {
     const source = result as Record<string, unknown>;
-    const decorated: Record<string, unknown> = { ...source };
+    // A copy whose fields are then set, not `{ ...source, resultType }`: a spread followed by
+    // properties takes V8's slow runtime path on Node 20, about 1.5 µs a time (bench/RESULTS.md).
+    // The order of fields stays: the result's own, then resultType and _meta when new.
+    const decorated = Object.assign({}, source);
     decorated['resultType'] ??= 'complete';
-    decorated['_meta'] = {
-      ...(source['_meta'] as object | undefined),
-      [MetaKey.ServerInfo]: this.info,
-    };
+    const meta = source['_meta'];
+    decorated['_meta'] =
+      meta === undefined ? Object.assign({}, this.#serverInfoMeta) : this.#withServerInfo(meta);
     if (CACHEABLE.has(method) && decorated['resultType'] === 'complete') {
       const hint = this.#settings.cacheHints[method];
       decorated['ttlMs'] ??= hint?.ttlMs ?? 0;
       decorated['cacheScope'] ??= hint?.cacheScope ?? 'private';
     }
     return decorated;
+  }
+
+  /** `_meta` of a 2026-07-28 result that has none: copied per result, never handed out. */
+  readonly #serverInfoMeta: Readonly<Record<string, unknown>>;
+
+  #withServerInfo(meta: unknown): Record<string, unknown> {
+    const copy: Record<string, unknown> = Object.assign({}, meta);
+    copy[MetaKey.ServerInfo] = this.info;
+    return copy;
   }
 
   /** The part of a subscriptions/listen filter this server honours. */

@@ -11,6 +11,9 @@ import type { Sealer } from './seal.js';
 /** One embedded request, as `inputRequests` carries it. */
 export type InputRequest = Spec.InputRequest;
 
+/** What {@link InputRound.race} resolves with when the handler needs client input first. */
+export const NEEDS_INPUT: unique symbol = Symbol('needs input');
+
 /** What a sealed requestState holds. */
 interface RoundState {
   /** Method and target the state belongs to, and a digest of the arguments. */
@@ -44,7 +47,7 @@ export class InputRound {
   #count = 0;
   readonly #used = new Set<string>();
   #scheduled = false;
-  #onNeeded: ((requests: Record<string, InputRequest>) => void) | undefined;
+  #onNeeded: (() => void) | undefined;
 
   private constructor(
     bound: { target: BindingTarget; binding: string | undefined },
@@ -70,11 +73,7 @@ export class InputRound {
     const record = (params ?? {}) as Record<string, unknown>;
     const state = record['requestState'];
     const responses = record['inputResponses'];
-    if (state === undefined) {
-      // A first round: the digest is needed only if the handler asks for input (see result()).
-      const bound = { target, binding: undefined };
-      return new InputRound(bound, isRecord(responses) ? { ...responses } : {}, 0);
-    }
+    if (state === undefined) return InputRound.first(params, target);
     if (typeof state !== 'string') throw invalidParams('requestState must be a string');
     const binding = await bindingOf(target);
     const opened = await options.sealer.open<RoundState>(state);
@@ -88,6 +87,16 @@ export class InputRound {
     }
     const answers = { ...opened.value.a, ...(isRecord(responses) ? responses : {}) };
     return new InputRound({ target, binding }, answers, opened.value.n);
+  }
+
+  /**
+   * Opens the first round of a request that carries no `requestState`, at once (the digest is
+   * needed only if the handler asks for input; see result()).
+   */
+  static first(params: Params | undefined, target: BindingTarget): InputRound {
+    const responses = (params as Record<string, unknown> | undefined)?.['inputResponses'];
+    const bound = { target, binding: undefined };
+    return new InputRound(bound, isRecord(responses) ? { ...responses } : {}, 0);
   }
 
   /** Answers an embedded request from the replayed answers, or parks it for the next round. */
@@ -112,15 +121,22 @@ export class InputRound {
     if (!this.#scheduled) {
       this.#scheduled = true;
       // Let parallel calls of the same run (Promise.all) join this round before it is sent.
-      setTimeout(() => this.#onNeeded?.(this.#pending), 0);
+      setTimeout(() => this.#onNeeded?.(), 0);
     }
     return new Promise(() => undefined);
   }
 
-  /** Resolves with the parked requests once the handler needs input. */
-  needed(): Promise<Record<string, InputRequest>> {
-    return new Promise((resolve) => {
-      this.#onNeeded = resolve;
+  /**
+   * Waits for `running` (the handler's run) or for the handler to need input, whichever comes
+   * first: resolves with the run's value, or with NEEDS_INPUT; rejects when the run does first.
+   * One promise, not a Promise.race of wrappers: it is on the path of every 2026-07-28 call.
+   */
+  race<T>(running: Promise<T>): Promise<T | typeof NEEDS_INPUT> {
+    return new Promise((resolve, reject) => {
+      this.#onNeeded = () => {
+        resolve(NEEDS_INPUT);
+      };
+      running.then(resolve, reject);
     });
   }
 

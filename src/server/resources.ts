@@ -107,14 +107,17 @@ export function toReadResult(
   uri: string,
   mimeType: string | undefined,
 ): Spec.ReadResourceResult {
-  const base: Record<string, unknown> = { uri };
-  if (mimeType !== undefined) base['mimeType'] = mimeType;
-  if (typeof returned === 'string')
-    return { contents: [{ ...base, text: returned }] } as unknown as Spec.ReadResourceResult;
+  // Fields set one by one: a spread followed by properties (`{ ...base, text }`) takes V8's slow
+  // runtime path on Node 20, about 1.5 µs a time (bench/RESULTS.md).
+  const content: Record<string, unknown> = { uri };
+  if (mimeType !== undefined) content['mimeType'] = mimeType;
+  if (typeof returned === 'string') {
+    content['text'] = returned;
+    return { contents: [content] } as unknown as Spec.ReadResourceResult;
+  }
   if (returned instanceof Uint8Array) {
-    return {
-      contents: [{ ...base, blob: toBase64(returned) }],
-    } as unknown as Spec.ReadResourceResult;
+    content['blob'] = toBase64(returned);
+    return { contents: [content] } as unknown as Spec.ReadResourceResult;
   }
   if (typeof returned !== 'object' || !Array.isArray(returned.contents)) {
     throw new TypeError('a resource handler must return a string, bytes or { contents: [...] }');

@@ -19,7 +19,8 @@ import {
   readModernMeta,
   requireModernRevision,
 } from '../protocol/version.js';
-import type { RequestScope } from './context.js';
+import type { RequestScope, ScopeFields } from './context.js';
+import { LazyScope } from './context.js';
 import type { Snapshot } from './registry.js';
 import { trimDefinition } from './registry.js';
 import { FEATURES } from './features.js';
@@ -259,20 +260,17 @@ export class ServerSession {
         : new LazySignal(() =>
             info.signal === undefined ? [rctx.signal] : [rctx.signal, info.signal],
           );
-    const scope: RequestScope = {
+    const fields: ScopeFields = {
       id: request.id,
       era: how.revision === '2026-07-28' ? 'modern' : 'legacy',
       revision: how.revision,
       client: how.client,
       meta,
-      info: rctx.info,
-      get signal() {
-        return linked === undefined ? rctx.signal : linked.signal;
-      },
+      info,
       logLevel: how.logLevel,
-      notify: (m, p) => rctx.notify(m, p),
-      request: (m, p, options) => rctx.request(m, p, options),
     };
+    const signal = linked === undefined ? () => rctx.signal : () => linked.signal;
+    const scope: RequestScope = new LazyScope(fields, signal, rctx);
     const call: Call = {
       method,
       params,

@@ -21,15 +21,9 @@ export type FetchHandler = (request: Request, extra?: FetchExtra) => Promise<Res
  */
 export function toFetchHandler(handler: StreamableHttpHandler): FetchHandler {
   return async (request, extra) => {
-    const controller = new AbortController();
-    const abort = (): void => {
-      controller.abort(new Error('client disconnected'));
-    };
-    if (request.signal.aborted) abort();
-    else request.signal.addEventListener('abort', abort, { once: true });
-    const exchange = fetchExchange(request, controller.signal, extra?.auth);
+    const exchange = new FetchExchange(request, extra?.auth);
     const reply = await handler.handle(exchange);
-    return toResponse(reply, abort);
+    return toResponse(reply, exchange);
   };
 }
 
@@ -41,32 +35,131 @@ export function createFetchHandler(
   return toFetchHandler(createStreamableHttpHandler(factory, options));
 }
 
-function fetchExchange(request: Request, signal: AbortSignal, auth: unknown): HttpExchange {
-  const url = new URL(request.url);
-  const headers: Record<string, string> = {};
-  request.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  // A Request built by hand has no Host header: its URL says where it was sent.
-  headers['host'] ??= url.host;
-  const exchange: HttpExchange = {
-    method: request.method.toUpperCase(),
-    url: url.pathname + url.search,
-    headers,
-    signal,
-    body: (limits) => readBody(request, limits),
-    ...(auth === undefined ? {} : { auth }),
+/**
+ * One Request as the core sees it. Made cheaply, because most exchanges are one JSON POST: the
+ * AbortSignal is made only when the core reads `signal`, and the client going away (the
+ * request's signal, or the response body cancelled) is heard through `onClose` otherwise.
+ */
+class FetchExchange implements HttpExchange {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Record<string, string>;
+  readonly auth?: unknown;
+  readonly #request: Request;
+  #controller: AbortController | undefined;
+  #listeners: (() => void)[] | undefined;
+  #gone = false;
+  /** Listening to request.signal (from the first `signal` or `onClose` until the client goes). */
+  #watching = false;
+
+  constructor(request: Request, auth: unknown) {
+    this.#request = request;
+    const target = requestTarget(request.url);
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    // A Request built by hand has no Host header: its URL says where it was sent.
+    headers['host'] ??= target.host;
+    this.method = request.method.toUpperCase();
+    this.url = target.path;
+    this.headers = headers;
+    if (auth !== undefined) this.auth = auth;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      const controller = new AbortController();
+      this.#controller = controller;
+      if (this.#gone) controller.abort(new Error('client disconnected'));
+      else if (this.#request.signal.aborted) this.clientGone();
+      else this.#watch();
+    }
+    return this.#controller.signal;
+  }
+
+  onClose(listener: () => void): () => void {
+    if (this.#gone) {
+      queueMicrotask(listener);
+      return noop;
+    }
+    (this.#listeners ??= []).push(listener);
+    this.#watch();
+    return () => {
+      const listeners = this.#listeners;
+      const at = listeners?.indexOf(listener) ?? -1;
+      if (at !== -1) listeners?.splice(at, 1);
+    };
+  }
+
+  body(limits: BodyLimits): Promise<Uint8Array> {
+    return readBody(this.#request, limits);
+  }
+
+  /** The client went away: the request aborted, or the response body was cancelled. */
+  readonly clientGone = (): void => {
+    if (this.#gone) return;
+    this.#gone = true;
+    this.#unwatch();
+    this.#controller?.abort(new Error('client disconnected'));
+    const listeners = this.#listeners;
+    this.#listeners = undefined;
+    for (const listener of listeners ?? []) listener();
   };
-  return exchange;
+
+  #watch(): void {
+    if (this.#watching || this.#gone) return;
+    const signal = this.#request.signal;
+    if (signal.aborted) {
+      queueMicrotask(this.clientGone);
+      return;
+    }
+    this.#watching = true;
+    signal.addEventListener('abort', this.clientGone, { once: true });
+  }
+
+  #unwatch(): void {
+    if (!this.#watching) return;
+    this.#watching = false;
+    this.#request.signal.removeEventListener('abort', this.clientGone);
+  }
+}
+
+function noop(): void {
+  // nothing to stop
+}
+
+/** The path and query of a serialized request URL, and its host, without parsing a URL object. */
+function requestTarget(url: string): { path: string; host: string } {
+  const authority = url.indexOf('//');
+  if (authority === -1) {
+    const parsed = new URL(url);
+    return { path: parsed.pathname + parsed.search, host: parsed.host };
+  }
+  const hash = url.indexOf('#', authority + 2);
+  const end = hash === -1 ? url.length : hash;
+  const slash = url.indexOf('/', authority + 2);
+  const pathAt = slash === -1 || slash > end ? end : slash;
+  const query = url.indexOf('?', authority + 2);
+  const hostEnd = query !== -1 && query < pathAt ? query : pathAt;
+  const path = url.slice(pathAt, end);
+  let host = url.slice(authority + 2, hostEnd);
+  const at = host.lastIndexOf('@');
+  if (at !== -1) host = host.slice(at + 1);
+  return { path: path === '' || path[0] === '?' ? `/${path}` : path, host };
 }
 
 async function readBody(request: Request, limits: BodyLimits): Promise<Uint8Array> {
-  const declared = Number(request.headers.get('content-length'));
+  const length = request.headers.get('content-length');
+  const declared = Number(length);
   const tooLarge = (): BodyError =>
     new BodyError(413, `request body larger than ${String(limits.maxBytes)} bytes`);
   if (declared > limits.maxBytes) throw tooLarge();
   const stream = request.body;
   if (stream === null) return new Uint8Array(0);
+  if (length !== null && Number.isSafeInteger(declared) && declared >= 0) {
+    return readDeclared(request, limits, tooLarge);
+  }
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -102,9 +195,39 @@ async function readBody(request: Request, limits: BodyLimits): Promise<Uint8Arra
   return bytes;
 }
 
+/**
+ * Reads a body whose declared length is within the limit in one `arrayBuffer()` (a runtime's
+ * server enforces Content-Length; what came is checked against the limit all the same): one
+ * race against the timeout instead of one per chunk read.
+ */
+async function readDeclared(
+  request: Request,
+  limits: BodyLimits,
+  tooLarge: () => BodyError,
+): Promise<Uint8Array> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new BodyError(408, `request body not received within ${String(limits.timeoutMs)} ms`));
+    }, limits.timeoutMs);
+  });
+  let buffer: ArrayBuffer;
+  try {
+    buffer = await Promise.race([request.arrayBuffer(), timeout]);
+  } catch (error) {
+    throw error instanceof BodyError
+      ? error
+      : new BodyError(400, 'the request body could not be read');
+  } finally {
+    clearTimeout(timer);
+  }
+  if (buffer.byteLength > limits.maxBytes) throw tooLarge();
+  return new Uint8Array(buffer);
+}
+
 const encoder = new TextEncoder();
 
-function toResponse(reply: HttpReply, abort: () => void): Response {
+function toResponse(reply: HttpReply, exchange: FetchExchange): Response {
   const { body, status, headers } = reply;
   if (body === null) return new Response(null, { status, headers });
   if (!isStreamBody(body)) return new Response(JSON.stringify(body), { status, headers });
@@ -117,7 +240,7 @@ function toResponse(reply: HttpReply, abort: () => void): Response {
     },
     async cancel() {
       // The client went away.
-      abort();
+      exchange.clientGone();
       await iterator.return?.();
     },
   });

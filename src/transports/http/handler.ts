@@ -127,7 +127,8 @@ export function createStreamableHttpHandler(
       reply = INTERNAL;
     }
     if (cors === undefined || origin === undefined) return reply;
-    return { ...reply, headers: { ...reply.headers, ...corsHeaders(cors, origin) } };
+    const headers = Object.assign({}, reply.headers, corsHeaders(cors, origin));
+    return { status: reply.status, headers, body: reply.body };
   }
 
   return {

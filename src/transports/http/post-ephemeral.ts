@@ -106,7 +106,7 @@ export async function serveEphemeral(
         mode: ctx.options.responseMode,
         exchange,
         open: plainStream(ctx.options.keepAliveMs),
-        ...(how.status === undefined ? {} : { status: how.status }),
+        status: how.status,
         invalid: invalidOf(payload),
         done: () => {
           queueMicrotask(close);

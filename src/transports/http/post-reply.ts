@@ -18,9 +18,9 @@ export interface PostReplyOptions {
   /** Opens the SSE stream when the reply switches to it. */
   readonly open: OpenStream;
   /** Extra response headers (`mcp-session-id` on an initialize answer). */
-  readonly headers?: Readonly<Record<string, string>>;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
   /** The HTTP status of a final response answered as JSON (2026-07-28 maps some errors). */
-  readonly status?: (response: Response) => number;
+  readonly status?: ((response: Response) => number) | undefined;
   /** Error responses for invalid batch elements, answered before the others. */
   readonly invalid?: readonly ErrorResponse[];
   /** Runs once when the reply is complete (final response out, or abandoned). */

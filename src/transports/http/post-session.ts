@@ -101,7 +101,7 @@ export function serveInSession(
     mode: ctx.options.responseMode,
     exchange,
     open: session.openPostStream,
-    ...(how.headers === undefined ? {} : { headers: how.headers }),
+    headers: how.headers,
     invalid: invalidOf(payload),
   });
   // Spec 2025-11-25 basic/transports#sending-messages-to-the-server: the server may close a POST's

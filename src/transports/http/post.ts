@@ -71,8 +71,12 @@ async function routeMessage(
   const { message } = post;
   const payload: Payload = { kind: 'message', message };
   const version = modernVersion(message);
-  if (version !== undefined)
-    return serveModern(ctx, exchange, { ...post, version, id: idOf(message) });
+  if (version !== undefined) {
+    // Fields named one by one: a spread followed by properties (`{ ...post, version }`) takes
+    // V8's slow runtime path on Node 20, about 1.5 µs a time (bench/RESULTS.md).
+    const modern = { accept: post.accept, message, version, id: idOf(message) };
+    return serveModern(ctx, exchange, modern);
+  }
   if (isRequest(message) && modernWithoutMeta(exchange.headers)) {
     const missing = `_meta["${MetaKey.ProtocolVersion}"] is required`;
     return errorReply(400, { code: -32602, message: missing, id: message.id });

@@ -43,7 +43,8 @@ interface DrainWaiter {
 /**
  * Channel moves NDJSON frames over one readable/writable pair.
  *
- * Sends are written strictly in call order through a promise chain. A write that the stream
+ * Sends are written strictly in call order: at once when nothing is queued, else through a
+ * promise chain. A write that the stream
  * refuses (`write()` returns false) resolves only after 'drain', so the stream never buffers more
  * than its high-water mark plus one frame. After `stopWriting`, queued and new sends reject with
  * LocalError('CONNECTION_CLOSED').
@@ -62,7 +63,10 @@ export class Channel {
   #inputDone = false;
   #writing = true;
   #outputError: Error | undefined;
-  #tail: Promise<void> = Promise.resolve();
+  /** Settles once every send so far is written (or failed); later sends queue behind it. */
+  #tail: Promise<void> = WRITTEN;
+  /** Sends queued behind #tail and not yet written. */
+  #queued = 0;
   #waiter: DrainWaiter | undefined;
 
   constructor(
@@ -159,14 +163,25 @@ export class Channel {
         }),
       );
     }
-    const result = this.#tail.then(() => this.#write(frame));
+    if (this.#queued === 0 && this.#waiter === undefined) {
+      // Nothing is queued or waiting for 'drain': write now, without a promise hop; later sends
+      // queue behind this one only if it has to wait for 'drain'.
+      const written = this.#write(frame);
+      if (written !== WRITTEN) this.#tail = written.then(ignore, ignore);
+      return written;
+    }
+    this.#queued++;
+    const result = this.#tail.then(() => {
+      this.#queued--;
+      return this.#write(frame);
+    });
     this.#tail = result.then(ignore, ignore);
     return result;
   }
 
   #write(frame: string): Promise<void> {
     if (!this.#writing || !this.#output.writable) return Promise.reject(this.#notWritable());
-    if (this.#output.write(frame)) return Promise.resolve();
+    if (this.#output.write(frame)) return WRITTEN;
     return new Promise<void>((resolve, reject) => {
       const onDrain = (): void => {
         this.#wake(undefined);
@@ -281,6 +296,9 @@ export class Channel {
     this.send(response).catch(ignore);
   }
 }
+
+/** What a send resolves with once its frame is written at once (shared: promises are immutable). */
+const WRITTEN: Promise<void> = Promise.resolve();
 
 /** How much of a dropped line an error message quotes. */
 const EXCERPT_CHARS = 200;

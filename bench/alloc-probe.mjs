@@ -1,0 +1,153 @@
+// A probe, not part of `npm run bench`: runs one in-process case N times through the node face
+// and prints µs/call and, with --trace-gc and fixed 1 MB semi-spaces, the scavenges per 1,000
+// calls (≈ KB allocated per call) and old-space growth (what survived scavenges).
+//
+//   node --max-semi-space-size=1 --min-semi-space-size=1 --expose-gc bench/alloc-probe.mjs \
+//        modern|stateless|session|raw [N]
+import { EventEmitter } from 'node:events';
+import process from 'node:process';
+import { PerformanceObserver, performance } from 'node:perf_hooks';
+import v8 from 'node:v8';
+import { McpServer } from '../dist/src/server/index.js';
+import { createNodeHandler } from '../dist/src/transports/http/node.js';
+import { ADD_SCHEMA, ECHO_SCHEMA, answer } from './servers/common.mjs';
+import { headersFor, rpc, toolCall } from './lib.mjs';
+
+/* global queueMicrotask */
+const kind = process.argv[2] ?? 'modern';
+const N = Number(process.argv[3] ?? 20000);
+
+class FakeRequest extends EventEmitter {
+  constructor(headers, body) {
+    super();
+    this.method = 'POST';
+    this.url = '/mcp';
+    this.headers = { host: '127.0.0.1', 'content-length': String(body.length), ...headers };
+    this.body = body;
+  }
+  on(name, listener) {
+    super.on(name, listener);
+    if (name === 'end') {
+      queueMicrotask(() => {
+        this.emit('data', this.body);
+        this.emit('end');
+      });
+    }
+    return this;
+  }
+  pause() {
+    return this;
+  }
+}
+
+function fakeResponse(resolve) {
+  const headers = {};
+  return {
+    headersSent: false,
+    destroyed: false,
+    writableFinished: false,
+    statusCode: 0,
+    setHeader(k, v) {
+      headers[k] = v;
+    },
+    writeHead(status, h) {
+      this.statusCode = status;
+      this.headersSent = true;
+      if (h !== undefined) Object.assign(headers, h);
+      return this;
+    },
+    write() {
+      return true;
+    },
+    flushHeaders() {},
+    end(body) {
+      this.writableFinished = true;
+      resolve({ status: this.statusCode, headers, body: body === undefined ? '' : String(body) });
+    },
+    once() {
+      return this;
+    },
+    on() {
+      return this;
+    },
+    off() {
+      return this;
+    },
+    destroy() {},
+  };
+}
+
+function rawNode(req, res) {
+  const chunks = [];
+  req.on('data', (chunk) => chunks.push(chunk));
+  req.on('end', () => {
+    const message = JSON.parse(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    const text = JSON.stringify(String(message.params.arguments.message));
+    const body = `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{"content":[{"type":"text","text":${text}}]}}`;
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+    res.end(body);
+  });
+}
+
+const server = new McpServer({ name: 'probe', version: '1.0.0' });
+server.tool({ name: 'echo', inputSchema: ECHO_SCHEMA }, answer.echo);
+server.tool({ name: 'add', inputSchema: ADD_SCHEMA }, answer.add);
+
+let handler;
+let headers;
+let body;
+if (kind === 'raw') {
+  handler = rawNode;
+  ({ headers, body } = toolCall('legacy'));
+} else {
+  handler = createNodeHandler(() => server, { sessions: kind !== 'stateless' });
+  if (kind === 'session') {
+    const init = rpc('legacy', {
+      id: 0,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'p', version: '1' },
+      },
+    });
+    const bytes = Buffer.from(JSON.stringify(init));
+    const r = await new Promise((resolve) => {
+      handler(
+        new FakeRequest(headersFor('legacy', { method: 'initialize' }), bytes),
+        fakeResponse(resolve),
+      );
+    });
+    const session = r.headers['mcp-session-id'];
+    ({ headers, body } = toolCall('legacy', { session }));
+  } else {
+    ({ headers, body } = toolCall(kind === 'modern' ? 'modern' : 'legacy'));
+  }
+}
+const bytes = Buffer.from(body);
+const call = () =>
+  new Promise((resolve) => {
+    handler(new FakeRequest(headers, bytes), fakeResponse(resolve));
+  });
+const check = await call();
+if (check.status !== 200 || !check.body.includes('hello')) throw new Error(JSON.stringify(check));
+for (let i = 0; i < 5000; i++) await call();
+globalThis.gc?.();
+let scavenges = 0;
+const obs = new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) if (e.detail?.kind === 1) scavenges++;
+});
+obs.observe({ entryTypes: ['gc'] });
+const old0 = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'old_space').space_used_size;
+const cpu = process.cpuUsage();
+const t0 = performance.now();
+for (let i = 0; i < N; i++) await call();
+const t1 = performance.now();
+const used = process.cpuUsage(cpu);
+const old1 = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'old_space').space_used_size;
+await new Promise((r) => setTimeout(r, 50));
+obs.disconnect();
+console.log(
+  `${kind.padEnd(10)} ${(((t1 - t0) * 1000) / N).toFixed(2)} µs/call (CPU ${((used.user + used.system) / N).toFixed(2)}), ` +
+    `scavenges/1000 calls ${((scavenges * 1000) / N).toFixed(2)}, old-space growth ${((old1 - old0) / N).toFixed(0)} B/call`,
+);
