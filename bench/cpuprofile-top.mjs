@@ -1,7 +1,7 @@
 // Prints where a CPU profile (`node --cpu-prof`) spent its time: the functions with the most
 // self time, and the most inclusive time, with their files.
 //
-//   node bench/cpuprofile-top.mjs FILE.cpuprofile [--top 30] [--filter dist/src]
+//   node bench/cpuprofile-top.mjs FILE.cpuprofile [--top 30] [--filter dist/esm]
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 

@@ -13,9 +13,9 @@ import { EventEmitter } from 'node:events';
 import process from 'node:process';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { McpServer } from '../dist/src/server/index.js';
-import { createFetchHandler } from '../dist/src/transports/http/index.js';
-import { createNodeHandler } from '../dist/src/transports/http/node.js';
+import { McpServer } from '../dist/esm/src/server/index.js';
+import { createFetchHandler } from '../dist/esm/src/transports/http/index.js';
+import { createNodeHandler } from '../dist/esm/src/transports/http/node.js';
 import { ADD_SCHEMA, ECHO_SCHEMA, WIDE_SCHEMA, answer } from './servers/common.mjs';
 import { median, toolCall } from './lib.mjs';
 

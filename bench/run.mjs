@@ -135,7 +135,7 @@ function log(line) {
 // Setup: the build and bench/'s own dependencies.
 
 function ensureSetup() {
-  if (!existsSync(join(ROOT, 'dist/src/server/index.js'))) {
+  if (!existsSync(join(ROOT, 'dist/esm/src/server/index.js'))) {
     log('== dist/ is missing: npm run build');
     run('npm', ['run', 'build'], ROOT);
   }
@@ -700,12 +700,12 @@ const IMPORTS = [
   {
     id: 'mcpkit',
     label: 'mcpkit/server',
-    code: `await import(${JSON.stringify(new URL('../dist/src/server/index.js', import.meta.url).href)})`,
+    code: `await import(${JSON.stringify(new URL('../dist/esm/src/server/index.js', import.meta.url).href)})`,
   },
   {
     id: 'mcpkit-http',
     label: 'mcpkit/server + transports/http/node',
-    code: `await import(${JSON.stringify(new URL('../dist/src/server/index.js', import.meta.url).href)}); await import(${JSON.stringify(new URL('../dist/src/transports/http/node.js', import.meta.url).href)})`,
+    code: `await import(${JSON.stringify(new URL('../dist/esm/src/server/index.js', import.meta.url).href)}); await import(${JSON.stringify(new URL('../dist/esm/src/transports/http/node.js', import.meta.url).href)})`,
   },
   {
     id: 'sdk2',

@@ -12,9 +12,10 @@
 // - Every bare import stays external (`packages: 'external'`): Node builtins and the optional
 //   peers (zod, pg, ...) are loaded at run time, never copied in. The build fails when a bundle
 //   imports any other package, since the package has no runtime dependencies.
-// - The CLI keeps its shebang and tsc's file mode. Linked source maps point at the .ts sources;
+// - tsc emits only declarations (dist/src/**/*.d.ts, the `types` of `exports`); what loads is here.
+// - The CLI keeps its shebang and is executable. Linked source maps point at the .ts sources;
 //   Node reads them only under --enable-source-maps.
-import { readFileSync, statSync, chmodSync } from 'node:fs';
+import { readFileSync, chmodSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,8 +77,5 @@ for (const [file, output] of Object.entries(result.metafile.outputs)) {
   }
 }
 
-// npm marks bins executable on install; in the repository, match what tsc emitted.
-for (const target of Object.values(pkg.bin)) {
-  const emitted = join(root, 'dist', `${sourceOf(target)}.js`);
-  chmodSync(join(root, target), statSync(emitted).mode);
-}
+// npm marks bins executable on install; in the repository they are executable too.
+for (const target of Object.values(pkg.bin)) chmodSync(join(root, target), 0o755);

@@ -2,8 +2,8 @@
 // BENCH_SESSIONS=0 selects legacy stateless mode; otherwise legacy clients get sessions and
 // 2026-07-28 requests are served statelessly, as always.
 import process from 'node:process';
-import { McpServer } from '../../dist/src/server/index.js';
-import { listen } from '../../dist/src/transports/http/node.js';
+import { McpServer } from '../../dist/esm/src/server/index.js';
+import { listen } from '../../dist/esm/src/transports/http/node.js';
 import {
   ADD_SCHEMA,
   ECHO_SCHEMA,

@@ -1,6 +1,6 @@
 // mcpkit over stdio: one McpServer on the stdio server transport.
-import { McpServer } from '../../dist/src/server/index.js';
-import { createStdioServerTransport } from '../../dist/src/transports/stdio/index.js';
+import { McpServer } from '../../dist/esm/src/server/index.js';
+import { createStdioServerTransport } from '../../dist/esm/src/transports/stdio/index.js';
 import { ADD_SCHEMA, ECHO_SCHEMA, WIDE_SCHEMA, answer, ready, wideToolNames } from './common.mjs';
 
 const server = new McpServer({ name: 'bench-mcpkit', version: '1.0.0' });
