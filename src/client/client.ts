@@ -4,10 +4,12 @@
 import { JsonRpcError, LocalError, LocalErrorCode } from '../jsonrpc/errors.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import { McpErrorCode } from '../protocol/errors.js';
+import { paramHeaderValues } from '../protocol/param-headers.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { ProtocolEra, ProtocolRevision } from '../protocol/version.js';
 import { PROTOCOL_REVISIONS } from '../protocol/version.js';
 import type { RequestOptions } from './caller.js';
+import type { KnownTool } from './known-tools.js';
 import type { ListName } from './lists.js';
 import type { Negotiated } from './negotiate.js';
 import { negotiate } from './negotiate.js';
@@ -196,41 +198,56 @@ export class Client {
   ): Promise<CallToolResult> {
     const session = this.#require();
     const params = { name, arguments: args };
-    const result =
-      session.caller.era === 'legacy'
-        ? ((await session.caller.request('tools/call', params, options)) as CallToolResult)
-        : await this.#callModern(session, params, options);
-    await session.outputs.check(name, result, () => this.#fetchTools(session, options));
+    if (session.caller.era === 'legacy') {
+      const result = (await session.caller.request(
+        'tools/call',
+        params,
+        options,
+      )) as CallToolResult;
+      if (result.isError !== true) {
+        const known = await session.tools.lookup(name, () => this.#fetchTools(session, options));
+        session.outputs.check(name, result, known?.outputSchema);
+      }
+      return result;
+    }
+    const { result, known } = await this.#callModern(session, params, options);
+    session.outputs.check(name, result, known?.outputSchema);
     return result;
   }
 
+  /**
+   * A 2026-07-28 tools/call with the `Mcp-Param-*` headers of the tool's definition (looked up
+   * first); on HeaderMismatch, once more with a fresh definition if its headers differ.
+   */
   async #callModern(
     session: ClientSession,
     params: { name: string; arguments: Record<string, unknown> },
     options: CallOptions,
-  ): Promise<CallToolResult> {
-    const headersOf = (): Promise<Record<string, string> | undefined> =>
-      session.toolHeaders.headersFor(params.name, params.arguments, () =>
-        this.#fetchTools(session, options),
-      );
+  ): Promise<{ result: CallToolResult; known: KnownTool | undefined }> {
+    const fetch = (): Promise<void> => this.#fetchTools(session, options);
+    const headersOf = (known: KnownTool | undefined): Record<string, string> | undefined =>
+      known === undefined || known.headers.length === 0
+        ? undefined
+        : paramHeaderValues(known.headers, params.arguments);
     const send = async (headers: Record<string, string> | undefined): Promise<CallToolResult> => {
       const callOptions: RequestOptions = headers === undefined ? options : { ...options, headers };
       return (await session.caller.request('tools/call', params, callOptions)) as CallToolResult;
     };
-    const headers = await headersOf();
+    const known = await session.tools.lookup(params.name, fetch);
+    const headers = headersOf(known);
     try {
-      return await send(headers);
+      return { result: await send(headers), known };
     } catch (error) {
       if (!(error instanceof JsonRpcError) || error.code !== McpErrorCode.HeaderMismatch) {
         throw error;
       }
       // The definition the headers came from may be stale: list the tools again.
       session.lists.changed('tools');
-      session.toolHeaders.forget();
-      session.outputs.forget();
-      const fresh = await headersOf();
-      if (JSON.stringify(fresh) === JSON.stringify(headers)) throw error;
-      return send(fresh);
+      session.tools.forget();
+      const fresh = await session.tools.lookup(params.name, fetch);
+      const freshHeaders = headersOf(fresh);
+      if (JSON.stringify(freshHeaders) === JSON.stringify(headers)) throw error;
+      return { result: await send(freshHeaders), known: fresh };
     }
   }
 

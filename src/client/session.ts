@@ -16,7 +16,7 @@ import { Listens, subscriptionIdOf } from './listens.js';
 import { Lists } from './lists.js';
 import type { Negotiated } from './negotiate.js';
 import { OutputSchemas } from './output-schema.js';
-import { ToolHeaders } from './tool-headers.js';
+import { KnownTools } from './known-tools.js';
 import type { ClientOptions, ListKind, RejectedTool, Subscription } from './types.js';
 
 /** The defaults of ClientOptions. */
@@ -45,8 +45,8 @@ export class ClientSession {
   readonly lists: Lists;
   readonly listens: Listens;
   readonly outputs: OutputSchemas;
-  /** 2026-07-28: the tools' `x-mcp-header` annotations. */
-  readonly toolHeaders: ToolHeaders = new ToolHeaders();
+  /** The listed tools' output schemas and (2026-07-28) `x-mcp-header` annotations. */
+  readonly tools: KnownTools = new KnownTools();
   /** Set once negotiation has succeeded. */
   negotiated: Negotiated | undefined;
   /** 2026-07-28: the stream opened for list changes, if any. */
@@ -95,14 +95,12 @@ export class ClientSession {
       seen: (name, items) => {
         if (name !== 'tools') return items;
         // Spec 2026-07-28 server/tools#x-mcp-header: a tool with invalid annotations is left out.
-        const kept =
-          this.caller.era === 'modern'
-            ? this.toolHeaders.keep(items, (rejected) => {
-                this.#rejected(rejected);
-              })
-            : items;
-        this.outputs.remember(kept);
-        return kept;
+        return this.tools.keep(items, {
+          annotated: this.caller.era === 'modern',
+          reject: (rejected) => {
+            this.#rejected(rejected);
+          },
+        });
       },
     });
     this.listens = new Listens(this.caller, timeoutMs);
@@ -168,10 +166,7 @@ export class ClientSession {
     const kind = LIST_CHANGED[method];
     if (kind !== undefined) {
       this.lists.changed(kind);
-      if (kind === 'tools') {
-        this.outputs.forget();
-        this.toolHeaders.forget();
-      }
+      if (kind === 'tools') this.tools.forget();
       this.#emit(options.onListChanged, kind);
     } else if (method === 'notifications/message') {
       this.#emit(options.onLog, params as unknown as Spec.LoggingMessageNotificationParams);

@@ -174,6 +174,7 @@ describe('Client: Mcp-Param-* headers over a real socket', () => {
 /** A 2026-07-28 server on node:http whose tool list the test sets; it records tools/call headers. */
 async function fakeModernServer(state: { tools: unknown[] }) {
   const calls: { name: unknown; headers: IncomingMessage['headers'] }[] = [];
+  const counts = { lists: 0 };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -199,6 +200,7 @@ async function fakeModernServer(state: { tools: unknown[] }) {
           });
           return;
         case 'tools/list':
+          counts.lists += 1;
           reply(200, { result: { resultType: 'complete', tools: state.tools } });
           return;
         case 'tools/call': {
@@ -223,7 +225,7 @@ async function fakeModernServer(state: { tools: unknown[] }) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   cleanups.push(() => new Promise((resolve) => server.close(resolve)));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${String(port)}/mcp`, calls };
+  return { url: `http://127.0.0.1:${String(port)}/mcp`, calls, counts };
 }
 
 const tool = (name: string, properties: Record<string, unknown>) => ({
@@ -260,6 +262,19 @@ describe('Client: tools with x-mcp-header annotations from other servers', () =>
     ]);
     await client.callTool('valid_tool', { region: 'eu' });
     expect(fake.calls.at(-1)?.headers['mcp-param-region']).toBe('eu');
+  });
+
+  it('lists the tools once per tool list for a tool it has not seen, not once per check', async () => {
+    const state = { tools: [tool('plain', { query: { type: 'string' } })] };
+    const fake = await fakeModernServer(state);
+    const client = new Client({ name: 'c', version: '1' });
+    await client.connect(createStreamableHttpClientTransport(fake.url));
+    cleanups.push(() => client.close());
+    await client.callTool('unlisted', {});
+    await client.callTool('unlisted', {});
+    await client.callTool('plain', { query: 'q' });
+    expect(fake.counts.lists).toBe(1);
+    expect(fake.calls.map((c) => c.name)).toEqual(['unlisted', 'unlisted', 'plain']);
   });
 
   it('retries once with the new definition when the server says the headers mismatch', async () => {

@@ -1,0 +1,78 @@
+// What the client knows of the server's tools from the listings it has seen: each tool's output
+// schema (results are checked against it, spec 2025-06-18 server/tools#output-schema) and, in
+// 2026-07-28, its `x-mcp-header` annotations (a tools/call mirrors them into `Mcp-Param-*`
+// headers; a tool whose annotations are invalid is left out of listings, spec 2026-07-28
+// server/tools#x-mcp-header). A tool the client has not seen triggers one listing per tool list.
+import type { ParamHeader } from '../protocol/param-headers.js';
+import { scanParamHeaders } from '../protocol/param-headers.js';
+import type { RejectedTool } from './types.js';
+
+/** What the client knows of one listed tool. */
+export interface KnownTool {
+  readonly outputSchema: Readonly<Record<string, unknown>> | undefined;
+  /** Its `x-mcp-header` annotations (2026-07-28 listings; empty otherwise). */
+  readonly headers: readonly ParamHeader[];
+}
+
+const NO_HEADERS: readonly ParamHeader[] = [];
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** KnownTools remembers listed tools until the tool list changes. */
+export class KnownTools {
+  readonly #tools = new Map<string, KnownTool>();
+  #fetched = false;
+
+  /**
+   * Remembers the listed `tools` and returns those to keep: all of them, except with `annotated`
+   * (2026-07-28) the tools whose `x-mcp-header` annotations are invalid, each passed to `reject`.
+   */
+  keep(
+    tools: readonly unknown[],
+    options: { annotated: boolean; reject: (tool: RejectedTool) => void },
+  ): readonly unknown[] {
+    const kept: unknown[] = [];
+    for (const tool of tools) {
+      if (!isObject(tool) || typeof tool['name'] !== 'string') {
+        kept.push(tool);
+        continue;
+      }
+      const name = tool['name'];
+      const output = tool['outputSchema'];
+      const outputSchema = isObject(output) ? output : undefined;
+      if (!options.annotated) {
+        this.#tools.set(name, { outputSchema, headers: NO_HEADERS });
+        kept.push(tool);
+        continue;
+      }
+      const scan = scanParamHeaders(tool['inputSchema']);
+      if (scan.ok) {
+        this.#tools.set(name, { outputSchema, headers: scan.headers });
+        kept.push(tool);
+      } else {
+        this.#tools.delete(name);
+        options.reject({ name, reason: scan.problem });
+      }
+    }
+    return kept;
+  }
+
+  /** Forgets every tool (the tool list changed); the next unknown tool may list them again. */
+  forget(): void {
+    this.#tools.clear();
+    this.#fetched = false;
+  }
+
+  /**
+   * What is known of tool `name`. A tool not seen in a listing triggers `fetch` (a full listing,
+   * which comes back through `keep`) once per tool list; undefined when it is still unknown.
+   */
+  async lookup(name: string, fetch: () => Promise<void>): Promise<KnownTool | undefined> {
+    if (!this.#tools.has(name) && !this.#fetched) {
+      this.#fetched = true;
+      await fetch();
+    }
+    return this.#tools.get(name);
+  }
+}
