@@ -4,7 +4,11 @@
 //
 //   node --max-semi-space-size=1 --min-semi-space-size=1 --expose-gc bench/alloc-probe.mjs \
 //        modern|stateless|session|raw [N]
+//
+// With --sites (after N), it prints instead where the bytes are allocated: V8's sampling heap
+// profiler, collected objects included, bytes per call by allocating function (bundled names).
 import { EventEmitter } from 'node:events';
+import { Session } from 'node:inspector/promises';
 import process from 'node:process';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
@@ -132,6 +136,10 @@ const call = () =>
 const check = await call();
 if (check.status !== 200 || !check.body.includes('hello')) throw new Error(JSON.stringify(check));
 for (let i = 0; i < 5000; i++) await call();
+if (process.argv.includes('--sites')) {
+  await printAllocationSites();
+  process.exit(0);
+}
 globalThis.gc?.();
 let scavenges = 0;
 const obs = new PerformanceObserver((list) => {
@@ -151,3 +159,31 @@ console.log(
   `${kind.padEnd(10)} ${(((t1 - t0) * 1000) / N).toFixed(2)} µs/call (CPU ${((used.user + used.system) / N).toFixed(2)}), ` +
     `scavenges/1000 calls ${((scavenges * 1000) / N).toFixed(2)}, old-space growth ${((old1 - old0) / N).toFixed(0)} B/call`,
 );
+
+/** Samples every allocation of N calls (one in 256 bytes) and prints the top sites per call. */
+async function printAllocationSites() {
+  const inspector = new Session();
+  inspector.connect();
+  await inspector.post('HeapProfiler.enable');
+  await inspector.post('HeapProfiler.startSampling', {
+    samplingInterval: 256,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  for (let i = 0; i < N; i++) await call();
+  const { profile } = await inspector.post('HeapProfiler.stopSampling');
+  const bySite = new Map();
+  let total = 0;
+  const walk = (node) => {
+    const { functionName, url, lineNumber } = node.callFrame;
+    const site = `${functionName || '(anonymous)'} ${url.replace(/^.*\/dist\/esm\//, '')}:${lineNumber}`;
+    bySite.set(site, (bySite.get(site) ?? 0) + node.selfSize);
+    total += node.selfSize;
+    for (const child of node.children) walk(child);
+  };
+  walk(profile.head);
+  console.log(`${kind}: ${(total / N).toFixed(0)} bytes allocated per call`);
+  const top = [...bySite].sort((a, b) => b[1] - a[1]).slice(0, 25);
+  for (const [site, bytes] of top)
+    console.log(`${String(Math.round(bytes / N)).padStart(7)}  ${site}`);
+}
