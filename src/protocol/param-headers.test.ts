@@ -101,13 +101,16 @@ describe('scanParamHeaders', () => {
 });
 
 describe('header values', () => {
-  it('sends visible ASCII as is and everything else in the Base64 sentinel', () => {
+  it('keeps plain ASCII and encodes the rest with the Base64 sentinel (spec examples)', () => {
     expect(encodeHeaderValue('us-west1')).toBe('us-west1');
+    expect(encodeHeaderValue('a b')).toBe('a b');
     expect(encodeHeaderValue('us west 1')).toBe('us west 1');
     expect(encodeHeaderValue('')).toBe('');
     expect(encodeHeaderValue('Hello, 世界')).toBe('=?base64?SGVsbG8sIOS4lueVjA==?=');
     expect(encodeHeaderValue(' padded ')).toBe('=?base64?IHBhZGRlZCA=?=');
     expect(encodeHeaderValue('\tindented')).toBe('=?base64?CWluZGVudGVk?=');
+    expect(encodeHeaderValue('tab\there')).toBe('=?base64?dGFiCWhlcmU=?=');
+    expect(encodeHeaderValue('line1\nline2')).toBe('=?base64?bGluZTEKbGluZTI=?=');
     expect(encodeHeaderValue('line1\r\nline2')).toBe('=?base64?bGluZTENCmxpbmUy?=');
     expect(encodeHeaderValue('=?base64?literal?=')).toBe('=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=');
   });
@@ -118,11 +121,26 @@ describe('header values', () => {
     }
   });
 
+  it('decodes encoded values and passes plain ones through', () => {
+    expect(decodeHeaderValue('get_weather')).toBe('get_weather');
+    expect(decodeHeaderValue('=?base64?SGVsbG8sIOS4lueVjA==?=')).toBe('Hello, 世界');
+    expect(decodeHeaderValue('=?base64?IHBhZGRlZCA=?=')).toBe(' padded ');
+    expect(decodeHeaderValue('=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=')).toBe('=?base64?literal?=');
+  });
+
   it('treats a value without the exact wrapper as literal and refuses bad Base64', () => {
     expect(decodeHeaderValue('SGVsbG8=')).toBe('SGVsbG8=');
     expect(decodeHeaderValue('=?base64?SGVsbG8=')).toBe('=?base64?SGVsbG8=');
+    expect(decodeHeaderValue('=?BASE64?eA==?=')).toBe('=?BASE64?eA==?=');
     expect(decodeHeaderValue('=?base64?SGVsbG8?=')).toBeUndefined(); // padding
     expect(decodeHeaderValue('=?base64?SGVs!!!bG8=?=')).toBeUndefined(); // alphabet
+    expect(decodeHeaderValue('=?base64?not base64?=')).toBeUndefined();
+  });
+
+  it('refuses non-UTF-8 bytes and characters a header cannot hold', () => {
+    expect(decodeHeaderValue('=?base64?/w==?=')).toBeUndefined();
+    expect(decodeHeaderValue('caf\u00e9')).toBeUndefined();
+    expect(decodeHeaderValue('a\nb')).toBeUndefined();
   });
 });
 

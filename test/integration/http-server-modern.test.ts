@@ -17,7 +17,6 @@ import {
   startFace,
 } from './http-server-harness.js';
 import type { StreamableHttpOptions } from '../../src/transports/http/options.js';
-import { decodeHeaderValue } from '../../src/protocol/param-headers.js';
 
 const faces: Face[] = [];
 afterEach(async () => {
@@ -27,23 +26,6 @@ afterEach(async () => {
 function sentinel(value: string): string {
   return `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
 }
-
-describe('Base64 sentinel of header values', () => {
-  it('decodes encoded values and passes plain ones through', () => {
-    expect(decodeHeaderValue('get_weather')).toBe('get_weather');
-    expect(decodeHeaderValue('=?base64?SGVsbG8sIOS4lueVjA==?=')).toBe('Hello, 世界');
-    expect(decodeHeaderValue('=?base64?IHBhZGRlZCA=?=')).toBe(' padded ');
-    expect(decodeHeaderValue('=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=')).toBe('=?base64?literal?=');
-  });
-
-  it('refuses malformed Base64, non-UTF-8 bytes and characters a header cannot hold', () => {
-    expect(decodeHeaderValue('=?base64?not base64?=')).toBeUndefined();
-    expect(decodeHeaderValue('=?base64?/w==?=')).toBeUndefined();
-    expect(decodeHeaderValue('caf\u00e9')).toBeUndefined();
-    expect(decodeHeaderValue('a\nb')).toBeUndefined();
-    expect(decodeHeaderValue('=?BASE64?eA==?=')).toBe('=?BASE64?eA==?=');
-  });
-});
 
 describe.each(FACES)('Streamable HTTP, 2026-07-28 (%s)', (kind) => {
   async function start(options: StreamableHttpOptions = {}) {

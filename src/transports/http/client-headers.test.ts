@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../jsonrpc/message.js';
-import { encodeHeaderValue } from '../../protocol/param-headers.js';
 import { modernRevisionOf, standardHeaders } from './client-headers.js';
 import {
   HttpErrorCode,
@@ -17,18 +16,6 @@ const request = (method: string, params: Record<string, unknown>): Message => ({
   id: 1,
   method,
   params,
-});
-
-describe('encodeHeaderValue', () => {
-  it('keeps plain ASCII and encodes the rest with the Base64 sentinel (spec examples)', () => {
-    expect(encodeHeaderValue('us-west1')).toBe('us-west1');
-    expect(encodeHeaderValue('a b')).toBe('a b');
-    expect(encodeHeaderValue('Hello, 世界')).toBe('=?base64?SGVsbG8sIOS4lueVjA==?=');
-    expect(encodeHeaderValue(' padded ')).toBe('=?base64?IHBhZGRlZCA=?=');
-    expect(encodeHeaderValue('line1\nline2')).toBe('=?base64?bGluZTEKbGluZTI=?=');
-    expect(encodeHeaderValue('=?base64?literal?=')).toBe('=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=');
-    expect(encodeHeaderValue('tab\there')).toBe('=?base64?dGFiCWhlcmU=?=');
-  });
 });
 
 describe('standardHeaders', () => {
