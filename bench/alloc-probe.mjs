@@ -7,79 +7,18 @@
 //
 // With --sites (after N), it prints instead where the bytes are allocated: V8's sampling heap
 // profiler, collected objects included, bytes per call by allocating function (bundled names).
-import { EventEmitter } from 'node:events';
 import { Session } from 'node:inspector/promises';
 import process from 'node:process';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import { McpServer } from '../dist/esm/src/server/index.js';
 import { createNodeHandler } from '../dist/esm/src/transports/http/node.js';
+import { FakeRequest, fakeResponse } from './node-fakes.mjs';
 import { ADD_SCHEMA, ECHO_SCHEMA, answer } from './servers/common.mjs';
 import { headersFor, rpc, toolCall } from './lib.mjs';
 
-/* global queueMicrotask */
 const kind = process.argv[2] ?? 'modern';
 const N = Number(process.argv[3] ?? 20000);
-
-class FakeRequest extends EventEmitter {
-  constructor(headers, body) {
-    super();
-    this.method = 'POST';
-    this.url = '/mcp';
-    this.headers = { host: '127.0.0.1', 'content-length': String(body.length), ...headers };
-    this.body = body;
-  }
-  on(name, listener) {
-    super.on(name, listener);
-    if (name === 'end') {
-      queueMicrotask(() => {
-        this.emit('data', this.body);
-        this.emit('end');
-      });
-    }
-    return this;
-  }
-  pause() {
-    return this;
-  }
-}
-
-function fakeResponse(resolve) {
-  const headers = {};
-  return {
-    headersSent: false,
-    destroyed: false,
-    writableFinished: false,
-    statusCode: 0,
-    setHeader(k, v) {
-      headers[k] = v;
-    },
-    writeHead(status, h) {
-      this.statusCode = status;
-      this.headersSent = true;
-      if (h !== undefined) Object.assign(headers, h);
-      return this;
-    },
-    write() {
-      return true;
-    },
-    flushHeaders() {},
-    end(body) {
-      this.writableFinished = true;
-      resolve({ status: this.statusCode, headers, body: body === undefined ? '' : String(body) });
-    },
-    once() {
-      return this;
-    },
-    on() {
-      return this;
-    },
-    off() {
-      return this;
-    },
-    destroy() {},
-  };
-}
 
 function rawNode(req, res) {
   const chunks = [];
@@ -119,7 +58,7 @@ if (kind === 'raw') {
     const r = await new Promise((resolve) => {
       handler(
         new FakeRequest(headersFor('legacy', { method: 'initialize' }), bytes),
-        fakeResponse(resolve),
+        fakeResponse(resolve, {}),
       );
     });
     const session = r.headers['mcp-session-id'];

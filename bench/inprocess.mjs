@@ -9,17 +9,15 @@
 //   node bench/inprocess.mjs [--quick] [--json] [--only mcpkit|sdk2] [--case NAME]
 //
 // Run it under `node --cpu-prof` to profile one case (see bench/README.md).
-import { EventEmitter } from 'node:events';
 import process from 'node:process';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { McpServer } from '../dist/esm/src/server/index.js';
 import { createFetchHandler } from '../dist/esm/src/transports/http/index.js';
 import { createNodeHandler } from '../dist/esm/src/transports/http/node.js';
+import { FakeRequest, fakeResponse } from './node-fakes.mjs';
 import { ADD_SCHEMA, ECHO_SCHEMA, WIDE_SCHEMA, answer } from './servers/common.mjs';
 import { median, toolCall } from './lib.mjs';
-
-/* global queueMicrotask */
 
 const { values: flags } = parseArgs({
   options: {
@@ -43,65 +41,6 @@ function mcpkitServer(tools) {
     for (const name of wideNames) server.tool({ name, inputSchema: WIDE_SCHEMA }, answer.wide);
   }
   return server;
-}
-
-/** A stand-in IncomingMessage: the body arrives once the reader listens for 'end'. */
-class FakeRequest extends EventEmitter {
-  constructor(headers, body) {
-    super();
-    this.method = 'POST';
-    this.url = '/mcp';
-    this.headers = { host: '127.0.0.1', 'content-length': String(body.length), ...headers };
-    this.body = body;
-  }
-
-  on(name, listener) {
-    super.on(name, listener);
-    if (name === 'end') {
-      queueMicrotask(() => {
-        this.emit('data', this.body);
-        this.emit('end');
-      });
-    }
-    return this;
-  }
-
-  pause() {
-    return this;
-  }
-}
-
-/** A stand-in ServerResponse that resolves with the body `end` receives. */
-function fakeResponse(resolve) {
-  return {
-    headersSent: false,
-    destroyed: false,
-    writableFinished: false,
-    statusCode: 0,
-    writeHead(status) {
-      this.statusCode = status;
-      this.headersSent = true;
-      return this;
-    },
-    write() {
-      return true;
-    },
-    flushHeaders() {},
-    end(body) {
-      this.writableFinished = true;
-      resolve({ status: this.statusCode, body: body === undefined ? '' : String(body) });
-    },
-    once() {
-      return this;
-    },
-    on() {
-      return this;
-    },
-    off() {
-      return this;
-    },
-    destroy() {},
-  };
 }
 
 function viaFetch(fetchLike, era) {

@@ -1,0 +1,68 @@
+// Stand-ins for node:http's IncomingMessage and ServerResponse, for driving a node-face handler
+// in process (no sockets): bench/inprocess.mjs and bench/alloc-probe.mjs.
+import { EventEmitter } from 'node:events';
+
+/* global queueMicrotask */
+
+/** A stand-in IncomingMessage: the body arrives once the reader listens for 'end'. */
+export class FakeRequest extends EventEmitter {
+  constructor(headers, body) {
+    super();
+    this.method = 'POST';
+    this.url = '/mcp';
+    this.headers = { host: '127.0.0.1', 'content-length': String(body.length), ...headers };
+    this.body = body;
+  }
+
+  on(name, listener) {
+    super.on(name, listener);
+    if (name === 'end') {
+      queueMicrotask(() => {
+        this.emit('data', this.body);
+        this.emit('end');
+      });
+    }
+    return this;
+  }
+
+  pause() {
+    return this;
+  }
+}
+
+/**
+ * A stand-in ServerResponse that resolves with `{ status, headers, body }` once `end` is called.
+ * The headers given to `writeHead` are copied into `headers` only when that object is passed.
+ */
+export function fakeResponse(resolve, headers) {
+  return {
+    headersSent: false,
+    destroyed: false,
+    writableFinished: false,
+    statusCode: 0,
+    writeHead(status, given) {
+      this.statusCode = status;
+      this.headersSent = true;
+      if (headers !== undefined && given !== undefined) Object.assign(headers, given);
+      return this;
+    },
+    write() {
+      return true;
+    },
+    flushHeaders() {},
+    end(body) {
+      this.writableFinished = true;
+      resolve({ status: this.statusCode, headers, body: body === undefined ? '' : String(body) });
+    },
+    once() {
+      return this;
+    },
+    on() {
+      return this;
+    },
+    off() {
+      return this;
+    },
+    destroy() {},
+  };
+}
