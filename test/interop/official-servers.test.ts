@@ -46,12 +46,19 @@ interface Target {
   route?: true;
 }
 
+/** A server under test, started. */
+interface Started {
+  transport: () => Transport;
+  target: Target;
+  close: () => Promise<void>;
+}
+
 interface Scenario {
   name: string;
   era: 'legacy' | 'modern';
   revision: string;
   mode?: ClientOptions['mode'];
-  start(): Promise<{ transport: () => Transport; target: Target; close: () => Promise<void> }>;
+  start(): Promise<Started>;
   /** Features the official server cannot do here, with the reason. */
   skip?: { elicitation?: string };
 }
@@ -147,14 +154,7 @@ const scenarios: Scenario[] = [
     name: 'official v2 server (createMcpHandler), auto negotiation',
     era: 'modern',
     revision: '2026-07-28',
-    async start() {
-      const server = await startOfficialV2Server();
-      return {
-        transport: () => createStreamableHttpClientTransport(server.url),
-        target: { ...officialTarget(server, /^Hello from v2$/), route: true },
-        close: () => server.close(),
-      };
-    },
+    start: startV2,
   },
   {
     name: 'official v2 server (createMcpHandler), pinned 2025-11-25',
@@ -165,14 +165,7 @@ const scenarios: Scenario[] = [
       elicitation:
         "createMcpHandler's stateless legacy leg cannot send server-to-client requests (isError: 'per-request legacy serving')",
     },
-    async start() {
-      const server = await startOfficialV2Server();
-      return {
-        transport: () => createStreamableHttpClientTransport(server.url),
-        target: { ...officialTarget(server, /^Hello from v2$/), route: true },
-        close: () => server.close(),
-      };
-    },
+    start: startV2,
   },
   {
     name: 'official v1 server, stateful Streamable HTTP',
@@ -188,6 +181,16 @@ const scenarios: Scenario[] = [
     },
   },
 ];
+
+/** Starts the official v2 server (it has the SEP-2243 `route` tool). */
+async function startV2(): Promise<Started> {
+  const server = await startOfficialV2Server();
+  return {
+    transport: () => createStreamableHttpClientTransport(server.url),
+    target: { ...officialTarget(server, /^Hello from v2$/), route: true },
+    close: () => server.close(),
+  };
+}
 
 /** Records every message mcpkit's client sends through `transport`. */
 function tapSends(transport: Transport): unknown[] {
