@@ -10,6 +10,7 @@ import { Client } from '../../src/client/index.js';
 import { McpServer } from '../../src/server/index.js';
 import { createStreamableHttpClientTransport } from '../../src/transports/http/client.js';
 import { listen } from '../../src/transports/http/node.js';
+import { assertValidMessage } from '../helpers/spec-schema.js';
 import type { Face } from './http-server-harness.js';
 import {
   FACES,
@@ -96,6 +97,7 @@ describe.each(FACES)('Streamable HTTP server, Mcp-Param-* headers (%s)', (kind) 
       expect(res.status).toBe(200);
       const body = await res.json();
       expect(body.result.isError).toBeUndefined();
+      assertValidMessage('2026-07-28', body);
     }
   });
 
@@ -119,14 +121,20 @@ describe.each(FACES)('Streamable HTTP server, Mcp-Param-* headers (%s)', (kind) 
       const body = await res.json();
       expect(body.error.code).toBe(-32020);
       expect(body.error.message).toMatch(message);
+      assertValidMessage('2026-07-28', body);
     }
+    // Still serving afterwards.
+    const ok = await face.request(deploy({ region: 'eu' }, { 'mcp-param-region': 'eu' }));
+    expect(ok.status).toBe(200);
   });
 
   it('leaves mistyped arguments to input validation, and legacy requests unchecked', async () => {
     const face = await start();
     const res = await face.request(deploy({ region: 7 }, {}));
     expect(res.status).toBe(200);
-    expect((await res.json()).result.isError).toBe(true);
+    const invalid = await res.json();
+    expect(invalid.result.isError).toBe(true);
+    assertValidMessage('2026-07-28', invalid);
 
     const init = await face.request({ body: initializeBody() });
     const session = init.headers.get('mcp-session-id') ?? '';
