@@ -174,11 +174,20 @@ export class Connection {
   };
 
   /** Starts receiving. Called once; a second call rejects with LocalError('ALREADY_STARTED'). */
-  async start(): Promise<void> {
-    if (this.#started)
-      throw new LocalError(LocalErrorCode.AlreadyStarted, 'connection already started');
+  start(): Promise<void> {
+    if (this.#started) {
+      return Promise.reject(
+        new LocalError(LocalErrorCode.AlreadyStarted, 'connection already started'),
+      );
+    }
     this.#started = true;
-    await this.#transport.start(new Connection.#Inbox(this));
+    try {
+      return this.#transport.start(new Connection.#Inbox(this));
+    } catch (error) {
+      // What was thrown, as is (an async function would reject with it the same way).
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+      return Promise.reject(error);
+    }
   }
 
   /** Sends a request and resolves with its result, or rejects (JsonRpcError, LocalError, abort reason). */

@@ -79,12 +79,14 @@ async function toolsCall(call: Call): Promise<unknown> {
   if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
     throw invalidParams('params.arguments must be an object');
   }
-  const headers = call.scope.info?.headers;
   // Spec 2026-07-28 transports/streamable-http#custom-headers-from-tool-parameters: the
   // Mcp-Param-* headers must agree with the arguments (only 2026-07-28 requests carry them).
-  if (tool.params.length > 0 && headers !== undefined && call.scope.era === 'modern') {
-    const mismatch = checkParamHeaders(tool.params, args, (key) => headers[key]);
-    if (mismatch !== undefined) throw headerMismatch(mismatch);
+  if (tool.params.length > 0 && call.scope.era === 'modern') {
+    const headers = call.scope.info?.headers;
+    if (headers !== undefined) {
+      const mismatch = checkParamHeaders(tool.params, args, (key) => headers[key]);
+      if (mismatch !== undefined) throw headerMismatch(mismatch);
+    }
   }
   const report = call.core.report;
   return withInput(call, { name, args }, (ctx) => callTool(tool, args, { ctx, report }));

@@ -155,10 +155,16 @@ export class McpServer {
    * Serves one client over `transport` and resolves once it is started. The session ends
    * when the transport closes.
    */
-  async connect(transport: Transport, options?: SessionOptions): Promise<ServerSession> {
-    const session = new ServerSession(this.#core, transport, options);
-    await session.start();
-    return session;
+  connect(transport: Transport, options?: SessionOptions): Promise<ServerSession> {
+    let session: ServerSession;
+    try {
+      session = new ServerSession(this.#core, transport, options);
+    } catch (error) {
+      // What was thrown, as is (an async function would reject with it the same way).
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+      return Promise.reject(error);
+    }
+    return session.start().then(() => session);
   }
 
   /** Ends open subscription streams gracefully and closes every session. */

@@ -20,7 +20,7 @@ export interface HttpContext {
   /** Transports that close with the handler (per-POST ones, and the like). */
   readonly open: Set<Transport>;
   /** Connects a server from the factory to `transport`; rejects when the factory fails. */
-  connect(exchange: HttpExchange, transport: Transport, options?: ConnectOptions): Promise<void>;
+  connect(exchange: HttpExchange, transport: Transport, options?: ConnectOptions): Promise<unknown>;
 }
 
 /** MessageInfo plus the hook that closes a POST's SSE response early (see docs/transports.md). */
@@ -41,17 +41,23 @@ export function messageInfo(
   return info;
 }
 
-/** A MessageInfo whose `signal` is made on first read (a class: no per-object accessor). */
+/** A MessageInfo whose `signal` and `headers` are made on first read (a class: no per-object accessor). */
 class LazySignalInfo implements HttpMessageInfo {
-  readonly headers: Readonly<Record<string, string>>;
   readonly auth?: unknown;
+  readonly #exchange: HttpExchange;
   readonly #make: () => AbortSignal;
   #signal: AbortSignal | undefined;
+  #headers: Readonly<Record<string, string>> | undefined;
 
   constructor(exchange: HttpExchange, make: () => AbortSignal) {
-    this.headers = stringHeaders(exchange.headers);
     if (exchange.auth !== undefined) this.auth = exchange.auth;
+    this.#exchange = exchange;
     this.#make = make;
+  }
+
+  /** Read on first use: most requests never look at them. */
+  get headers(): Readonly<Record<string, string>> {
+    return (this.#headers ??= stringHeaders(this.#exchange.headers));
   }
 
   get signal(): AbortSignal {

@@ -67,13 +67,26 @@ export function createStreamableHttpHandler(
         sessions.touch(id);
       },
     },
-    async connect(exchange: HttpExchange, transport: Transport, connectOptions?: ConnectOptions) {
-      const connectable = await factory(exchange);
-      await connectable.connect(transport, connectOptions);
+    connect(exchange: HttpExchange, transport: Transport, connectOptions?: ConnectOptions) {
+      // Without an `await` when the factory answers at once (the usual shared server): each
+      // await is a microtask hop on every stateless POST.
+      let made: Connectable | Promise<Connectable>;
+      try {
+        made = factory(exchange);
+      } catch (error) {
+        // What was thrown, as is (an async function would reject with it the same way).
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+        return Promise.reject(error);
+      }
+      if ('then' in made) {
+        return made.then((connectable) => connectable.connect(transport, connectOptions));
+      }
+      return made.connect(transport, connectOptions);
     },
   };
 
-  async function route(exchange: HttpExchange, path: string): Promise<HttpReply> {
+  /** The reply of a served path; may throw synchronously (handle catches both). */
+  function route(exchange: HttpExchange, path: string): Promise<HttpReply> | HttpReply {
     const { method } = exchange;
     if (path === resolved.path) {
       switch (method) {

@@ -5,7 +5,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BodyLimits, HttpExchange, HttpReply } from './exchange.js';
-import { BodyError, isStreamBody } from './exchange.js';
+import { BodyError, JSON_HEADERS, isStreamBody } from './exchange.js';
 import type { ConnectableFactory, StreamableHttpHandler } from './handler.js';
 import { createStreamableHttpHandler } from './handler.js';
 import type { StreamableHttpOptions } from './options.js';
@@ -116,43 +116,37 @@ function readBody(req: IncomingMessage, limits: BodyLimits): Promise<Uint8Array>
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const finish = (error: BodyError | undefined): void => {
+    let settled = false;
+    // Listeners stay on the request once it settles (it is done with then); `settled` makes
+    // late events no-ops. node:http emits 'error' when the client aborts mid-body.
+    const fail = (error: BodyError): void => {
+      if (settled) return;
+      settled = true;
       timer.cancel();
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      req.off('aborted', onAborted);
-      if (error !== undefined) {
-        req.pause();
-        reject(error);
-        return;
-      }
-      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
+      req.pause();
+      reject(error);
     };
-    const onData = (chunk: Buffer): void => {
+    const timer = clockOf(limits.timeoutMs).add(() => {
+      fail(new BodyError(408, `request body not received within ${String(limits.timeoutMs)} ms`));
+    });
+    req.on('data', (chunk: Buffer): void => {
+      if (settled) return;
       size += chunk.length;
       if (size > limits.maxBytes) {
-        finish(new BodyError(413, `request body larger than ${String(limits.maxBytes)} bytes`));
+        fail(new BodyError(413, `request body larger than ${String(limits.maxBytes)} bytes`));
         return;
       }
       chunks.push(chunk);
-    };
-    const onEnd = (): void => {
-      finish(undefined);
-    };
-    const onError = (): void => {
-      finish(new BodyError(400, 'the request body could not be read'));
-    };
-    const onAborted = (): void => {
-      finish(new BodyError(400, 'the request body was cut short'));
-    };
-    const timer = clockOf(limits.timeoutMs).add(() => {
-      finish(new BodyError(408, `request body not received within ${String(limits.timeoutMs)} ms`));
     });
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-    req.on('aborted', onAborted);
+    req.on('end', (): void => {
+      if (settled) return;
+      settled = true;
+      timer.cancel();
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
+    });
+    req.on('error', (): void => {
+      fail(new BodyError(400, 'the request body could not be read'));
+    });
   });
 }
 
@@ -255,14 +249,17 @@ function write(res: ServerResponse, reply: HttpReply): void {
   }
 }
 
-/** The headers plus Content-Length (a copy: reply headers may be shared and frozen). */
-function withLength(
-  headers: Readonly<Record<string, string>>,
-  length: number,
-): Record<string, string | number> {
-  const copy: Record<string, string | number> = Object.assign({}, headers);
-  copy['content-length'] = length;
-  return copy;
+/**
+ * The headers plus Content-Length, as the flat name/value list writeHead takes (no copy of the
+ * object, which may be shared and frozen; the list is cheaper for node:http to walk).
+ */
+function withLength(headers: Readonly<Record<string, string>>, length: number): string[] {
+  if (headers === JSON_HEADERS)
+    return ['content-type', 'application/json', 'content-length', String(length)];
+  const flat: string[] = [];
+  for (const name in headers) flat.push(name, headers[name] as string);
+  flat.push('content-length', String(length));
+  return flat;
 }
 
 /** Copies SSE text to the response, waiting for 'drain' when the socket is backed up. */

@@ -126,7 +126,7 @@ export async function serveEphemeral(
   const info = messageInfo(exchange, () => exchange.signal);
   if (payload.kind === 'message') ephemeral.deliver(payload.message, info);
   else ephemeral.deliverBatch(payload.items, info);
-  if (reply !== undefined) return reply.reply;
+  if (reply !== undefined) return await reply.reply; // one hop; returning the promise takes three
   close();
   const invalid = invalidOf(payload);
   return invalid.length > 0 ? jsonReply(200, invalid) : ACCEPTED;

@@ -35,10 +35,11 @@ export async function handlePost(ctx: HttpContext, exchange: HttpExchange): Prom
   switch (decoded.kind) {
     case 'invalid':
       return jsonReply(400, decoded.response);
+    // `return await`: one microtask hop, where returning the promise takes three.
     case 'message':
-      return routeMessage(ctx, exchange, { accept, message: decoded.message });
+      return await routeMessage(ctx, exchange, { accept, message: decoded.message });
     case 'batch':
-      return routeBatch(ctx, exchange, { accept, items: decoded.items });
+      return await routeBatch(ctx, exchange, { accept, items: decoded.items });
   }
 }
 
@@ -63,11 +64,11 @@ function modernWithoutMeta(headers: HttpExchange['headers']): boolean {
   return (MODERN_REVISIONS as readonly string[]).includes(named);
 }
 
-async function routeMessage(
+function routeMessage(
   ctx: HttpContext,
   exchange: HttpExchange,
   post: { accept: Acceptable; message: Message },
-): Promise<HttpReply> {
+): Promise<HttpReply> | HttpReply {
   const { message } = post;
   const payload: Payload = { kind: 'message', message };
   const version = modernVersion(message);

@@ -31,11 +31,19 @@ export function hostMatcher(
     if (rule === undefined) throw new TypeError(`invalid allowed host ${JSON.stringify(entry)}`);
     return rule;
   });
+  // Clients send the same Host again and again: remember the last verdicts.
+  const recent = new Map<string, boolean>();
   return (host) => {
     if (host === undefined) return false;
+    const known = recent.get(host);
+    if (known !== undefined) return known;
     const parsed = splitHost(host);
-    if (parsed === undefined) return false;
-    return rules.some((r) => r.name === parsed.name && (r.port === '' || r.port === parsed.port));
+    const ok =
+      parsed !== undefined &&
+      rules.some((r) => r.name === parsed.name && (r.port === '' || r.port === parsed.port));
+    if (recent.size >= 16) recent.clear();
+    recent.set(host, ok);
+    return ok;
   };
 }
 
