@@ -298,8 +298,14 @@ export class Connection {
     return pending;
   }
 
-  async #send(message: Message | readonly Message[], options?: SendOptions): Promise<void> {
-    await this.#transport.send(message, options);
+  #send(message: Message | readonly Message[], options?: SendOptions): Promise<void> {
+    try {
+      return this.#transport.send(message, options);
+    } catch (error) {
+      // What the transport threw, as is (an async function would reject with it the same way).
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+      return Promise.reject(error);
+    }
   }
 
   #receive(message: Message, info: MessageInfo | undefined): void {

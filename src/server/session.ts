@@ -226,7 +226,7 @@ export class ServerSession {
         `not initialized: send "initialize" first, or set _meta["${MetaKey.ProtocolVersion}"] (2026-07-28)`,
       );
     }
-    return this.#dispatch(request, rctx, {
+    return await this.#dispatch(request, rctx, {
       revision: legacy.revision,
       client: legacy.client,
       logLevel: this.#logLevel ?? 'debug',

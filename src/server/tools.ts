@@ -98,7 +98,9 @@ export async function callTool(
   args: unknown,
   call: { ctx: HandlerContext; report: ErrorReporter },
 ): Promise<Spec.CallToolResult> {
-  const checked = await tool.input.check(args ?? {});
+  const pending = tool.input.check(args ?? {});
+  // A synchronous check (the built-in validator's) is used as is: no microtask hop.
+  const checked = 'then' in pending ? await pending : pending;
   if (!checked.ok) {
     return toolError(`invalid arguments for tool "${tool.name}":\n${checked.message}`);
   }

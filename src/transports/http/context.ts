@@ -27,41 +27,37 @@ export interface HttpContext {
 export type HttpMessageInfo = MessageInfo & { closeSseStream?: () => void };
 
 /**
- * The MessageInfo of a POST: its headers, the exchange's auth, and what the caller adds. A
- * function for `signal` makes `info.signal` a getter that calls it on first read.
+ * The MessageInfo of a POST: its headers, the exchange's auth, and its signal: none, a given one,
+ * or (`'lazy'`) the exchange's own, read on first use of `info.signal` (AbortSignals are costly).
  */
 export function messageInfo(
   exchange: HttpExchange,
-  signal: AbortSignal | (() => AbortSignal) | undefined,
+  signal: AbortSignal | 'lazy' | undefined,
 ): HttpMessageInfo {
-  if (typeof signal === 'function') return new LazySignalInfo(exchange, signal);
+  if (signal === 'lazy') return new LazyInfo(exchange);
   const info: HttpMessageInfo = { headers: stringHeaders(exchange.headers) };
   if (exchange.auth !== undefined) info.auth = exchange.auth;
   if (signal !== undefined) info.signal = signal;
   return info;
 }
 
-/** A MessageInfo whose `signal` and `headers` are made on first read (a class: no per-object accessor). */
-class LazySignalInfo implements HttpMessageInfo {
+/** A MessageInfo whose `signal` and `headers` are read on first use (a class: no per-object accessor). */
+class LazyInfo implements HttpMessageInfo {
   readonly auth?: unknown;
   readonly #exchange: HttpExchange;
-  readonly #make: () => AbortSignal;
-  #signal: AbortSignal | undefined;
   #headers: Readonly<Record<string, string>> | undefined;
 
-  constructor(exchange: HttpExchange, make: () => AbortSignal) {
+  constructor(exchange: HttpExchange) {
     if (exchange.auth !== undefined) this.auth = exchange.auth;
     this.#exchange = exchange;
-    this.#make = make;
-  }
-
-  /** Read on first use: most requests never look at them. */
-  get headers(): Readonly<Record<string, string>> {
-    return (this.#headers ??= stringHeaders(this.#exchange.headers));
   }
 
   get signal(): AbortSignal {
-    return (this.#signal ??= this.#make());
+    return this.#exchange.signal;
+  }
+
+  get headers(): Readonly<Record<string, string>> {
+    return (this.#headers ??= stringHeaders(this.#exchange.headers));
   }
 }
 

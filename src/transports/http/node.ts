@@ -88,10 +88,11 @@ class NodeExchange implements HttpExchange {
       queueMicrotask(listener);
       return noop;
     }
+    // 'close' comes once per response; `on` spares the wrapper `once` makes.
     const onClose = (): void => {
       if (!res.writableFinished) listener();
     };
-    res.once('close', onClose);
+    res.on('close', onClose);
     return () => {
       res.off('close', onClose);
     };

@@ -67,13 +67,23 @@ function metaOf(message: Message): Record<string, unknown> {
   return params['_meta'] as Record<string, unknown>;
 }
 
-/** Opens a plain (not resumable) SSE stream for a reply. */
+/** Opens a plain (not resumable) SSE stream for a reply; one function per keep-alive length. */
 export function plainStream(keepAliveMs: number): OpenStream {
-  return (signal) => {
-    const writer = new SseWriter(signal, keepAliveMs);
-    return { sink: new PlainStream(writer), body: writer };
-  };
+  let open = openers.get(keepAliveMs);
+  if (open === undefined) {
+    open = (signal) => {
+      const writer = new SseWriter(signal, keepAliveMs);
+      return { sink: new PlainStream(writer), body: writer };
+    };
+    openers.set(keepAliveMs, open);
+  }
+  return open;
 }
+
+const openers = new Map<number, OpenStream>();
+
+/** Settled once: `then` on it runs a function in the next microtask without node's AsyncResource. */
+const RESOLVED = Promise.resolve();
 
 /** The reply of a POST whose connection closed before answering (client gone, shutdown). */
 const CLOSED: HttpReply = errorReply(503, { code: -32603, message: 'request closed' });
@@ -109,7 +119,7 @@ export async function serveEphemeral(
         status: how.status,
         invalid: invalidOf(payload),
         done: () => {
-          queueMicrotask(close);
+          void RESOLVED.then(close);
         },
       })
     : undefined;
@@ -123,7 +133,7 @@ export async function serveEphemeral(
     throw error;
   }
   // The exchange's signal is made only if the handler reads it (AbortSignals are costly).
-  const info = messageInfo(exchange, () => exchange.signal);
+  const info = messageInfo(exchange, 'lazy');
   if (payload.kind === 'message') ephemeral.deliver(payload.message, info);
   else ephemeral.deliverBatch(payload.items, info);
   if (reply !== undefined) return await reply.reply; // one hop; returning the promise takes three
