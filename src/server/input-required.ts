@@ -43,9 +43,10 @@ export class InputRound {
   #binding: string | undefined;
   readonly #target: BindingTarget;
   readonly #rounds: number;
-  readonly #pending: Record<string, InputRequest> = {};
+  // Made on first use: most runs ask for no input.
+  #pending: Record<string, InputRequest> | undefined;
   #count = 0;
-  readonly #used = new Set<string>();
+  #used: Set<string> | undefined;
   #scheduled = false;
   #onNeeded: (() => void) | undefined;
 
@@ -103,12 +104,14 @@ export class InputRound {
   request(input: InputRequest, name?: string): Promise<unknown> {
     const key = name ?? `input-${String(this.#count)}`;
     this.#count++;
-    if (key === '' || Object.hasOwn(this.#pending, key) || this.#used.has(key)) {
+    // Parked keys are in #used too.
+    const used = (this.#used ??= new Set());
+    if (key === '' || used.has(key)) {
       return Promise.reject(
         new TypeError(`input key ${JSON.stringify(key)} is empty or used twice`),
       );
     }
-    this.#used.add(key);
+    used.add(key);
     if (Object.hasOwn(this.#answers, key)) {
       const answer = this.#answers[key];
       const problem = answerProblem(input.method, answer);
@@ -117,7 +120,7 @@ export class InputRound {
       }
       return Promise.resolve(answer);
     }
-    this.#pending[key] = input;
+    (this.#pending ??= {})[key] = input;
     if (!this.#scheduled) {
       this.#scheduled = true;
       // Let parallel calls of the same run (Promise.all) join this round before it is sent.
