@@ -104,60 +104,15 @@ export function createContext(
   round: InputRound | undefined,
   signal?: () => AbortSignal,
 ): HandlerContext {
-  const progressToken = scope.meta?.[MetaKey.ProgressToken];
-  const ask = (
-    capability: keyof Spec.ClientCapabilities,
-    input: Spec.InputRequest,
-    options: InputOptions | undefined,
-  ) => askClient(scope, round, { capability, input, key: options?.key });
-  return new Context(signal ?? scope, {
-    requestId: scope.id,
-    revision: scope.revision,
-    era: scope.era,
-    client: scope.client,
-    meta: scope.meta,
-    transport: scope.info,
-    progress: (progress, total, message) => {
-      if (typeof progressToken !== 'string' && typeof progressToken !== 'number') {
-        return Promise.resolve();
-      }
-      const params: Record<string, unknown> = { progressToken, progress };
-      if (total !== undefined) params['total'] = total;
-      if (message !== undefined) params['message'] = message;
-      return scope.notify('notifications/progress', params);
-    },
-    log: (level, data, logger) => {
-      if (scope.logLevel === undefined || !meetsLoggingLevel(level, scope.logLevel)) {
-        return Promise.resolve();
-      }
-      const params: Record<string, unknown> = { level, data };
-      if (logger !== undefined) params['logger'] = logger;
-      return scope.notify('notifications/message', params);
-    },
-    elicit: async (params, options) => {
-      const wire = elicitParamsFor(scope, params);
-      const input = { method: 'elicitation/create', params: wire } as unknown as Spec.ElicitRequest;
-      return (await ask('elicitation', input, options)) as Spec.ElicitResult;
-    },
-    sample: async (params, options) =>
-      (await ask(
-        'sampling',
-        { method: 'sampling/createMessage', params },
-        options,
-      )) as Spec.CreateMessageResult,
-    roots: async (options) => {
-      const result = (await ask('roots', { method: 'roots/list' }, options)) as
-        Spec.ListRootsResult | undefined;
-      return result?.roots ?? [];
-    },
-  });
+  return new Context(scope, round, signal);
 }
 
 /**
- * A HandlerContext: the fields and functions given, and `signal` read from the scope on demand
- * (an AbortSignal is costly to make, and most handlers never read it). A class because an object
- * literal with a getter takes V8's slow path and gets dictionary properties (bench/RESULTS.md).
- * The functions stay own properties, so handlers may destructure them.
+ * A HandlerContext: the scope's fields, `signal` read on demand (an AbortSignal is costly to
+ * make, and most handlers never read it), and functions made on first read (most handlers call
+ * none of them). A class because an object literal with a getter takes V8's slow path and gets
+ * dictionary properties (bench/RESULTS.md). A function read off the context (`const { log } =
+ * ctx`) is bound to it, so handlers may destructure them.
  */
 class Context implements HandlerContext {
   readonly requestId: RequestId;
@@ -166,32 +121,91 @@ class Context implements HandlerContext {
   readonly client: ClientDescription;
   readonly meta: Readonly<Record<string, unknown>> | undefined;
   readonly transport: MessageInfo | undefined;
-  readonly progress: HandlerContext['progress'];
-  readonly log: HandlerContext['log'];
-  readonly elicit: HandlerContext['elicit'];
-  readonly sample: HandlerContext['sample'];
-  readonly roots: HandlerContext['roots'];
-  readonly #signal: RequestScope | (() => AbortSignal);
+  readonly #scope: RequestScope;
+  readonly #round: InputRound | undefined;
+  readonly #signal: (() => AbortSignal) | undefined;
+  #progress: HandlerContext['progress'] | undefined;
+  #log: HandlerContext['log'] | undefined;
+  #elicit: HandlerContext['elicit'] | undefined;
+  #sample: HandlerContext['sample'] | undefined;
+  #roots: HandlerContext['roots'] | undefined;
 
-  /** `signal` is the scope whose signal to read, or a function that returns the signal. */
-  constructor(signal: RequestScope | (() => AbortSignal), parts: Omit<HandlerContext, 'signal'>) {
+  constructor(
+    scope: RequestScope,
+    round: InputRound | undefined,
+    signal: (() => AbortSignal) | undefined,
+  ) {
+    this.requestId = scope.id;
+    this.revision = scope.revision;
+    this.era = scope.era;
+    this.client = scope.client;
+    this.meta = scope.meta;
+    this.transport = scope.info;
+    this.#scope = scope;
+    this.#round = round;
     this.#signal = signal;
-    this.requestId = parts.requestId;
-    this.revision = parts.revision;
-    this.era = parts.era;
-    this.client = parts.client;
-    this.meta = parts.meta;
-    this.transport = parts.transport;
-    this.progress = parts.progress;
-    this.log = parts.log;
-    this.elicit = parts.elicit;
-    this.sample = parts.sample;
-    this.roots = parts.roots;
   }
 
   get signal(): AbortSignal {
     const signal = this.#signal;
-    return typeof signal === 'function' ? signal() : signal.signal;
+    return signal === undefined ? this.#scope.signal : signal();
+  }
+
+  get progress(): HandlerContext['progress'] {
+    return (this.#progress ??= (progress, total, message) => {
+      const scope = this.#scope;
+      const progressToken = scope.meta?.[MetaKey.ProgressToken];
+      if (typeof progressToken !== 'string' && typeof progressToken !== 'number') {
+        return Promise.resolve();
+      }
+      const params: Record<string, unknown> = { progressToken, progress };
+      if (total !== undefined) params['total'] = total;
+      if (message !== undefined) params['message'] = message;
+      return scope.notify('notifications/progress', params);
+    });
+  }
+
+  get log(): HandlerContext['log'] {
+    return (this.#log ??= (level, data, logger) => {
+      const scope = this.#scope;
+      if (scope.logLevel === undefined || !meetsLoggingLevel(level, scope.logLevel)) {
+        return Promise.resolve();
+      }
+      const params: Record<string, unknown> = { level, data };
+      if (logger !== undefined) params['logger'] = logger;
+      return scope.notify('notifications/message', params);
+    });
+  }
+
+  get elicit(): HandlerContext['elicit'] {
+    return (this.#elicit ??= async (params, options) => {
+      const wire = elicitParamsFor(this.#scope, params);
+      const input = { method: 'elicitation/create', params: wire } as unknown as Spec.ElicitRequest;
+      return (await this.#ask('elicitation', input, options)) as Spec.ElicitResult;
+    });
+  }
+
+  get sample(): HandlerContext['sample'] {
+    return (this.#sample ??= async (params, options) => {
+      const input: Spec.InputRequest = { method: 'sampling/createMessage', params };
+      return (await this.#ask('sampling', input, options)) as Spec.CreateMessageResult;
+    });
+  }
+
+  get roots(): HandlerContext['roots'] {
+    return (this.#roots ??= async (options) => {
+      const result = (await this.#ask('roots', { method: 'roots/list' }, options)) as
+        Spec.ListRootsResult | undefined;
+      return result?.roots ?? [];
+    });
+  }
+
+  #ask(
+    capability: keyof Spec.ClientCapabilities,
+    input: Spec.InputRequest,
+    options: InputOptions | undefined,
+  ): Promise<unknown> {
+    return askClient(this.#scope, this.#round, { capability, input, key: options?.key });
   }
 }
 

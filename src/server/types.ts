@@ -67,22 +67,23 @@ export interface HandlerContext {
   readonly meta: Readonly<Record<string, unknown>> | undefined;
   /** What the transport knows about the request (HTTP headers, auth). */
   readonly transport: MessageInfo | undefined;
+  // The functions below may be destructured (`const { log } = ctx`): they are bound.
   /**
    * Reports progress. Sent only when the request carried a progress token, which is echoed
    * exactly; `progress` should increase with every call.
    */
-  progress(progress: number, total?: number, message?: string): Promise<void>;
+  readonly progress: (progress: number, total?: number, message?: string) => Promise<void>;
   /** Sends a log message, when the client asked for this level (legacy: `logging/setLevel`; modern: `_meta` logLevel). */
-  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
+  readonly log: (level: LoggingLevel, data: unknown, logger?: string) => Promise<void>;
   /** Asks the user for input through the client (form or URL mode). */
-  elicit(params: ElicitParams, options?: InputOptions): Promise<Spec.ElicitResult>;
+  readonly elicit: (params: ElicitParams, options?: InputOptions) => Promise<Spec.ElicitResult>;
   /** Asks the client's LLM for a completion. */
-  sample(
+  readonly sample: (
     params: Spec.CreateMessageRequestParams,
     options?: InputOptions,
-  ): Promise<Spec.CreateMessageResult>;
+  ) => Promise<Spec.CreateMessageResult>;
   /** Asks the client for its roots. */
-  roots(options?: InputOptions): Promise<Spec.Root[]>;
+  readonly roots: (options?: InputOptions) => Promise<Spec.Root[]>;
 }
 
 /** What a tool handler may return: a full result, text, or (with an output schema) structured data alone. */
