@@ -1,5 +1,7 @@
 // The seam between transports that accept connections (Streamable HTTP, stdio servers) and the
 // server that serves them, without either importing the other (docs/design.md, "Layers").
+import type { RequestContext } from '../jsonrpc/connection.js';
+import type { Request, Response } from '../jsonrpc/message.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import type { LegacyRevision } from './version.js';
 
@@ -16,4 +18,15 @@ export interface ConnectOptions {
 export interface Connectable {
   /** Starts serving one client over `transport`; resolves once it is started. */
   connect(transport: Transport, options?: ConnectOptions): Promise<unknown>;
+  /**
+   * Optional: serves one request that arrives on its own (a 2026-07-28 or stateless POST)
+   * without a connection, sending what it relates to the request through `context`. Resolves
+   * with the response, never rejects. Answers undefined, having done nothing, when the method
+   * needs a connection (one that keeps state, like `subscriptions/listen`): connect instead.
+   */
+  serveRequest?(
+    request: Request,
+    context: RequestContext,
+    options?: ConnectOptions,
+  ): Promise<Response> | undefined;
 }

@@ -1,5 +1,7 @@
 // McpServer: one definition of tools, resources and prompts, compiled at registration and served
 // to clients of every MCP revision over any Transport.
+import type { RequestContext } from '../jsonrpc/connection.js';
+import type { Request, Response } from '../jsonrpc/message.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import type { JsonSchemaValidator } from '../protocol/json-schema/index.js';
 import { builtinValidator } from '../protocol/json-schema/index.js';
@@ -165,6 +167,18 @@ export class McpServer {
       return Promise.reject(error);
     }
     return session.start().then(() => session);
+  }
+
+  /**
+   * Serves one request that arrived on its own (a 2026-07-28 or stateless HTTP POST) without a
+   * connection; undefined for the methods that need one. Transports call this (Connectable).
+   */
+  serveRequest(
+    request: Request,
+    context: RequestContext,
+    options?: SessionOptions,
+  ): Promise<Response> | undefined {
+    return ServerSession.serveAlone(this.#core, request, { rctx: context, options });
   }
 
   /** Ends open subscription streams gracefully and closes every session. */

@@ -5,8 +5,8 @@
 import { LazySignal } from '../internal/abort.js';
 import { Connection } from '../jsonrpc/connection.js';
 import type { ConnectionOptions, RequestContext } from '../jsonrpc/connection.js';
-import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
-import type { Notification, Params, Request, RequestId } from '../jsonrpc/message.js';
+import { ErrorCode, JsonRpcError, toJsonRpcError } from '../jsonrpc/errors.js';
+import type { Notification, Params, Request, RequestId, Response } from '../jsonrpc/message.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import type { ConnectOptions } from '../protocol/connectable.js';
 import { invalidParams } from '../protocol/errors.js';
@@ -50,19 +50,37 @@ export interface Call {
 const NO_CLIENT: ClientDescription = { capabilities: {}, info: undefined };
 
 /**
+ * The methods a request may be served alone with: they keep no state in the session. Not
+ * initialize, logging/setLevel, resources/(un)subscribe or subscriptions/listen.
+ */
+const SERVED_ALONE: ReadonlySet<string> = new Set([
+  'ping',
+  'server/discover',
+  'tools/list',
+  'tools/call',
+  'prompts/list',
+  'prompts/get',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'completion/complete',
+]);
+
+/**
  * ServerSession serves one client. Requests are served concurrently; its lifetime is the
  * transport's. Obtain one from McpServer.connect().
  */
 export class ServerSession {
   readonly #core: ServerCore;
-  readonly #connection: Connection;
+  /** None for a session that serves one request alone ({@link ServerSession.serveAlone}). */
+  readonly #connection: Connection | undefined;
   #legacy: LegacyState | undefined;
   #logLevel: LoggingLevel | undefined;
   // Made on first use: an idle session holds neither (see bench/RESULTS.md).
   #subscriptions: Set<string> | undefined;
   #listeners: Map<RequestId, Listener> | undefined;
 
-  constructor(core: ServerCore, transport: Transport, options: SessionOptions = {}) {
+  constructor(core: ServerCore, transport: Transport | undefined, options: SessionOptions = {}) {
     this.#core = core;
     if (options.legacyStateless !== undefined) {
       this.#legacy = {
@@ -71,7 +89,32 @@ export class ServerSession {
         initialized: true,
       };
     }
-    this.#connection = new Connection(transport, new ServerSession.#Hooks(this));
+    this.#connection =
+      transport === undefined
+        ? undefined
+        : new Connection(transport, new ServerSession.#Hooks(this));
+  }
+
+  /**
+   * Serves one request with no connection (Connectable.serveRequest): undefined, having done
+   * nothing, for the methods that need a session to keep state. What the request sends (progress,
+   * log messages) goes through `how.rctx`. Resolves with the response; never rejects.
+   */
+  static serveAlone(
+    core: ServerCore,
+    request: Request,
+    how: { rctx: RequestContext; options: SessionOptions | undefined },
+  ): Promise<Response> | undefined {
+    if (!SERVED_ALONE.has(request.method)) return undefined;
+    const { id } = request;
+    return new ServerSession(core, undefined, how.options).#serve(request, how.rctx).then(
+      (result): Response => ({ jsonrpc: '2.0', id, result: result ?? null }),
+      (error: unknown): Response => {
+        // As a connection does: a JsonRpcError goes out as is, anything else is reported.
+        if (!(error instanceof JsonRpcError)) core.report(error, 'connection');
+        return { jsonrpc: '2.0', id, error: toJsonRpcError(error).toWire() };
+      },
+    );
   }
 
   /**
@@ -120,17 +163,17 @@ export class ServerSession {
 
   /** True once the transport has closed. */
   get isClosed(): boolean {
-    return this.#connection.isClosed;
+    return this.#connection?.isClosed ?? false;
   }
 
   /** Starts serving. */
   start(): Promise<void> {
-    return this.#connection.start();
+    return this.#connection?.start() ?? Promise.resolve();
   }
 
   /** Closes the session and its transport. Idempotent. */
   close(): Promise<void> {
-    return this.#connection.close();
+    return this.#connection?.close() ?? Promise.resolve();
   }
 
   /** Tells this client that a list changed, if it asked to hear about it. */
@@ -171,7 +214,7 @@ export class ServerSession {
   }
 
   #send(method: string, params: Params | undefined): void {
-    this.#connection.notify(method, params).catch((error: unknown) => {
+    this.#connection?.notify(method, params).catch((error: unknown) => {
       this.#core.report(error, method);
     });
   }
@@ -185,7 +228,7 @@ export class ServerSession {
       case 'notifications/cancelled': {
         const id = params['requestId'];
         if (typeof id === 'string' || typeof id === 'number') {
-          this.#connection.cancelIncoming(id, params['reason'] ?? 'cancelled by the client');
+          this.#connection?.cancelIncoming(id, params['reason'] ?? 'cancelled by the client');
         }
         return;
       }

@@ -90,4 +90,34 @@ describe.each(FACES)('Streamable HTTP, legacy stateless mode (%s)', (kind) => {
     expect([503, 'aborted']).toContain(outcome);
     await expect(probes.aborted).resolves.toBeDefined();
   });
+
+  it('fails a request to the client at once: a stateless client declared no capabilities', async () => {
+    const { face } = await start();
+    const asked = await face.request({
+      headers: { 'mcp-protocol-version': '2025-11-25', accept: 'application/json' },
+      body: call('ask', {}, 3),
+    });
+    expect(asked.status).toBe(200);
+    const body = (await asked.json()) as {
+      result: { isError: boolean; content: { text: string }[] };
+    };
+    expect(body.result.isError).toBe(true);
+    expect(body.result.content[0]?.text).toMatch(/does not support elicitation/);
+  });
+
+  it('answers 503 and cancels a running request when the handler closes', async () => {
+    const { face, probes } = await start();
+    const pending = face.request({ body: call('wait', {}, 4) });
+    await probes.waiting;
+    await face.close();
+    const outcome = await pending.then(
+      async (r) => ({ status: r.status, body: await r.text() }),
+      () => 'aborted',
+    );
+    if (typeof outcome !== 'string') {
+      expect(outcome.status).toBe(503);
+      expect(outcome.body).toMatch(/request closed/);
+    }
+    await expect(probes.aborted).resolves.toBeDefined();
+  });
 });

@@ -3,7 +3,7 @@
 import type { BatchItem } from '../../jsonrpc/codec.js';
 import type { ErrorResponse, Message } from '../../jsonrpc/message.js';
 import type { MessageInfo, Transport } from '../../jsonrpc/transport.js';
-import type { ConnectOptions } from '../../protocol/connectable.js';
+import type { Connectable, ConnectOptions } from '../../protocol/connectable.js';
 import type { LegacyRevision } from '../../protocol/version.js';
 import { LEGACY_REVISIONS, MODERN_REVISIONS } from '../../protocol/version.js';
 import type { HeaderMap, HttpExchange, HttpReply } from './exchange.js';
@@ -17,10 +17,22 @@ export interface HttpContext {
   readonly options: ResolvedOptions;
   readonly sessions: SessionTable;
   readonly settings: SessionSettings;
-  /** Transports that close with the handler (per-POST ones, and the like). */
-  readonly open: Set<Transport>;
+  /** What closes with the handler: per-POST transports and requests served alone. */
+  readonly open: Set<{ close(): Promise<void> }>;
+  /** The factory's server for `exchange`; throws or rejects when the factory does. */
+  server(exchange: HttpExchange): Connectable | Promise<Connectable>;
   /** Connects a server from the factory to `transport`; rejects when the factory fails. */
   connect(exchange: HttpExchange, transport: Transport, options?: ConnectOptions): Promise<unknown>;
+}
+
+/** Connects `server` (a factory's answer) to `transport`, without an await when it is at hand. */
+export function connectServer(
+  server: Connectable | Promise<Connectable>,
+  transport: Transport,
+  options: ConnectOptions | undefined,
+): Promise<unknown> {
+  if ('then' in server) return server.then((ready) => ready.connect(transport, options));
+  return server.connect(transport, options);
 }
 
 /** MessageInfo plus the hook that closes a POST's SSE response early (see docs/transports.md). */
@@ -34,30 +46,41 @@ export function messageInfo(
   exchange: HttpExchange,
   signal: AbortSignal | 'lazy' | undefined,
 ): HttpMessageInfo {
-  if (signal === 'lazy') return new LazyInfo(exchange);
+  if (signal === 'lazy') return new LazySignalInfo(exchange);
   const info: HttpMessageInfo = { headers: stringHeaders(exchange.headers) };
   if (exchange.auth !== undefined) info.auth = exchange.auth;
   if (signal !== undefined) info.signal = signal;
   return info;
 }
 
-/** A MessageInfo whose `signal` and `headers` are read on first use (a class: no per-object accessor). */
+/**
+ * The MessageInfo of a POST whose request is served alone: headers (made on first read) and
+ * auth, no signal (the request's own follows the exchange).
+ */
+export function headersInfo(exchange: HttpExchange): HttpMessageInfo {
+  return new LazyInfo(exchange);
+}
+
+/** A MessageInfo whose `headers` are made on first read (a class: no per-object accessor). */
 class LazyInfo implements HttpMessageInfo {
   readonly auth?: unknown;
-  readonly #exchange: HttpExchange;
+  protected readonly exchange: HttpExchange;
   #headers: Readonly<Record<string, string>> | undefined;
 
   constructor(exchange: HttpExchange) {
     if (exchange.auth !== undefined) this.auth = exchange.auth;
-    this.#exchange = exchange;
-  }
-
-  get signal(): AbortSignal {
-    return this.#exchange.signal;
+    this.exchange = exchange;
   }
 
   get headers(): Readonly<Record<string, string>> {
-    return (this.#headers ??= stringHeaders(this.#exchange.headers));
+    return (this.#headers ??= stringHeaders(this.exchange.headers));
+  }
+}
+
+/** A LazyInfo whose `signal` is the exchange's, read on first use. */
+class LazySignalInfo extends LazyInfo {
+  get signal(): AbortSignal {
+    return this.exchange.signal;
   }
 }
 

@@ -4,6 +4,7 @@
 import type { Transport } from '../../jsonrpc/transport.js';
 import type { Connectable, ConnectOptions } from '../../protocol/connectable.js';
 import type { HttpContext } from './context.js';
+import { connectServer } from './context.js';
 import { handleDelete } from './delete.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
 import { emptyReply, errorReply, header, pathOf } from './exchange.js';
@@ -57,7 +58,7 @@ export function createStreamableHttpHandler(
   const ctx: HttpContext = {
     options: resolved,
     sessions,
-    open: new Set<Transport>(),
+    open: new Set(),
     settings: {
       store: resolved.eventStore,
       retryMs: resolved.retryMs,
@@ -67,6 +68,7 @@ export function createStreamableHttpHandler(
         sessions.touch(id);
       },
     },
+    server: factory,
     connect(exchange: HttpExchange, transport: Transport, connectOptions?: ConnectOptions) {
       // Without an `await` when the factory answers at once (the usual shared server): each
       // await is a microtask hop on every stateless POST.
@@ -78,10 +80,7 @@ export function createStreamableHttpHandler(
         // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
         return Promise.reject(error);
       }
-      if ('then' in made) {
-        return made.then((connectable) => connectable.connect(transport, connectOptions));
-      }
-      return made.connect(transport, connectOptions);
+      return connectServer(made, transport, connectOptions);
     },
   };
 

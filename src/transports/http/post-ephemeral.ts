@@ -2,14 +2,16 @@
 // transports/streamable-http: no sessions) and legacy stateless mode. The client going away
 // cancels the request: the connection closes and the handler's `ctx.signal` aborts.
 import type { Message, Response } from '../../jsonrpc/message.js';
-import type { ConnectOptions } from '../../protocol/connectable.js';
+import { isRequest } from '../../jsonrpc/message.js';
+import type { Connectable, ConnectOptions } from '../../protocol/connectable.js';
 import { MetaKey } from '../../protocol/version.js';
 import type { HttpContext, Payload } from './context.js';
-import { ACCEPTED, invalidOf, messageInfo, wantsReply } from './context.js';
+import { ACCEPTED, connectServer, invalidOf, messageInfo, wantsReply } from './context.js';
 import { EphemeralTransport } from './ephemeral.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
 import { errorReply, jsonReply, watchClose } from './exchange.js';
 import type { Acceptable } from './media-type.js';
+import { serveAlone } from './post-alone.js';
 import { PostReply } from './post-reply.js';
 import { headerMismatch } from './standard-headers.js';
 import type { OpenStream } from './streams.js';
@@ -102,6 +104,22 @@ export async function serveEphemeral(
   const { payload } = how;
   // A response to a request of a connection that no longer exists: nothing can take it.
   if (payload.kind === 'message' && !('method' in payload.message)) return ACCEPTED;
+  let server: Connectable | Promise<Connectable> | undefined;
+  if (payload.kind === 'message' && isRequest(payload.message)) {
+    // One request: served alone when the server can, with no transport or connection.
+    server = ctx.server(exchange);
+    if (!('then' in server)) {
+      const alone = serveAlone(ctx, exchange, {
+        server,
+        accept: how.accept,
+        request: payload.message,
+        options: how.options,
+        status: how.status,
+        open: plainStream(ctx.options.keepAliveMs),
+      });
+      if (alone !== undefined) return await alone;
+    }
+  }
   const close = (): void => {
     void ephemeral.close();
   };
@@ -127,7 +145,9 @@ export async function serveEphemeral(
   ctx.open.add(ephemeral);
   const unwatch = watchClose(exchange, close);
   try {
-    await ctx.connect(exchange, ephemeral, how.options);
+    await (server === undefined
+      ? ctx.connect(exchange, ephemeral, how.options)
+      : connectServer(server, ephemeral, how.options));
   } catch (error) {
     close();
     throw error;

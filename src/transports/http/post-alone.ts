@@ -1,0 +1,137 @@
+// A request served alone: the single request of a 2026-07-28 or stateless POST, handed to the
+// server's `serveRequest` (Connectable) with no transport, session or connection made for it. What
+// it sends before its response (progress, log messages) goes on the POST's reply, which turns into
+// an SSE stream when the client accepts one, exactly as on a per-POST connection.
+import type { RequestContext } from '../../jsonrpc/connection.js';
+import { LocalError, LocalErrorCode } from '../../jsonrpc/errors.js';
+import type { Notification, Params, Request, Response } from '../../jsonrpc/message.js';
+import type { MessageInfo } from '../../jsonrpc/transport.js';
+import { LazySignal } from '../../internal/abort.js';
+import type { Connectable, ConnectOptions } from '../../protocol/connectable.js';
+import type { HttpContext } from './context.js';
+import { headersInfo } from './context.js';
+import type { HttpExchange, HttpReply } from './exchange.js';
+import { errorReply, watchClose } from './exchange.js';
+import type { Acceptable } from './media-type.js';
+import { PostReply } from './post-reply.js';
+import type { OpenStream } from './streams.js';
+
+/** The reply of a request whose client went away or whose handler was closed first. */
+const CLOSED: HttpReply = errorReply(503, { code: -32603, message: 'request closed' });
+
+/** How the request is to be answered. */
+export interface AloneRequest {
+  /** The factory's server for the exchange. */
+  readonly server: Connectable;
+  readonly accept: Acceptable;
+  readonly request: Request;
+  readonly options: ConnectOptions | undefined;
+  readonly status: ((response: Response) => number) | undefined;
+  /** Opens the SSE stream the reply switches to. */
+  readonly open: OpenStream;
+}
+
+/**
+ * Serves `how.request` with `how.server.serveRequest`; resolves with the HTTP reply. Undefined, having
+ * started nothing, when the server has no `serveRequest` or declines the method: connect instead.
+ */
+export function serveAlone(
+  ctx: HttpContext,
+  exchange: HttpExchange,
+  how: AloneRequest,
+): Promise<HttpReply> | undefined {
+  const { server } = how;
+  if (server.serveRequest === undefined) return undefined;
+  const alone = new Alone(ctx, exchange, how);
+  const served = server.serveRequest(how.request, alone, how.options);
+  if (served === undefined) return undefined;
+  return alone.start(served);
+}
+
+/**
+ * The RequestContext of a request served alone, and what closes it with the handler. Its signal
+ * follows the exchange (the client going away cancels the request) and the handler's shutdown.
+ */
+class Alone implements RequestContext {
+  readonly id: Request['id'];
+  readonly info: MessageInfo;
+  readonly #ctx: HttpContext;
+  readonly #exchange: HttpExchange;
+  readonly #reply: PostReply;
+  #unwatch: (() => void) | undefined;
+  #stop: LazySignal | undefined;
+  #done = false;
+
+  constructor(ctx: HttpContext, exchange: HttpExchange, how: AloneRequest) {
+    this.id = how.request.id;
+    this.info = headersInfo(exchange);
+    this.#ctx = ctx;
+    this.#exchange = exchange;
+    this.#reply = new PostReply({
+      accept: how.accept,
+      mode: ctx.options.responseMode,
+      exchange,
+      open: how.open,
+      status: how.status,
+      done: () => {
+        this.#finish();
+      },
+    });
+  }
+
+  /** Made on first read: an AbortSignal is costly on Node 20 and most handlers never read it. */
+  get signal(): AbortSignal {
+    return (this.#stop ??= new LazySignal(() => [this.#exchange.signal])).signal;
+  }
+
+  notify(method: string, params?: Params): Promise<void> {
+    if (this.#done) {
+      return Promise.reject(new LocalError(LocalErrorCode.ConnectionClosed, 'request closed'));
+    }
+    const message: Notification =
+      params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
+    // Not pushed when the client accepts only JSON: the response alone answers the POST.
+    this.#reply.push(message);
+    return Promise.resolve();
+  }
+
+  request(method: string): Promise<unknown> {
+    // Its answer would come on another POST, which nothing routes back here (no session).
+    const why = `cannot send ${method} to the client: the request has no session to get the answer on`;
+    return Promise.reject(new LocalError(LocalErrorCode.NotConnected, why));
+  }
+
+  /** Closes the request with the handler: it is cancelled and its POST answered 503. */
+  close(): Promise<void> {
+    (this.#stop ??= new LazySignal(() => [this.#exchange.signal])).abort(
+      new LocalError(LocalErrorCode.ConnectionClosed, 'request closed'),
+    );
+    this.#reply.abandon(CLOSED);
+    return Promise.resolve();
+  }
+
+  start(served: Promise<Response>): Promise<HttpReply> {
+    this.#ctx.open.add(this);
+    this.#unwatch = watchClose(this.#exchange, () => {
+      this.#reply.abandon(CLOSED);
+    });
+    served.then(
+      (response) => {
+        this.#reply.final(response);
+      },
+      (error: unknown) => {
+        // serveRequest never rejects; a server that does gets its POST answered all the same.
+        this.#ctx.options.onError(error, 'serveRequest');
+        this.#reply.abandon(errorReply(500, { code: -32603, message: 'internal error' }));
+      },
+    );
+    return this.#reply.reply;
+  }
+
+  #finish(): void {
+    this.#done = true;
+    this.#ctx.open.delete(this);
+    this.#unwatch?.();
+    this.#stop?.release();
+  }
+}
