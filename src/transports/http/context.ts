@@ -39,26 +39,19 @@ export function connectServer(
 export type HttpMessageInfo = MessageInfo & { closeSseStream?: () => void };
 
 /**
- * The MessageInfo of a POST: its headers, the exchange's auth, and its signal: none, a given one,
- * or (`'lazy'`) the exchange's own, read on first use of `info.signal` (AbortSignals are costly).
- */
-export function messageInfo(
-  exchange: HttpExchange,
-  signal: AbortSignal | 'lazy' | undefined,
-): HttpMessageInfo {
-  if (signal === 'lazy') return new LazySignalInfo(exchange);
-  const info: HttpMessageInfo = { headers: stringHeaders(exchange.headers) };
-  if (exchange.auth !== undefined) info.auth = exchange.auth;
-  if (signal !== undefined) info.signal = signal;
-  return info;
-}
-
-/**
- * The MessageInfo of a POST whose request is served alone: headers (made on first read) and
- * auth, no signal (the request's own follows the exchange).
+ * The MessageInfo of a POST: its headers (made on first read) and the exchange's auth. No
+ * signal: a session's requests follow their connection, and one served alone its exchange.
  */
 export function headersInfo(exchange: HttpExchange): HttpMessageInfo {
   return new LazyInfo(exchange);
+}
+
+/**
+ * The MessageInfo of a POST served on a connection of its own: as {@link headersInfo}, plus the
+ * exchange's signal, read on first use of `info.signal` (AbortSignals are costly).
+ */
+export function signalInfo(exchange: HttpExchange): HttpMessageInfo {
+  return new LazySignalInfo(exchange);
 }
 
 /** A MessageInfo whose `headers` are made on first read (a class: no per-object accessor). */

@@ -6,7 +6,7 @@ import { LocalError, LocalErrorCode } from '../../jsonrpc/errors.js';
 import type { Message } from '../../jsonrpc/message.js';
 import type { MessageInfo, Receiver, Transport } from '../../jsonrpc/transport.js';
 import type { HttpContext } from './context.js';
-import { ACCEPTED, messageInfo, readJson } from './context.js';
+import { ACCEPTED, headersInfo, readJson } from './context.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
 import { SSE_HEADERS, errorReply, header, jsonReply } from './exchange.js';
 import { checkJsonContentType, parseAccept } from './media-type.js';
@@ -120,6 +120,6 @@ export async function postLegacySse(ctx: HttpContext, exchange: HttpExchange): P
   if (decoded.kind !== 'message') {
     return jsonReply(400, decoded.kind === 'invalid' ? decoded.response : null);
   }
-  session.deliver(decoded.message, messageInfo(exchange, undefined));
+  session.deliver(decoded.message, headersInfo(exchange));
   return ACCEPTED;
 }

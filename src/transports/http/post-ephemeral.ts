@@ -6,7 +6,7 @@ import { isRequest } from '../../jsonrpc/message.js';
 import type { Connectable, ConnectOptions } from '../../protocol/connectable.js';
 import { MetaKey } from '../../protocol/version.js';
 import type { HttpContext, Payload } from './context.js';
-import { ACCEPTED, connectServer, invalidOf, messageInfo, wantsReply } from './context.js';
+import { ACCEPTED, connectServer, invalidOf, signalInfo, wantsReply } from './context.js';
 import { EphemeralTransport } from './ephemeral.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
 import { errorReply, jsonReply, watchClose } from './exchange.js';
@@ -153,7 +153,7 @@ export async function serveEphemeral(
     throw error;
   }
   // The exchange's signal is made only if the handler reads it (AbortSignals are costly).
-  const info = messageInfo(exchange, 'lazy');
+  const info = signalInfo(exchange);
   if (payload.kind === 'message') ephemeral.deliver(payload.message, info);
   else ephemeral.deliverBatch(payload.items, info);
   if (reply !== undefined) return await reply.reply; // one hop; returning the promise takes three

@@ -3,7 +3,7 @@
 import type { Request } from '../../jsonrpc/message.js';
 import { isRequest } from '../../jsonrpc/message.js';
 import type { HttpContext, HttpMessageInfo, Payload } from './context.js';
-import { ACCEPTED, invalidOf, legacyRevision, messageInfo, wantsReply } from './context.js';
+import { ACCEPTED, invalidOf, legacyRevision, headersInfo, wantsReply } from './context.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
 import { JSON_HEADERS, errorReply, header, jsonReply } from './exchange.js';
 import type { Acceptable } from './media-type.js';
@@ -84,7 +84,7 @@ export function serveInSession(
   },
 ): Promise<HttpReply> {
   const { payload, session } = how;
-  const info: HttpMessageInfo = messageInfo(exchange, undefined);
+  const info: HttpMessageInfo = headersInfo(exchange);
   if (!wantsReply(payload)) {
     if (payload.kind === 'message') session.deliver(payload.message, info);
     else if (payload.items.length > 0) session.deliverBatch(payload.items, info);
