@@ -1,0 +1,117 @@
+// Back-to-back HTTP comparison: starts every server given at once, then loads them in turn with
+// wrk (64 connections, 1-second runs, the order reversed every other round) and prints, for each,
+// the median req/s and the median of its per-round ratio to the first server. Ratios taken within
+// one round share the machine's weather, so this tells a gain from drift far better than two
+// `npm run bench` runs (bench/RESULTS.md, "Third round"). Needs wrk.
+//
+//   node bench/pair.mjs [--rounds 10] [--seconds 1] NAME=KIND[@ROOT] ...
+//
+// KIND is raw, modern, stateless or session; ROOT is a checkout whose dist/ and bench/servers/
+// to run (default: this one), e.g. a copy of an older build:
+//
+//   node bench/pair.mjs raw=raw before=stateless@/tmp/old after=stateless
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import process from 'node:process';
+import { parseArgs } from 'node:util';
+import { BENCH, ROOT, headersFor, median, post, toolCall } from './lib.mjs';
+
+const { values: flags, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { rounds: { type: 'string', default: '10' }, seconds: { type: 'string', default: '1' } },
+});
+const scratch = mkdtempSync(join(tmpdir(), 'mcpkit-pair-'));
+
+/** Starts one server; resolves with its name, URL and wrk script. */
+async function start(spec) {
+  const [name, rest = ''] = spec.split('=');
+  const [kind, root = ROOT] = rest.split('@');
+  const file =
+    kind === 'raw'
+      ? join(BENCH, 'servers', 'raw-http.mjs')
+      : join(root, 'bench', 'servers', 'mcpkit-http.mjs');
+  const env = { ...process.env, PORT: '0', BENCH_SESSIONS: kind === 'stateless' ? '0' : '1' };
+  const child = spawn(process.execPath, [file], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const port = await new Promise((resolve, reject) => {
+    let text = '';
+    child.stderr.on('data', (chunk) => {
+      text += chunk;
+      const ready = /READY (\d+)/.exec(text);
+      if (ready !== null) resolve(Number(ready[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`${name} exited (${String(code)}): ${text}`)));
+  });
+  const url = `http://127.0.0.1:${String(port)}/mcp`;
+  const request =
+    kind === 'modern' ? toolCall('modern') : toolCall('legacy', await session(kind, url));
+  const lines = ['wrk.method = "POST"', `wrk.body = [==[${request.body}]==]`];
+  for (const [header, value] of Object.entries(request.headers)) {
+    lines.push(`wrk.headers["${header}"] = "${value}"`);
+  }
+  const script = join(scratch, `${name}.lua`);
+  writeFileSync(script, `${lines.join('\n')}\n`);
+  return { name, url, script, child, rps: [] };
+}
+
+/** For a `session` server, a fresh initialized session's id. */
+async function session(kind, url) {
+  if (kind !== 'session') return {};
+  const init = await post(url, {
+    headers: headersFor('legacy'),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'pair', version: '1' },
+      },
+    }),
+  });
+  const id = init.headers['mcp-session-id'];
+  await post(url, {
+    headers: headersFor('legacy', { session: id }),
+    body: '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+  });
+  return { session: id };
+}
+
+function load(server, seconds) {
+  const args = [
+    '-t',
+    '2',
+    '-c',
+    '64',
+    '-d',
+    `${String(seconds)}s`,
+    '-s',
+    server.script,
+    server.url,
+  ];
+  const out = execFileSync('wrk', args, { encoding: 'utf8' });
+  return Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN);
+}
+
+const servers = [];
+try {
+  for (const spec of positionals) servers.push(await start(spec));
+  for (const server of servers) load(server, 1); // warm-up
+  const rounds = Number(flags.rounds);
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? servers : [...servers].reverse();
+    for (const server of order) server.rps.push(load(server, Number(flags.seconds)));
+  }
+  const [first] = servers;
+  for (const server of servers) {
+    const ratios = server.rps.map((rps, i) => rps / first.rps[i]);
+    process.stdout.write(
+      `${server.name.padEnd(16)} ${String(Math.round(median(server.rps))).padStart(7)} req/s` +
+        `  ${median(ratios).toFixed(2)}x ${first.name} (rounds ${ratios.map((r) => r.toFixed(2)).join(' ')})\n`,
+    );
+  }
+} finally {
+  for (const server of servers) server.child.kill();
+}
