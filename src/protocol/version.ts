@@ -175,7 +175,6 @@ export function readModernMeta(params: unknown): ModernMeta {
   if (meta === undefined) return {};
   if (!isObject(meta)) throw invalidParams('params._meta must be an object');
   const result: ModernMeta = {};
-  const bad = (key: string, what: string) => invalidParams(`_meta["${key}"] must be ${what}`);
   const version = meta[MetaKey.ProtocolVersion];
   if (version !== undefined) {
     if (typeof version !== 'string') throw bad(MetaKey.ProtocolVersion, 'a string');
@@ -197,6 +196,11 @@ export function readModernMeta(params: unknown): ModernMeta {
     result.logLevel = level;
   }
   return result;
+}
+
+/** The InvalidParams error of a `_meta` key with the wrong shape. */
+function bad(key: string, what: string): Error {
+  return invalidParams(`_meta["${key}"] must be ${what}`);
 }
 
 /**

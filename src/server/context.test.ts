@@ -47,9 +47,11 @@ describe('createContext', () => {
     expect(ctx.signal).toBe(controller.signal);
     const own = new AbortController();
     let reads = 0;
-    const given = createContext(scope([]), undefined, () => {
-      reads++;
-      return own.signal;
+    const given = createContext(scope([]), undefined, {
+      get signal() {
+        reads++;
+        return own.signal;
+      },
     });
     expect(reads).toBe(0);
     expect(given.signal).toBe(own.signal);

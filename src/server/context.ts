@@ -97,12 +97,12 @@ export class LazyScope implements RequestScope {
 
 /**
  * Creates the context handlers receive. `round` is set for 2026-07-28 requests that may need
- * input; `signal`, when given, is what `ctx.signal` reads instead of the scope's (on first read).
+ * input; `signal`, when given, holds what `ctx.signal` reads instead of the scope's (on first read).
  */
 export function createContext(
   scope: RequestScope,
   round: InputRound | undefined,
-  signal?: () => AbortSignal,
+  signal?: { readonly signal: AbortSignal },
 ): HandlerContext {
   return new Context(scope, round, signal);
 }
@@ -123,7 +123,7 @@ class Context implements HandlerContext {
   readonly transport: MessageInfo | undefined;
   readonly #scope: RequestScope;
   readonly #round: InputRound | undefined;
-  readonly #signal: (() => AbortSignal) | undefined;
+  readonly #signal: { readonly signal: AbortSignal } | undefined;
   #progress: HandlerContext['progress'] | undefined;
   #log: HandlerContext['log'] | undefined;
   #elicit: HandlerContext['elicit'] | undefined;
@@ -133,7 +133,7 @@ class Context implements HandlerContext {
   constructor(
     scope: RequestScope,
     round: InputRound | undefined,
-    signal: (() => AbortSignal) | undefined,
+    signal: { readonly signal: AbortSignal } | undefined,
   ) {
     this.requestId = scope.id;
     this.revision = scope.revision;
@@ -147,8 +147,7 @@ class Context implements HandlerContext {
   }
 
   get signal(): AbortSignal {
-    const signal = this.#signal;
-    return signal === undefined ? this.#scope.signal : signal();
+    return (this.#signal ?? this.#scope).signal;
   }
 
   get progress(): HandlerContext['progress'] {

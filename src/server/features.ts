@@ -61,7 +61,7 @@ async function withInput<T>(
       ? InputRound.first(call.params, bound)
       : await InputRound.open(call.params, bound, options);
   const stop = new LazySignal(() => [call.scope.signal]);
-  const ctx = createContext(call.scope, round, () => stop.signal);
+  const ctx = createContext(call.scope, round, stop);
   try {
     const outcome = await round.race(run(ctx));
     if (outcome !== NEEDS_INPUT) return outcome;

@@ -11,6 +11,9 @@ import type { Sealer } from './seal.js';
 /** One embedded request, as `inputRequests` carries it. */
 export type InputRequest = Spec.InputRequest;
 
+/** The answers of a first round without inputResponses (never written to). */
+const NO_ANSWERS: Record<string, unknown> = Object.freeze({});
+
 /** What {@link InputRound.race} resolves with when the handler needs client input first. */
 export const NEEDS_INPUT: unique symbol = Symbol('needs input');
 
@@ -48,7 +51,7 @@ export class InputRound {
   #count = 0;
   #used: Set<string> | undefined;
   #scheduled = false;
-  #onNeeded: (() => void) | undefined;
+  #onNeeded: ((value: typeof NEEDS_INPUT) => void) | undefined;
 
   private constructor(
     bound: { target: BindingTarget; binding: string | undefined },
@@ -97,7 +100,7 @@ export class InputRound {
   static first(params: Params | undefined, target: BindingTarget): InputRound {
     const responses = (params as Record<string, unknown> | undefined)?.['inputResponses'];
     const bound = { target, binding: undefined };
-    return new InputRound(bound, isRecord(responses) ? { ...responses } : {}, 0);
+    return new InputRound(bound, isRecord(responses) ? { ...responses } : NO_ANSWERS, 0);
   }
 
   /** Answers an embedded request from the replayed answers, or parks it for the next round. */
@@ -124,7 +127,7 @@ export class InputRound {
     if (!this.#scheduled) {
       this.#scheduled = true;
       // Let parallel calls of the same run (Promise.all) join this round before it is sent.
-      setTimeout(() => this.#onNeeded?.(), 0);
+      setTimeout(() => this.#onNeeded?.(NEEDS_INPUT), 0);
     }
     return new Promise(() => undefined);
   }
@@ -136,9 +139,7 @@ export class InputRound {
    */
   race<T>(running: Promise<T>): Promise<T | typeof NEEDS_INPUT> {
     return new Promise((resolve, reject) => {
-      this.#onNeeded = () => {
-        resolve(NEEDS_INPUT);
-      };
+      this.#onNeeded = resolve;
       running.then(resolve, reject);
     });
   }
