@@ -43,7 +43,10 @@ export function fakeResponse(resolve, headers) {
     writeHead(status, given) {
       this.statusCode = status;
       this.headersSent = true;
-      if (headers !== undefined && given !== undefined) Object.assign(headers, given);
+      if (headers === undefined || given === undefined) return this;
+      // As node:http takes them: an object, or a flat list of names and values.
+      if (!Array.isArray(given)) Object.assign(headers, given);
+      else for (let i = 0; i < given.length; i += 2) headers[given[i]] = given[i + 1];
       return this;
     },
     write() {
