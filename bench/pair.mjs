@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
 import { parseArgs } from 'node:util';
-import { BENCH, ROOT, headersFor, median, post, toolCall } from './lib.mjs';
+import { BENCH, ROOT, median, oneSocketAgent, openSession, toolCall } from './lib.mjs';
 
 const { values: flags, positionals } = parseArgs({
   allowPositionals: true,
@@ -57,26 +57,7 @@ async function start(spec) {
 
 /** For a `session` server, a fresh initialized session's id. */
 async function session(kind, url) {
-  if (kind !== 'session') return {};
-  const init = await post(url, {
-    headers: headersFor('legacy'),
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-11-25',
-        capabilities: {},
-        clientInfo: { name: 'pair', version: '1' },
-      },
-    }),
-  });
-  const id = init.headers['mcp-session-id'];
-  await post(url, {
-    headers: headersFor('legacy', { session: id }),
-    body: '{"jsonrpc":"2.0","method":"notifications/initialized"}',
-  });
-  return { session: id };
+  return kind === 'session' ? { session: await openSession(url, oneSocketAgent()) } : {};
 }
 
 function load(server, seconds) {
