@@ -19,10 +19,8 @@ export interface HttpContext {
   readonly settings: SessionSettings;
   /** What closes with the handler: per-POST transports and requests served alone. */
   readonly open: Set<{ close(): Promise<void> }>;
-  /** The factory's server for `exchange`; throws or rejects when the factory does. */
+  /** The factory's server for `exchange` (connect it with {@link connectServer}); throws or rejects when the factory does. */
   server(exchange: HttpExchange): Connectable | Promise<Connectable>;
-  /** Connects a server from the factory to `transport`; rejects when the factory fails. */
-  connect(exchange: HttpExchange, transport: Transport, options?: ConnectOptions): Promise<unknown>;
 }
 
 /** Connects `server` (a factory's answer) to `transport`, without an await when it is at hand. */

@@ -1,10 +1,8 @@
 // createStreamableHttpHandler: the runtime-neutral Streamable HTTP server. It takes an
 // HttpExchange and answers an HttpReply; node.ts and fetch.ts adapt it to their runtimes.
 // Every request passes the Host and Origin checks first, then goes to its verb's handler.
-import type { Transport } from '../../jsonrpc/transport.js';
-import type { Connectable, ConnectOptions } from '../../protocol/connectable.js';
+import type { Connectable } from '../../protocol/connectable.js';
 import type { HttpContext } from './context.js';
-import { connectServer } from './context.js';
 import { handleDelete } from './delete.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
 import { emptyReply, errorReply, header, pathOf } from './exchange.js';
@@ -69,19 +67,6 @@ export function createStreamableHttpHandler(
       },
     },
     server: factory,
-    connect(exchange: HttpExchange, transport: Transport, connectOptions?: ConnectOptions) {
-      // Without an `await` when the factory answers at once (the usual shared server): each
-      // await is a microtask hop on every stateless POST.
-      let made: Connectable | Promise<Connectable>;
-      try {
-        made = factory(exchange);
-      } catch (error) {
-        // What was thrown, as is (an async function would reject with it the same way).
-        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
-        return Promise.reject(error);
-      }
-      return connectServer(made, transport, connectOptions);
-    },
   };
 
   /** The reply of a served path; may throw synchronously (handle catches both). */

@@ -6,7 +6,7 @@ import { LocalError, LocalErrorCode } from '../../jsonrpc/errors.js';
 import type { Message } from '../../jsonrpc/message.js';
 import type { MessageInfo, Receiver, Transport } from '../../jsonrpc/transport.js';
 import type { HttpContext } from './context.js';
-import { ACCEPTED, headersInfo, readJson } from './context.js';
+import { ACCEPTED, connectServer, headersInfo, readJson } from './context.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
 import { SSE_HEADERS, errorReply, header, jsonReply } from './exchange.js';
 import { checkJsonContentType, parseAccept } from './media-type.js';
@@ -90,7 +90,7 @@ export async function openLegacySse(ctx: HttpContext, exchange: HttpExchange): P
   });
   const transport = new LegacySseTransport(id, writer);
   try {
-    await ctx.connect(exchange, transport);
+    await connectServer(ctx.server(exchange), transport, undefined);
   } catch (error) {
     await transport.close();
     throw error;

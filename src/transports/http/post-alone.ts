@@ -13,11 +13,8 @@ import { headersInfo } from './context.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
 import { errorReply, watchClose } from './exchange.js';
 import type { Acceptable } from './media-type.js';
-import { PostReply } from './post-reply.js';
+import { PostReply, REQUEST_CLOSED } from './post-reply.js';
 import type { OpenStream } from './streams.js';
-
-/** The reply of a request whose client went away or whose handler was closed first. */
-const CLOSED: HttpReply = errorReply(503, { code: -32603, message: 'request closed' });
 
 /** How the request is to be answered. */
 export interface AloneRequest {
@@ -81,7 +78,7 @@ class Alone implements RequestContext {
 
   /** Made on first read: an AbortSignal is costly on Node 20 and most handlers never read it. */
   get signal(): AbortSignal {
-    return (this.#stop ??= new LazySignal(() => [this.#exchange.signal])).signal;
+    return this.#linked().signal;
   }
 
   notify(method: string, params?: Params): Promise<void> {
@@ -103,17 +100,15 @@ class Alone implements RequestContext {
 
   /** Closes the request with the handler: it is cancelled and its POST answered 503. */
   close(): Promise<void> {
-    (this.#stop ??= new LazySignal(() => [this.#exchange.signal])).abort(
-      new LocalError(LocalErrorCode.ConnectionClosed, 'request closed'),
-    );
-    this.#reply.abandon(CLOSED);
+    this.#linked().abort(new LocalError(LocalErrorCode.ConnectionClosed, 'request closed'));
+    this.#reply.abandon(REQUEST_CLOSED);
     return Promise.resolve();
   }
 
   start(served: Promise<Response>): Promise<HttpReply> {
     this.#ctx.open.add(this);
     this.#unwatch = watchClose(this.#exchange, () => {
-      this.#reply.abandon(CLOSED);
+      this.#reply.abandon(REQUEST_CLOSED);
     });
     served.then(
       (response) => {
@@ -126,6 +121,11 @@ class Alone implements RequestContext {
       },
     );
     return this.#reply.reply;
+  }
+
+  /** The request's signal: the exchange's, and aborted on close; linked on first use. */
+  #linked(): LazySignal {
+    return (this.#stop ??= new LazySignal(() => [this.#exchange.signal]));
   }
 
   #finish(): void {

@@ -12,7 +12,7 @@ import type { HttpExchange, HttpReply } from './exchange.js';
 import { errorReply, jsonReply, watchClose } from './exchange.js';
 import type { Acceptable } from './media-type.js';
 import { serveAlone } from './post-alone.js';
-import { PostReply } from './post-reply.js';
+import { PostReply, REQUEST_CLOSED } from './post-reply.js';
 import { headerMismatch } from './standard-headers.js';
 import type { OpenStream } from './streams.js';
 import { PlainStream } from './streams.js';
@@ -87,9 +87,6 @@ const openers = new Map<number, OpenStream>();
 /** Settled once: `then` on it runs a function in the next microtask without node's AsyncResource. */
 const RESOLVED = Promise.resolve();
 
-/** The reply of a POST whose connection closed before answering (client gone, shutdown). */
-const CLOSED: HttpReply = errorReply(503, { code: -32603, message: 'request closed' });
-
 /** Serves a POST on a fresh connection that closes once it is answered or the client leaves. */
 export async function serveEphemeral(
   ctx: HttpContext,
@@ -126,7 +123,7 @@ export async function serveEphemeral(
   const ephemeral = new EphemeralTransport((closed) => {
     ctx.open.delete(closed);
     unwatch();
-    reply?.abandon(CLOSED);
+    reply?.abandon(REQUEST_CLOSED);
   });
   const reply = wantsReply(payload)
     ? new PostReply({
@@ -145,9 +142,7 @@ export async function serveEphemeral(
   ctx.open.add(ephemeral);
   const unwatch = watchClose(exchange, close);
   try {
-    await (server === undefined
-      ? ctx.connect(exchange, ephemeral, how.options)
-      : connectServer(server, ephemeral, how.options));
+    await connectServer(server ?? ctx.server(exchange), ephemeral, how.options);
   } catch (error) {
     close();
     throw error;

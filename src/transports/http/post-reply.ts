@@ -4,10 +4,16 @@
 // final response alone; SSE-only clients get SSE.
 import type { ErrorResponse, Message, Response } from '../../jsonrpc/message.js';
 import type { HttpReply } from './exchange.js';
-import { JSON_HEADERS, SSE_HEADERS } from './exchange.js';
+import { JSON_HEADERS, SSE_HEADERS, errorReply } from './exchange.js';
 import type { Acceptable } from './media-type.js';
 import type { ResponseMode } from './options.js';
 import type { OpenStream, StreamSink } from './streams.js';
+
+/** What a POST gets when its request closed before answering (client gone, shutdown). */
+export const REQUEST_CLOSED: HttpReply = errorReply(503, {
+  code: -32603,
+  message: 'request closed',
+});
 
 /** How one POST is to be answered. */
 export interface PostReplyOptions {

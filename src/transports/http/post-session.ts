@@ -3,7 +3,14 @@
 import type { Request } from '../../jsonrpc/message.js';
 import { isRequest } from '../../jsonrpc/message.js';
 import type { HttpContext, HttpMessageInfo, Payload } from './context.js';
-import { ACCEPTED, invalidOf, legacyRevision, headersInfo, wantsReply } from './context.js';
+import {
+  ACCEPTED,
+  connectServer,
+  headersInfo,
+  invalidOf,
+  legacyRevision,
+  wantsReply,
+} from './context.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
 import { JSON_HEADERS, errorReply, header, jsonReply } from './exchange.js';
 import type { Acceptable } from './media-type.js';
@@ -51,7 +58,7 @@ export async function serveInitialize(
     return errorReply(503, { code: -32603, message: 'too many sessions', id: request.id });
   }
   const session = new SessionTransport(newSessionId(), ctx.settings);
-  await ctx.connect(exchange, session);
+  await connectServer(ctx.server(exchange), session, undefined);
   ctx.sessions.add(session);
   const payload: Payload = { kind: 'message', message: request };
   const headers = { 'mcp-session-id': session.id };
