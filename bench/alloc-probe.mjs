@@ -13,24 +13,12 @@ import { PerformanceObserver, performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import { McpServer } from '../dist/esm/src/server/index.js';
 import { createNodeHandler } from '../dist/esm/src/transports/http/node.js';
-import { FakeRequest, fakeResponse } from './node-fakes.mjs';
+import { FakeRequest, fakeResponse, rawNode } from './node-fakes.mjs';
 import { ADD_SCHEMA, ECHO_SCHEMA, answer } from './servers/common.mjs';
 import { headersFor, rpc, toolCall } from './lib.mjs';
 
 const kind = process.argv[2] ?? 'modern';
 const N = Number(process.argv[3] ?? 20000);
-
-function rawNode(req, res) {
-  const chunks = [];
-  req.on('data', (chunk) => chunks.push(chunk));
-  req.on('end', () => {
-    const message = JSON.parse(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
-    const text = JSON.stringify(String(message.params.arguments.message));
-    const body = `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{"content":[{"type":"text","text":${text}}]}}`;
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
-    res.end(body);
-  });
-}
 
 const server = new McpServer({ name: 'probe', version: '1.0.0' });
 server.tool({ name: 'echo', inputSchema: ECHO_SCHEMA }, answer.echo);

@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { McpServer } from '../dist/esm/src/server/index.js';
 import { createFetchHandler } from '../dist/esm/src/transports/http/index.js';
 import { createNodeHandler } from '../dist/esm/src/transports/http/node.js';
-import { FakeRequest, fakeResponse } from './node-fakes.mjs';
+import { FakeRequest, fakeResponse, rawNode } from './node-fakes.mjs';
 import { ADD_SCHEMA, ECHO_SCHEMA, WIDE_SCHEMA, answer } from './servers/common.mjs';
 import { median, toolCall } from './lib.mjs';
 
@@ -90,19 +90,6 @@ async function rawFetch(request) {
   const text = JSON.stringify(String(message.params.arguments.message));
   const body = `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{"content":[{"type":"text","text":${text}}]}}`;
   return new Response(body, { headers: { 'content-type': 'application/json' } });
-}
-
-/** The ceiling of the node face, as bench/servers/raw-http.mjs does it. */
-function rawNode(req, res) {
-  const chunks = [];
-  req.on('data', (chunk) => chunks.push(chunk));
-  req.on('end', () => {
-    const message = JSON.parse(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
-    const text = JSON.stringify(String(message.params.arguments.message));
-    const body = `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{"content":[{"type":"text","text":${text}}]}}`;
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
-    res.end(body);
-  });
 }
 
 /** The cases: name → () => Promise<call>. */

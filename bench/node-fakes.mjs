@@ -1,5 +1,6 @@
 // Stand-ins for node:http's IncomingMessage and ServerResponse, for driving a node-face handler
-// in process (no sockets): bench/inprocess.mjs and bench/alloc-probe.mjs.
+// in process (no sockets), and the raw ceiling they are measured against: bench/inprocess.mjs
+// and bench/alloc-probe.mjs.
 import { EventEmitter } from 'node:events';
 
 /* global queueMicrotask */
@@ -68,4 +69,17 @@ export function fakeResponse(resolve, headers) {
     },
     destroy() {},
   };
+}
+
+/** The ceiling of the node face, as bench/servers/raw-http.mjs does it. */
+export function rawNode(req, res) {
+  const chunks = [];
+  req.on('data', (chunk) => chunks.push(chunk));
+  req.on('end', () => {
+    const message = JSON.parse(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    const text = JSON.stringify(String(message.params.arguments.message));
+    const body = `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{"content":[{"type":"text","text":${text}}]}}`;
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+    res.end(body);
+  });
 }
