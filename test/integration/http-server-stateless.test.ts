@@ -2,6 +2,7 @@
 // fresh connection at the revision its MCP-Protocol-Version names. Both faces.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Face } from './http-server-harness.js';
+import { assertValidMessage } from '../helpers/spec-schema.js';
 import {
   FACES,
   allEvents,
@@ -103,6 +104,15 @@ describe.each(FACES)('Streamable HTTP, legacy stateless mode (%s)', (kind) => {
     };
     expect(body.result.isError).toBe(true);
     expect(body.result.content[0]?.text).toMatch(/does not support elicitation/);
+    assertValidMessage('2025-11-25', body);
+    // The server keeps serving; the answer, served alone too, validates against the revision.
+    const echo = await face.request({
+      headers: { 'mcp-protocol-version': '2025-11-25', accept: 'application/json' },
+      body: call('echo', { text: 'after' }, 4),
+    });
+    const answer: unknown = await echo.json();
+    expect(answer).toMatchObject({ result: { content: [{ text: 'after' }] } });
+    assertValidMessage('2025-11-25', answer);
   });
 
   it('answers 503 and cancels a running request when the handler closes', async () => {
