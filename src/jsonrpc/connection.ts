@@ -30,10 +30,11 @@ export interface RequestContext {
 }
 
 /**
- * Serves one incoming request. The returned value is sent as `result`; a thrown JsonRpcError
- * is sent as `error` unchanged; any other throw is sent as -32603 and reported to `onError`.
+ * Serves one incoming request. The returned value (or what a returned promise resolves with) is
+ * sent as `result`; a thrown or rejected JsonRpcError is sent as `error` unchanged; any other
+ * failure is sent as -32603 and reported to `onError`.
  */
-export type RequestHandler = (request: Request, ctx: RequestContext) => Promise<unknown>;
+export type RequestHandler = (request: Request, ctx: RequestContext) => unknown;
 
 /** Receives one incoming notification, synchronously and in arrival order. */
 export type NotificationHandler = (

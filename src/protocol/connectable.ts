@@ -20,13 +20,14 @@ export interface Connectable {
   connect(transport: Transport, options?: ConnectOptions): Promise<unknown>;
   /**
    * Optional: serves one request that arrives on its own (a 2026-07-28 or stateless POST)
-   * without a connection, sending what it relates to the request through `context`. Resolves
-   * with the response, never rejects. Answers undefined, having done nothing, when the method
+   * without a connection, sending what it relates to the request through `context`. Answers
+   * the response, synchronously when it could serve the request without waiting, else a promise
+   * that never rejects; never throws. Answers undefined, having done nothing, when the method
    * needs a connection (one that keeps state, like `subscriptions/listen`): connect instead.
    */
   serveRequest?(
     request: Request,
     context: RequestContext,
     options?: ConnectOptions,
-  ): Promise<Response> | undefined;
+  ): Response | Promise<Response> | undefined;
 }

@@ -1,6 +1,8 @@
 // The methods a server serves, as one table of feature functions. Each takes the request's Call
 // and resolves with the result object (era decoration is the session's job).
 import { LazySignal } from '../internal/abort.js';
+import type { MaybePromise } from '../internal/maybe.js';
+import { isPromise } from '../internal/maybe.js';
 import { headerMismatch, invalidParams, resourceNotFound } from '../protocol/errors.js';
 import { isLoggingLevel } from '../protocol/logging.js';
 import { checkParamHeaders } from '../protocol/param-headers.js';
@@ -22,7 +24,8 @@ export interface Listener {
   send(method: string, params: Record<string, unknown>): void;
 }
 
-type Feature = (call: Call) => Promise<unknown>;
+/** Serves one method; may throw (a JsonRpcError) instead of rejecting. */
+type Feature = (call: Call) => MaybePromise<unknown>;
 
 function requireString(params: Record<string, unknown>, key: string): string {
   const value = params[key];
@@ -45,34 +48,61 @@ function listPage(
 /**
  * Runs `run` with a context. In 2026-07-28, handlers of tools/call, prompts/get and
  * resources/read may need client input: the run then ends with an `input_required` result.
+ * Synchronous when `run` is and no `requestState` is to be opened.
  */
-async function withInput<T>(
+function withInput<T>(
   call: Call,
   target: { name: string; args: unknown },
-  run: (ctx: HandlerContext) => Promise<T>,
-): Promise<T | Spec.InputRequiredResult> {
-  // `return await`: one microtask hop, where returning the promise takes three.
-  if (call.scope.era === 'legacy') return await run(createContext(call.scope, undefined));
-  const options = call.core.rounds;
+  run: (ctx: HandlerContext) => MaybePromise<T>,
+): MaybePromise<T | Spec.InputRequiredResult> {
+  if (call.scope.era === 'legacy') return run(createContext(call.scope, undefined));
   const bound = { method: call.method, name: target.name, args: target.args };
   // A first round opens at once; a retry's requestState is checked first.
-  const round =
-    call.params['requestState'] === undefined
-      ? InputRound.first(call.params, bound)
-      : await InputRound.open(call.params, bound, options);
-  const stop = new LazySignal(() => [call.scope.signal]);
-  const ctx = createContext(call.scope, round, stop);
-  try {
-    const outcome = await round.race(run(ctx));
-    if (outcome !== NEEDS_INPUT) return outcome;
-    stop.abort(new Error('the request needs client input first'));
-  } finally {
-    stop.release();
+  if (call.params['requestState'] !== undefined) {
+    return InputRound.open(call.params, bound, call.core.rounds).then((round) =>
+      runRound(call, round, run),
+    );
   }
-  return round.result(options);
+  return runRound(call, InputRound.first(call.params, bound), run);
 }
 
-async function toolsCall(call: Call): Promise<unknown> {
+/** One 2026-07-28 run of a handler that may ask for input (see {@link withInput}). */
+function runRound<T>(
+  call: Call,
+  round: InputRound,
+  run: (ctx: HandlerContext) => MaybePromise<T>,
+): MaybePromise<T | Spec.InputRequiredResult> {
+  const stop = new LazySignal(() => [call.scope.signal]);
+  let running: MaybePromise<T>;
+  try {
+    running = run(createContext(call.scope, round, stop));
+  } catch (error) {
+    stop.release();
+    throw error;
+  }
+  // A value at hand won: input the handler asked for is needed only when it is still waiting.
+  if (!isPromise(running)) {
+    stop.release();
+    return running;
+  }
+  return round.race(running).then<T | Spec.InputRequiredResult>(
+    (outcome): T | Promise<Spec.InputRequiredResult> => {
+      if (outcome !== NEEDS_INPUT) {
+        stop.release();
+        return outcome;
+      }
+      stop.abort(new Error('the request needs client input first'));
+      stop.release();
+      return round.result(call.core.rounds);
+    },
+    (error: unknown) => {
+      stop.release();
+      throw error;
+    },
+  );
+}
+
+function toolsCall(call: Call): MaybePromise<unknown> {
   const name = requireString(call.params, 'name');
   const tool = call.snapshot.tools.get(name);
   if (tool === undefined) throw unknownTool(name);
@@ -90,7 +120,7 @@ async function toolsCall(call: Call): Promise<unknown> {
     }
   }
   const report = call.core.report;
-  return await withInput(call, { name, args }, (ctx) => callTool(tool, args, { ctx, report }));
+  return withInput(call, { name, args }, (ctx) => callTool(tool, args, { ctx, report }));
 }
 
 async function resourcesList(call: Call): Promise<unknown> {

@@ -177,7 +177,7 @@ export class McpServer {
     request: Request,
     context: RequestContext,
     options?: SessionOptions,
-  ): Promise<Response> | undefined {
+  ): Response | Promise<Response> | undefined {
     return ServerSession.serveAlone(this.#core, request, { rctx: context, options });
   }
 

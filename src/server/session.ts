@@ -3,6 +3,8 @@
 // `_meta` names a modern revision is served on its own), checks that the method exists in that
 // revision, and hands it to the feature functions with a HandlerContext.
 import { LazySignal } from '../internal/abort.js';
+import type { MaybePromise } from '../internal/maybe.js';
+import { isPromise } from '../internal/maybe.js';
 import { Connection } from '../jsonrpc/connection.js';
 import type { ConnectionOptions, RequestContext } from '../jsonrpc/connection.js';
 import { ErrorCode, JsonRpcError, toJsonRpcError } from '../jsonrpc/errors.js';
@@ -104,16 +106,20 @@ export class ServerSession {
     core: ServerCore,
     request: Request,
     how: { rctx: RequestContext; options: SessionOptions | undefined },
-  ): Promise<Response> | undefined {
+  ): MaybePromise<Response> | undefined {
     if (!SERVED_ALONE.has(request.method)) return undefined;
     const { id } = request;
-    return new ServerSession(core, undefined, how.options).#serve(request, how.rctx).then(
+    const session = new ServerSession(core, undefined, how.options);
+    let served: MaybePromise<unknown>;
+    try {
+      served = session.#serve(request, how.rctx);
+    } catch (error) {
+      return failedAlone(core, id, error);
+    }
+    if (!isPromise(served)) return { jsonrpc: '2.0', id, result: served ?? null };
+    return served.then(
       (result): Response => ({ jsonrpc: '2.0', id, result: result ?? null }),
-      (error: unknown): Response => {
-        // As a connection does: a JsonRpcError goes out as is, anything else is reported.
-        if (!(error instanceof JsonRpcError)) core.report(error, 'connection');
-        return { jsonrpc: '2.0', id, error: toJsonRpcError(error).toWire() };
-      },
+      (error: unknown): Response => failedAlone(core, id, error),
     );
   }
 
@@ -128,7 +134,7 @@ export class ServerSession {
       this.#session = session;
     }
 
-    onRequest(request: Request, rctx: RequestContext): Promise<unknown> {
+    onRequest(request: Request, rctx: RequestContext): MaybePromise<unknown> {
       return this.#session.#serve(request, rctx);
     }
 
@@ -237,7 +243,8 @@ export class ServerSession {
     }
   }
 
-  async #serve(request: Request, rctx: RequestContext): Promise<unknown> {
+  /** Serves one request: its result, or a throw or rejection with the error to answer. */
+  #serve(request: Request, rctx: RequestContext): MaybePromise<unknown> {
     const { method } = request;
     const params = request.params;
     if (Array.isArray(params)) throw invalidParams('params must be an object');
@@ -254,12 +261,14 @@ export class ServerSession {
         throw invalidParams(`_meta["${MetaKey.ClientCapabilities}"] is required`);
       }
       const client = { capabilities, info: modern.clientInfo };
-      const result = await this.#dispatch(request, rctx, {
+      const result = this.#dispatch(request, rctx, {
         revision,
         client,
         logLevel: modern.logLevel,
       });
-      return this.#core.decorateModern(method, result);
+      const core = this.#core;
+      if (!isPromise(result)) return core.decorateModern(method, result);
+      return result.then((done) => core.decorateModern(method, done));
     }
     const legacy = this.#legacy;
     if (legacy === undefined) {
@@ -269,7 +278,7 @@ export class ServerSession {
         `not initialized: send "initialize" first, or set _meta["${MetaKey.ProtocolVersion}"] (2026-07-28)`,
       );
     }
-    return await this.#dispatch(request, rctx, {
+    return this.#dispatch(request, rctx, {
       revision: legacy.revision,
       client: legacy.client,
       logLevel: this.#logLevel ?? 'debug',
@@ -284,13 +293,11 @@ export class ServerSession {
       client: ClientDescription;
       logLevel: LoggingLevel | undefined;
     },
-  ): Promise<unknown> {
+  ): MaybePromise<unknown> {
     const { method } = request;
     const feature = FEATURES[method];
     if (feature === undefined || !methodExists(method, how.revision)) {
-      return Promise.reject(
-        new JsonRpcError(ErrorCode.MethodNotFound, `method not found: ${method}`),
-      );
+      throw new JsonRpcError(ErrorCode.MethodNotFound, `method not found: ${method}`);
     }
     const params = (request.params ?? {}) as Record<string, unknown>;
     const meta = params['_meta'] as Record<string, unknown> | undefined;
@@ -323,7 +330,18 @@ export class ServerSession {
       core: this.#core,
     };
     if (linked === undefined) return feature(call);
-    return feature(call).finally(() => {
+    let result: MaybePromise<unknown>;
+    try {
+      result = feature(call);
+    } catch (error) {
+      linked.release();
+      throw error;
+    }
+    if (!isPromise(result)) {
+      linked.release();
+      return result;
+    }
+    return result.finally(() => {
       linked.release();
     });
   }
@@ -349,4 +367,11 @@ export class ServerSession {
     if (this.#core.instructions !== undefined) result['instructions'] = this.#core.instructions;
     return result;
   }
+}
+
+/** The error response of a request served alone; what is not a JsonRpcError is reported. */
+function failedAlone(core: ServerCore, id: RequestId, error: unknown): Response {
+  // As a connection does: a JsonRpcError goes out as is, anything else is reported.
+  if (!(error instanceof JsonRpcError)) core.report(error, 'connection');
+  return { jsonrpc: '2.0', id, error: toJsonRpcError(error).toWire() };
 }

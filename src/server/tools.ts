@@ -1,6 +1,8 @@
 // Tools: compiled once at registration (schemas, validators, the listed definition), then called
 // through one pipeline whose two error channels follow the spec: a tool failure is an `isError`
 // result the model can read; a protocol fault is a JSON-RPC error (spec 2025-11-25 server/tools).
+import type { MaybePromise } from '../internal/maybe.js';
+import { isPromise } from '../internal/maybe.js';
 import { JsonRpcError } from '../jsonrpc/errors.js';
 import type { JsonSchemaValidator } from '../protocol/json-schema/index.js';
 import { McpErrorCode, invalidParams } from '../protocol/errors.js';
@@ -9,7 +11,7 @@ import type { ParamHeader } from '../protocol/param-headers.js';
 import { scanParamHeaders } from '../protocol/param-headers.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import { toolResultFor } from './content.js';
-import type { CompiledSchema } from './schemas.js';
+import type { Checked, CompiledSchema } from './schemas.js';
 import { compileSchema, requireObjectSchema } from './schemas.js';
 import type { HandlerContext, ToolDefinition, ToolHandler, ToolReturn } from './types.js';
 
@@ -91,32 +93,64 @@ export type ErrorReporter = (error: unknown, where: string) => void;
 
 /**
  * Runs a tools/call against `tool` (already looked up: unknown tools are rejected before this,
- * outside any catch). Resolves with the result; rejects only with a JsonRpcError.
+ * outside any catch). Answers the result, synchronously when the input check and the handler
+ * are; rejects (or throws) only with a JsonRpcError.
  */
-export async function callTool(
+export function callTool(
   tool: CompiledTool,
   args: unknown,
   call: { ctx: HandlerContext; report: ErrorReporter },
-): Promise<Spec.CallToolResult> {
-  const pending = tool.input.check(args ?? {});
+): MaybePromise<Spec.CallToolResult> {
+  const checked = tool.input.check(args ?? {});
   // A synchronous check (the built-in validator's) is used as is: no microtask hop.
-  const checked = 'then' in pending ? await pending : pending;
+  if (isPromise(checked)) return checked.then((done) => runTool(tool, done, call));
+  return runTool(tool, checked, call);
+}
+
+function runTool(
+  tool: CompiledTool,
+  checked: Checked,
+  call: { ctx: HandlerContext; report: ErrorReporter },
+): MaybePromise<Spec.CallToolResult> {
   if (!checked.ok) {
     return toolError(`invalid arguments for tool "${tool.name}":\n${checked.message}`);
   }
-  let returned: ToolReturn;
+  let returned: MaybePromise<ToolReturn>;
   try {
-    returned = await tool.handler(checked.value, call.ctx);
+    returned = tool.handler(checked.value, call.ctx);
   } catch (thrown) {
-    if (thrown instanceof JsonRpcError) throw thrown;
-    if (thrown instanceof Error) return toolError(thrown.message);
-    call.report(thrown, `tool "${tool.name}"`);
-    throw new JsonRpcError(McpErrorCode.InternalError, 'internal error');
+    return handlerFailed(tool, thrown, call.report);
   }
+  if (!isPromise(returned)) return finishTool(tool, returned, call);
+  return returned.then(
+    (value) => finishTool(tool, value, call),
+    (thrown: unknown) => handlerFailed(tool, thrown, call.report),
+  );
+}
+
+/** A handler's throw: an `isError` result for an Error, a protocol error otherwise. */
+function handlerFailed(
+  tool: CompiledTool,
+  thrown: unknown,
+  report: ErrorReporter,
+): Spec.CallToolResult {
+  if (thrown instanceof JsonRpcError) throw thrown;
+  if (thrown instanceof Error) return toolError(thrown.message);
+  report(thrown, `tool "${tool.name}"`);
+  throw new JsonRpcError(McpErrorCode.InternalError, 'internal error');
+}
+
+function finishTool(
+  tool: CompiledTool,
+  returned: ToolReturn,
+  call: { ctx: HandlerContext; report: ErrorReporter },
+): MaybePromise<Spec.CallToolResult> {
   const result = normalizeToolResult(returned, tool.output !== undefined);
-  if (tool.output !== undefined && result.isError !== true)
-    await checkOutput(tool, result, call.report);
-  return toolResultFor(result, call.ctx.revision);
+  const revision = call.ctx.revision;
+  if (tool.output === undefined || result.isError === true) return toolResultFor(result, revision);
+  const checked = checkOutput(tool, result, call.report);
+  if (checked === undefined) return toolResultFor(result, revision);
+  return checked.then(() => toolResultFor(result, revision));
 }
 
 /** An `isError` result carrying `message` as text. */
@@ -143,23 +177,30 @@ function normalizeToolResult(returned: ToolReturn, structured: boolean): Spec.Ca
   return result as unknown as Spec.CallToolResult;
 }
 
-async function checkOutput(
+/**
+ * Checks structured content against the output schema: undefined when it passed synchronously, a
+ * promise when the check is asynchronous. A mismatch is a server bug, not something the model can
+ * fix: a protocol error (thrown or rejected), with the details kept local.
+ */
+function checkOutput(
   tool: CompiledTool,
   result: Spec.CallToolResult,
   report: ErrorReporter,
-): Promise<void> {
+): Promise<void> | undefined {
   const output = tool.output;
-  if (output === undefined) return;
+  if (output === undefined) return undefined;
   const data = result.structuredContent;
-  let problem: string | undefined;
-  if (data === undefined) {
-    problem = 'it returned no structuredContent';
-  } else {
-    const checked = await output.check(data);
-    if (!checked.ok) problem = `structuredContent does not match: ${checked.message}`;
-  }
-  if (problem === undefined) return;
-  // A server bug, not something the model can fix: a protocol error, with details kept local.
+  if (data === undefined) outputFailed(tool, 'it returned no structuredContent', report);
+  const checked = output.check(data);
+  const judge = (done: Checked): undefined => {
+    if (!done.ok) outputFailed(tool, `structuredContent does not match: ${done.message}`, report);
+  };
+  if (isPromise(checked)) return checked.then(judge);
+  judge(checked);
+  return undefined;
+}
+
+function outputFailed(tool: CompiledTool, problem: string, report: ErrorReporter): never {
   report(
     new Error(`tool "${tool.name}" declares an outputSchema but ${problem}`),
     `tool "${tool.name}"`,

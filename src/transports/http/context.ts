@@ -119,19 +119,23 @@ export function legacyRevision(
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Reads and parses a JSON body; an HttpReply describes why it could not be. */
-export async function readJson(
+export function readJson(
   exchange: HttpExchange,
   limits: ResolvedOptions['body'],
 ): Promise<{ value: unknown } | HttpReply> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await exchange.body(limits);
-  } catch (error) {
-    const status = error instanceof BodyError ? error.status : 400;
-    const message = error instanceof BodyError ? error.message : 'could not read the request body';
-    // The rest of the body is not read: the connection cannot be reused.
-    return errorReply(status, { code: -32600, message }, { connection: 'close' });
-  }
+  return exchange.body(limits).then(parseJson, bodyFailed);
+}
+
+/** The reply to a body that could not be read (too large, too slow, aborted). */
+export function bodyFailed(error: unknown): HttpReply {
+  const status = error instanceof BodyError ? error.status : 400;
+  const message = error instanceof BodyError ? error.message : 'could not read the request body';
+  // The rest of the body is not read: the connection cannot be reused.
+  return errorReply(status, { code: -32600, message }, { connection: 'close' });
+}
+
+/** Parses a body as UTF-8 JSON; an HttpReply describes why it could not be. */
+export function parseJson(bytes: Uint8Array): { value: unknown } | HttpReply {
   let text: string;
   try {
     text = utf8.decode(bytes);

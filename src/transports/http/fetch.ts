@@ -22,7 +22,7 @@ export type FetchHandler = (request: Request, extra?: FetchExtra) => Promise<Res
 export function toFetchHandler(handler: StreamableHttpHandler): FetchHandler {
   return async (request, extra) => {
     const exchange = new FetchExchange(request, extra?.auth);
-    const reply = await handler.handle(exchange);
+    const reply = await (handler.respond?.(exchange) ?? handler.handle(exchange));
     return toResponse(reply, exchange);
   };
 }

@@ -4,6 +4,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isPromise } from '../../internal/maybe.js';
 import type { BodyLimits, HttpExchange, HttpReply } from './exchange.js';
 import { BodyError, JSON_HEADERS, isStreamBody } from './exchange.js';
 import type { ConnectableFactory, StreamableHttpHandler } from './handler.js';
@@ -20,15 +21,23 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
  * handlers as `ctx.transport.auth`. Failures never escape: the response becomes a 500.
  */
 export function toNodeHandler(handler: StreamableHttpHandler): NodeHandler {
+  const sent = (res: ServerResponse, reply: HttpReply): void => {
+    try {
+      write(res, reply);
+    } catch {
+      res.destroy(); // a reply node:http refuses (bad header bytes): drop the connection
+    }
+  };
   return (req, res) => {
     const exchange = new NodeExchange(req, res);
-    handler.handle(exchange).then(
-      (reply) => {
-        try {
-          write(res, reply);
-        } catch {
-          res.destroy(); // a reply node:http refuses (bad header bytes): drop the connection
-        }
+    const reply = handler.respond?.(exchange) ?? handler.handle(exchange);
+    if (!isPromise(reply)) {
+      sent(res, reply);
+      return;
+    }
+    reply.then(
+      (answered) => {
+        sent(res, answered);
       },
       () => {
         if (!res.headersSent) res.writeHead(500);

@@ -7,6 +7,7 @@ import { LocalError, LocalErrorCode } from '../../jsonrpc/errors.js';
 import type { Notification, Params, Request, Response } from '../../jsonrpc/message.js';
 import type { MessageInfo } from '../../jsonrpc/transport.js';
 import { LazySignal } from '../../internal/abort.js';
+import { isPromise } from '../../internal/maybe.js';
 import type { Connectable, ConnectOptions } from '../../protocol/connectable.js';
 import type { HttpContext } from './context.js';
 import { headersInfo } from './context.js';
@@ -29,14 +30,15 @@ export interface AloneRequest {
 }
 
 /**
- * Serves `how.request` with `how.server.serveRequest`; resolves with the HTTP reply. Undefined, having
- * started nothing, when the server has no `serveRequest` or declines the method: connect instead.
+ * Serves `how.request` with `how.server.serveRequest`: the HTTP reply, at once when the server
+ * answered synchronously, else a promise of it. Undefined, having started nothing, when the
+ * server has no `serveRequest` or declines the method: connect instead.
  */
 export function serveAlone(
   ctx: HttpContext,
   exchange: HttpExchange,
   how: AloneRequest,
-): Promise<HttpReply> | undefined {
+): HttpReply | Promise<HttpReply> | undefined {
   const { server } = how;
   if (server.serveRequest === undefined) return undefined;
   const alone = new Alone(ctx, exchange, how);
@@ -105,7 +107,15 @@ class Alone implements RequestContext {
     return Promise.resolve();
   }
 
-  start(served: Promise<Response>): Promise<HttpReply> {
+  /**
+   * Answers with what the server served: a response at hand is final at once, with nothing to
+   * watch; a pending one is watched for the client leaving and the handler closing.
+   */
+  start(served: Response | Promise<Response>): HttpReply | Promise<HttpReply> {
+    if (!isPromise(served)) {
+      this.#reply.final(served);
+      return this.#reply.reply;
+    }
     this.#ctx.open.add(this);
     this.#unwatch = watchClose(this.#exchange, () => {
       this.#reply.abandon(REQUEST_CLOSED);
@@ -130,8 +140,9 @@ class Alone implements RequestContext {
 
   #finish(): void {
     this.#done = true;
-    this.#ctx.open.delete(this);
-    this.#unwatch?.();
     this.#stop?.release();
+    if (this.#unwatch === undefined) return; // answered at once: nothing was registered
+    this.#ctx.open.delete(this);
+    this.#unwatch();
   }
 }

@@ -42,21 +42,21 @@ export function serveModern(
   ctx: HttpContext,
   exchange: HttpExchange,
   post: { accept: Acceptable; message: Message; version: unknown; id: string | number | null },
-): Promise<HttpReply> {
+): HttpReply | Promise<HttpReply> {
   const { message, version } = post;
   // A version that is not a string is the server's -32602 to give.
   if (typeof version === 'string' && 'method' in message) {
     const required = 'id' in message;
     const mismatch = headerMismatch(exchange.headers, message, { revision: version, required });
     if (mismatch !== undefined) {
-      return Promise.resolve(errorReply(400, { code: -32020, message: mismatch, id: post.id }));
+      return errorReply(400, { code: -32020, message: mismatch, id: post.id });
     }
     // Spec 2026-07-28 (SEP-2575): a request without client capabilities is -32602 with HTTP 400.
     const capabilities = required ? metaOf(message)[MetaKey.ClientCapabilities] : {};
     if (typeof capabilities !== 'object' || capabilities === null || Array.isArray(capabilities)) {
       const problem = capabilities === undefined ? 'is required' : 'must be an object';
       const text = `_meta["${MetaKey.ClientCapabilities}"] ${problem}`;
-      return Promise.resolve(errorReply(400, { code: -32602, message: text, id: post.id }));
+      return errorReply(400, { code: -32602, message: text, id: post.id });
     }
   }
   const payload: Payload = { kind: 'message', message };
@@ -87,36 +87,51 @@ const openers = new Map<number, OpenStream>();
 /** Settled once: `then` on it runs a function in the next microtask without node's AsyncResource. */
 const RESOLVED = Promise.resolve();
 
-/** Serves a POST on a fresh connection that closes once it is answered or the client leaves. */
-export async function serveEphemeral(
+/** How a POST served without a session is to be answered. */
+interface EphemeralPost {
+  accept: Acceptable;
+  payload: Payload;
+  options?: ConnectOptions;
+  status?: (response: Response) => number;
+}
+
+/**
+ * Serves a POST without a session: a single request alone when the server can (synchronously
+ * when the server answers at once), anything else on a fresh connection that closes once it is
+ * answered or the client leaves.
+ */
+export function serveEphemeral(
   ctx: HttpContext,
   exchange: HttpExchange,
-  how: {
-    accept: Acceptable;
-    payload: Payload;
-    options?: ConnectOptions;
-    status?: (response: Response) => number;
-  },
-): Promise<HttpReply> {
+  how: EphemeralPost,
+): HttpReply | Promise<HttpReply> {
   const { payload } = how;
   // A response to a request of a connection that no longer exists: nothing can take it.
   if (payload.kind === 'message' && !('method' in payload.message)) return ACCEPTED;
-  let server: Connectable | Promise<Connectable> | undefined;
-  if (payload.kind === 'message' && isRequest(payload.message)) {
-    // One request: served alone when the server can, with no transport or connection.
-    server = ctx.server(exchange);
-    if (!('then' in server)) {
-      const alone = serveAlone(ctx, exchange, {
-        server,
-        accept: how.accept,
-        request: payload.message,
-        options: how.options,
-        status: how.status,
-        open: plainStream(ctx.options.keepAliveMs),
-      });
-      if (alone !== undefined) return await alone;
-    }
+  if (payload.kind !== 'message' || !isRequest(payload.message)) {
+    return serveOnConnection(ctx, exchange, how);
   }
+  // One request: served alone when the server can, with no transport or connection.
+  const server = ctx.server(exchange);
+  if ('then' in server) return serveOnConnection(ctx, exchange, { ...how, server });
+  const alone = serveAlone(ctx, exchange, {
+    server,
+    accept: how.accept,
+    request: payload.message,
+    options: how.options,
+    status: how.status,
+    open: plainStream(ctx.options.keepAliveMs),
+  });
+  return alone ?? serveOnConnection(ctx, exchange, { ...how, server });
+}
+
+/** Serves a POST on a fresh connection that closes once it is answered or the client leaves. */
+async function serveOnConnection(
+  ctx: HttpContext,
+  exchange: HttpExchange,
+  how: EphemeralPost & { server?: Connectable | Promise<Connectable> },
+): Promise<HttpReply> {
+  const { payload, server } = how;
   const close = (): void => {
     void ephemeral.close();
   };

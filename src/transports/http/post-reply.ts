@@ -34,14 +34,16 @@ export interface PostReplyOptions {
 }
 
 /**
- * PostReply collects what the server sends for one POST. `reply` resolves once with the HTTP
- * reply: JSON when the final response came first, SSE as soon as the stream opened.
+ * PostReply collects what the server sends for one POST. Its `reply` is the HTTP reply: JSON
+ * when the final response came first, SSE as soon as the stream opened.
  */
 export class PostReply {
-  /** The HTTP reply, once known. */
-  readonly reply: Promise<HttpReply>;
   readonly #options: PostReplyOptions;
-  #resolve!: (reply: HttpReply) => void;
+  /** The HTTP reply, once known. */
+  #answer: HttpReply | undefined;
+  /** Made only when `reply` is read before the answer is known. */
+  #promise: Promise<HttpReply> | undefined;
+  #resolve: ((reply: HttpReply) => void) | undefined;
   #state: 'pending' | 'stream' | 'done' = 'pending';
   #sink: StreamSink | undefined;
   /** True when the stream may be opened for a message before the final response. */
@@ -51,9 +53,17 @@ export class PostReply {
     this.#options = options;
     const { accept, mode } = options;
     this.#canStream = accept.sse && !(mode === 'json' && accept.json);
-    this.reply = new Promise((resolve) => {
+  }
+
+  /**
+   * The HTTP reply: the reply itself once it is known (a request answered synchronously makes
+   * no promise), else a promise that resolves with it.
+   */
+  get reply(): HttpReply | Promise<HttpReply> {
+    if (this.#answer !== undefined) return this.#answer;
+    return (this.#promise ??= new Promise((resolve) => {
       this.#resolve = resolve;
-    });
+    }));
   }
 
   /** True once the final response was handled (or the reply abandoned). */
@@ -118,13 +128,20 @@ export class PostReply {
     const { sink, body } = this.#options.open(this.#options.exchange.signal);
     this.#sink = sink;
     this.#state = 'stream';
-    this.#resolve({ status: 200, headers: this.#headers(SSE_HEADERS), body });
+    this.#settle({ status: 200, headers: this.#headers(SSE_HEADERS), body });
   }
 
   #finish(reply: HttpReply | undefined): void {
     this.#state = 'done';
-    if (reply !== undefined) this.#resolve(reply);
+    if (reply !== undefined) this.#settle(reply);
     this.#options.done?.();
+  }
+
+  /** Fixes the reply; the first one wins. */
+  #settle(reply: HttpReply): void {
+    if (this.#answer !== undefined) return;
+    this.#answer = reply;
+    this.#resolve?.(reply);
   }
 
   #headers(base: Readonly<Record<string, string>>): Readonly<Record<string, string>> {

@@ -89,19 +89,19 @@ export function serveInSession(
     session: SessionTransport;
     headers?: Readonly<Record<string, string>>;
   },
-): Promise<HttpReply> {
+): HttpReply | Promise<HttpReply> {
   const { payload, session } = how;
   const info: HttpMessageInfo = headersInfo(exchange);
   if (!wantsReply(payload)) {
     if (payload.kind === 'message') session.deliver(payload.message, info);
     else if (payload.items.length > 0) session.deliverBatch(payload.items, info);
     const invalid = invalidOf(payload);
-    return Promise.resolve(invalid.length > 0 ? jsonReply(200, invalid) : ACCEPTED);
+    return invalid.length > 0 ? jsonReply(200, invalid) : ACCEPTED;
   }
   const { message } = payload.kind === 'message' ? payload : { message: undefined };
   if (message !== undefined && isRequest(message) && session.inFlight(message.id)) {
     const error = { code: -32600, message: 'request id already in flight', id: message.id };
-    return Promise.resolve(errorReply(400, error));
+    return errorReply(400, error);
   }
   const reply = new PostReply({
     accept: how.accept,

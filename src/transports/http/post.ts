@@ -9,7 +9,7 @@ import { isRequest } from '../../jsonrpc/message.js';
 import type { ConnectOptions } from '../../protocol/connectable.js';
 import { MODERN_REVISIONS, MetaKey } from '../../protocol/version.js';
 import type { HttpContext, Payload } from './context.js';
-import { legacyRevision, readJson } from './context.js';
+import { bodyFailed, legacyRevision, parseJson } from './context.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
 import { errorReply, header, jsonReply } from './exchange.js';
 import type { Acceptable } from './media-type.js';
@@ -17,8 +17,14 @@ import { checkJsonContentType, parseAccept } from './media-type.js';
 import { serveEphemeral, serveModern } from './post-ephemeral.js';
 import { serveInSession, serveInitialize, sessionOf } from './post-session.js';
 
-/** Serves a POST to the MCP endpoint. */
-export async function handlePost(ctx: HttpContext, exchange: HttpExchange): Promise<HttpReply> {
+/**
+ * Serves a POST to the MCP endpoint. Waits only for the body: from there on, a request the
+ * server answers synchronously is answered without another microtask hop.
+ */
+export function handlePost(
+  ctx: HttpContext,
+  exchange: HttpExchange,
+): HttpReply | Promise<HttpReply> {
   const { headers } = exchange;
   const refused = checkJsonContentType(header(headers, 'content-type'));
   if (refused !== undefined) return errorReply(415, { code: -32600, message: refused });
@@ -29,17 +35,28 @@ export async function handlePost(ctx: HttpContext, exchange: HttpExchange): Prom
       message: 'Accept must allow application/json or text/event-stream',
     });
   }
-  const parsed = await readJson(exchange, ctx.options.body);
+  return exchange
+    .body(ctx.options.body)
+    .then((bytes) => servePost(ctx, exchange, { accept, bytes }), bodyFailed);
+}
+
+/** Serves a POST whose body was read. */
+function servePost(
+  ctx: HttpContext,
+  exchange: HttpExchange,
+  body: { accept: Acceptable; bytes: Uint8Array },
+): HttpReply | Promise<HttpReply> {
+  const { accept } = body;
+  const parsed = parseJson(body.bytes);
   if (!('value' in parsed)) return parsed;
   const decoded = decodeValue(parsed.value, { allowBatch: true });
   switch (decoded.kind) {
     case 'invalid':
       return jsonReply(400, decoded.response);
-    // `return await`: one microtask hop, where returning the promise takes three.
     case 'message':
-      return await routeMessage(ctx, exchange, { accept, message: decoded.message });
+      return routeMessage(ctx, exchange, { accept, message: decoded.message });
     case 'batch':
-      return await routeBatch(ctx, exchange, { accept, items: decoded.items });
+      return routeBatch(ctx, exchange, { accept, items: decoded.items });
   }
 }
 
@@ -68,7 +85,7 @@ function routeMessage(
   ctx: HttpContext,
   exchange: HttpExchange,
   post: { accept: Acceptable; message: Message },
-): Promise<HttpReply> | HttpReply {
+): HttpReply | Promise<HttpReply> {
   const { message } = post;
   const payload: Payload = { kind: 'message', message };
   const version = modernVersion(message);
