@@ -51,8 +51,8 @@ export type ScopeFields = Pick<
 >;
 
 /**
- * A RequestScope whose signal is read through `signal` when first asked for, and whose notify
- * and request go to `via`. A class: an object literal with a getter takes V8's slow path and gets
+ * A RequestScope whose signal is `signal.signal`, read when asked for (the holder may make it on
+ * first read), and whose notify and request go to `via`. A class: an object literal with a getter takes V8's slow path and gets
  * dictionary properties, on every request (see bench/RESULTS.md).
  */
 export class LazyScope implements RequestScope {
@@ -63,12 +63,12 @@ export class LazyScope implements RequestScope {
   readonly meta: Readonly<Record<string, unknown>> | undefined;
   readonly info: MessageInfo | undefined;
   readonly logLevel: LoggingLevel | undefined;
-  readonly #signal: () => AbortSignal;
+  readonly #signal: { readonly signal: AbortSignal };
   readonly #via: Pick<RequestScope, 'notify' | 'request'>;
 
   constructor(
     fields: ScopeFields,
-    signal: () => AbortSignal,
+    signal: { readonly signal: AbortSignal },
     via: Pick<RequestScope, 'notify' | 'request'>,
   ) {
     this.id = fields.id;
@@ -83,7 +83,7 @@ export class LazyScope implements RequestScope {
   }
 
   get signal(): AbortSignal {
-    return this.#signal();
+    return this.#signal.signal;
   }
 
   notify(method: string, params: Params): Promise<void> {

@@ -319,8 +319,7 @@ export class ServerSession {
       info,
       logLevel: how.logLevel,
     };
-    const signal = linked === undefined ? () => rctx.signal : () => linked.signal;
-    const scope: RequestScope = new LazyScope(fields, signal, rctx);
+    const scope: RequestScope = new LazyScope(fields, linked ?? rctx, rctx);
     const call: Call = {
       method,
       params,

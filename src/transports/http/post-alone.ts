@@ -12,7 +12,7 @@ import type { Connectable, ConnectOptions } from '../../protocol/connectable.js'
 import type { HttpContext } from './context.js';
 import { headersInfo } from './context.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
-import { errorReply, watchClose } from './exchange.js';
+import { JSON_HEADERS, errorReply, watchClose } from './exchange.js';
 import type { Acceptable } from './media-type.js';
 import { PostReply, REQUEST_CLOSED } from './post-reply.js';
 import type { OpenStream } from './streams.js';
@@ -50,13 +50,16 @@ export function serveAlone(
 /**
  * The RequestContext of a request served alone, and what closes it with the handler. Its signal
  * follows the exchange (the client going away cancels the request) and the handler's shutdown.
+ * The PostReply is made only when needed: a request answered at once with nothing sent before
+ * its response (most tool calls) gets its JSON reply directly.
  */
 class Alone implements RequestContext {
   readonly id: Request['id'];
   readonly info: MessageInfo;
   readonly #ctx: HttpContext;
   readonly #exchange: HttpExchange;
-  readonly #reply: PostReply;
+  readonly #how: AloneRequest;
+  #reply: PostReply | undefined;
   #unwatch: (() => void) | undefined;
   #stop: LazySignal | undefined;
   #done = false;
@@ -66,16 +69,7 @@ class Alone implements RequestContext {
     this.info = headersInfo(exchange);
     this.#ctx = ctx;
     this.#exchange = exchange;
-    this.#reply = new PostReply({
-      accept: how.accept,
-      mode: ctx.options.responseMode,
-      exchange,
-      open: how.open,
-      status: how.status,
-      done: () => {
-        this.#finish();
-      },
-    });
+    this.#how = how;
   }
 
   /** Made on first read: an AbortSignal is costly on Node 20 and most handlers never read it. */
@@ -90,7 +84,7 @@ class Alone implements RequestContext {
     const message: Notification =
       params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
     // Not pushed when the client accepts only JSON: the response alone answers the POST.
-    this.#reply.push(message);
+    this.#postReply().push(message);
     return Promise.resolve();
   }
 
@@ -103,7 +97,7 @@ class Alone implements RequestContext {
   /** Closes the request with the handler: it is cancelled and its POST answered 503. */
   close(): Promise<void> {
     this.#linked().abort(new LocalError(LocalErrorCode.ConnectionClosed, 'request closed'));
-    this.#reply.abandon(REQUEST_CLOSED);
+    this.#postReply().abandon(REQUEST_CLOSED);
     return Promise.resolve();
   }
 
@@ -113,24 +107,57 @@ class Alone implements RequestContext {
    */
   start(served: Response | Promise<Response>): HttpReply | Promise<HttpReply> {
     if (!isPromise(served)) {
-      this.#reply.final(served);
-      return this.#reply.reply;
+      const reply = this.#reply;
+      if (reply === undefined) {
+        this.#finish();
+        return this.#jsonReply(served);
+      }
+      reply.final(served);
+      return reply.reply;
     }
+    const reply = this.#postReply();
     this.#ctx.open.add(this);
     this.#unwatch = watchClose(this.#exchange, () => {
-      this.#reply.abandon(REQUEST_CLOSED);
+      reply.abandon(REQUEST_CLOSED);
     });
     served.then(
       (response) => {
-        this.#reply.final(response);
+        reply.final(response);
       },
       (error: unknown) => {
         // serveRequest never rejects; a server that does gets its POST answered all the same.
         this.#ctx.options.onError(error, 'serveRequest');
-        this.#reply.abandon(errorReply(500, { code: -32603, message: 'internal error' }));
+        reply.abandon(errorReply(500, { code: -32603, message: 'internal error' }));
       },
     );
-    return this.#reply.reply;
+    return reply.reply;
+  }
+
+  /** The reply to a response that came first and at once, as PostReply would answer it. */
+  #jsonReply(response: Response): HttpReply {
+    const { accept, status: statusOf } = this.#how;
+    const status = statusOf?.(response) ?? 200;
+    const mode = this.#ctx.options.responseMode;
+    if (accept.json && (mode !== 'sse' || !accept.sse || status !== 200)) {
+      return { status, headers: JSON_HEADERS, body: response };
+    }
+    // An SSE-only client (or SSE preferred): the response goes on a stream of its own.
+    const reply = this.#postReply();
+    reply.final(response);
+    return reply.reply as HttpReply;
+  }
+
+  #postReply(): PostReply {
+    return (this.#reply ??= new PostReply({
+      accept: this.#how.accept,
+      mode: this.#ctx.options.responseMode,
+      exchange: this.#exchange,
+      open: this.#how.open,
+      status: this.#how.status,
+      done: () => {
+        this.#finish();
+      },
+    }));
   }
 
   /** The request's signal: the exchange's, and aborted on close; linked on first use. */

@@ -107,6 +107,7 @@ export class SessionTable {
 
   /** Closes expired sessions; runs at most once a second, however often it is called. */
   sweep(): void {
+    if (this.#entries.size === 0) return;
     const now = Date.now();
     if (now - this.#lastSweep < 1000) return;
     this.#lastSweep = now;
