@@ -1,6 +1,8 @@
 // Connection runs JSON-RPC 2.0 over a Transport: it correlates outgoing requests with their
 // responses (timeouts, AbortSignal), dispatches incoming requests to one handler, and rejects
 // everything pending when the transport closes. It knows nothing of the protocol on top.
+import type { MaybePromise } from '../internal/maybe.js';
+import { isPromise } from '../internal/maybe.js';
 import type { BatchItem } from './codec.js';
 import { errorResponse } from './codec.js';
 import { ErrorCode, JsonRpcError, LocalError, LocalErrorCode, toJsonRpcError } from './errors.js';
@@ -83,9 +85,25 @@ interface Pending {
   abandon: AbortController;
 }
 
-interface Incoming {
-  controller: AbortController;
-  abandoned: boolean;
+/** An incoming request being served. Its AbortController is made when its signal is first read. */
+class Incoming {
+  abandoned = false;
+  #controller: AbortController | undefined;
+  #reason: { reason: unknown } | undefined;
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#reason !== undefined) this.#controller.abort(this.#reason.reason);
+    }
+    return this.#controller.signal;
+  }
+
+  /** Aborts the signal (now, or as it is made). */
+  abort(reason: unknown): void {
+    if (this.#controller !== undefined) this.#controller.abort(reason);
+    else this.#reason ??= { reason };
+  }
 }
 
 /**
@@ -138,7 +156,7 @@ export class Connection {
 
     /** Made on first read: an AbortSignal is costly on Node 20 and most handlers never read it. */
     get signal(): AbortSignal {
-      return this.#incoming.controller.signal;
+      return this.#incoming.signal;
     }
 
     notify(method: string, params?: Params): Promise<void> {
@@ -257,9 +275,7 @@ export class Connection {
     const incoming = this.#incoming?.get(id);
     if (incoming === undefined) return false;
     incoming.abandoned = true;
-    incoming.controller.abort(
-      reason ?? new LocalError(LocalErrorCode.ConnectionClosed, 'request cancelled'),
-    );
+    incoming.abort(reason ?? new LocalError(LocalErrorCode.ConnectionClosed, 'request cancelled'));
     return true;
   }
 
@@ -312,7 +328,13 @@ export class Connection {
   #receive(message: Message, info: MessageInfo | undefined): void {
     if ('method' in message) {
       if ('id' in message) {
-        void this.#serve(message, info).then((response) => {
+        // Answered at once when the handler answered synchronously.
+        const served = this.#serve(message, info);
+        if (!isPromise(served)) {
+          if (served !== undefined) this.#reply(served);
+          return;
+        }
+        void served.then((response) => {
           if (response !== undefined) this.#reply(response);
         });
       } else {
@@ -333,7 +355,8 @@ export class Connection {
     const replies = items.map((item): Promise<Response | undefined> => {
       if ('invalid' in item) return Promise.resolve(item.invalid);
       const { message } = item;
-      if ('method' in message && 'id' in message) return this.#serve(message, info);
+      if ('method' in message && 'id' in message)
+        return Promise.resolve(this.#serve(message, info));
       this.#receive(message, info);
       return Promise.resolve(undefined);
     });
@@ -358,8 +381,11 @@ export class Connection {
     }
   }
 
-  /** Runs the handler for one request; resolves with the response to send, or undefined if abandoned. */
-  async #serve(request: Request, info: MessageInfo | undefined): Promise<Response | undefined> {
+  /**
+   * Runs the handler for one request: the response to send, or undefined if abandoned; at once
+   * when the handler answered synchronously, else a promise that never rejects.
+   */
+  #serve(request: Request, info: MessageInfo | undefined): MaybePromise<Response | undefined> {
     const { id } = request;
     if (this.#incoming?.has(id) === true) {
       return {
@@ -379,20 +405,33 @@ export class Connection {
         error: { code: ErrorCode.MethodNotFound, message: `method not found: ${request.method}` },
       };
     }
-    const incoming: Incoming = { controller: new AbortController(), abandoned: false };
+    const incoming = new Incoming();
     (this.#incoming ??= new Map()).set(id, incoming);
     const ctx = new Connection.#Context(this, { id, info, incoming });
+    let result: unknown;
     try {
       // Called as a method: options may be an object whose methods use `this`.
-      const result = await options.onRequest(request, ctx);
-      return incoming.abandoned ? undefined : { jsonrpc: '2.0', id, result: result ?? null };
+      result = options.onRequest(request, ctx);
     } catch (error) {
-      if (incoming.abandoned) return undefined;
-      if (!(error instanceof JsonRpcError)) this.#report(error);
-      return errorFor(id, toJsonRpcError(error));
-    } finally {
-      this.#served(id);
+      return this.#failed(id, incoming, error);
     }
+    if (!isPromise(result)) return this.#succeeded(id, incoming, result);
+    return result.then(
+      (value) => this.#succeeded(id, incoming, value),
+      (error: unknown) => this.#failed(id, incoming, error),
+    );
+  }
+
+  #succeeded(id: RequestId, incoming: Incoming, result: unknown): Response | undefined {
+    this.#served(id);
+    return incoming.abandoned ? undefined : { jsonrpc: '2.0', id, result: result ?? null };
+  }
+
+  #failed(id: RequestId, incoming: Incoming, error: unknown): Response | undefined {
+    this.#served(id);
+    if (incoming.abandoned) return undefined;
+    if (!(error instanceof JsonRpcError)) this.#report(error);
+    return errorFor(id, toJsonRpcError(error));
   }
 
   /** Forgets a request that was served; the map goes once empty (an idle session holds none). */
@@ -428,7 +467,7 @@ export class Connection {
     }
     for (const incoming of this.#incoming?.values() ?? []) {
       incoming.abandoned = true;
-      incoming.controller.abort(closedError(error));
+      incoming.abort(closedError(error));
     }
     this.#incoming = undefined;
     this.#options.onClose?.(error);

@@ -1,7 +1,7 @@
 // End to end: mcpkit's stdio client transport spawns a child running mcpkit's stdio server
 // transport on the real process.stdin/process.stdout. Node 20 cannot run .ts in a child and no
 // TypeScript loader is installed (no tsx), so beforeAll transpiles the few sources involved
-// (src/jsonrpc, src/transports/stdio) to a temporary directory with the TypeScript compiler API:
+// (src/internal, src/jsonrpc, src/transports/stdio) to a temporary directory with the TypeScript compiler API:
 // no type check (tsc does that), no build of the rest of the tree.
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -34,6 +34,7 @@ async function transpileDir(dir: string): Promise<void> {
 beforeAll(async () => {
   outDir = await mkdtemp(join(tmpdir(), 'mcpkit-stdio-e2e-'));
   await writeFile(join(outDir, 'package.json'), '{"type":"module"}\n');
+  await transpileDir('internal');
   await transpileDir('jsonrpc');
   await transpileDir('transports/stdio');
 });
