@@ -2,7 +2,7 @@
 // identity, options, the registry, derived capabilities and the set of sessions to notify.
 import { DEFINITION_FIELDS } from '../protocol/fields.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
-import type { ProtocolRevision } from '../protocol/version.js';
+import type { LegacyRevision, ProtocolRevision } from '../protocol/version.js';
 import { MetaKey } from '../protocol/version.js';
 import type { RoundOptions } from './input-required.js';
 import { Registry } from './registry.js';
@@ -44,6 +44,8 @@ export class ServerCore {
   readonly #shutdown = new Set<() => void>();
   readonly #capabilities = new Map<ProtocolRevision, object>();
   readonly #pendingChanges = new Set<'tools' | 'resources' | 'prompts'>();
+  /** The connectionless sessions that serve requests alone, by legacy revision ('none': 2026-07-28). */
+  readonly aloneSessions: Map<LegacyRevision | 'none', ServerSession> = new Map();
 
   constructor(settings: CoreSettings) {
     this.#settings = settings;

@@ -52,7 +52,7 @@ function listPage(
  */
 function withInput<T>(
   call: Call,
-  target: { name: string; args: unknown },
+  target: { readonly name: string; readonly args: unknown },
   run: (ctx: HandlerContext) => MaybePromise<T>,
 ): MaybePromise<T | Spec.InputRequiredResult> {
   if (call.scope.era === 'legacy') return run(createContext(call.scope, undefined));
@@ -120,6 +120,9 @@ function toolsCall(call: Call): MaybePromise<unknown> {
     }
   }
   const report = call.core.report;
+  if (call.scope.era === 'legacy') {
+    return callTool(tool, args, { ctx: createContext(call.scope, undefined), report });
+  }
   return withInput(call, { name, args }, (ctx) => callTool(tool, args, { ctx, report }));
 }
 

@@ -109,7 +109,14 @@ export class ServerSession {
   ): MaybePromise<Response> | undefined {
     if (!SERVED_ALONE.has(request.method)) return undefined;
     const { id } = request;
-    const session = new ServerSession(core, undefined, how.options);
+    // The methods served alone neither read nor change session state: one connectionless
+    // session per revision serves them all.
+    const key = how.options?.legacyStateless?.revision ?? 'none';
+    let session = core.aloneSessions.get(key);
+    if (session === undefined) {
+      session = new ServerSession(core, undefined, how.options);
+      core.aloneSessions.set(key, session);
+    }
     let served: MaybePromise<unknown>;
     try {
       served = session.#serve(request, how.rctx);

@@ -127,25 +127,28 @@ export function createStreamableHttpHandler(
     }
     if (closed) return CLOSED;
     sessions.sweep();
-    const failed = (error: unknown): HttpReply => {
-      report(error, `${exchange.method} ${path}`);
-      return INTERNAL;
-    };
     let routed: HttpReply | Promise<HttpReply>;
     try {
       routed = route(exchange, path);
     } catch (error) {
-      routed = failed(error);
+      routed = failed(error, exchange, path);
     }
     if (cors === undefined || origin === undefined) {
-      return isPromise(routed) ? routed.then(undefined, failed) : routed;
+      if (!isPromise(routed)) return routed;
+      return routed.then(undefined, (error: unknown) => failed(error, exchange, path));
     }
     const withCors = (reply: HttpReply): HttpReply => {
       const headers = Object.assign({}, reply.headers, corsHeaders(cors, origin));
       return { status: reply.status, headers, body: reply.body };
     };
     if (!isPromise(routed)) return withCors(routed);
-    return routed.then(withCors, (error: unknown) => withCors(failed(error)));
+    return routed.then(withCors, (error: unknown) => withCors(failed(error, exchange, path)));
+  }
+
+  /** The 500 of a request whose serving failed; the failure goes to `onError`. */
+  function failed(error: unknown, exchange: HttpExchange, path: string): HttpReply {
+    report(error, `${exchange.method} ${path}`);
+    return INTERNAL;
   }
 
   return {

@@ -16,6 +16,8 @@ import { JSON_HEADERS, errorReply, watchClose } from './exchange.js';
 import type { Acceptable } from './media-type.js';
 import { PostReply, REQUEST_CLOSED } from './post-reply.js';
 import type { OpenStream } from './streams.js';
+import { PlainStream } from './streams.js';
+import { SseWriter } from './sse-writer.js';
 
 /** How the request is to be answered. */
 export interface AloneRequest {
@@ -25,8 +27,6 @@ export interface AloneRequest {
   readonly request: Request;
   readonly options: ConnectOptions | undefined;
   readonly status: ((response: Response) => number) | undefined;
-  /** Opens the SSE stream the reply switches to. */
-  readonly open: OpenStream;
 }
 
 /**
@@ -152,7 +152,7 @@ class Alone implements RequestContext {
       accept: this.#how.accept,
       mode: this.#ctx.options.responseMode,
       exchange: this.#exchange,
-      open: this.#how.open,
+      open: plainStream(this.#ctx.options.keepAliveMs),
       status: this.#how.status,
       done: () => {
         this.#finish();
@@ -173,3 +173,18 @@ class Alone implements RequestContext {
     this.#unwatch();
   }
 }
+
+/** Opens a plain (not resumable) SSE stream for a reply; one function per keep-alive length. */
+export function plainStream(keepAliveMs: number): OpenStream {
+  let open = openers.get(keepAliveMs);
+  if (open === undefined) {
+    open = (signal) => {
+      const writer = new SseWriter(signal, keepAliveMs);
+      return { sink: new PlainStream(writer), body: writer };
+    };
+    openers.set(keepAliveMs, open);
+  }
+  return open;
+}
+
+const openers = new Map<number, OpenStream>();

@@ -11,12 +11,9 @@ import { EphemeralTransport } from './ephemeral.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
 import { errorReply, jsonReply, watchClose } from './exchange.js';
 import type { Acceptable } from './media-type.js';
-import { serveAlone } from './post-alone.js';
+import { plainStream, serveAlone } from './post-alone.js';
 import { PostReply, REQUEST_CLOSED } from './post-reply.js';
 import { headerMismatch } from './standard-headers.js';
-import type { OpenStream } from './streams.js';
-import { PlainStream } from './streams.js';
-import { SseWriter } from './sse-writer.js';
 
 /**
  * The HTTP status of a 2026-07-28 error answered as JSON (spec 2026-07-28
@@ -69,21 +66,6 @@ function metaOf(message: Message): Record<string, unknown> {
   return params['_meta'] as Record<string, unknown>;
 }
 
-/** Opens a plain (not resumable) SSE stream for a reply; one function per keep-alive length. */
-export function plainStream(keepAliveMs: number): OpenStream {
-  let open = openers.get(keepAliveMs);
-  if (open === undefined) {
-    open = (signal) => {
-      const writer = new SseWriter(signal, keepAliveMs);
-      return { sink: new PlainStream(writer), body: writer };
-    };
-    openers.set(keepAliveMs, open);
-  }
-  return open;
-}
-
-const openers = new Map<number, OpenStream>();
-
 /** Settled once: `then` on it runs a function in the next microtask without node's AsyncResource. */
 const RESOLVED = Promise.resolve();
 
@@ -120,7 +102,6 @@ export function serveEphemeral(
     request: payload.message,
     options: how.options,
     status: how.status,
-    open: plainStream(ctx.options.keepAliveMs),
   });
   return alone ?? serveOnConnection(ctx, exchange, { ...how, server });
 }

@@ -87,7 +87,6 @@ function routeMessage(
   post: { accept: Acceptable; message: Message },
 ): HttpReply | Promise<HttpReply> {
   const { message } = post;
-  const payload: Payload = { kind: 'message', message };
   const version = modernVersion(message);
   if (version !== undefined) {
     // Fields named one by one: a spread followed by properties (`{ ...post, version }`) takes
@@ -99,6 +98,7 @@ function routeMessage(
     const missing = `_meta["${MetaKey.ProtocolVersion}"] is required`;
     return errorReply(400, { code: -32602, message: missing, id: message.id });
   }
+  const payload: Payload = { kind: 'message', message };
   const isInitialize = 'id' in message && 'method' in message && message.method === 'initialize';
   if (!ctx.options.sessions) {
     // initialize carries its revision in the body; the header is checked on what follows.
