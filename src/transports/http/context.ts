@@ -21,6 +21,8 @@ export interface HttpContext {
   readonly open: Set<{ close(): Promise<void> }>;
   /** The factory's server for `exchange` (connect it with {@link connectServer}); throws or rejects when the factory does. */
   server(exchange: HttpExchange): Connectable | Promise<Connectable>;
+  /** The 500 of an exchange whose serving failed; the failure goes to `onError`. */
+  failed(error: unknown, exchange: HttpExchange): HttpReply;
 }
 
 /** Connects `server` (a factory's answer) to `transport`, without an await when it is at hand. */

@@ -27,6 +27,12 @@ export interface HttpExchange {
   readonly headers: HeaderMap;
   /** Reads the whole body; rejects with a {@link BodyError} when a limit is hit or reading fails. */
   body(limits: BodyLimits): Promise<Uint8Array>;
+  /**
+   * Optional, and cheaper than `body` where the runtime reads by events (node:http): reads the
+   * whole body and calls `done` once, with the bytes or with the {@link BodyError} that ended the
+   * read. No promise is made per request.
+   */
+  readBody?(limits: BodyLimits, done: BodyDone): void;
   /** Aborted when the client goes away (the connection closed before the reply ended). */
   readonly signal: AbortSignal;
   /**
@@ -38,6 +44,12 @@ export interface HttpExchange {
   /** Authentication information a middleware attached (passed to handlers as `ctx.transport.auth`). */
   readonly auth?: unknown;
 }
+
+/** Receives a body read by {@link HttpExchange.readBody}: the bytes, or why reading failed. */
+export type BodyDone = (body: Uint8Array | BodyError) => void;
+
+/** Receives the reply to an exchange, once (see StreamableHttpHandler.serve). */
+export type Answer = (reply: HttpReply) => void;
 
 /** Calls `listener` once when the client of `exchange` goes away; returns the unsubscribe. */
 export function watchClose(exchange: HttpExchange, listener: () => void): () => void {

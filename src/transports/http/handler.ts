@@ -5,13 +5,13 @@ import { isPromise } from '../../internal/maybe.js';
 import type { Connectable } from '../../protocol/connectable.js';
 import type { HttpContext } from './context.js';
 import { handleDelete } from './delete.js';
-import type { HttpExchange, HttpReply } from './exchange.js';
+import type { Answer, HttpExchange, HttpReply } from './exchange.js';
 import { emptyReply, errorReply, header, pathOf } from './exchange.js';
 import { handleGet, notAllowed } from './get.js';
 import { openLegacySse, postLegacySse } from './legacy-sse.js';
 import type { ResolvedOptions, StreamableHttpOptions } from './options.js';
 import { resolveOptions } from './options.js';
-import { handlePost } from './post.js';
+import { answerPost, handlePost } from './post.js';
 import { corsHeaders, createGuard, preflightHeaders } from './security.js';
 import { SessionTable } from './sessions.js';
 
@@ -31,6 +31,12 @@ export interface StreamableHttpHandler {
    * microtask per request; a handler of one's own may leave it out.
    */
   respond?(exchange: HttpExchange): HttpReply | Promise<HttpReply>;
+  /**
+   * As `respond`, but answers through `answer` (called once, never with a failure: that is a
+   * 500): with an exchange that has `readBody`, a request answered at once makes no promise.
+   * What the node face calls when it is there.
+   */
+  readonly serve?: (exchange: HttpExchange, answer: Answer) => void;
   /** Closes every session and open stream; later requests get 503. Idempotent. */
   close(): Promise<void>;
   /** The number of live legacy sessions. */
@@ -74,6 +80,10 @@ export function createStreamableHttpHandler(
       },
     },
     server: factory,
+    failed(error, exchange) {
+      report(error, `${exchange.method} ${pathOf(exchange.url)}`);
+      return INTERNAL;
+    },
   };
 
   /** The reply of a served path; may throw synchronously (handle catches both). */
@@ -115,8 +125,60 @@ export function createStreamableHttpHandler(
    */
   function respond(exchange: HttpExchange): HttpReply | Promise<HttpReply> {
     const path = pathOf(exchange.url);
-    if (!served(path)) return NOT_FOUND;
     const origin = header(exchange.headers, 'origin');
+    const refused = refusal(exchange, path, origin);
+    if (refused !== undefined) return refused;
+    let routed: HttpReply | Promise<HttpReply>;
+    try {
+      routed = route(exchange, path);
+    } catch (error) {
+      routed = ctx.failed(error, exchange);
+    }
+    const cors = corsOf(origin);
+    if (!isPromise(routed)) return cors === undefined ? routed : cors(routed);
+    const failure = (error: unknown): HttpReply => ctx.failed(error, exchange);
+    if (cors === undefined) return routed.then(undefined, failure);
+    return routed.then(cors, (error: unknown) => cors(failure(error)));
+  }
+
+  /**
+   * As `respond`, answering through `answer`: a POST to the endpoint is read with the exchange's
+   * `readBody` when it has one, so that a request the server answers at once makes no promise.
+   */
+  function serve(exchange: HttpExchange, answer: Answer): void {
+    const path = pathOf(exchange.url);
+    if (exchange.method !== 'POST' || path !== resolved.path || exchange.readBody === undefined) {
+      const reply = respond(exchange);
+      if (isPromise(reply)) void reply.then(answer);
+      else answer(reply);
+      return;
+    }
+    const origin = header(exchange.headers, 'origin');
+    const refused = refusal(exchange, path, origin);
+    if (refused !== undefined) {
+      answer(refused);
+      return;
+    }
+    const cors = corsOf(origin);
+    const reading = exchange as HttpExchange & Required<Pick<HttpExchange, 'readBody'>>;
+    answerPost(
+      ctx,
+      reading,
+      cors === undefined
+        ? answer
+        : (reply) => {
+            answer(cors(reply));
+          },
+    );
+  }
+
+  /** The reply that ends an exchange before routing (path, Host/Origin, preflight, shutdown). */
+  function refusal(
+    exchange: HttpExchange,
+    path: string,
+    origin: string | undefined,
+  ): HttpReply | undefined {
+    if (!served(path)) return NOT_FOUND;
     const refused = guard(header(exchange.headers, 'host'), origin);
     if (refused !== undefined)
       return errorReply(403, { code: -32600, message: `forbidden: ${refused}` });
@@ -127,32 +189,22 @@ export function createStreamableHttpHandler(
     }
     if (closed) return CLOSED;
     sessions.sweep();
-    let routed: HttpReply | Promise<HttpReply>;
-    try {
-      routed = route(exchange, path);
-    } catch (error) {
-      routed = failed(error, exchange, path);
-    }
-    if (cors === undefined || origin === undefined) {
-      if (!isPromise(routed)) return routed;
-      return routed.then(undefined, (error: unknown) => failed(error, exchange, path));
-    }
-    const withCors = (reply: HttpReply): HttpReply => {
+    return undefined;
+  }
+
+  /** What adds the CORS headers to a reply, when CORS is on and the request has an Origin. */
+  function corsOf(origin: string | undefined): ((reply: HttpReply) => HttpReply) | undefined {
+    const cors = resolved.cors;
+    if (cors === undefined || origin === undefined) return undefined;
+    return (reply) => {
       const headers = Object.assign({}, reply.headers, corsHeaders(cors, origin));
       return { status: reply.status, headers, body: reply.body };
     };
-    if (!isPromise(routed)) return withCors(routed);
-    return routed.then(withCors, (error: unknown) => withCors(failed(error, exchange, path)));
-  }
-
-  /** The 500 of a request whose serving failed; the failure goes to `onError`. */
-  function failed(error: unknown, exchange: HttpExchange, path: string): HttpReply {
-    report(error, `${exchange.method} ${path}`);
-    return INTERNAL;
   }
 
   return {
     respond,
+    serve,
     handle(exchange) {
       return Promise.resolve(respond(exchange));
     },

@@ -5,7 +5,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isPromise } from '../../internal/maybe.js';
-import type { BodyLimits, HttpExchange, HttpReply } from './exchange.js';
+import type { BodyDone, BodyLimits, HttpExchange, HttpReply } from './exchange.js';
 import { BodyError, JSON_HEADERS, isStreamBody } from './exchange.js';
 import type { ConnectableFactory, StreamableHttpHandler } from './handler.js';
 import { createStreamableHttpHandler } from './handler.js';
@@ -21,23 +21,24 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
  * handlers as `ctx.transport.auth`. Failures never escape: the response becomes a 500.
  */
 export function toNodeHandler(handler: StreamableHttpHandler): NodeHandler {
-  const sent = (res: ServerResponse, reply: HttpReply): void => {
-    try {
-      write(res, reply);
-    } catch {
-      res.destroy(); // a reply node:http refuses (bad header bytes): drop the connection
-    }
-  };
+  const { serve } = handler;
+  if (serve !== undefined) {
+    return (req, res) => {
+      serve(new NodeExchange(req, res), (reply) => {
+        send(res, reply);
+      });
+    };
+  }
   return (req, res) => {
     const exchange = new NodeExchange(req, res);
     const reply = handler.respond?.(exchange) ?? handler.handle(exchange);
     if (!isPromise(reply)) {
-      sent(res, reply);
+      send(res, reply);
       return;
     }
     reply.then(
       (answered) => {
-        sent(res, answered);
+        send(res, answered);
       },
       () => {
         if (!res.headersSent) res.writeHead(500);
@@ -45,6 +46,15 @@ export function toNodeHandler(handler: StreamableHttpHandler): NodeHandler {
       },
     );
   };
+}
+
+/** Writes a reply; one node:http refuses (bad header bytes) drops the connection. */
+function send(res: ServerResponse, reply: HttpReply): void {
+  try {
+    write(res, reply);
+  } catch {
+    res.destroy();
+  }
 }
 
 /** Creates a handler for `factory` and adapts it to node:http. */
@@ -108,7 +118,16 @@ class NodeExchange implements HttpExchange {
   }
 
   body(limits: BodyLimits): Promise<Uint8Array> {
-    return readBody(this.#req, limits);
+    return new Promise((resolve, reject) => {
+      readBody(this.#req, limits, (body) => {
+        if (body instanceof BodyError) reject(body);
+        else resolve(body);
+      });
+    });
+  }
+
+  readBody(limits: BodyLimits, done: BodyDone): void {
+    readBody(this.#req, limits, done);
   }
 }
 
@@ -116,22 +135,19 @@ function noop(): void {
   // nothing to stop
 }
 
-function readBody(req: IncomingMessage, limits: BodyLimits): Promise<Uint8Array> {
+/** Reads a request body under `limits`; `done` is called once (synchronously for a 413 on Content-Length). */
+function readBody(req: IncomingMessage, limits: BodyLimits, done: BodyDone): void {
   const declared = Number(req.headers['content-length']);
   if (declared > limits.maxBytes) {
-    return Promise.reject(
-      new BodyError(413, `request body larger than ${String(limits.maxBytes)} bytes`),
-    );
+    done(new BodyError(413, `request body larger than ${String(limits.maxBytes)} bytes`));
+    return;
   }
-  return new Promise((resolve, reject) => {
-    const read = new BodyRead(req, limits, { resolve, reject });
-    (req as ReadingRequest)[READING] = read;
-    // Shared listeners that find the read through the request (node calls them with `this` set
-    // to it): no closures per request. They stay on once it settles (it is done with then).
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-  });
+  (req as ReadingRequest)[READING] = new BodyRead(req, limits, done);
+  // Shared listeners that find the read through the request (node calls them with `this` set
+  // to it): no closures per request. They stay on once it settles (it is done with then).
+  req.on('data', onData);
+  req.on('end', onEnd);
+  req.on('error', onError);
 }
 
 const READING = Symbol('mcpkit body read');
@@ -157,7 +173,7 @@ function onError(this: ReadingRequest): void {
 class BodyRead {
   readonly #req: ReadingRequest;
   readonly #limits: BodyLimits;
-  readonly #settle: { resolve(body: Uint8Array): void; reject(error: BodyError): void };
+  readonly #done: BodyDone;
   readonly #clock: BodyClock;
   #chunks: Buffer[] = [];
   #size = 0;
@@ -167,14 +183,10 @@ class BodyRead {
   prev: BodyRead | undefined;
   next: BodyRead | undefined;
 
-  constructor(
-    req: ReadingRequest,
-    limits: BodyLimits,
-    settle: { resolve(body: Uint8Array): void; reject(error: BodyError): void },
-  ) {
+  constructor(req: ReadingRequest, limits: BodyLimits, done: BodyDone) {
     this.#req = req;
     this.#limits = limits;
-    this.#settle = settle;
+    this.#done = done;
     this.#clock = clockOf(limits.timeoutMs);
     this.#clock.add(this);
   }
@@ -192,17 +204,15 @@ class BodyRead {
   }
 
   end(): void {
-    if (this.#done()) return;
+    if (this.#settle()) return;
     const chunks = this.#chunks;
-    this.#settle.resolve(
-      chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, this.#size),
-    );
+    this.#done(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, this.#size));
   }
 
   fail(error: BodyError): void {
-    if (this.#done()) return;
+    if (this.#settle()) return;
     this.#req.pause();
-    this.#settle.reject(error);
+    this.#done(error);
   }
 
   /** The clock's verdict: too slow. */
@@ -213,7 +223,7 @@ class BodyRead {
   }
 
   /** Marks the read settled; true when it already was. */
-  #done(): boolean {
+  #settle(): boolean {
     if (this.#settled) return true;
     this.#settled = true;
     this.#clock.remove(this);

@@ -2,16 +2,18 @@
 // a body whose `_meta` names a protocol version is 2026-07-28 and served on its own connection;
 // otherwise `initialize` opens a legacy session, `Mcp-Session-Id` finds one, and in stateless
 // mode every POST gets a fresh connection.
+import { isPromise } from '../../internal/maybe.js';
 import type { BatchItem } from '../../jsonrpc/codec.js';
 import { decodeValue } from '../../jsonrpc/codec.js';
 import type { ErrorResponse, Message } from '../../jsonrpc/message.js';
 import { isRequest } from '../../jsonrpc/message.js';
 import type { ConnectOptions } from '../../protocol/connectable.js';
+import type { LegacyRevision } from '../../protocol/version.js';
 import { MODERN_REVISIONS, MetaKey } from '../../protocol/version.js';
 import type { HttpContext, Payload } from './context.js';
 import { bodyFailed, legacyRevision, parseJson } from './context.js';
-import type { HttpExchange, HttpReply } from './exchange.js';
-import { errorReply, header, jsonReply } from './exchange.js';
+import type { Answer, HttpExchange, HttpReply } from './exchange.js';
+import { BodyError, errorReply, header, jsonReply } from './exchange.js';
 import type { Acceptable } from './media-type.js';
 import { checkJsonContentType, parseAccept } from './media-type.js';
 import { serveEphemeral, serveModern } from './post-ephemeral.js';
@@ -25,6 +27,47 @@ export function handlePost(
   ctx: HttpContext,
   exchange: HttpExchange,
 ): HttpReply | Promise<HttpReply> {
+  const accept = checkPost(exchange);
+  if (!('json' in accept)) return accept;
+  return exchange
+    .body(ctx.options.body)
+    .then((bytes) => servePost(ctx, exchange, { accept, bytes }), bodyFailed);
+}
+
+/**
+ * As {@link handlePost}, for an exchange that has `readBody`: answers through `answer`, once,
+ * with no promise made unless the server has to wait (what the node face takes).
+ */
+export function answerPost(
+  ctx: HttpContext,
+  exchange: HttpExchange & Required<Pick<HttpExchange, 'readBody'>>,
+  answer: Answer,
+): void {
+  const accept = checkPost(exchange);
+  if (!('json' in accept)) {
+    answer(accept);
+    return;
+  }
+  exchange.readBody(ctx.options.body, (body) => {
+    let reply: HttpReply | Promise<HttpReply>;
+    try {
+      reply =
+        body instanceof BodyError
+          ? bodyFailed(body)
+          : servePost(ctx, exchange, { accept, bytes: body });
+    } catch (error) {
+      reply = ctx.failed(error, exchange);
+    }
+    if (!isPromise(reply)) answer(reply);
+    else
+      reply.then(answer, (error: unknown) => {
+        answer(ctx.failed(error, exchange));
+      });
+  });
+}
+
+/** The framing checks of a POST: what the client accepts, or the reply that refuses it. */
+function checkPost(exchange: HttpExchange): Acceptable | HttpReply {
   const { headers } = exchange;
   const refused = checkJsonContentType(header(headers, 'content-type'));
   if (refused !== undefined) return errorReply(415, { code: -32600, message: refused });
@@ -35,9 +78,7 @@ export function handlePost(
       message: 'Accept must allow application/json or text/event-stream',
     });
   }
-  return exchange
-    .body(ctx.options.body)
-    .then((bytes) => servePost(ctx, exchange, { accept, bytes }), bodyFailed);
+  return accept;
 }
 
 /** Serves a POST whose body was read. */
@@ -104,8 +145,11 @@ function routeMessage(
     // initialize carries its revision in the body; the header is checked on what follows.
     const revision = isInitialize ? '2025-03-26' : legacyRevision(exchange.headers, idOf(message));
     if (typeof revision !== 'string') return revision;
-    const options: ConnectOptions = { legacyStateless: { revision } };
-    return serveEphemeral(ctx, exchange, { accept: post.accept, payload, options });
+    return serveEphemeral(ctx, exchange, {
+      accept: post.accept,
+      payload,
+      options: statelessOptions(revision),
+    });
   }
   if (isInitialize && header(exchange.headers, 'mcp-session-id') === undefined) {
     return serveInitialize(ctx, exchange, { accept: post.accept, request: message });
@@ -148,8 +192,11 @@ async function routeBatch(
     const revision = legacyRevision(exchange.headers, null);
     if (typeof revision !== 'string') return revision;
     if (revision !== '2025-03-26') return batchRefused(`${revision} has no batches`);
-    const options: ConnectOptions = { legacyStateless: { revision } };
-    return serveEphemeral(ctx, exchange, { accept: post.accept, payload, options });
+    return serveEphemeral(ctx, exchange, {
+      accept: post.accept,
+      payload,
+      options: statelessOptions(revision),
+    });
   }
   const session = sessionOf(ctx, exchange, null);
   if ('status' in session) return session;
@@ -169,6 +216,18 @@ async function routeBatch(
 function batchRefused(reason: string): HttpReply {
   return errorReply(400, { code: -32600, message: `invalid request: ${reason}` });
 }
+
+/** The ConnectOptions of stateless mode at `revision`: one frozen object per revision. */
+function statelessOptions(revision: LegacyRevision): ConnectOptions {
+  let options = STATELESS.get(revision);
+  if (options === undefined) {
+    options = Object.freeze({ legacyStateless: Object.freeze({ revision }) });
+    STATELESS.set(revision, options);
+  }
+  return options;
+}
+
+const STATELESS = new Map<LegacyRevision, ConnectOptions>();
 
 /** The id of a message, or null. */
 export function idOf(message: Message): string | number | null {
