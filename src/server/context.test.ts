@@ -41,13 +41,16 @@ describe('createContext', () => {
     expect(ctx.requestId).toBe(7);
   });
 
-  it("reads the scope's signal, or the one given, only when asked", () => {
+  it("reads the scope's signal, or the input round's, only when asked", () => {
     const controller = new AbortController();
     const ctx = createContext(scope([], controller), undefined);
     expect(ctx.signal).toBe(controller.signal);
     const own = new AbortController();
     let reads = 0;
-    const given = createContext(scope([]), undefined, {
+    const given = createContext(scope([]), {
+      get round(): never {
+        throw new Error('no input asked for');
+      },
       get signal() {
         reads++;
         return own.signal;

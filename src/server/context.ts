@@ -9,6 +9,16 @@ import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { ProtocolEra, ProtocolRevision } from '../protocol/version.js';
 import { MetaKey } from '../protocol/version.js';
 import type { InputRound } from './input-required.js';
+
+/**
+ * How a 2026-07-28 context asks for input: the run's round of embedded requests and the signal
+ * that stops the run (it follows the request's, and aborts when the run needs input). Both may be
+ * made on first read.
+ */
+export interface RoundAccess {
+  readonly round: InputRound;
+  readonly signal: AbortSignal;
+}
 import type {
   ClientDescription,
   ElicitParams,
@@ -96,15 +106,14 @@ export class LazyScope implements RequestScope {
 }
 
 /**
- * Creates the context handlers receive. `round` is set for 2026-07-28 requests that may need
- * input; `signal`, when given, holds what `ctx.signal` reads instead of the scope's (on first read).
+ * Creates the context handlers receive. `inputs` is set for 2026-07-28 requests that may need
+ * input: the context's signal is then theirs, and client requests go to their round.
  */
 export function createContext(
   scope: RequestScope,
-  round: InputRound | undefined,
-  signal?: { readonly signal: AbortSignal },
+  inputs: RoundAccess | undefined,
 ): HandlerContext {
-  return new Context(scope, round, signal);
+  return new Context(scope, inputs);
 }
 
 /**
@@ -122,19 +131,14 @@ class Context implements HandlerContext {
   readonly meta: Readonly<Record<string, unknown>> | undefined;
   readonly transport: MessageInfo | undefined;
   readonly #scope: RequestScope;
-  readonly #round: InputRound | undefined;
-  readonly #signal: { readonly signal: AbortSignal } | undefined;
+  readonly #inputs: RoundAccess | undefined;
   #progress: HandlerContext['progress'] | undefined;
   #log: HandlerContext['log'] | undefined;
   #elicit: HandlerContext['elicit'] | undefined;
   #sample: HandlerContext['sample'] | undefined;
   #roots: HandlerContext['roots'] | undefined;
 
-  constructor(
-    scope: RequestScope,
-    round: InputRound | undefined,
-    signal: { readonly signal: AbortSignal } | undefined,
-  ) {
+  constructor(scope: RequestScope, inputs: RoundAccess | undefined) {
     this.requestId = scope.id;
     this.revision = scope.revision;
     this.era = scope.era;
@@ -142,12 +146,11 @@ class Context implements HandlerContext {
     this.meta = scope.meta;
     this.transport = scope.info;
     this.#scope = scope;
-    this.#round = round;
-    this.#signal = signal;
+    this.#inputs = inputs;
   }
 
   get signal(): AbortSignal {
-    return (this.#signal ?? this.#scope).signal;
+    return (this.#inputs ?? this.#scope).signal;
   }
 
   get progress(): HandlerContext['progress'] {
@@ -204,13 +207,13 @@ class Context implements HandlerContext {
     input: Spec.InputRequest,
     options: InputOptions | undefined,
   ): Promise<unknown> {
-    return askClient(this.#scope, this.#round, { capability, input, key: options?.key });
+    return askClient(this.#scope, this.#inputs, { capability, input, key: options?.key });
   }
 }
 
 function askClient(
   scope: RequestScope,
-  round: InputRound | undefined,
+  inputs: RoundAccess | undefined,
   need: {
     capability: keyof Spec.ClientCapabilities;
     input: Spec.InputRequest;
@@ -229,12 +232,12 @@ function askClient(
     return Promise.reject(error);
   }
   if (scope.era === 'modern') {
-    if (round === undefined) {
+    if (inputs === undefined) {
       return Promise.reject(
         new Error(`${input.method} is not available while serving this request`),
       );
     }
-    return round.request(input, key);
+    return inputs.round.request(input, key);
   }
   const params = (input as { params?: Params }).params ?? {};
   return scope.request(input.method, params, { signal: scope.signal });

@@ -9,6 +9,7 @@ import { checkParamHeaders } from '../protocol/param-headers.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import { MetaKey, PROTOCOL_REVISIONS } from '../protocol/version.js';
 import { complete } from './completion.js';
+import type { RoundAccess } from './context.js';
 import { createContext } from './context.js';
 import { InputRound, NEEDS_INPUT } from './input-required.js';
 import { getPrompt } from './prompts.js';
@@ -56,47 +57,89 @@ function withInput<T>(
   run: (ctx: HandlerContext) => MaybePromise<T>,
 ): MaybePromise<T | Spec.InputRequiredResult> {
   if (call.scope.era === 'legacy') return run(createContext(call.scope, undefined));
-  const bound = { method: call.method, name: target.name, args: target.args };
-  // A first round opens at once; a retry's requestState is checked first.
+  // A first round opens when the handler first asks; a retry's requestState is checked first.
   if (call.params['requestState'] !== undefined) {
+    const bound = { method: call.method, name: target.name, args: target.args };
     return InputRound.open(call.params, bound, call.core.rounds).then((round) =>
-      runRound(call, round, run),
+      runRound(call, new RunInputs(call, target, round), run),
     );
   }
-  return runRound(call, InputRound.first(call.params, bound), run);
+  return runRound(call, new RunInputs(call, target, undefined), run);
+}
+
+/**
+ * The round and the stop signal of one 2026-07-28 run, each made when first needed: most runs
+ * ask for no input and never read their signal.
+ */
+class RunInputs implements RoundAccess {
+  readonly #call: Call;
+  readonly #target: { readonly name: string; readonly args: unknown };
+  #round: InputRound | undefined;
+  #stop: LazySignal | undefined;
+
+  constructor(
+    call: Call,
+    target: { readonly name: string; readonly args: unknown },
+    round: InputRound | undefined,
+  ) {
+    this.#call = call;
+    this.#target = target;
+    this.#round = round;
+  }
+
+  get round(): InputRound {
+    if (this.#round === undefined) {
+      const call = this.#call;
+      const { name, args } = this.#target;
+      this.#round = InputRound.first(call.params, { method: call.method, name, args });
+    }
+    return this.#round;
+  }
+
+  get signal(): AbortSignal {
+    const scope = this.#call.scope;
+    return (this.#stop ??= new LazySignal(() => [scope.signal])).signal;
+  }
+
+  /** Stops the run: its signal aborts (if it was ever read). */
+  abort(reason: unknown): void {
+    this.#stop?.abort(reason);
+  }
+
+  /** Detaches the signal from the request's. */
+  release(): void {
+    this.#stop?.release();
+  }
 }
 
 /** One 2026-07-28 run of a handler that may ask for input (see {@link withInput}). */
 function runRound<T>(
   call: Call,
-  round: InputRound,
+  inputs: RunInputs,
   run: (ctx: HandlerContext) => MaybePromise<T>,
 ): MaybePromise<T | Spec.InputRequiredResult> {
-  const stop = new LazySignal(() => [call.scope.signal]);
   let running: MaybePromise<T>;
   try {
-    running = run(createContext(call.scope, round, stop));
+    running = run(createContext(call.scope, inputs));
   } catch (error) {
-    stop.release();
+    inputs.release();
     throw error;
   }
   // A value at hand won: input the handler asked for is needed only when it is still waiting.
   if (!isPromise(running)) {
-    stop.release();
+    inputs.release();
     return running;
   }
+  const round = inputs.round;
   return round.race(running).then<T | Spec.InputRequiredResult>(
-    (outcome): T | Promise<Spec.InputRequiredResult> => {
-      if (outcome !== NEEDS_INPUT) {
-        stop.release();
-        return outcome;
-      }
-      stop.abort(new Error('the request needs client input first'));
-      stop.release();
+    (outcome) => {
+      inputs.release();
+      if (outcome !== NEEDS_INPUT) return outcome;
+      inputs.abort(new Error('the request needs client input first'));
       return round.result(call.core.rounds);
     },
     (error: unknown) => {
-      stop.release();
+      inputs.release();
       throw error;
     },
   );
