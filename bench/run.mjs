@@ -66,6 +66,15 @@ const OUT = flags.out ?? join(BENCH, 'results.json');
 /** The HTTP servers under test. `era` picks the requests, `session` opens one first. */
 const HTTP_SERVERS = [
   { id: 'raw', label: 'raw node:http', file: 'raw-http.mjs', era: 'legacy', noTools: true },
+  // The same ceiling given the 2026-07-28 exchange (bigger body, result with resultType and
+  // serverInfo): an extra row, to tell the revision's own cost from mcpkit's.
+  {
+    id: 'raw-modern',
+    label: 'raw node:http 2026-07-28',
+    file: 'raw-http.mjs',
+    era: 'modern',
+    noTools: true,
+  },
   { id: 'mcpkit-modern', label: 'mcpkit 2026-07-28', file: 'mcpkit-http.mjs', era: 'modern' },
   {
     id: 'mcpkit-stateless',
@@ -983,6 +992,16 @@ function evaluateTargets() {
   const session = http64('mcpkit-session');
   if (session !== undefined) {
     target('HTTP c=64 mcpkit legacy session >= 60% of raw', ratio(session.vsRaw, 0.6));
+  }
+  const modern = http64('mcpkit-modern');
+  const rawModern = http64('raw-modern');
+  if (modern !== undefined && rawModern !== undefined && rawModern.rps > 0) {
+    // Not a target of issue 8: the same ratio against a raw server given the same exchange.
+    const value = modern.rps / rawModern.rps;
+    target(
+      '(extra) HTTP c=64 mcpkit 2026-07-28 vs raw serving 2026-07-28 >= 75%',
+      ratio(value, 0.75),
+    );
   }
   const mine = results.inprocess.filter((r) => r.peer === 'mcpkit');
   for (const r of mine) {

@@ -1,6 +1,8 @@
 // The ceiling: node:http doing the minimum a JSON-RPC reply needs. It reads the body, parses it
 // and writes a hand-built reply. It knows just enough MCP for the fresh-session measurement
-// (initialize, notifications, tools/list) and answers every tools/call like echo.
+// (initialize, notifications, tools/list) and answers every tools/call like echo. A 2026-07-28
+// tools/call (its `_meta` names the revision) gets what that revision's result needs: the
+// `resultType` it requires and the serverInfo `_meta` it asks servers to send on every result.
 import { createServer } from 'node:http';
 import { PORT, ready } from './common.mjs';
 
@@ -21,6 +23,9 @@ function reply(res, { id, result, headers }) {
   res.end(body);
 }
 
+const MODERN_TAIL =
+  ',"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"raw","version":"1.0.0"}}}';
+
 const server = createServer((req, res) => {
   const chunks = [];
   req.on('data', (chunk) => chunks.push(chunk));
@@ -35,7 +40,12 @@ const server = createServer((req, res) => {
     switch (message.method) {
       case 'tools/call': {
         const text = JSON.stringify(String(message.params.arguments.message));
-        reply(res, { id: message.id, result: `{"content":[{"type":"text","text":${text}}]}` });
+        const modern = message.params._meta?.['io.modelcontextprotocol/protocolVersion'];
+        const tail = modern === undefined ? '}' : MODERN_TAIL;
+        reply(res, {
+          id: message.id,
+          result: `{"content":[{"type":"text","text":${text}}]${tail}`,
+        });
         return;
       }
       case 'initialize':
