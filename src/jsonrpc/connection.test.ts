@@ -182,6 +182,42 @@ describe('Connection', () => {
     expect(server.cancelIncoming('w')).toBe(false);
   });
 
+  it('makes a request signal only when read, aborted if the request was cancelled first', async () => {
+    let read: (() => AbortSignal) | undefined;
+    let finish: ((value: unknown) => void) | undefined;
+    const { client, server } = await pair({
+      onRequest: (_request, ctx) => {
+        read = () => ctx.signal;
+        return new Promise((resolve) => {
+          finish = resolve;
+        });
+      },
+    });
+    const call = client
+      .request('work', undefined, { id: 'c', timeoutMs: 50 })
+      .catch((e: unknown) => e);
+    await vi.waitFor(() => {
+      expect(read).toBeDefined();
+    });
+    expect(server.cancelIncoming('c', 'gone')).toBe(true);
+    const signal = read?.();
+    expect(signal?.aborted).toBe(true);
+    expect(signal?.reason).toBe('gone');
+    finish?.('too late');
+    await expect(call).resolves.toMatchObject({ code: 'REQUEST_TIMEOUT' });
+  });
+
+  it('answers a handler that returns synchronously, and one that throws synchronously', async () => {
+    const { client } = await pair({
+      onRequest: (request) => {
+        if (request.method === 'fail') throw new JsonRpcError(-32000, 'no');
+        return { at: 'once' };
+      },
+    });
+    await expect(client.request('now')).resolves.toEqual({ at: 'once' });
+    await expect(client.request('fail')).rejects.toMatchObject({ code: -32000, message: 'no' });
+  });
+
   it('delivers notifications in order and sends related messages through the context', async () => {
     const seen: string[] = [];
     const { client } = await pair(
