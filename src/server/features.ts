@@ -2,7 +2,7 @@
 // and resolves with the result object (era decoration is the session's job).
 import { LazySignal } from '../internal/abort.js';
 import type { MaybePromise } from '../internal/maybe.js';
-import { isPromise } from '../internal/maybe.js';
+import { isPromise, releasing } from '../internal/maybe.js';
 import { headerMismatch, invalidParams, resourceNotFound } from '../protocol/errors.js';
 import { isLoggingLevel } from '../protocol/logging.js';
 import { checkParamHeaders } from '../protocol/param-headers.js';
@@ -118,31 +118,17 @@ function runRound<T>(
   inputs: RunInputs,
   run: (ctx: HandlerContext) => MaybePromise<T>,
 ): MaybePromise<T | Spec.InputRequiredResult> {
-  let running: MaybePromise<T>;
-  try {
-    running = run(createContext(call.scope, inputs));
-  } catch (error) {
-    inputs.release();
-    throw error;
-  }
-  // A value at hand won: input the handler asked for is needed only when it is still waiting.
-  if (!isPromise(running)) {
-    inputs.release();
-    return running;
-  }
-  const round = inputs.round;
-  return round.race(running).then<T | Spec.InputRequiredResult>(
-    (outcome) => {
-      inputs.release();
+  return releasing(() => {
+    const running = run(createContext(call.scope, inputs));
+    // A value at hand won: input the handler asked for is needed only when it is still waiting.
+    if (!isPromise(running)) return running;
+    const round = inputs.round;
+    return round.race(running).then<T | Spec.InputRequiredResult>((outcome) => {
       if (outcome !== NEEDS_INPUT) return outcome;
       inputs.abort(new Error('the request needs client input first'));
       return round.result(call.core.rounds);
-    },
-    (error: unknown) => {
-      inputs.release();
-      throw error;
-    },
-  );
+    });
+  }, inputs);
 }
 
 function toolsCall(call: Call): MaybePromise<unknown> {

@@ -4,7 +4,7 @@
 // revision, and hands it to the feature functions with a HandlerContext.
 import { LazySignal } from '../internal/abort.js';
 import type { MaybePromise } from '../internal/maybe.js';
-import { isPromise } from '../internal/maybe.js';
+import { isPromise, releasing } from '../internal/maybe.js';
 import { Connection } from '../jsonrpc/connection.js';
 import type { ConnectionOptions, RequestContext } from '../jsonrpc/connection.js';
 import { ErrorCode, JsonRpcError, toJsonRpcError } from '../jsonrpc/errors.js';
@@ -336,20 +336,7 @@ export class ServerSession {
       core: this.#core,
     };
     if (linked === undefined) return feature(call);
-    let result: MaybePromise<unknown>;
-    try {
-      result = feature(call);
-    } catch (error) {
-      linked.release();
-      throw error;
-    }
-    if (!isPromise(result)) {
-      linked.release();
-      return result;
-    }
-    return result.finally(() => {
-      linked.release();
-    });
+    return releasing(() => feature(call), linked);
   }
 
   #initialize(params: Record<string, unknown>): object {
