@@ -3,6 +3,7 @@
 // everything pending when the transport closes. It knows nothing of the protocol on top.
 import type { MaybePromise } from '../internal/maybe.js';
 import { isPromise } from '../internal/maybe.js';
+import { SlotMap } from '../internal/slot-map.js';
 import type { BatchItem } from './codec.js';
 import { errorResponse } from './codec.js';
 import { ErrorCode, JsonRpcError, LocalError, LocalErrorCode, toJsonRpcError } from './errors.js';
@@ -118,8 +119,8 @@ export class Connection {
   readonly #options: ConnectionOptions;
   /** Outgoing calls awaiting their response; made by the first call (idle sessions hold none). */
   #pending: Map<RequestId, Pending> | undefined;
-  /** Incoming requests being served; dropped when the last one ends. */
-  #incoming: Map<RequestId, Incoming> | undefined;
+  /** Incoming requests being served (one at a time makes no Map). */
+  readonly #incoming = new SlotMap<RequestId, Incoming>();
   #nextId = 0;
   #started = false;
   #closed = false;
@@ -272,7 +273,7 @@ export class Connection {
    * if any, is not sent. False when no such request is being served.
    */
   cancelIncoming(id: RequestId, reason?: unknown): boolean {
-    const incoming = this.#incoming?.get(id);
+    const incoming = this.#incoming.get(id);
     if (incoming === undefined) return false;
     incoming.abandoned = true;
     incoming.abort(reason ?? new LocalError(LocalErrorCode.ConnectionClosed, 'request cancelled'));
@@ -387,7 +388,7 @@ export class Connection {
    */
   #serve(request: Request, info: MessageInfo | undefined): MaybePromise<Response | undefined> {
     const { id } = request;
-    if (this.#incoming?.has(id) === true) {
+    if (this.#incoming.has(id)) {
       return {
         jsonrpc: '2.0',
         id,
@@ -406,7 +407,7 @@ export class Connection {
       };
     }
     const incoming = new Incoming();
-    (this.#incoming ??= new Map()).set(id, incoming);
+    this.#incoming.set(id, incoming);
     const ctx = new Connection.#Context(this, { id, info, incoming });
     let result: unknown;
     try {
@@ -434,12 +435,9 @@ export class Connection {
     return errorFor(id, toJsonRpcError(error));
   }
 
-  /** Forgets a request that was served; the map goes once empty (an idle session holds none). */
+  /** Forgets a request that was served. */
   #served(id: RequestId): void {
-    const incoming = this.#incoming;
-    if (incoming === undefined) return;
-    incoming.delete(id);
-    if (incoming.size === 0) this.#incoming = undefined;
+    this.#incoming.delete(id);
   }
 
   #resolve(response: Response): void {
@@ -465,11 +463,12 @@ export class Connection {
     for (const id of [...(this.#pending?.keys() ?? [])]) {
       this.#settle(id)?.reject(closedError(error));
     }
-    for (const incoming of this.#incoming?.values() ?? []) {
+    for (const id of this.#incoming.keys()) {
+      const incoming = this.#incoming.get(id) as Incoming;
+      this.#incoming.delete(id);
       incoming.abandoned = true;
       incoming.abort(closedError(error));
     }
-    this.#incoming = undefined;
     this.#options.onClose?.(error);
   }
 
