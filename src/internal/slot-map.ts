@@ -1,7 +1,8 @@
 // A map for keys that are mostly one at a time: the in-flight requests of a connection or a
 // session. One entry lives in two fields; a Map is made only while a second key is present, and
-// dropped again once one or none is left. An idle owner holds no Map, and one request at a time
-// makes none (a Map made and dropped per request was measurable under load; bench/RESULTS.md).
+// dropped again once one or none is left. One request at a time makes no Map (a Map made and
+// dropped per request was measurable under load; bench/RESULTS.md), and the SlotMap itself is
+// small enough for its owner to make it on first use and drop it when empty.
 
 /** SlotMap is a Map-like for few concurrent keys; insertion order is not kept. */
 export class SlotMap<K, V> {

@@ -119,8 +119,8 @@ export class Connection {
   readonly #options: ConnectionOptions;
   /** Outgoing calls awaiting their response; made by the first call (idle sessions hold none). */
   #pending: Map<RequestId, Pending> | undefined;
-  /** Incoming requests being served (one at a time makes no Map). */
-  readonly #incoming = new SlotMap<RequestId, Incoming>();
+  /** Incoming requests being served; dropped when the last one ends (an idle session holds none). */
+  #incoming: SlotMap<RequestId, Incoming> | undefined;
   #nextId = 0;
   #started = false;
   #closed = false;
@@ -273,7 +273,7 @@ export class Connection {
    * if any, is not sent. False when no such request is being served.
    */
   cancelIncoming(id: RequestId, reason?: unknown): boolean {
-    const incoming = this.#incoming.get(id);
+    const incoming = this.#incoming?.get(id);
     if (incoming === undefined) return false;
     incoming.abandoned = true;
     incoming.abort(reason ?? new LocalError(LocalErrorCode.ConnectionClosed, 'request cancelled'));
@@ -388,7 +388,7 @@ export class Connection {
    */
   #serve(request: Request, info: MessageInfo | undefined): MaybePromise<Response | undefined> {
     const { id } = request;
-    if (this.#incoming.has(id)) {
+    if (this.#incoming?.has(id) === true) {
       return {
         jsonrpc: '2.0',
         id,
@@ -407,7 +407,7 @@ export class Connection {
       };
     }
     const incoming = new Incoming();
-    this.#incoming.set(id, incoming);
+    (this.#incoming ??= new SlotMap()).set(id, incoming);
     const ctx = new Connection.#Context(this, { id, info, incoming });
     let result: unknown;
     try {
@@ -437,7 +437,10 @@ export class Connection {
 
   /** Forgets a request that was served. */
   #served(id: RequestId): void {
-    this.#incoming.delete(id);
+    const incoming = this.#incoming;
+    if (incoming === undefined) return;
+    incoming.delete(id);
+    if (incoming.size === 0) this.#incoming = undefined;
   }
 
   #resolve(response: Response): void {
@@ -463,12 +466,11 @@ export class Connection {
     for (const id of [...(this.#pending?.keys() ?? [])]) {
       this.#settle(id)?.reject(closedError(error));
     }
-    for (const id of this.#incoming.keys()) {
-      const incoming = this.#incoming.get(id) as Incoming;
-      this.#incoming.delete(id);
+    for (const incoming of this.#incoming?.values() ?? []) {
       incoming.abandoned = true;
       incoming.abort(closedError(error));
     }
+    this.#incoming = undefined;
     this.#options.onClose?.(error);
   }
 

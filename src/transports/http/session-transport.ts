@@ -58,7 +58,7 @@ export class SessionTransport implements Transport, SessionEntry {
   #pending: Delivery[] = [];
   #closed = false;
   /** The POST waiting for each in-flight request's response. */
-  readonly #routes = new SlotMap<RequestId, PostReply>();
+  #routes: SlotMap<RequestId, PostReply> | undefined;
   /** Unfinished resumable streams, by id. */
   #streams: Map<string, ResumableStream> | undefined;
   /** The GET stream, if one was opened. */
@@ -97,7 +97,7 @@ export class SessionTransport implements Transport, SessionEntry {
   }
 
   isBusy(): boolean {
-    if (this.#routes.size > 0) return true;
+    if (this.#routes !== undefined) return true;
     if (this.#standalone instanceof PlainStream && !this.#standalone.writer.closed) return true;
     if (this.#standalone instanceof ResumableStream && this.#standalone.live) return true;
     for (const stream of this.#streams?.values() ?? []) if (stream.live) return true;
@@ -106,7 +106,7 @@ export class SessionTransport implements Transport, SessionEntry {
 
   /** True when a request with `id` is in flight (a second one would be ambiguous). */
   inFlight(id: RequestId): boolean {
-    return this.#routes.has(id);
+    return this.#routes?.has(id) === true;
   }
 
   /** Delivers one POSTed message; `reply` waits for its response when it is a request. */
@@ -116,7 +116,7 @@ export class SessionTransport implements Transport, SessionEntry {
       return;
     }
     if (reply !== undefined && 'id' in message && 'method' in message) {
-      this.#routes.set(message.id, reply);
+      (this.#routes ??= new SlotMap()).set(message.id, reply);
       if (message.method === 'initialize') this.#initializeId = message.id;
     }
     this.#hand({ kind: 'message', message, info });
@@ -131,7 +131,7 @@ export class SessionTransport implements Transport, SessionEntry {
     if (reply !== undefined) {
       for (const item of items) {
         if ('message' in item && 'id' in item.message && 'method' in item.message) {
-          this.#routes.set(item.message.id, reply);
+          (this.#routes ??= new SlotMap()).set(item.message.id, reply);
         }
       }
     }
@@ -209,7 +209,7 @@ export class SessionTransport implements Transport, SessionEntry {
       return Promise.resolve();
     }
     const related = options?.relatedRequestId;
-    const route = related === undefined ? undefined : this.#routes.get(related);
+    const route = related === undefined ? undefined : this.#routes?.get(related);
     if (route?.push(single) === true) return Promise.resolve();
     const isRequest = 'id' in single;
     // A related notification that its JSON-only POST cannot carry is dropped; requests and
@@ -233,9 +233,8 @@ export class SessionTransport implements Transport, SessionEntry {
   close(): Promise<void> {
     if (this.#closed) return Promise.resolve();
     this.#closed = true;
-    const replies = new Set(this.#routes.values());
-    for (const id of this.#routes.keys()) this.#routes.delete(id);
-    for (const reply of replies) reply.abandon(SESSION_ENDED);
+    for (const reply of new Set(this.#routes?.values())) reply.abandon(SESSION_ENDED);
+    this.#routes = undefined;
     for (const stream of this.#streams?.values() ?? []) stream.close();
     this.#streams = undefined;
     if (this.#standalone instanceof PlainStream) this.#standalone.finish();
@@ -251,17 +250,20 @@ export class SessionTransport implements Transport, SessionEntry {
     let reply: PostReply | undefined;
     for (const r of responses) {
       if (r.id === null) continue;
-      reply ??= this.#routes.get(r.id);
+      reply ??= this.#routes?.get(r.id);
       this.#unroute(r.id);
       if (r.id === this.#initializeId) this.#negotiated(r);
     }
     reply?.final(response);
-    if (reply !== undefined && this.#routes.size === 0) this.#settings.touched(this.id);
+    if (reply !== undefined && this.#routes === undefined) this.#settings.touched(this.id);
   }
 
-  /** Forgets a request's route. */
+  /** Forgets a request's route; the map goes once empty (an idle session holds none). */
   #unroute(id: RequestId): void {
-    this.#routes.delete(id);
+    const routes = this.#routes;
+    if (routes === undefined) return;
+    routes.delete(id);
+    if (routes.size === 0) this.#routes = undefined;
   }
 
   #negotiated(response: Response): void {
