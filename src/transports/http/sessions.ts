@@ -39,6 +39,8 @@ export class SessionTable {
   readonly #idleMs: number;
   readonly #onError: (error: unknown, where: string) => void;
   #lastSweep = 0;
+  /** The id of the last entry of #entries (the one used last), when known. */
+  #newest: string | undefined;
 
   constructor(
     limits: { max: number; idleMs: number },
@@ -63,10 +65,7 @@ export class SessionTable {
       this.delete(id);
       return undefined;
     }
-    // Re-inserting keeps the map ordered by last use.
-    this.#entries.delete(id);
-    entry.lastUsed = now;
-    this.#entries.set(id, entry);
+    this.#used(id, entry, now);
     return entry.session;
   }
 
@@ -74,14 +73,26 @@ export class SessionTable {
   touch(id: string): void {
     const entry = this.#entries.get(id);
     if (entry === undefined) return;
+    this.#used(id, entry, Date.now());
+  }
+
+  /**
+   * Records a use. Re-inserting keeps the map ordered by last use; the newest entry stays where
+   * it is, so that one busy session does not churn the map on every request (each delete-and-set
+   * leaves a deleted slot behind, and a full table is copied anew).
+   */
+  #used(id: string, entry: { session: SessionEntry; lastUsed: number }, now: number): void {
+    entry.lastUsed = now;
+    if (this.#newest === id) return;
     this.#entries.delete(id);
-    entry.lastUsed = Date.now();
     this.#entries.set(id, entry);
+    this.#newest = id;
   }
 
   /** Adds a session; call `makeRoom` first. */
   add(session: SessionEntry): void {
     this.#entries.set(session.id, { session, lastUsed: Date.now() });
+    this.#newest = session.id;
   }
 
   /** Removes and closes a session. False when it was not there. */
@@ -89,6 +100,7 @@ export class SessionTable {
     const entry = this.#entries.get(id);
     if (entry === undefined) return false;
     this.#entries.delete(id);
+    if (this.#newest === id) this.#newest = undefined;
     this.#close(entry.session);
     return true;
   }
@@ -122,6 +134,7 @@ export class SessionTable {
   async closeAll(): Promise<void> {
     const sessions = [...this.#entries.values()].map((e) => e.session);
     this.#entries.clear();
+    this.#newest = undefined;
     await Promise.all(sessions.map((s) => this.#closeAwaited(s)));
   }
 
