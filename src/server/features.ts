@@ -149,6 +149,8 @@ function toolsCall(call: Call): MaybePromise<unknown> {
     }
   }
   const report = call.core.report;
+  // Legacy calls have no input round: withInput's first step, without the closure and target it
+  // would need (this is the path of every legacy tools/call).
   if (call.scope.era === 'legacy') {
     return callTool(tool, args, { ctx: createContext(call.scope, undefined), report });
   }

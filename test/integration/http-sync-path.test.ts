@@ -6,7 +6,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { HttpExchange, HttpReply } from '../../src/transports/http/exchange.js';
 import { BodyError } from '../../src/transports/http/exchange.js';
+import type { StreamableHttpHandler } from '../../src/transports/http/handler.js';
 import { createStreamableHttpHandler } from '../../src/transports/http/handler.js';
+import { listen } from '../../src/transports/http/node.js';
 import type { StreamableHttpOptions } from '../../src/transports/http/options.js';
 import { McpServer } from '../../src/server/server.js';
 import { assertValidMessage } from '../helpers/spec-schema.js';
@@ -186,5 +188,35 @@ describe('the synchronous request path', () => {
     expect(old2).toMatchObject({ id: 3, result: { content: [{ type: 'text' }] } });
     assertValidMessage('2025-03-26', old2, { method: 'tools/call' });
     assertValidMessage('2025-11-25', new1, { method: 'tools/call' });
+  });
+
+  it("answers 500 on node:http when a handler of one's own throws at once, and keeps serving", async () => {
+    const real = handlerFor();
+    let calls = 0;
+    const flaky: StreamableHttpHandler = {
+      ...real,
+      options: real.options,
+      sessionCount: 0,
+      serve: (exchange, answer) => {
+        calls++;
+        if (calls === 1) throw new Error('bug in a custom handler');
+        real.serve?.(exchange, answer);
+      },
+    };
+    const running = await listen(flaky);
+    try {
+      const post = () =>
+        fetch(running.url, {
+          method: 'POST',
+          headers: LEGACY_HEADERS,
+          body: JSON.stringify(toolCall('now')),
+        });
+      expect((await post()).status).toBe(500);
+      const ok = await post();
+      expect(ok.status).toBe(200);
+      expect(await ok.json()).toMatchObject({ result: { content: [{ text: 'now: x' }] } });
+    } finally {
+      await running.close();
+    }
   });
 });

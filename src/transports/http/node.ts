@@ -25,14 +25,24 @@ export function toNodeHandler(handler: StreamableHttpHandler): NodeHandler {
   const { serve } = handler;
   if (serve !== undefined) {
     return (req, res) => {
-      serve(new NodeExchange(req, res), (reply) => {
-        send(res, reply);
-      });
+      try {
+        serve(new NodeExchange(req, res), (reply) => {
+          send(res, reply);
+        });
+      } catch {
+        failed(res); // a handler's own bug: never let it reach node:http's listener
+      }
     };
   }
   return (req, res) => {
-    const exchange = new NodeExchange(req, res);
-    const reply = handler.respond?.(exchange) ?? handler.handle(exchange);
+    let reply: HttpReply | Promise<HttpReply>;
+    try {
+      const exchange = new NodeExchange(req, res);
+      reply = handler.respond?.(exchange) ?? handler.handle(exchange);
+    } catch {
+      failed(res);
+      return;
+    }
     if (!isPromise(reply)) {
       send(res, reply);
       return;
@@ -42,11 +52,16 @@ export function toNodeHandler(handler: StreamableHttpHandler): NodeHandler {
         send(res, answered);
       },
       () => {
-        if (!res.headersSent) res.writeHead(500);
-        res.end();
+        failed(res);
       },
     );
   };
+}
+
+/** Answers 500 to a request whose handler failed (or ends a response already begun). */
+function failed(res: ServerResponse): void {
+  if (!res.headersSent) res.writeHead(500);
+  res.end();
 }
 
 /** Writes a reply; one node:http refuses (bad header bytes) drops the connection. */
