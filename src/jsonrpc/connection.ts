@@ -1,6 +1,7 @@
 // Connection runs JSON-RPC 2.0 over a Transport: it correlates outgoing requests with their
 // responses (timeouts, AbortSignal), dispatches incoming requests to one handler, and rejects
 // everything pending when the transport closes. It knows nothing of the protocol on top.
+import { LazySignal } from '../internal/abort.js';
 import type { MaybePromise } from '../internal/maybe.js';
 import { isPromise } from '../internal/maybe.js';
 import { SlotMap } from '../internal/slot-map.js';
@@ -86,25 +87,17 @@ interface Pending {
   abandon: AbortController;
 }
 
-/** An incoming request being served. Its AbortController is made when its signal is first read. */
-class Incoming {
+/** An incoming request being served: a signal of its own, made when first read. */
+class Incoming extends LazySignal {
   abandoned = false;
-  #controller: AbortController | undefined;
-  #reason: { reason: unknown } | undefined;
 
-  get signal(): AbortSignal {
-    if (this.#controller === undefined) {
-      this.#controller = new AbortController();
-      if (this.#reason !== undefined) this.#controller.abort(this.#reason.reason);
-    }
-    return this.#controller.signal;
+  constructor() {
+    super(noSources);
   }
+}
 
-  /** Aborts the signal (now, or as it is made). */
-  abort(reason: unknown): void {
-    if (this.#controller !== undefined) this.#controller.abort(reason);
-    else this.#reason ??= { reason };
-  }
+function noSources(): readonly AbortSignal[] {
+  return [];
 }
 
 /**

@@ -62,8 +62,9 @@ export type ScopeFields = Pick<
 
 /**
  * A RequestScope whose signal is `signal.signal`, read when asked for (the holder may make it on
- * first read), and whose notify and request go to `via`. A class: an object literal with a getter takes V8's slow path and gets
- * dictionary properties, on every request (see bench/RESULTS.md).
+ * first read), and whose notify and request go to `via`. A class: an object literal with a
+ * getter takes V8's slow path and gets dictionary properties, on every request (see
+ * bench/RESULTS.md).
  */
 export class LazyScope implements RequestScope {
   readonly id: RequestId;

@@ -14,7 +14,7 @@ import { headersInfo } from './context.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
 import { JSON_HEADERS, errorReply, watchClose } from './exchange.js';
 import type { Acceptable } from './media-type.js';
-import { PostReply, REQUEST_CLOSED } from './post-reply.js';
+import { PostReply, REQUEST_CLOSED, answersJson } from './post-reply.js';
 import type { OpenStream } from './streams.js';
 import { PlainStream } from './streams.js';
 import { SseWriter } from './sse-writer.js';
@@ -137,8 +137,7 @@ class Alone implements RequestContext {
   #jsonReply(response: Response): HttpReply {
     const { accept, status: statusOf } = this.#how;
     const status = statusOf?.(response) ?? 200;
-    const mode = this.#ctx.options.responseMode;
-    if (accept.json && (mode !== 'sse' || !accept.sse || status !== 200)) {
+    if (answersJson(accept, this.#ctx.options.responseMode, status)) {
       return { status, headers: JSON_HEADERS, body: response };
     }
     // An SSE-only client (or SSE preferred): the response goes on a stream of its own.

@@ -15,6 +15,14 @@ export const REQUEST_CLOSED: HttpReply = errorReply(503, {
   message: 'request closed',
 });
 
+/**
+ * True when a final response that came first goes out as JSON rather than on an SSE stream: the
+ * client accepts JSON, and SSE is not preferred for it (the `sse` mode prefers it for 200s).
+ */
+export function answersJson(accept: Acceptable, mode: ResponseMode, status: number): boolean {
+  return accept.json && (mode !== 'sse' || !accept.sse || status !== 200);
+}
+
 /** How one POST is to be answered. */
 export interface PostReplyOptions {
   readonly accept: Acceptable;
@@ -92,8 +100,7 @@ export class PostReply {
     if (this.#state === 'pending') {
       const status = Array.isArray(body) ? 200 : (this.#options.status?.(body as Response) ?? 200);
       const { accept, mode } = this.#options;
-      const json = accept.json && (mode !== 'sse' || !accept.sse || status !== 200);
-      if (json) {
+      if (answersJson(accept, mode, status)) {
         this.#finish({ status, headers: this.#headers(JSON_HEADERS), body });
         return;
       }
