@@ -1,10 +1,12 @@
 // ServerCore: the compiled, shared state of one McpServer that every session serves from:
 // identity, options, the registry, derived capabilities and the set of sessions to notify.
+import type { RequestId, Response } from '../jsonrpc/message.js';
 import { DEFINITION_FIELDS } from '../protocol/fields.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { LegacyRevision, ProtocolRevision } from '../protocol/version.js';
 import { MetaKey } from '../protocol/version.js';
 import type { RoundOptions } from './input-required.js';
+import { modernResponse } from './modern-response.js';
 import { Registry } from './registry.js';
 import type { ServerSession } from './session.js';
 import type { CacheHint, ServerInfo } from './types.js';
@@ -18,6 +20,21 @@ const CACHEABLE = new Set([
   'resources/templates/list',
   'resources/read',
 ]);
+
+/**
+ * True when `result` is a plain object to which `decorateModern` adds exactly `resultType` and
+ * the serverInfo `_meta` (it has neither, nor a `toJSON` that would change its text).
+ */
+function plainResult(result: unknown): result is object {
+  if (typeof result !== 'object' || result === null) return false;
+  const fields = result as Record<string, unknown>;
+  const proto: unknown = Object.getPrototypeOf(result);
+  return (
+    (proto === Object.prototype || proto === null) &&
+    fields['resultType'] === undefined &&
+    fields['_meta'] === undefined
+  );
+}
 
 /** The settings ServerCore needs, resolved from McpServer's options. */
 export interface CoreSettings {
@@ -51,6 +68,7 @@ export class ServerCore {
     this.#settings = settings;
     this.info = settings.info;
     this.#serverInfoMeta = { [MetaKey.ServerInfo]: settings.info };
+    this.#modernTail = `,"resultType":"complete","_meta":${JSON.stringify(this.#serverInfoMeta)}}`;
     this.instructions = settings.instructions;
     this.revisions = settings.revisions;
     this.pageSize = settings.pageSize;
@@ -106,6 +124,20 @@ export class ServerCore {
 
   /** `_meta` of a 2026-07-28 result that has none: copied per result, never handed out. */
   readonly #serverInfoMeta: Readonly<Record<string, unknown>>;
+
+  /** The text of the fields `decorateModern` adds to a result that has none of them. */
+  readonly #modernTail: string;
+
+  /**
+   * The response to a 2026-07-28 request answered with `result`: its decorated result, encoded
+   * by appending the added fields' text when those fields are all it gets (ModernResponse).
+   */
+  modernResponse(id: RequestId, method: string, result: unknown): Response {
+    const decorated = this.decorateModern(method, result);
+    if (!plainResult(result) || CACHEABLE.has(method))
+      return { jsonrpc: '2.0', id, result: decorated };
+    return modernResponse(id, decorated, { source: result, tail: this.#modernTail });
+  }
 
   #withServerInfo(meta: unknown): Record<string, unknown> {
     const copy: Record<string, unknown> = Object.assign({}, meta);

@@ -119,13 +119,13 @@ export class ServerSession {
     }
     let served: MaybePromise<unknown>;
     try {
-      served = session.#serve(request, how.rctx);
+      served = session.#serve(request, how.rctx, true);
     } catch (error) {
       return failedAlone(core, id, error);
     }
-    if (!isPromise(served)) return { jsonrpc: '2.0', id, result: served ?? null };
+    if (!isPromise(served)) return responseOf(core, id, served);
     return served.then(
-      (result): Response => ({ jsonrpc: '2.0', id, result: result ?? null }),
+      (result): Response => responseOf(core, id, result),
       (error: unknown): Response => failedAlone(core, id, error),
     );
   }
@@ -142,7 +142,7 @@ export class ServerSession {
     }
 
     onRequest(request: Request, rctx: RequestContext): MaybePromise<unknown> {
-      return this.#session.#serve(request, rctx);
+      return this.#session.#serve(request, rctx, false);
     }
 
     onNotification(notification: Notification): void {
@@ -250,8 +250,12 @@ export class ServerSession {
     }
   }
 
-  /** Serves one request: its result, or a throw or rejection with the error to answer. */
-  #serve(request: Request, rctx: RequestContext): MaybePromise<unknown> {
+  /**
+   * Serves one request: its result, or a throw or rejection with the error to answer. A
+   * 2026-07-28 result comes decorated, or, served `alone`, as {@link ModernServed} (its response
+   * is made from it).
+   */
+  #serve(request: Request, rctx: RequestContext, alone: boolean): MaybePromise<unknown> {
     const { method } = request;
     const params = request.params;
     if (Array.isArray(params)) throw invalidParams('params must be an object');
@@ -274,6 +278,10 @@ export class ServerSession {
         logLevel: modern.logLevel,
       });
       const core = this.#core;
+      if (alone) {
+        if (!isPromise(result)) return new ModernServed(method, result);
+        return result.then((done) => new ModernServed(method, done));
+      }
       if (!isPromise(result)) return core.decorateModern(method, result);
       return result.then((done) => core.decorateModern(method, done));
     }
@@ -360,6 +368,23 @@ export class ServerSession {
     if (this.#core.instructions !== undefined) result['instructions'] = this.#core.instructions;
     return result;
   }
+}
+
+/** A 2026-07-28 request's result, before the decoration that revision's results get. */
+class ModernServed {
+  readonly method: string;
+  readonly result: unknown;
+
+  constructor(method: string, result: unknown) {
+    this.method = method;
+    this.result = result;
+  }
+}
+
+/** The response of a request served alone that answered `served`. */
+function responseOf(core: ServerCore, id: RequestId, served: unknown): Response {
+  if (served instanceof ModernServed) return core.modernResponse(id, served.method, served.result);
+  return { jsonrpc: '2.0', id, result: served ?? null };
 }
 
 /** The error response of a request served alone; what is not a JsonRpcError is reported. */

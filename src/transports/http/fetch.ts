@@ -1,5 +1,6 @@
 // The fetch face of the Streamable HTTP handler: `(Request) => Promise<Response>`, for Workers,
 // Deno, Bun, Hono and anything else built on the Fetch API. SSE bodies are ReadableStreams.
+import { encode } from '../../jsonrpc/codec.js';
 import type { BodyLimits, HttpExchange, HttpReply } from './exchange.js';
 import { BodyError, isStreamBody } from './exchange.js';
 import type { ConnectableFactory, StreamableHttpHandler } from './handler.js';
@@ -230,7 +231,7 @@ const encoder = new TextEncoder();
 function toResponse(reply: HttpReply, exchange: FetchExchange): Response {
   const { body, status, headers } = reply;
   if (body === null) return new Response(null, { status, headers });
-  if (!isStreamBody(body)) return new Response(JSON.stringify(body), { status, headers });
+  if (!isStreamBody(body)) return new Response(encode(body), { status, headers });
   const iterator = body[Symbol.asyncIterator]();
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {

@@ -5,6 +5,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isPromise } from '../../internal/maybe.js';
+import { encode } from '../../jsonrpc/codec.js';
 import type { BodyDone, BodyLimits, HttpExchange, HttpReply } from './exchange.js';
 import { BodyError, JSON_HEADERS, isStreamBody } from './exchange.js';
 import type { ConnectableFactory, StreamableHttpHandler } from './handler.js';
@@ -168,7 +169,7 @@ function write(res: ServerResponse, reply: HttpReply): void {
   } else {
     // With its length: writeHead fixes the head at once, so without Content-Length node:http
     // would frame the body as chunked (more bytes, and a writev of four buffers).
-    const text = JSON.stringify(body);
+    const text = encode(body);
     res.writeHead(status, withLength(reply.headers, Buffer.byteLength(text)));
     res.end(text);
   }
