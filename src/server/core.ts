@@ -6,7 +6,7 @@ import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { LegacyRevision, ProtocolRevision } from '../protocol/version.js';
 import { MetaKey } from '../protocol/version.js';
 import type { RoundOptions } from './input-required.js';
-import { modernResponse } from './modern-response.js';
+import { servedResponse } from './served-response.js';
 import { Registry } from './registry.js';
 import type { ServerSession } from './session.js';
 import type { CacheHint, ServerInfo } from './types.js';
@@ -68,7 +68,7 @@ export class ServerCore {
     this.#settings = settings;
     this.info = settings.info;
     this.#serverInfoMeta = { [MetaKey.ServerInfo]: settings.info };
-    this.#modernTail = `,"resultType":"complete","_meta":${JSON.stringify(this.#serverInfoMeta)}}`;
+    this.#modernFields = `"resultType":"complete","_meta":${JSON.stringify(this.#serverInfoMeta)}`;
     this.instructions = settings.instructions;
     this.revisions = settings.revisions;
     this.pageSize = settings.pageSize;
@@ -126,17 +126,17 @@ export class ServerCore {
   readonly #serverInfoMeta: Readonly<Record<string, unknown>>;
 
   /** The text of the fields `decorateModern` adds to a result that has none of them. */
-  readonly #modernTail: string;
+  readonly #modernFields: string;
 
   /**
-   * The response to a 2026-07-28 request answered with `result`: its decorated result, encoded
-   * by appending the added fields' text when those fields are all it gets (ModernResponse).
+   * The response to a 2026-07-28 request answered with `result`: its decorated result, which
+   * writes its own text when the added fields are all it gets (servedResponse).
    */
   modernResponse(id: RequestId, method: string, result: unknown): Response {
-    const decorated = this.decorateModern(method, result);
+    const decorated = this.decorateModern(method, result) as object;
     if (!plainResult(result) || CACHEABLE.has(method))
       return { jsonrpc: '2.0', id, result: decorated };
-    return modernResponse(id, decorated, { source: result, tail: this.#modernTail });
+    return servedResponse(id, decorated, { source: result, fields: this.#modernFields });
   }
 
   #withServerInfo(meta: unknown): Record<string, unknown> {

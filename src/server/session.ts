@@ -28,6 +28,7 @@ import { trimDefinition } from './registry.js';
 import { FEATURES } from './features.js';
 import type { Listener } from './features.js';
 import type { ServerCore } from './core.js';
+import { servedResponse } from './served-response.js';
 import type { ClientDescription, LoggingLevel } from './types.js';
 
 /** Options for one connection (see Connectable in protocol/connectable.ts). */
@@ -384,7 +385,9 @@ class ModernServed {
 /** The response of a request served alone that answered `served`. */
 function responseOf(core: ServerCore, id: RequestId, served: unknown): Response {
   if (served instanceof ModernServed) return core.modernResponse(id, served.method, served.result);
-  return { jsonrpc: '2.0', id, result: served ?? null };
+  if (typeof served !== 'object' || served === null)
+    return { jsonrpc: '2.0', id, result: served ?? null };
+  return servedResponse(id, served);
 }
 
 /** The error response of a request served alone; what is not a JsonRpcError is reported. */

@@ -1,0 +1,87 @@
+// The response to a request served alone (a 2026-07-28 or stateless POST), which writes its own
+// JSON text (bench/RESULTS.md, "Fifth round"). On Node 20 serializing the reply was a third of
+// mcpkit's time per call: the 2026-07-28 fields (`resultType`, the serverInfo `_meta` with its
+// long key) are appended as text made once per server instead of serialized from a decorated
+// copy, and the result of a tool that returned a string is written around its one string.
+import type { SelfEncoding } from '../jsonrpc/codec.js';
+import { JSON_TEXT } from '../jsonrpc/codec.js';
+import type { RequestId, SuccessResponse } from '../jsonrpc/message.js';
+
+/** How a 2026-07-28 response writes its text: the undecorated result and the added fields' text. */
+export interface ModernText {
+  /** The handler's result: a plain object without `resultType`, `_meta` or `toJSON`. */
+  readonly source: object;
+  /** The text of the fields added to `source`: `"resultType":"complete","_meta":{…}`. */
+  readonly fields: string;
+}
+
+/**
+ * A success response that writes its own JSON text. Without `modern` its text is made from
+ * `result` when encoded. With `modern`, `result` is `modern.source` plus the fields `modern.fields`
+ * writes (what consumers that do not encode it read) and its text is made from `modern`, so the
+ * result must not be changed once the response is built (nothing in mcpkit does).
+ */
+export function servedResponse(
+  id: RequestId,
+  result: object,
+  modern?: ModernText,
+): SuccessResponse {
+  return new ServedResponse(id, result, modern);
+}
+
+class ServedResponse implements SuccessResponse, SelfEncoding {
+  readonly jsonrpc = '2.0';
+  readonly id: RequestId;
+  readonly result: object;
+  readonly #modern: ModernText | undefined;
+
+  constructor(id: RequestId, result: object, modern: ModernText | undefined) {
+    this.id = id;
+    this.result = result;
+    this.#modern = modern;
+  }
+
+  [JSON_TEXT](): string {
+    const modern = this.#modern;
+    const source = modern === undefined ? this.result : modern.source;
+    const text = textOf(source);
+    let result: string;
+    if (text !== undefined) {
+      const open = `{"content":[{"type":"text","text":${JSON.stringify(text)}}]`;
+      result = modern === undefined ? `${open}}` : `${open},${modern.fields}}`;
+    } else {
+      result = JSON.stringify(source);
+      // Not an object's text after all (a boxed primitive): serialize the response as it is.
+      if (result.charCodeAt(result.length - 1) !== 125) {
+        return JSON.stringify({ jsonrpc: this.jsonrpc, id: this.id, result: this.result });
+      }
+      if (modern !== undefined) {
+        const open = result.length === 2 ? '{' : `${result.slice(0, -1)},`;
+        result = `${open}${modern.fields}}`;
+      }
+    }
+    return `{"jsonrpc":"2.0","id":${JSON.stringify(this.id)},"result":${result}}`;
+  }
+}
+
+/**
+ * The text of a result that is exactly `{ content: [{ type: 'text', text }] }`, fields in that
+ * order (what a tool that returns a string answers), else undefined.
+ */
+function textOf(result: object): string | undefined {
+  if (Object.getPrototypeOf(result) !== Object.prototype) return undefined;
+  for (const key in result) if (key !== 'content') return undefined;
+  const content = (result as { content?: unknown }).content;
+  if (!Array.isArray(content) || content.length !== 1) return undefined;
+  if ((content as { toJSON?: unknown }).toJSON !== undefined) return undefined;
+  const block: unknown = content[0];
+  if (typeof block !== 'object' || block === null) return undefined;
+  if (Object.getPrototypeOf(block) !== Object.prototype) return undefined;
+  let fields = 0;
+  for (const key in block) {
+    if (key !== (fields === 0 ? 'type' : 'text')) return undefined; // a third is never 'text'
+    fields++;
+  }
+  const { type, text } = block as { type?: unknown; text?: unknown };
+  return fields === 2 && type === 'text' && typeof text === 'string' ? text : undefined;
+}
