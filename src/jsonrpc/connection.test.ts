@@ -218,6 +218,21 @@ describe('Connection', () => {
     await expect(client.request('fail')).rejects.toMatchObject({ code: -32000, message: 'no' });
   });
 
+  it('makes success responses with `respond` when given, and sends what it makes', async () => {
+    const { transport } = await rawPeer({
+      onRequest: (request) => (request.method === 'none' ? undefined : { n: 1 }),
+      respond: (id, result) => ({ jsonrpc: '2.0', id, result: { made: result } }),
+    });
+    transport.receiver?.message({ jsonrpc: '2.0', id: 1, method: 'some' });
+    transport.receiver?.message({ jsonrpc: '2.0', id: 2, method: 'none' });
+    await vi.waitFor(() => {
+      expect(transport.sent).toEqual([
+        { jsonrpc: '2.0', id: 1, result: { made: { n: 1 } } },
+        { jsonrpc: '2.0', id: 2, result: { made: null } },
+      ]);
+    });
+  });
+
   it('delivers notifications in order and sends related messages through the context', async () => {
     const seen: string[] = [];
     const { client } = await pair(

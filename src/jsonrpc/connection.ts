@@ -16,6 +16,7 @@ import type {
   Request,
   RequestId,
   Response,
+  SuccessResponse,
 } from './message.js';
 import type { MessageInfo, Receiver, SendOptions, Transport } from './transport.js';
 
@@ -52,6 +53,11 @@ export interface ConnectionOptions {
   onRequest?: RequestHandler;
   /** Receives incoming notifications. Default: ignored. */
   onNotification?: NotificationHandler;
+  /**
+   * Makes the success response of a served request from its result (`null` for none). Default:
+   * a plain object. What a server uses to give its responses their own encoding (JSON_TEXT).
+   */
+  respond?: (id: RequestId, result: unknown) => SuccessResponse;
   /** Whether an incoming batch is acceptable now. Default: never (batches get -32600). */
   acceptBatch?: () => boolean;
   /** Default timeout of outgoing requests in milliseconds. Default: none. */
@@ -418,7 +424,11 @@ export class Connection {
 
   #succeeded(id: RequestId, incoming: Incoming, result: unknown): Response | undefined {
     this.#served(id);
-    return incoming.abandoned ? undefined : { jsonrpc: '2.0', id, result: result ?? null };
+    if (incoming.abandoned) return undefined;
+    const options = this.#options;
+    // Called as a method: options may be an object whose methods use `this`.
+    if (options.respond !== undefined) return options.respond(id, result ?? null);
+    return { jsonrpc: '2.0', id, result: result ?? null };
   }
 
   #failed(id: RequestId, incoming: Incoming, error: unknown): Response | undefined {

@@ -8,7 +8,14 @@ import { isPromise, releasing } from '../internal/maybe.js';
 import { Connection } from '../jsonrpc/connection.js';
 import type { ConnectionOptions, RequestContext } from '../jsonrpc/connection.js';
 import { ErrorCode, JsonRpcError, toJsonRpcError } from '../jsonrpc/errors.js';
-import type { Notification, Params, Request, RequestId, Response } from '../jsonrpc/message.js';
+import type {
+  Notification,
+  Params,
+  Request,
+  RequestId,
+  Response,
+  SuccessResponse,
+} from '../jsonrpc/message.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import type { ConnectOptions } from '../protocol/connectable.js';
 import { invalidParams } from '../protocol/errors.js';
@@ -124,9 +131,9 @@ export class ServerSession {
     } catch (error) {
       return failedAlone(core, id, error);
     }
-    if (!isPromise(served)) return responseOf(core, id, served);
+    if (!isPromise(served)) return aloneResponseOf(core, id, served);
     return served.then(
-      (result): Response => responseOf(core, id, result),
+      (result): Response => aloneResponseOf(core, id, result),
       (error: unknown): Response => failedAlone(core, id, error),
     );
   }
@@ -144,6 +151,10 @@ export class ServerSession {
 
     onRequest(request: Request, rctx: RequestContext): MaybePromise<unknown> {
       return this.#session.#serve(request, rctx, false);
+    }
+
+    respond(id: RequestId, result: unknown): SuccessResponse {
+      return responseOf(id, result);
     }
 
     onNotification(notification: Notification): void {
@@ -383,11 +394,16 @@ class ModernServed {
 }
 
 /** The response of a request served alone that answered `served`. */
-function responseOf(core: ServerCore, id: RequestId, served: unknown): Response {
+function aloneResponseOf(core: ServerCore, id: RequestId, served: unknown): Response {
   if (served instanceof ModernServed) return core.modernResponse(id, served.method, served.result);
-  if (typeof served !== 'object' || served === null)
-    return { jsonrpc: '2.0', id, result: served ?? null };
-  return servedResponse(id, served);
+  return responseOf(id, served);
+}
+
+/** The success response to a request whose result is `result`. */
+function responseOf(id: RequestId, result: unknown): SuccessResponse {
+  if (typeof result !== 'object' || result === null)
+    return { jsonrpc: '2.0', id, result: result ?? null };
+  return servedResponse(id, result);
 }
 
 /** The error response of a request served alone; what is not a JsonRpcError is reported. */
