@@ -222,3 +222,19 @@ export function quantile(sorted, q) {
 }
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * User + system CPU seconds of a process so far (every thread), or undefined without /proc.
+ * Under a CPU-bound load, CPU time per request is a steadier figure than requests/s: a machine
+ * that also runs others' work slows the server down without adding to its CPU time.
+ */
+export function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${String(pid)}/stat`, 'utf8')
+      .split(') ')[1]
+      .split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return undefined;
+  }
+}

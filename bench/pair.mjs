@@ -14,12 +14,12 @@
 //
 //   node bench/pair.mjs raw=raw before=stateless@/tmp/old after=stateless
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
 import { parseArgs } from 'node:util';
-import { BENCH, ROOT, median, oneSocketAgent, openSession, toolCall } from './lib.mjs';
+import { BENCH, ROOT, cpuSeconds, median, oneSocketAgent, openSession, toolCall } from './lib.mjs';
 
 const { values: flags, positionals } = parseArgs({
   allowPositionals: true,
@@ -84,18 +84,6 @@ function load(server, seconds) {
   server.rps.push(Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN));
   if (before !== undefined && after !== undefined)
     server.cpu.push(((after - before) * 1e6) / total);
-}
-
-/** User + system CPU seconds of a process so far (every thread), or undefined without /proc. */
-function cpuSeconds(pid) {
-  try {
-    const fields = readFileSync(`/proc/${String(pid)}/stat`, 'utf8')
-      .split(') ')[1]
-      .split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ is 100 on Linux
-  } catch {
-    return undefined;
-  }
 }
 
 const servers = [];
