@@ -216,11 +216,11 @@ export function requireModernRevision(
   supported: readonly ProtocolRevision[] = PROTOCOL_REVISIONS,
 ): ModernRevision {
   const requested = meta.protocolVersion;
-  const match = supported.filter(isModern).find((r) => r === requested);
-  if (match === undefined) {
-    throw unsupportedProtocolVersion(requested ?? '', newestFirst(supported));
+  // A loop, not filter + find: this runs on every 2026-07-28 request.
+  for (const revision of supported) {
+    if (revision === requested && isModern(revision)) return revision;
   }
-  return match;
+  throw unsupportedProtocolVersion(requested ?? '', newestFirst(supported));
 }
 
 /**
