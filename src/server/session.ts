@@ -21,7 +21,7 @@ import type { ConnectOptions } from '../protocol/connectable.js';
 import { invalidParams } from '../protocol/errors.js';
 import { methodExists } from '../protocol/methods.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
-import type { LegacyRevision, ProtocolRevision } from '../protocol/version.js';
+import type { LegacyRevision } from '../protocol/version.js';
 import {
   MetaKey,
   negotiateLegacyRevision,
@@ -285,8 +285,12 @@ export class ServerSession {
       }
       const client = { capabilities, info: modern.clientInfo };
       const result = this.#dispatch(request, rctx, {
+        id: request.id,
+        era: 'modern',
         revision,
         client,
+        meta: metaOf(params),
+        info: rctx.info,
         logLevel: modern.logLevel,
       });
       const core = this.#core;
@@ -306,46 +310,33 @@ export class ServerSession {
       );
     }
     return this.#dispatch(request, rctx, {
+      id: request.id,
+      era: 'legacy',
       revision: legacy.revision,
       client: legacy.client,
+      meta: metaOf(params),
+      info: rctx.info,
       logLevel: this.#logLevel ?? 'debug',
     });
   }
 
-  #dispatch(
-    request: Request,
-    rctx: RequestContext,
-    how: {
-      revision: ProtocolRevision;
-      client: ClientDescription;
-      logLevel: LoggingLevel | undefined;
-    },
-  ): MaybePromise<unknown> {
+  /** Serves a request of the revision and client `fields` name (what its scope is made of). */
+  #dispatch(request: Request, rctx: RequestContext, fields: ScopeFields): MaybePromise<unknown> {
     const { method } = request;
     const feature = FEATURES[method];
-    if (feature === undefined || !methodExists(method, how.revision)) {
+    if (feature === undefined || !methodExists(method, fields.revision)) {
       throw new JsonRpcError(ErrorCode.MethodNotFound, `method not found: ${method}`);
     }
     const params = (request.params ?? {}) as Record<string, unknown>;
-    const meta = params['_meta'] as Record<string, unknown> | undefined;
     // The handler's signal follows the request and the transport's; it is made when first read
     // (`in`, because a transport may make its own signal on first read too).
-    const info = rctx.info;
+    const info = fields.info;
     const linked =
       info === undefined || !('signal' in info)
         ? undefined
         : new LazySignal(() =>
             info.signal === undefined ? [rctx.signal] : [rctx.signal, info.signal],
           );
-    const fields: ScopeFields = {
-      id: request.id,
-      era: how.revision === '2026-07-28' ? 'modern' : 'legacy',
-      revision: how.revision,
-      client: how.client,
-      meta,
-      info,
-      logLevel: how.logLevel,
-    };
     const scope: RequestScope = new LazyScope(fields, linked ?? rctx, rctx);
     const call: Call = {
       method,
@@ -380,6 +371,12 @@ export class ServerSession {
     if (this.#core.instructions !== undefined) result['instructions'] = this.#core.instructions;
     return result;
   }
+}
+
+/** The `_meta` of a request's params, if any (readModernMeta checked that it is an object). */
+function metaOf(params: Request['params']): Record<string, unknown> | undefined {
+  return (params as Record<string, unknown> | undefined)?.['_meta'] as
+    Record<string, unknown> | undefined;
 }
 
 /** A 2026-07-28 request's result, before the decoration that revision's results get. */
