@@ -1,5 +1,5 @@
-// The response to a request served alone (a 2026-07-28 or stateless POST), which writes its own
-// JSON text (bench/RESULTS.md, "Fifth round"). On Node 20 serializing the reply was a third of
+// The server's success responses, which write their own JSON text (codec's JSON_TEXT;
+// bench/RESULTS.md, "Fifth round"). On Node 20 serializing the reply was a third of
 // mcpkit's time per call: the 2026-07-28 fields (`resultType`, the serverInfo `_meta` with its
 // long key) are appended as text made once per server instead of serialized from a decorated
 // copy, and the result of a tool that returned a string is written around its one string.
