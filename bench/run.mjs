@@ -346,14 +346,28 @@ async function httpSection({ extraTools, connections, label }) {
 async function inprocessSection() {
   const script = join(BENCH, 'inprocess.mjs');
   const listed = await collect(spawn(process.execPath, [script, '--list'], { cwd: BENCH }));
-  const rows = [];
-  // Each case in a fresh process: no case runs on code the JIT shaped for another.
-  for (const name of JSON.parse(listed.trim())) {
-    const args = [script, '--json', '--rounds', String(ROUNDS), '--case', name];
-    if (QUICK) args.push('--quick');
-    const text = await collect(spawn(process.execPath, args, { cwd: BENCH }));
-    rows.push(...JSON.parse(text.trim().split('\n').pop()));
+  const names = JSON.parse(listed.trim());
+  const byName = new Map(names.map((name) => [name, []]));
+  // Each case in a fresh process: no case runs on code the JIT shaped for another. One round
+  // visits every case, in the other order every other round, so that drift of the machine hits
+  // every case alike (the 52-tool cases are compared with the 2-tool ones).
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const name of round % 2 === 0 ? names : [...names].reverse()) {
+      const args = [script, '--json', '--rounds', '1', '--case', name];
+      if (QUICK) args.push('--quick');
+      const text = await collect(spawn(process.execPath, args, { cwd: BENCH }));
+      byName.get(name).push(...JSON.parse(text.trim().split('\n').pop()));
+    }
   }
+  const rows = names.map((name) => {
+    const runs = byName.get(name);
+    return {
+      ...runs[0],
+      us: median(runs.map((r) => r.us)),
+      cpuUs: median(runs.map((r) => r.cpuUs)),
+      rounds: runs.flatMap((r) => r.rounds),
+    };
+  });
   for (const row of rows) {
     const sdk2 = rows.find((r) => r.peer === 'sdk2' && r.era === row.era && r.tools === row.tools);
     const raw = rows.find((r) => r.peer === 'raw' && r.face === row.face);
