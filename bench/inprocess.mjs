@@ -187,7 +187,9 @@ async function main() {
     if (check.status !== 200 || !check.body.includes('hello world')) {
       throw new Error(`${c.name}: unexpected reply ${String(check.status)} ${check.body}`);
     }
-    await measure(call, flags.quick ? 200 : 500); // warm-up
+    // Warm-up: long enough for the JIT and for the heap of start-up (52 tools compiled) to settle,
+    // since `npm run bench` runs each case in a fresh process once per round.
+    await measure(call, flags.quick ? 200 : 1000);
     const ms = flags.quick ? 300 : 1500; // per round
     const perRound = [];
     for (let r = 0; r < rounds; r++) perRound.push(await measure(call, ms));
