@@ -129,13 +129,13 @@ export class ServerCore {
   readonly #modernFields: string;
 
   /**
-   * The response to a 2026-07-28 request answered with `result`: its decorated result, which
-   * writes its own text when the added fields are all it gets (servedResponse).
+   * The response to a 2026-07-28 request answered with `result`: its decorated result, written
+   * as the undecorated result's text plus the added fields' when those fields are all it gets
+   * (servedResponse).
    */
   modernResponse(id: RequestId, method: string, result: unknown): Response {
     const decorated = this.decorateModern(method, result) as object;
-    if (!plainResult(result) || CACHEABLE.has(method))
-      return { jsonrpc: '2.0', id, result: decorated };
+    if (!plainResult(result) || CACHEABLE.has(method)) return servedResponse(id, decorated);
     return servedResponse(id, decorated, { source: result, fields: this.#modernFields });
   }
 

@@ -126,12 +126,19 @@ describe('responses served alone', () => {
     }
   });
 
-  it('a plain 2026-07-28 tool result writes its own text; one with its own _meta does not', async () => {
+  it('write their own text, a result with its own _meta keeping it beside serverInfo', async () => {
     const plain = await serveAlone(server, requests[0]!);
     expect(JSON_TEXT in plain).toBe(true);
     expect(JSON.parse(encode(plain))).toMatchObject({
       result: { content: [{ type: 'text', text: 'ok "quoted"' }], resultType: 'complete' },
     });
-    expect(JSON_TEXT in (await serveAlone(server, requests[1]!))).toBe(false);
+    const own = await serveAlone(server, requests[1]!);
+    expect(JSON_TEXT in own).toBe(true);
+    expect(JSON.parse(encode(own))).toMatchObject({
+      result: {
+        resultType: 'complete',
+        _meta: { 'example.com/x': 1, 'io.modelcontextprotocol/serverInfo': { name: 't' } },
+      },
+    });
   });
 });
