@@ -168,11 +168,11 @@ const isImplementation = (value: unknown): value is Implementation =>
  * missing key is acceptable is the caller's decision ({@link requireModernRevision} for the
  * revision).
  */
-export function readModernMeta(params: unknown): ModernMeta {
-  if (params === undefined) return {};
+export function readModernMeta(params: unknown): Readonly<ModernMeta> {
+  if (params === undefined) return NO_META;
   if (!isObject(params)) throw invalidParams('params must be an object');
   const meta = params['_meta'];
-  if (meta === undefined) return {};
+  if (meta === undefined) return NO_META;
   if (!isObject(meta)) throw invalidParams('params._meta must be an object');
   const result: ModernMeta = {};
   const version = meta[MetaKey.ProtocolVersion];
@@ -197,6 +197,9 @@ export function readModernMeta(params: unknown): ModernMeta {
   }
   return result;
 }
+
+/** What a request without `_meta` declares: nothing (shared, as every legacy request has it). */
+const NO_META: Readonly<ModernMeta> = Object.freeze({});
 
 /** The InvalidParams error of a `_meta` key with the wrong shape. */
 function bad(key: string, what: string): Error {

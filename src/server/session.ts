@@ -21,7 +21,7 @@ import type { ConnectOptions } from '../protocol/connectable.js';
 import { invalidParams } from '../protocol/errors.js';
 import { methodExists } from '../protocol/methods.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
-import type { LegacyRevision } from '../protocol/version.js';
+import type { LegacyRevision, ModernMeta } from '../protocol/version.js';
 import {
   MetaKey,
   negotiateLegacyRevision,
@@ -126,14 +126,24 @@ export class ServerSession {
       core.aloneSessions.set(key, session);
     }
     let served: MaybePromise<unknown>;
+    let modern: boolean;
     try {
-      served = session.#serve(request, how.rctx, true);
+      const meta = session.#meta(request);
+      modern = meta.protocolVersion !== undefined;
+      served = modern
+        ? session.#serveModern(request, how.rctx, meta)
+        : session.#serveLegacy(request, how.rctx);
     } catch (error) {
       return failedAlone(core, id, error);
     }
-    if (!isPromise(served)) return aloneResponseOf(core, id, served);
+    // A 2026-07-28 result is answered undecorated: its response adds the fields (modernResponse).
+    const { method } = request;
+    if (!isPromise(served)) {
+      return modern ? core.modernResponse(id, method, served) : responseOf(id, served);
+    }
     return served.then(
-      (result): Response => aloneResponseOf(core, id, result),
+      (result): Response =>
+        modern ? core.modernResponse(id, method, result) : responseOf(id, result),
       (error: unknown): Response => failedAlone(core, id, error),
     );
   }
@@ -150,7 +160,7 @@ export class ServerSession {
     }
 
     onRequest(request: Request, rctx: RequestContext): MaybePromise<unknown> {
-      return this.#session.#serve(request, rctx, false);
+      return this.#session.#serve(request, rctx);
     }
 
     respond(id: RequestId, result: unknown): SuccessResponse {
@@ -262,45 +272,54 @@ export class ServerSession {
     }
   }
 
-  /**
-   * Serves one request: its result, or a throw or rejection with the error to answer. A
-   * 2026-07-28 result comes decorated, or, served `alone`, as {@link ModernServed} (its response
-   * is made from it).
-   */
-  #serve(request: Request, rctx: RequestContext, alone: boolean): MaybePromise<unknown> {
-    const { method } = request;
+  /** The `_meta` fields of a request; throws InvalidParams when its params are not an object. */
+  #meta(request: Request): Readonly<ModernMeta> {
     const params = request.params;
     if (Array.isArray(params)) throw invalidParams('params must be an object');
-    const modern = readModernMeta(params);
-    // initialize is legacy unless its _meta names a revision: then it is a 2026-07-28 request
-    // for a method that revision lacks (-32601).
-    if (method === 'initialize' && modern.protocolVersion === undefined) {
-      return this.#initialize(params ?? {});
+    return readModernMeta(params);
+  }
+
+  /**
+   * Serves one request of a connection: its result (a 2026-07-28 one decorated), or a throw or
+   * rejection with the error to answer.
+   */
+  #serve(request: Request, rctx: RequestContext): MaybePromise<unknown> {
+    const meta = this.#meta(request);
+    if (meta.protocolVersion === undefined) return this.#serveLegacy(request, rctx);
+    const { method } = request;
+    const core = this.#core;
+    const result = this.#serveModern(request, rctx, meta);
+    if (!isPromise(result)) return core.decorateModern(method, result);
+    return result.then((done) => core.decorateModern(method, done));
+  }
+
+  /** Serves a 2026-07-28 request (its `_meta` names a revision): its undecorated result. */
+  #serveModern(
+    request: Request,
+    rctx: RequestContext,
+    meta: Readonly<ModernMeta>,
+  ): MaybePromise<unknown> {
+    const revision = requireModernRevision(meta, this.#core.revisions);
+    const capabilities = meta.clientCapabilities;
+    if (capabilities === undefined) {
+      throw invalidParams(`_meta["${MetaKey.ClientCapabilities}"] is required`);
     }
-    if (modern.protocolVersion !== undefined) {
-      const revision = requireModernRevision(modern, this.#core.revisions);
-      const capabilities = modern.clientCapabilities;
-      if (capabilities === undefined) {
-        throw invalidParams(`_meta["${MetaKey.ClientCapabilities}"] is required`);
-      }
-      const client = { capabilities, info: modern.clientInfo };
-      const result = this.#dispatch(request, rctx, {
-        id: request.id,
-        era: 'modern',
-        revision,
-        client,
-        meta: metaOf(params),
-        info: rctx.info,
-        logLevel: modern.logLevel,
-      });
-      const core = this.#core;
-      if (alone) {
-        if (!isPromise(result)) return new ModernServed(method, result);
-        return result.then((done) => new ModernServed(method, done));
-      }
-      if (!isPromise(result)) return core.decorateModern(method, result);
-      return result.then((done) => core.decorateModern(method, done));
-    }
+    return this.#dispatch(request, rctx, {
+      id: request.id,
+      era: 'modern',
+      revision,
+      client: { capabilities, info: meta.clientInfo },
+      meta: metaOf(request.params),
+      info: rctx.info,
+      logLevel: meta.logLevel,
+    });
+  }
+
+  /** Serves a request whose `_meta` names no revision: legacy, or `initialize`. */
+  #serveLegacy(request: Request, rctx: RequestContext): MaybePromise<unknown> {
+    const { method, params } = request;
+    // #meta checked that params, if any, are an object.
+    if (method === 'initialize') return this.#initialize((params ?? {}) as Record<string, unknown>);
     const legacy = this.#legacy;
     if (legacy === undefined) {
       if (method === 'ping') return {};
@@ -377,23 +396,6 @@ export class ServerSession {
 function metaOf(params: Request['params']): Record<string, unknown> | undefined {
   return (params as Record<string, unknown> | undefined)?.['_meta'] as
     Record<string, unknown> | undefined;
-}
-
-/** A 2026-07-28 request's result, before the decoration that revision's results get. */
-class ModernServed {
-  readonly method: string;
-  readonly result: unknown;
-
-  constructor(method: string, result: unknown) {
-    this.method = method;
-    this.result = result;
-  }
-}
-
-/** The response of a request served alone that answered `served`. */
-function aloneResponseOf(core: ServerCore, id: RequestId, served: unknown): Response {
-  if (served instanceof ModernServed) return core.modernResponse(id, served.method, served.result);
-  return responseOf(id, served);
 }
 
 /** The success response to a request whose result is `result`. */
