@@ -224,6 +224,28 @@ export function quantile(sorted, q) {
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
+ * The machine's CPU time so far, all cores (Linux /proc/stat, in ticks): `steal` is what the
+ * hypervisor gave to other guests while this one wanted to run. Undefined without /proc.
+ */
+export function machineTicks() {
+  try {
+    const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0];
+    const ticks = line.trim().split(/\s+/).slice(1).map(Number);
+    // user nice system idle iowait irq softirq steal (guest time is already in user).
+    const total = ticks.slice(0, 8).reduce((sum, t) => sum + t, 0);
+    return { steal: ticks[7] ?? 0, total };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The share of the machine's CPU time stolen by the hypervisor between two readings. */
+export function stealShare(before, after) {
+  if (before === undefined || after === undefined || after.total <= before.total) return undefined;
+  return (after.steal - before.steal) / (after.total - before.total);
+}
+
+/**
  * User + system CPU seconds of a process so far (every thread), or undefined without /proc.
  * Under a CPU-bound load, CPU time per request is a steadier figure than requests/s: a machine
  * that also runs others' work slows the server down without adding to its CPU time.

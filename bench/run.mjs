@@ -39,6 +39,8 @@ import {
   headersFor,
   LEGACY,
   cpuSeconds,
+  machineTicks,
+  stealShare,
 } from './lib.mjs';
 import { Agent } from 'node:http';
 
@@ -304,7 +306,7 @@ async function httpSection({ extraTools, connections, label }) {
               );
             }
             log(
-              `  ${label} r${String(round + 1)} ${server.id.padEnd(16)} c=${String(c).padEnd(3)} ${figures.rps.toFixed(0).padStart(7)} req/s  p50 ${figures.p50.toFixed(2)} ms  p99 ${figures.p99.toFixed(2)} ms`,
+              `  ${label} r${String(round + 1)} ${server.id.padEnd(16)} c=${String(c).padEnd(3)} ${figures.rps.toFixed(0).padStart(7)} req/s  p50 ${figures.p50.toFixed(2)} ms  p99 ${figures.p99.toFixed(2)} ms  steal ${fmt.pct(figures.steal)}`,
             );
           } catch (error) {
             results.problems.push(`${label} ${server.id}: ${error.message}`);
@@ -358,8 +360,10 @@ async function measure(started, c) {
   // The headline (64 connections) runs DURATION seconds; 1 and 16, one second.
   const seconds = c === 64 || QUICK ? DURATION : 1;
   const before = cpuSeconds(started.child.pid);
+  const ticks = machineTicks();
   const figures = await load(started.url, started.request, { connections: c, seconds });
   const after = cpuSeconds(started.child.pid);
+  figures.steal = stealShare(ticks, machineTicks());
   // The server's CPU time per request (µs): steadier than req/s on a shared machine.
   figures.cpuUs =
     before === undefined || after === undefined || figures.total === 0
@@ -374,7 +378,13 @@ async function measure(started, c) {
  */
 function rpsRatio(row, other) {
   if (other === undefined || other.rps === 0) return undefined;
-  if (other.section !== row.section) return row.rps / other.rps;
+  const ratios = roundRatios(row, other);
+  return ratios.length > 0 ? median(ratios) : row.rps / other.rps;
+}
+
+/** `row`'s req/s over `other`'s, round by round, when both ran in the same section's rounds. */
+function roundRatios(row, other) {
+  if (other === undefined || other.section !== row.section) return [];
   const ratios = [];
   for (const mine of row.rounds) {
     const theirs = other.rounds.find((r) => r.round === mine.round);
@@ -382,7 +392,7 @@ function rpsRatio(row, other) {
       ratios.push(mine.rps / theirs.rps);
     }
   }
-  return ratios.length > 0 ? median(ratios) : row.rps / other.rps;
+  return ratios;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -950,6 +960,7 @@ const fmt = {
   ms: (v) =>
     v === undefined || Number.isNaN(v) ? '-' : `${v < 10 ? v.toFixed(2) : v.toFixed(1)} ms`,
   x: (v) => (v === undefined || Number.isNaN(v) ? '-' : `${v < 10 ? v.toFixed(2) : v.toFixed(1)}x`),
+  pct: (v) => (v === undefined || Number.isNaN(v) ? '-' : `${(v * 100).toFixed(1)}%`),
 };
 
 function table() {
@@ -1047,6 +1058,32 @@ function table() {
   ].join('\n');
 }
 
+/**
+ * What the hypervisor took, section by section: on a shared virtual machine, CPU time stolen
+ * while the bench ran slows every server by a different share, so a run with much of it is no
+ * fair reading of the ratios.
+ */
+function stealLine() {
+  const entries = Object.entries(results.meta.steal).filter(([, v]) => v !== undefined);
+  if (entries.length === 0) return 'CPU stolen by the host: unknown (no /proc/stat)';
+  const worst = Math.max(...entries.map(([, v]) => v));
+  const list = entries.map(([key, v]) => `${key} ${fmt.pct(v)}`).join(', ');
+  const verdict =
+    worst > STEAL_LIMIT
+      ? `: more than ${fmt.pct(STEAL_LIMIT)}, other guests had part of this machine; the ratios are not a fair reading`
+      : '';
+  return `CPU stolen by the host: ${list}${verdict}`;
+}
+
+/** The share of stolen CPU time above which a run is said to be unfit to record. */
+const STEAL_LIMIT = 0.05;
+
+/** How a target reads: met, missed, or not measured in this run (its figure is missing). */
+function verdictOf(t) {
+  if (t.value === undefined || Number.isNaN(t.value)) return 'n/a   ';
+  return t.met ? 'met   ' : 'MISSED';
+}
+
 function target(name, { value, met, detail }) {
   results.targets.push({ name, value, met, detail });
 }
@@ -1058,13 +1095,17 @@ function evaluateTargets() {
   // The same comparison by CPU time per request (raw's over this one's), said beside it: what
   // the req/s ratio would be on a machine that ran nothing else.
   const raw = http64('raw');
-  const withCpu = (judged, row) =>
-    raw?.cpuUs === undefined || row.cpuUs === undefined
+  // And the ratios of the rounds, whose median the ratio is: how far one run can be trusted.
+  const withCpu = (judged, row) => {
+    const rounds = roundRatios(row, raw).map((value) => value.toFixed(2));
+    const notes = rounds.length > 1 ? [`rounds ${rounds.join(' ')}`] : [];
+    if (raw?.cpuUs !== undefined && row.cpuUs !== undefined) {
+      notes.push(`by CPU time per request: ${fmt.x(raw.cpuUs / row.cpuUs)}`);
+    }
+    return notes.length === 0
       ? judged
-      : {
-          ...judged,
-          detail: `${judged.detail} (by CPU time per request: ${fmt.x(raw.cpuUs / row.cpuUs)})`,
-        };
+      : { ...judged, detail: `${judged.detail} (${notes.join('; ')})` };
+  };
   for (const id of ['mcpkit-modern', 'mcpkit-stateless']) {
     const row = http64(id);
     if (row === undefined) continue;
@@ -1179,12 +1220,17 @@ async function main() {
     ['import', 'cold import', importSection],
     ['size', 'installed size', sizeSection],
   ];
+  results.meta.steal = {};
   for (const [key, title, step] of steps) {
     if (!SECTIONS.has(key)) continue;
     log(`== ${title}`);
     const t = performance.now();
+    const ticks = machineTicks();
     await step();
-    log(`   (${((performance.now() - t) / 1000).toFixed(0)} s)`);
+    const steal = stealShare(ticks, machineTicks());
+    results.meta.steal[key] = steal;
+    const stolen = steal === undefined ? '' : `, ${fmt.pct(steal)} of the CPU stolen by the host`;
+    log(`   (${((performance.now() - t) / 1000).toFixed(0)} s${stolen})`);
   }
   evaluateTargets();
   results.meta.loadavgEnd = loadavg();
@@ -1199,10 +1245,10 @@ async function main() {
     "Ratios: the row against raw node:http / the ceiling, and against the official SDK v2 of the same era (for times: the other's time over this one).\n",
   );
   console.log(table());
+  console.log(`\n${stealLine()}`);
   if (results.targets.length > 0) {
     console.log('\nTargets');
-    for (const t of results.targets)
-      console.log(`  ${t.met ? 'met   ' : 'MISSED'}  ${t.name}: ${t.detail}`);
+    for (const t of results.targets) console.log(`  ${verdictOf(t)}  ${t.name}: ${t.detail}`);
   }
   if (results.problems.length > 0) {
     console.log('\nProblems');
