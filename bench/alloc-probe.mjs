@@ -3,7 +3,7 @@
 // calls (≈ KB allocated per call) and old-space growth (what survived scavenges).
 //
 //   node --max-semi-space-size=1 --min-semi-space-size=1 --expose-gc bench/alloc-probe.mjs \
-//        modern|stateless|session|raw [N]
+//        modern|stateless|session|raw|raw-modern [N]
 //
 // With --sites (after N), it prints instead where the bytes are allocated: V8's sampling heap
 // profiler, collected objects included, bytes per call by allocating function (bundled names).
@@ -27,9 +27,9 @@ server.tool({ name: 'add', inputSchema: ADD_SCHEMA }, answer.add);
 let handler;
 let headers;
 let body;
-if (kind === 'raw') {
+if (kind === 'raw' || kind === 'raw-modern') {
   handler = rawNode;
-  ({ headers, body } = toolCall('legacy'));
+  ({ headers, body } = toolCall(kind === 'raw' ? 'legacy' : 'modern'));
 } else {
   handler = createNodeHandler(() => server, { sessions: kind !== 'stateless' });
   if (kind === 'session') {

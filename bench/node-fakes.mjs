@@ -71,6 +71,9 @@ export function fakeResponse(resolve, headers) {
   };
 }
 
+const MODERN_TAIL =
+  ',"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"raw","version":"1.0.0"}}}';
+
 /** The ceiling of the node face, as bench/servers/raw-http.mjs does it. */
 export function rawNode(req, res) {
   const chunks = [];
@@ -78,7 +81,10 @@ export function rawNode(req, res) {
   req.on('end', () => {
     const message = JSON.parse(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
     const text = JSON.stringify(String(message.params.arguments.message));
-    const body = `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{"content":[{"type":"text","text":${text}}]}}`;
+    // A 2026-07-28 request gets what that revision's result needs, as in servers/raw-http.mjs.
+    const modern = message.params._meta?.['io.modelcontextprotocol/protocolVersion'];
+    const tail = modern === undefined ? '}' : MODERN_TAIL;
+    const body = `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{"content":[{"type":"text","text":${text}}]${tail}}`;
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
     res.end(body);
   });
