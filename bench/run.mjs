@@ -3,6 +3,7 @@
 //
 //   node bench/run.mjs [--quick] [--rounds N] [--duration S] [--loadgen wrk|autocannon]
 //                      [--only SECTION,...] [--servers NAME,...] [--out FILE]
+//                      [--steal-retries N]
 //
 // Sections: http, scaling, inprocess, sessions, stdio, fresh, import, size.
 import { spawn, spawnSync } from 'node:child_process';
@@ -53,6 +54,7 @@ const { values: flags } = parseArgs({
     only: { type: 'string' },
     servers: { type: 'string' },
     out: { type: 'string' },
+    'steal-retries': { type: 'string' },
   },
 });
 const QUICK = flags.quick;
@@ -306,7 +308,7 @@ async function httpSection({ extraTools, connections, label }) {
               );
             }
             log(
-              `  ${label} r${String(round + 1)} ${server.id.padEnd(16)} c=${String(c).padEnd(3)} ${figures.rps.toFixed(0).padStart(7)} req/s  p50 ${figures.p50.toFixed(2)} ms  p99 ${figures.p99.toFixed(2)} ms  steal ${fmt.pct(figures.steal)}`,
+              `  ${label} r${String(round + 1)} ${server.id.padEnd(16)} c=${String(c).padEnd(3)} ${figures.rps.toFixed(0).padStart(7)} req/s  p50 ${figures.p50.toFixed(2)} ms  p99 ${figures.p99.toFixed(2)} ms  steal ${fmt.pct(figures.steal)}${figures.attempts > 1 ? ` (attempt ${String(figures.attempts)})` : ''}`,
             );
           } catch (error) {
             results.problems.push(`${label} ${server.id}: ${error.message}`);
@@ -357,6 +359,20 @@ async function httpSection({ extraTools, connections, label }) {
 
 /** One load run of a started server at `c` connections, with its CPU time per request. */
 async function measure(started, c) {
+  for (let attempt = 1; ; attempt++) {
+    const figures = await measureOnce(started, c);
+    figures.attempts = attempt;
+    const clean = figures.steal === undefined || figures.steal <= STEAL_LIMIT;
+    if (clean || attempt > STEAL_RETRIES) return figures;
+    // The hypervisor gave much of the machine to other guests: a pause, and the run again.
+    await sleep(2000);
+  }
+}
+
+/** How many times a load run is made again when more than STEAL_LIMIT of the CPU was stolen. */
+const STEAL_RETRIES = Number(flags['steal-retries'] ?? (QUICK ? 0 : 3));
+
+async function measureOnce(started, c) {
   // The headline (64 connections) runs DURATION seconds; 1 and 16, one second.
   const seconds = c === 64 || QUICK ? DURATION : 1;
   const before = cpuSeconds(started.child.pid);
@@ -1066,14 +1082,25 @@ function table() {
 function stealLine() {
   const entries = Object.entries(results.meta.steal).filter(([, v]) => v !== undefined);
   if (entries.length === 0) return 'CPU stolen by the host: unknown (no /proc/stat)';
-  const worst = Math.max(...entries.map(([, v]) => v));
   const list = entries.map(([key, v]) => `${key} ${fmt.pct(v)}`).join(', ');
-  const verdict =
-    worst > STEAL_LIMIT
-      ? `: more than ${fmt.pct(STEAL_LIMIT)}, other guests had part of this machine; the ratios are not a fair reading`
-      : '';
-  return `CPU stolen by the host: ${list}${verdict}`;
+  // HTTP runs that lost too much were made again: what counts there is the runs kept.
+  const runs = results.http.flatMap((row) => row.rounds);
+  const repeated = runs.filter((f) => f.attempts > 1).length;
+  const kept = runs.filter((f) => f.steal !== undefined && f.steal > STEAL_LIMIT).length;
+  const others = entries.filter(([key, v]) => !HTTP_SECTIONS.has(key) && v > STEAL_LIMIT);
+  const lines = [`CPU stolen by the host, by section: ${list}`];
+  if (runs.length > 0) {
+    lines.push(
+      `HTTP load runs: ${String(runs.length)} kept; ${String(repeated)} made again after a run with more than ${fmt.pct(STEAL_LIMIT)} stolen; ${String(kept)} kept with more`,
+    );
+  }
+  if (kept > 0 || others.length > 0) {
+    lines.push('Other guests had part of this machine: the figures are not a fair reading.');
+  }
+  return lines.join('\n');
 }
+
+const HTTP_SECTIONS = new Set(['http', 'scaling']);
 
 /** The share of stolen CPU time above which a run is said to be unfit to record. */
 const STEAL_LIMIT = 0.05;
@@ -1159,7 +1186,7 @@ function evaluateTargets() {
     const row = results.stdio.find((r) => r.server === id);
     if (row === undefined) continue;
     target(`stdio ${row.label} >= 0.9x raw (sequential)`, ratio(row.vsRaw, 0.9));
-    target(`stdio ${row.label} >= 0.9x raw (32 in flight)`, ratio(row.vsRawPipelined, 0.9));
+    target(`(extra) stdio ${row.label} >= 0.9x raw (32 in flight)`, ratio(row.vsRawPipelined, 0.9));
   }
   const fresh = results.fresh.find((r) => r.server === 'mcpkit-session');
   if (fresh !== undefined) {
