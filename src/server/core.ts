@@ -36,6 +36,15 @@ function plainResult(result: unknown): result is object {
   );
 }
 
+/**
+ * The `_meta` of a 2026-07-28 result that has none: a new object per result, never shared. The
+ * key is written out (it is MetaKey.ServerInfo): an object literal with a fixed key is made from
+ * a cached shape, where a copy or a computed key costs several times as much.
+ */
+function serverInfoMeta(info: ServerInfo): Record<string, unknown> {
+  return { 'io.modelcontextprotocol/serverInfo': info };
+}
+
 /** The settings ServerCore needs, resolved from McpServer's options. */
 export interface CoreSettings {
   info: ServerInfo;
@@ -67,8 +76,7 @@ export class ServerCore {
   constructor(settings: CoreSettings) {
     this.#settings = settings;
     this.info = settings.info;
-    this.#serverInfoMeta = { [MetaKey.ServerInfo]: settings.info };
-    this.#modernFields = `"resultType":"complete","_meta":${JSON.stringify(this.#serverInfoMeta)}`;
+    this.#modernFields = `"resultType":"complete","_meta":${JSON.stringify(serverInfoMeta(settings.info))}`;
     this.instructions = settings.instructions;
     this.revisions = settings.revisions;
     this.pageSize = settings.pageSize;
@@ -105,6 +113,11 @@ export class ServerCore {
 
   /** Adds the 2026-07-28 result fields: `resultType`, serverInfo in `_meta`, cache hints. */
   decorateModern(method: string, result: unknown): unknown {
+    return this.#decorate(result, CACHEABLE.has(method) ? method : undefined);
+  }
+
+  /** decorateModern, `cacheable` naming the method when its results carry cache hints. */
+  #decorate(result: unknown, cacheable: string | undefined): unknown {
     const source = result as Record<string, unknown>;
     // A copy whose fields are then set, not `{ ...source, resultType }`: a spread followed by
     // properties takes V8's slow runtime path on Node 20, about 1.5 µs a time (bench/RESULTS.md).
@@ -113,17 +126,14 @@ export class ServerCore {
     decorated['resultType'] ??= 'complete';
     const meta = source['_meta'];
     decorated['_meta'] =
-      meta === undefined ? Object.assign({}, this.#serverInfoMeta) : this.#withServerInfo(meta);
-    if (CACHEABLE.has(method) && decorated['resultType'] === 'complete') {
-      const hint = this.#settings.cacheHints[method];
+      meta === undefined ? serverInfoMeta(this.info) : this.#withServerInfo(meta);
+    if (cacheable !== undefined && decorated['resultType'] === 'complete') {
+      const hint = this.#settings.cacheHints[cacheable];
       decorated['ttlMs'] ??= hint?.ttlMs ?? 0;
       decorated['cacheScope'] ??= hint?.cacheScope ?? 'private';
     }
     return decorated;
   }
-
-  /** `_meta` of a 2026-07-28 result that has none: copied per result, never handed out. */
-  readonly #serverInfoMeta: Readonly<Record<string, unknown>>;
 
   /** The text of the fields `decorateModern` adds to a result that has none of them. */
   readonly #modernFields: string;
@@ -134,8 +144,9 @@ export class ServerCore {
    * (servedResponse).
    */
   modernResponse(id: RequestId, method: string, result: unknown): Response {
-    const decorated = this.decorateModern(method, result) as object;
-    if (!plainResult(result) || CACHEABLE.has(method)) return servedResponse(id, decorated);
+    const cacheable = CACHEABLE.has(method) ? method : undefined;
+    const decorated = this.#decorate(result, cacheable) as object;
+    if (cacheable !== undefined || !plainResult(result)) return servedResponse(id, decorated);
     return servedResponse(id, decorated, { source: result, fields: this.#modernFields });
   }
 

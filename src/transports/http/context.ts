@@ -7,7 +7,7 @@ import type { Connectable, ConnectOptions } from '../../protocol/connectable.js'
 import type { LegacyRevision } from '../../protocol/version.js';
 import { LEGACY_REVISIONS, MODERN_REVISIONS } from '../../protocol/version.js';
 import type { HeaderMap, HttpExchange, HttpReply } from './exchange.js';
-import { BodyError, emptyReply, errorReply, header } from './exchange.js';
+import { BodyError, emptyReply, errorReply, header, joined } from './exchange.js';
 import type { ResolvedOptions } from './options.js';
 import type { SessionSettings } from './session-transport.js';
 import type { SessionTable } from './sessions.js';
@@ -99,7 +99,7 @@ export function legacyRevision(
   headers: HeaderMap,
   requestId: string | number | null,
 ): LegacyRevision | HttpReply {
-  const value = header(headers, 'mcp-protocol-version');
+  const value = joined(headers['mcp-protocol-version']);
   // Spec 2025-11-25 basic/transports#protocol-version-header: none means 2025-03-26.
   if (value === undefined) return '2025-03-26';
   const known = LEGACY_REVISIONS.find((r) => r === value);

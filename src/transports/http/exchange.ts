@@ -94,9 +94,17 @@ export function isStreamBody(body: unknown): body is AsyncIterable<string> {
   return typeof body === 'object' && body !== null && Symbol.asyncIterator in body;
 }
 
-/** Reads one header as a single string (repeated headers are joined with ", "). */
+/**
+ * Reads one header as a single string (repeated headers are joined with ", "). For a name known
+ * where it is read, `joined(headers['name'])` is cheaper: a read with a fixed name stays fast
+ * where one shared read of many names does not (bench/RESULTS.md, "Sixth round").
+ */
 export function header(headers: HeaderMap, name: string): string | undefined {
-  const value = headers[name];
+  return joined(headers[name]);
+}
+
+/** A header's value as a single string (repeated headers are joined with ", "). */
+export function joined(value: string | readonly string[] | undefined): string | undefined {
   if (value === undefined || typeof value === 'string') return value;
   return value.join(', ');
 }

@@ -5,13 +5,13 @@
 import { MODERN_REVISIONS } from '../../protocol/version.js';
 import type { HttpContext } from './context.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
-import { SSE_HEADERS, emptyReply, errorReply, header } from './exchange.js';
+import { emptyReply, errorReply, joined, SSE_HEADERS } from './exchange.js';
 import { parseAccept } from './media-type.js';
 import { sessionOf } from './post-session.js';
 
 /** True when a request without a body says it speaks 2026-07-28 (sessionless). */
 export function isModernHeader(exchange: HttpExchange): boolean {
-  const version = header(exchange.headers, 'mcp-protocol-version');
+  const version = joined(exchange.headers['mcp-protocol-version']);
   return version !== undefined && (MODERN_REVISIONS as readonly string[]).includes(version);
 }
 
@@ -23,12 +23,12 @@ export function notAllowed(ctx: HttpContext): HttpReply {
 /** Serves a GET to the MCP endpoint. */
 export async function handleGet(ctx: HttpContext, exchange: HttpExchange): Promise<HttpReply> {
   if (!ctx.options.sessions || isModernHeader(exchange)) return notAllowed(ctx);
-  if (!parseAccept(header(exchange.headers, 'accept')).sse) {
+  if (!parseAccept(joined(exchange.headers['accept'])).sse) {
     return errorReply(406, { code: -32600, message: 'Accept must allow text/event-stream' });
   }
   const session = sessionOf(ctx, exchange, null);
   if ('status' in session) return session;
-  const lastEventId = header(exchange.headers, 'last-event-id');
+  const lastEventId = joined(exchange.headers['last-event-id']);
   if (lastEventId !== undefined && session.resumable) {
     const body = await session.resume(lastEventId, exchange.signal);
     if (body === undefined) {

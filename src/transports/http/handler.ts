@@ -6,7 +6,7 @@ import type { Connectable } from '../../protocol/connectable.js';
 import type { HttpContext } from './context.js';
 import { handleDelete } from './delete.js';
 import type { Answer, HttpExchange, HttpReply } from './exchange.js';
-import { emptyReply, errorReply, header, pathOf } from './exchange.js';
+import { emptyReply, errorReply, joined, pathOf } from './exchange.js';
 import { handleGet, notAllowed } from './get.js';
 import { openLegacySse, postLegacySse } from './legacy-sse.js';
 import type { ResolvedOptions, StreamableHttpOptions } from './options.js';
@@ -125,7 +125,7 @@ export function createStreamableHttpHandler(
    */
   function respond(exchange: HttpExchange): HttpReply | Promise<HttpReply> {
     const path = pathOf(exchange.url);
-    const origin = header(exchange.headers, 'origin');
+    const origin = joined(exchange.headers['origin']);
     const refused = refusal(exchange, path, origin);
     if (refused !== undefined) return refused;
     let routed: HttpReply | Promise<HttpReply>;
@@ -153,7 +153,7 @@ export function createStreamableHttpHandler(
       else answer(reply);
       return;
     }
-    const origin = header(exchange.headers, 'origin');
+    const origin = joined(exchange.headers['origin']);
     const refused = refusal(exchange, path, origin);
     if (refused !== undefined) {
       answer(refused);
@@ -179,12 +179,12 @@ export function createStreamableHttpHandler(
     origin: string | undefined,
   ): HttpReply | undefined {
     if (!served(path)) return NOT_FOUND;
-    const refused = guard(header(exchange.headers, 'host'), origin);
+    const refused = guard(joined(exchange.headers['host']), origin);
     if (refused !== undefined)
       return errorReply(403, { code: -32600, message: `forbidden: ${refused}` });
     const cors = resolved.cors;
     if (exchange.method === 'OPTIONS' && cors !== undefined && origin !== undefined) {
-      const requested = header(exchange.headers, 'access-control-request-headers');
+      const requested = joined(exchange.headers['access-control-request-headers']);
       return emptyReply(204, preflightHeaders(cors, origin, requested));
     }
     if (closed) return CLOSED;

@@ -8,7 +8,7 @@ import type { MessageInfo, Receiver, Transport } from '../../jsonrpc/transport.j
 import type { HttpContext } from './context.js';
 import { ACCEPTED, connectServer, headersInfo, readJson } from './context.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
-import { SSE_HEADERS, errorReply, header, jsonReply } from './exchange.js';
+import { errorReply, joined, jsonReply, SSE_HEADERS } from './exchange.js';
 import { checkJsonContentType, parseAccept } from './media-type.js';
 import type { SessionEntry } from './sessions.js';
 import { newSessionId } from './sessions.js';
@@ -78,7 +78,7 @@ class LegacySseTransport implements Transport, SessionEntry {
 export async function openLegacySse(ctx: HttpContext, exchange: HttpExchange): Promise<HttpReply> {
   const legacy = ctx.options.legacySse;
   if (legacy === undefined) throw new TypeError('the HTTP+SSE transport is not enabled');
-  if (!parseAccept(header(exchange.headers, 'accept')).sse) {
+  if (!parseAccept(joined(exchange.headers['accept'])).sse) {
     return errorReply(406, { code: -32600, message: 'Accept must allow text/event-stream' });
   }
   if (!ctx.sessions.makeRoom()) {
@@ -112,7 +112,7 @@ export async function postLegacySse(ctx: HttpContext, exchange: HttpExchange): P
   if (!(session instanceof LegacySseTransport)) {
     return errorReply(404, { code: -32600, message: 'session not found' });
   }
-  const refused = checkJsonContentType(header(exchange.headers, 'content-type'));
+  const refused = checkJsonContentType(joined(exchange.headers['content-type']));
   if (refused !== undefined) return errorReply(415, { code: -32600, message: refused });
   const parsed = await readJson(exchange, ctx.options.body);
   if (!('value' in parsed)) return parsed;

@@ -12,7 +12,7 @@ import {
   wantsReply,
 } from './context.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
-import { JSON_HEADERS, errorReply, header, jsonReply } from './exchange.js';
+import { errorReply, joined, JSON_HEADERS, jsonReply } from './exchange.js';
 import type { Acceptable } from './media-type.js';
 import { PostReply } from './post-reply.js';
 import { SessionTransport } from './session-transport.js';
@@ -27,7 +27,7 @@ export function sessionOf(
   exchange: HttpExchange,
   requestId: string | number | null,
 ): SessionTransport | HttpReply {
-  const id = header(exchange.headers, 'mcp-session-id');
+  const id = joined(exchange.headers['mcp-session-id']);
   if (id === undefined) {
     return errorReply(400, {
       code: -32600,

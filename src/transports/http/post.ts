@@ -13,7 +13,7 @@ import { MODERN_REVISIONS, MetaKey } from '../../protocol/version.js';
 import type { HttpContext, Payload } from './context.js';
 import { bodyFailed, legacyRevision, parseJson } from './context.js';
 import type { Answer, HttpExchange, HttpReply } from './exchange.js';
-import { BodyError, errorReply, header, jsonReply } from './exchange.js';
+import { BodyError, errorReply, joined, jsonReply } from './exchange.js';
 import type { Acceptable } from './media-type.js';
 import { checkJsonContentType, parseAccept } from './media-type.js';
 import { serveEphemeral, serveModern } from './post-ephemeral.js';
@@ -69,9 +69,9 @@ export function answerPost(
 /** The framing checks of a POST: what the client accepts, or the reply that refuses it. */
 function checkPost(exchange: HttpExchange): Acceptable | HttpReply {
   const { headers } = exchange;
-  const refused = checkJsonContentType(header(headers, 'content-type'));
+  const refused = checkJsonContentType(joined(headers['content-type']));
   if (refused !== undefined) return errorReply(415, { code: -32600, message: refused });
-  const accept = parseAccept(header(headers, 'accept'));
+  const accept = parseAccept(joined(headers['accept']));
   if (!accept.json && !accept.sse) {
     return errorReply(406, {
       code: -32600,
@@ -117,8 +117,8 @@ function modernVersion(message: Message): unknown {
  * it is a legacy request whose header disagrees with its session (sessionOf answers -32020).
  */
 function modernWithoutMeta(headers: HttpExchange['headers']): boolean {
-  const named = header(headers, 'mcp-protocol-version');
-  if (named === undefined || header(headers, 'mcp-session-id') !== undefined) return false;
+  const named = joined(headers['mcp-protocol-version']);
+  if (named === undefined || joined(headers['mcp-session-id']) !== undefined) return false;
   return (MODERN_REVISIONS as readonly string[]).includes(named);
 }
 
@@ -151,7 +151,7 @@ function routeMessage(
       options: statelessOptions(revision),
     });
   }
-  if (isInitialize && header(exchange.headers, 'mcp-session-id') === undefined) {
+  if (isInitialize && joined(exchange.headers['mcp-session-id']) === undefined) {
     return serveInitialize(ctx, exchange, { accept: post.accept, request: message });
   }
   const session = sessionOf(ctx, exchange, idOf(message));

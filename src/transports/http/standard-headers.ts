@@ -4,7 +4,7 @@
 import type { Request } from '../../jsonrpc/message.js';
 import { decodeHeaderValue } from '../../protocol/param-headers.js';
 import type { HeaderMap } from './exchange.js';
-import { header } from './exchange.js';
+import { joined } from './exchange.js';
 
 /** The body field each method's `Mcp-Name` mirrors. */
 const NAME_SOURCE: Readonly<Record<string, 'name' | 'uri' | undefined>> = {
@@ -25,13 +25,13 @@ export function headerMismatch(
   expect: { revision: string; required: boolean },
 ): string | undefined {
   const { required } = expect;
-  const version = header(headers, 'mcp-protocol-version');
+  const version = joined(headers['mcp-protocol-version']);
   if (version === undefined) {
     if (required) return 'missing MCP-Protocol-Version header';
   } else if (version !== expect.revision) {
     return `MCP-Protocol-Version header ${quote(version)} does not match body protocol version ${quote(expect.revision)}`;
   }
-  const method = header(headers, 'mcp-method');
+  const method = joined(headers['mcp-method']);
   if (method === undefined) {
     if (required) return 'missing Mcp-Method header';
   } else if (method !== message.method) {
@@ -45,7 +45,7 @@ export function headerMismatch(
       : params[source];
   // A body without the field is the server's -32602 to give; the header is checked when it can be.
   if (typeof body !== 'string') return undefined;
-  const raw = header(headers, 'mcp-name');
+  const raw = joined(headers['mcp-name']);
   if (raw === undefined) return required ? 'missing Mcp-Name header' : undefined;
   const name = decodeHeaderValue(raw);
   if (name === undefined) return 'malformed Mcp-Name header';
