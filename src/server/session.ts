@@ -285,6 +285,8 @@ export class ServerSession {
    */
   #serve(request: Request, rctx: RequestContext): MaybePromise<unknown> {
     const meta = this.#meta(request);
+    // A request whose _meta names a revision is a 2026-07-28 one, `initialize` included (that
+    // revision lacks it: -32601); anything else is legacy.
     if (meta.protocolVersion === undefined) return this.#serveLegacy(request, rctx);
     const { method } = request;
     const core = this.#core;
