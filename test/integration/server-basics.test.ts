@@ -122,6 +122,10 @@ describe('modern era (2026-07-28)', () => {
     await expect(w.modern('logging/setLevel', { level: 'info' })).rejects.toMatchObject({
       code: -32601,
     });
+    // initialize whose _meta names 2026-07-28 is that revision's request, which it lacks.
+    await expect(
+      w.modern('initialize', { protocolVersion: '2025-11-25', capabilities: {} }),
+    ).rejects.toMatchObject({ code: -32601 });
     w.assertServerFramesValid(MODERN);
   });
 
