@@ -129,6 +129,8 @@ const results = {
     rounds: ROUNDS,
     durationSeconds: DURATION,
     warmupSeconds: WARMUP,
+    /** In-process runs made again because the host stole too much CPU during them. */
+    inprocessRepeats: 0,
   },
   http: [],
   inprocess: [],
@@ -425,9 +427,6 @@ function roundRatios(row, other) {
 // ---------------------------------------------------------------------------------------------
 // In-process cost (a child process of its own, so that nothing else shares its heap).
 
-/** How many in-process runs were made again for steal. */
-let inprocessRepeats = 0;
-
 async function inprocessSection() {
   const script = join(BENCH, 'inprocess.mjs');
   const listed = await collect(spawn(process.execPath, [script, '--list'], { cwd: BENCH }));
@@ -443,7 +442,7 @@ async function inprocessSection() {
       const { value: text, attempts } = await withLittleSteal(() =>
         collect(spawn(process.execPath, args, { cwd: BENCH })),
       );
-      inprocessRepeats += attempts - 1;
+      results.meta.inprocessRepeats += attempts - 1;
       byName.get(name).push(...JSON.parse(text.trim().split('\n').pop()));
     }
   }
@@ -1112,7 +1111,7 @@ function stealLine() {
     );
   }
   if (SECTIONS.has('inprocess')) {
-    lines.push(`In-process runs made again for steal: ${String(inprocessRepeats)}`);
+    lines.push(`In-process runs made again for steal: ${String(results.meta.inprocessRepeats)}`);
   }
   if (kept > 0 || others.length > 0) {
     lines.push('Other guests had part of this machine: the figures are not a fair reading.');
