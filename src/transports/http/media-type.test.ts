@@ -34,4 +34,20 @@ describe('media types', () => {
     expect(parseAccept('*/*, text/event-stream;q=0')).toEqual({ json: true, sse: false });
     expect(parseAccept('text/html')).toEqual({ json: false, sse: false });
   });
+
+  it('answers each value for itself when values alternate (the last one is remembered)', () => {
+    const values = ['application/json', 'text/event-stream', '', '  ', 'application/json'];
+    const expected = [
+      { json: true, sse: false },
+      { json: false, sse: true },
+      { json: true, sse: true },
+      { json: true, sse: true },
+      { json: true, sse: false },
+    ];
+    for (let round = 0; round < 2; round++) {
+      values.forEach((value, i) => {
+        expect(parseAccept(value)).toEqual(expected[i]);
+      });
+    }
+  });
 });

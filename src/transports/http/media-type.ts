@@ -59,17 +59,24 @@ const BOTH: Acceptable = Object.freeze({ json: true, sse: true });
  * `text/*` count; a range with `q=0` refuses. The most specific matching range decides.
  */
 export function parseAccept(value: string | undefined): Acceptable {
-  if (value === undefined || value.trim() === '') return BOTH;
-  // Clients send the same few values again and again: remember the last ones.
-  const known = recent.get(value);
-  if (known !== undefined) return known;
+  if (value === undefined) return BOTH;
+  // Clients send the same few values again and again. The last one is compared first: a header
+  // string is new on every request, and comparing it costs less than hashing it for the map.
+  if (value === last.value) return last.parsed;
+  const parsed = value.trim() === '' ? BOTH : (recent.get(value) ?? remember(value));
+  last = { value, parsed };
+  return parsed;
+}
+
+let last: { readonly value: string; readonly parsed: Acceptable } = { value: '', parsed: BOTH };
+const recent = new Map<string, Acceptable>();
+
+function remember(value: string): Acceptable {
   const parsed = parseAcceptRanges(value);
   if (recent.size >= 16) recent.clear();
   recent.set(value, parsed);
   return parsed;
 }
-
-const recent = new Map<string, Acceptable>();
 
 function parseAcceptRanges(value: string): Acceptable {
   let json: [number, number] = [-1, 0]; // [specificity, q]

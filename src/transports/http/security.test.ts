@@ -21,6 +21,13 @@ describe('Host and Origin checks', () => {
     }
     expect(hostMatcher(['api.example.com:443'])('api.example.com:8443')).toBe(false);
     expect(hostMatcher('any')('whatever')).toBe(true);
+    // Verdicts are remembered (the last one first): alternating hosts still get their own.
+    for (let round = 0; round < 3; round++) {
+      expect(ok('localhost:1')).toBe(true);
+      expect(ok('evil.com')).toBe(false);
+      expect(ok('evil.com')).toBe(false);
+      expect(ok('[::1]:3000')).toBe(true);
+    }
     expect(() => hostMatcher(['a:b'])).toThrow(TypeError);
   });
 

@@ -31,18 +31,23 @@ export function hostMatcher(
     if (rule === undefined) throw new TypeError(`invalid allowed host ${JSON.stringify(entry)}`);
     return rule;
   });
-  // Clients send the same Host again and again: remember the last verdicts.
+  // Clients send the same Host again and again: remember the last verdicts. The last one is
+  // compared first (a header string is new on every request; comparing costs less than hashing).
   const recent = new Map<string, boolean>();
+  let last: { readonly host: string; readonly ok: boolean } | undefined;
   return (host) => {
     if (host === undefined) return false;
-    const known = recent.get(host);
-    if (known !== undefined) return known;
-    const parsed = splitHost(host);
-    const ok =
-      parsed !== undefined &&
-      rules.some((r) => r.name === parsed.name && (r.port === '' || r.port === parsed.port));
-    if (recent.size >= 16) recent.clear();
-    recent.set(host, ok);
+    if (host === last?.host) return last.ok;
+    let ok = recent.get(host);
+    if (ok === undefined) {
+      const parsed = splitHost(host);
+      ok =
+        parsed !== undefined &&
+        rules.some((r) => r.name === parsed.name && (r.port === '' || r.port === parsed.port));
+      if (recent.size >= 16) recent.clear();
+      recent.set(host, ok);
+    }
+    last = { host, ok };
     return ok;
   };
 }
