@@ -312,9 +312,14 @@ export function isMethod(name: unknown): name is Method {
   return typeof name === 'string' && Object.hasOwn(TABLE, name);
 }
 
+/** The revisions of each method, as sets: asked on every request. */
+const REVISIONS: ReadonlyMap<string, ReadonlySet<string>> = new Map(
+  Object.entries(TABLE).map(([method, info]) => [method, new Set(info.revisions)]),
+);
+
 /** True when `method` is defined in `revision` (`ping` up to 2025-11-25, `server/discover` after). */
 export function methodExists(method: string, revision: ProtocolRevision): boolean {
-  return entryOf(method)?.revisions.includes(revision) ?? false;
+  return REVISIONS.get(method)?.has(revision) ?? false;
 }
 
 /** Who sends `method` in `revision`; undefined when the revision does not define it. */
