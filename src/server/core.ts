@@ -28,12 +28,10 @@ const CACHEABLE = new Set([
 function plainResult(result: unknown): result is object {
   if (typeof result !== 'object' || result === null) return false;
   const fields = result as Record<string, unknown>;
+  if (fields['resultType'] !== undefined || fields['_meta'] !== undefined) return false;
+  // Read after a field: V8 then knows the shape and answers without a call into the runtime.
   const proto: unknown = Object.getPrototypeOf(result);
-  return (
-    (proto === Object.prototype || proto === null) &&
-    fields['resultType'] === undefined &&
-    fields['_meta'] === undefined
-  );
+  return proto === Object.prototype || proto === null;
 }
 
 /**

@@ -43,6 +43,31 @@ describe('servedResponse', () => {
     }
   });
 
+  it('quotes text and writes ids as JSON.stringify would, escapes and long texts included', () => {
+    const texts = [
+      '',
+      'hello world',
+      'tab\there',
+      'back\\slash',
+      'quote "',
+      '\u007f\u0080é',
+      'lone \ud800 surrogate',
+      'pair \ud83d\ude00',
+      'x'.repeat(256),
+      `${'x'.repeat(300)}"`,
+    ];
+    for (const text of texts) {
+      for (const id of [0, -1, 1.5, 1e21, 2 ** 53, 'id', '']) {
+        const source = { content: [{ type: 'text', text }] };
+        const response = servedResponse(id, source);
+        expect(encode(response)).toBe(plainText(response));
+        const decorated = { ...source, resultType: 'complete', _meta: META };
+        const modern = servedResponse(id, decorated, { source, fields: FIELDS });
+        expect(encode(modern)).toBe(plainText(modern));
+      }
+    }
+  });
+
   it('writes a legacy result as it is when encoded, changes included', () => {
     const result: Record<string, unknown> = { content: [{ type: 'text', text: 'x' }] };
     const response = servedResponse(1, result);

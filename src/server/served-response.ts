@@ -47,7 +47,9 @@ class ServedResponse implements SuccessResponse, SelfEncoding {
     const text = textOf(source);
     let result: string;
     if (text !== undefined) {
-      const open = `{"content":[{"type":"text","text":${JSON.stringify(text)}}]`;
+      const open = plainText(text)
+        ? `{"content":[{"type":"text","text":"${text}"}]`
+        : `{"content":[{"type":"text","text":${JSON.stringify(text)}}]`;
       result = modern === undefined ? `${open}}` : `${open},${modern.fields}}`;
     } else {
       result = JSON.stringify(source);
@@ -60,7 +62,11 @@ class ServedResponse implements SuccessResponse, SelfEncoding {
         result = `${open}${modern.fields}}`;
       }
     }
-    return `{"jsonrpc":"2.0","id":${JSON.stringify(this.id)},"result":${result}}`;
+    // A finite number's JSON text is its String(), which costs less than stringify.
+    const { id: value } = this;
+    const id =
+      typeof value === 'number' && Number.isFinite(value) ? String(value) : JSON.stringify(value);
+    return `{"jsonrpc":"2.0","id":${id},"result":${result}}`;
   }
 }
 
@@ -69,19 +75,37 @@ class ServedResponse implements SuccessResponse, SelfEncoding {
  * order (what a tool that returns a string answers), else undefined.
  */
 function textOf(result: object): string | undefined {
+  // Each object's fields are read before its prototype is: V8 then knows its shape and answers
+  // getPrototypeOf without a call into the runtime.
+  const content = (result as { content?: unknown }).content;
   if (Object.getPrototypeOf(result) !== Object.prototype) return undefined;
   for (const key in result) if (key !== 'content') return undefined;
-  const content = (result as { content?: unknown }).content;
   if (!Array.isArray(content) || content.length !== 1) return undefined;
   if ((content as { toJSON?: unknown }).toJSON !== undefined) return undefined;
   const block: unknown = content[0];
   if (typeof block !== 'object' || block === null) return undefined;
+  const { type, text } = block as { type?: unknown; text?: unknown };
   if (Object.getPrototypeOf(block) !== Object.prototype) return undefined;
   let fields = 0;
   for (const key in block) {
     if (key !== (fields === 0 ? 'type' : 'text')) return undefined; // a third is never 'text'
     fields++;
   }
-  const { type, text } = block as { type?: unknown; text?: unknown };
   return fields === 2 && type === 'text' && typeof text === 'string' ? text : undefined;
+}
+
+/**
+ * True when `text` is short and its JSON text is itself in quotes (no control character, `"`,
+ * `\\` or surrogate to escape): then it is written without `JSON.stringify`, whose call costs
+ * far more than reading a few dozen characters (the text of many a tool result).
+ */
+function plainText(text: string): boolean {
+  if (text.length > 256) return false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff)) {
+      return false;
+    }
+  }
+  return true;
 }
