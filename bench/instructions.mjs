@@ -1,19 +1,23 @@
 // A probe, not part of `npm run bench`: machine instructions per `tools/call`, counted by
 // valgrind's callgrind. Unlike time, the count hardly depends on what else the machine does, so
 // two builds, or mcpkit and raw node:http, can be compared on a shared, noisy machine
-// (bench/RESULTS.md, "Sixth round"). Each figure is the difference of two runs, N and 3N calls
-// after the same start, per call; V8 runs on one thread. Expect a few per cent between two counts
-// of the same build (when the garbage collector runs moves a little).
+// (bench/RESULTS.md, "Sixth round", "Seventh round"). V8 runs on one thread. Expect about 1 %
+// between two counts of the same build (when the garbage collector runs moves a little).
 //
-//   node bench/instructions.mjs [--http] [--root DIR] [--calls N] KIND ...
+//   node bench/instructions.mjs [--http [--warm W] [--split [--top K]]] [--root DIR] [--calls N] KIND ...
 //
 // In process (the default) it runs bench/alloc-probe.mjs: the node face with stand-ins for the
-// request and response, no sockets; KIND is modern, stateless, session, raw or raw-modern. With
+// request and response, no sockets; KIND is modern, stateless, session, raw or raw-modern; the
+// figure is the difference of two runs, N and 3N calls after the same start, per call. With
 // --http it counts a real server (bench/servers/, under callgrind) answering N calls over 64
-// keep-alive connections on 127.0.0.1, node:http and all (not the kernel); KIND is raw,
-// raw-modern, modern, stateless or session. DIR is a checkout (or a copy of its dist/ and bench/)
-// to count, by default this one. A run takes a minute or two.
+// keep-alive connections on 127.0.0.1, node:http and all (not the kernel), after W warm-up calls
+// (default 20,000); KIND is raw, raw-modern, modern, stateless or session. --split adds the K
+// functions (default 40) that executed the most instructions themselves, per call. DIR is a
+// checkout (or a copy of its dist/ and bench/) to count, by default this one. A run takes a
+// minute (in process) or two to three (--http).
 import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { Agent } from 'node:http';
 import { join } from 'node:path';
 import process from 'node:process';
@@ -26,9 +30,12 @@ const { values: flags, positionals } = parseArgs({
     root: { type: 'string', default: ROOT },
     calls: { type: 'string' },
     http: { type: 'boolean', default: false },
+    warm: { type: 'string', default: '20000' },
+    split: { type: 'boolean', default: false },
+    top: { type: 'string', default: '40' },
   },
 });
-const calls = Number(flags.calls ?? (flags.http ? 4000 : 10000));
+const calls = Number(flags.calls ?? (flags.http ? 6000 : 10000));
 const cases = positionals.length > 0 ? positionals : ['raw-modern', 'modern'];
 const CALLGRIND = ['--tool=callgrind', '--callgrind-out-file=/dev/null'];
 
@@ -48,51 +55,152 @@ function countInProcess(kind, n) {
   return refsOf(run.stderr);
 }
 
-/** Instructions a server executed from its start to its end, having answered `n` calls. */
+/**
+ * Instructions per call of a server answering `n` calls, counted after `flags.warm` calls (so
+ * that V8 has compiled what it will: counting from the start took in late optimizing, 2,000-4,000
+ * instructions a call). The count is zeroed and dumped with callgrind_control. With `--split`,
+ * also the `top` functions by their own instructions per call, JavaScript functions named from
+ * node's `--perf-basic-prof` map.
+ */
 async function countHttp(kind, n) {
   const file = kind.startsWith('raw')
     ? join(BENCH, 'servers', 'raw-http.mjs')
     : join(flags.root, 'bench', 'servers', 'mcpkit-http.mjs');
   const env = { ...process.env, PORT: '0', BENCH_SESSIONS: kind === 'stateless' ? '0' : '1' };
-  const child = spawn('valgrind', [...CALLGRIND, process.execPath, '--single-threaded', file], {
+  const dir = mkdtempSync(join(tmpdir(), 'mcpkit-callgrind-'));
+  const node = [
+    process.execPath,
+    '--single-threaded',
+    ...(flags.split ? ['--perf-basic-prof'] : []),
+  ];
+  const valgrind = ['--tool=callgrind', `--callgrind-out-file=${join(dir, 'out')}`];
+  const child = spawn('valgrind', [...valgrind, ...node, file], {
     env,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
-  let stderr = '';
-  const port = await new Promise((resolve, reject) => {
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-      const ready = /READY (\d+)/.exec(stderr);
-      if (ready !== null) resolve(Number(ready[1]));
+  try {
+    let stderr = '';
+    const port = await new Promise((resolve, reject) => {
+      child.stderr.on('data', (chunk) => {
+        stderr += chunk;
+        const ready = /READY (\d+)/.exec(stderr);
+        if (ready !== null) resolve(Number(ready[1]));
+      });
+      child.once('exit', (code) => reject(new Error(`server exited (${String(code)}): ${stderr}`)));
     });
-    child.once('exit', (code) => reject(new Error(`server exited (${String(code)}): ${stderr}`)));
+    const url = `http://127.0.0.1:${String(port)}/mcp`;
+    const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+    const era = kind === 'modern' || kind === 'raw-modern' ? 'modern' : 'legacy';
+    const session = kind === 'session' ? await openSession(url, agent) : undefined;
+    const request = toolCall(era, { session });
+    const load = async (calls) => {
+      let next = 0;
+      const worker = async () => {
+        while (next < calls) {
+          next++;
+          const reply = await post(url, { ...request, agent });
+          if (reply.status !== 200)
+            throw new Error(`status ${String(reply.status)}: ${reply.text}`);
+        }
+      };
+      await Promise.all(Array.from({ length: 64 }, worker));
+    };
+    await load(Number(flags.warm));
+    callgrindControl('-z', child.pid);
+    await load(n);
+    callgrindControl('-d', child.pid);
+    agent.destroy();
+    const dump = join(dir, 'out.1'); // the first dump callgrind_control asked for
+    const totals = /^totals:\s+(\d+)/m.exec(readFileSync(dump, 'utf8'));
+    if (totals === null) throw new Error(`no totals in ${dump}`);
+    const split = flags.split ? byFunction(dump, child.pid, n) : undefined;
+    return { perCall: Number(totals[1]) / n, split };
+  } finally {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGINT');
+    await exited;
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(`/tmp/perf-${String(child.pid)}.map`, { force: true });
+  }
+}
+
+function callgrindControl(command, pid) {
+  const run = spawnSync('callgrind_control', [command, String(pid)], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`callgrind_control ${command}: ${run.stderr}`);
+}
+
+/**
+ * The functions that executed the most instructions themselves (callees not counted), per call:
+ * callgrind_annotate's list, with JIT code addresses named from the perf map.
+ */
+function byFunction(dump, pid, n) {
+  const annotate = spawnSync('callgrind_annotate', ['--inclusive=no', '--threshold=100', dump], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
   });
-  const url = `http://127.0.0.1:${String(port)}/mcp`;
-  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-  const era = kind === 'modern' || kind === 'raw-modern' ? 'modern' : 'legacy';
-  const session = kind === 'session' ? await openSession(url, agent) : undefined;
-  const request = toolCall(era, { session });
-  let next = 0;
-  const worker = async () => {
-    while (next < n) {
-      next++;
-      const reply = await post(url, { ...request, agent });
-      if (reply.status !== 200) throw new Error(`status ${String(reply.status)}: ${reply.text}`);
+  const names = perfMap(`/tmp/perf-${String(pid)}.map`);
+  const totals = new Map();
+  for (const line of annotate.stdout.split('\n')) {
+    const row = /^\s*([\d,]+)\s+\([^)]*\)\s+(.+)$/.exec(line);
+    if (row === null || row[2].includes('PROGRAM TOTALS')) continue;
+    let name = row[2].replace(/^\?\?\?:/, '').replace(/ \[[^\]]*\]$/, '');
+    const address = /^0x([0-9a-f]+)$/.exec(name);
+    if (address !== null) name = names(Number.parseInt(address[1], 16)) ?? name;
+    // A JS function by its name and file, whatever its tier (*, ^, ~) and chunk hash.
+    name = name
+      .replace(/^JS:[*^~+]?/, 'JS ')
+      .replace(/\S*\/chunks\/chunk-\w+\.js:\d+:\d+/, 'mcpkit');
+    const count = Number(row[1].replaceAll(',', ''));
+    totals.set(name, (totals.get(name) ?? 0) + count);
+  }
+  const all = [...totals].sort((a, b) => b[1] - a[1]);
+  // callgrind_annotate lists the entry points (main and the like) with everything below them.
+  const own = all.filter(([, count]) => count < all[0][1] / 2);
+  return own.slice(0, Number(flags.top)).map(([name, count]) => [name, count / n]);
+}
+
+/** A lookup of JIT code addresses in node's perf map (start, size, name per line). */
+function perfMap(path) {
+  const entries = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => {
+      const [start, size, ...name] = line.split(' ');
+      return {
+        start: Number.parseInt(start, 16),
+        size: Number.parseInt(size, 16),
+        name: name.join(' '),
+      };
+    })
+    .sort((a, b) => a.start - b.start);
+  return (address) => {
+    let low = 0;
+    let high = entries.length - 1;
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      if (entries[mid].start <= address) low = mid + 1;
+      else high = mid - 1;
     }
+    const entry = entries[high];
+    return entry !== undefined && address < entry.start + entry.size ? entry.name : undefined;
   };
-  await Promise.all(Array.from({ length: 64 }, worker));
-  agent.destroy();
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGINT');
-  await exited;
-  return refsOf(stderr);
 }
 
 for (const kind of cases) {
-  const count = flags.http ? countHttp : countInProcess;
-  const per = ((await count(kind, 3 * calls)) - (await count(kind, calls))) / (2 * calls);
+  let per;
+  let split;
+  if (flags.http) {
+    ({ perCall: per, split } = await countHttp(kind, calls));
+  } else {
+    per = (countInProcess(kind, 3 * calls) - countInProcess(kind, calls)) / (2 * calls);
+  }
   const where = flags.http ? 'HTTP' : 'in process';
   console.log(
     `${kind.padEnd(12)} ${Math.round(per).toLocaleString('en-US').padStart(8)} instructions/call (${where})`,
   );
+  for (const [name, count] of split ?? []) {
+    console.log(
+      `  ${Math.round(count).toLocaleString('en-US').padStart(7)}  ${name.slice(0, 110)}`,
+    );
+  }
 }
