@@ -13,10 +13,11 @@ export function readBody(req: IncomingMessage, limits: BodyLimits, done: BodyDon
   }
   (req as ReadingRequest)[READING] = new BodyRead(req, limits, done);
   // Shared listeners that find the read through the request (node calls them with `this` set
-  // to it): no closures per request. They stay on once it settles (it is done with then).
+  // to it): no closures per request. They stay on once it settles (it is done with then). Two,
+  // not three ('end' and 'error'): a request emits 'close' both after its 'end' and when it is
+  // broken off, and emits 'error' only to listeners, so 'close' tells the two apart alone.
   req.on('data', onData);
-  req.on('end', onEnd);
-  req.on('error', onError);
+  req.on('close', onClose);
 }
 
 const READING = Symbol('mcpkit body read');
@@ -43,12 +44,12 @@ function onData(this: ReadingRequest, chunk: Buffer): void {
   this[READING]?.data(chunk);
 }
 
-function onEnd(this: ReadingRequest): void {
-  this[READING]?.end();
-}
-
-function onError(this: ReadingRequest): void {
-  this[READING]?.fail(new BodyError(400, 'the request body could not be read'));
+/** The body is whole when the request ended ('end' was emitted) before it closed. */
+function onClose(this: ReadingRequest): void {
+  const read = this[READING];
+  if (read === undefined) return;
+  if (this.readableEnded) read.end();
+  else read.fail(new BodyError(400, 'the request body could not be read'));
 }
 
 /**
