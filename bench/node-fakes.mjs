@@ -5,7 +5,10 @@ import { EventEmitter } from 'node:events';
 
 /* global queueMicrotask */
 
-/** A stand-in IncomingMessage: the body arrives once the reader listens for 'end'. */
+/**
+ * A stand-in IncomingMessage: the body arrives once the reader listens for 'end' or 'close' (the
+ * node face listens for 'close'), then 'end' and 'close' follow, as node:http emits them.
+ */
 export class FakeRequest extends EventEmitter {
   constructor(headers, body) {
     super();
@@ -13,14 +16,19 @@ export class FakeRequest extends EventEmitter {
     this.url = '/mcp';
     this.headers = { host: '127.0.0.1', 'content-length': String(body.length), ...headers };
     this.body = body;
+    this.readableEnded = false;
+    this.sent = false;
   }
 
   on(name, listener) {
     super.on(name, listener);
-    if (name === 'end') {
+    if ((name === 'end' || name === 'close') && !this.sent) {
+      this.sent = true;
       queueMicrotask(() => {
         this.emit('data', this.body);
+        this.readableEnded = true;
         this.emit('end');
+        this.emit('close');
       });
     }
     return this;
