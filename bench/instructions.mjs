@@ -71,7 +71,10 @@ async function countHttp(kind, n) {
   const node = [
     process.execPath,
     '--single-threaded',
-    ...(flags.split ? ['--perf-basic-prof'] : []),
+    // The perf map names JIT code; V8's own log, which the flag turns on, goes with the dump.
+    ...(flags.split
+      ? ['--perf-basic-prof', '--no-logfile-per-isolate', `--logfile=${join(dir, 'v8.log')}`]
+      : []),
   ];
   const valgrind = ['--tool=callgrind', `--callgrind-out-file=${join(dir, 'out')}`];
   const child = spawn('valgrind', [...valgrind, ...node, file], {
