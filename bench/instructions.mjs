@@ -15,14 +15,14 @@
 // functions (default 40) that executed the most instructions themselves, per call. DIR is a
 // checkout (or a copy of its dist/ and bench/) to count, by default this one. A run takes a
 // minute (in process) or two to three (--http).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { Agent } from 'node:http';
 import { join } from 'node:path';
 import process from 'node:process';
 import { parseArgs } from 'node:util';
-import { BENCH, ROOT, openSession, post, toolCall } from './lib.mjs';
+import { ROOT, kindServer, openSession, post, startServer, toolCall } from './lib.mjs';
 
 const { values: flags, positionals } = parseArgs({
   allowPositionals: true,
@@ -63,67 +63,54 @@ function countInProcess(kind, n) {
  * node's `--perf-basic-prof` map.
  */
 async function countHttp(kind, n) {
-  const file = kind.startsWith('raw')
-    ? join(BENCH, 'servers', 'raw-http.mjs')
-    : join(flags.root, 'bench', 'servers', 'mcpkit-http.mjs');
-  const env = { ...process.env, PORT: '0', BENCH_SESSIONS: kind === 'stateless' ? '0' : '1' };
+  const { file, env, era } = kindServer(kind, flags.root);
   const dir = mkdtempSync(join(tmpdir(), 'mcpkit-callgrind-'));
-  const node = [
-    process.execPath,
-    '--single-threaded',
-    // The perf map names JIT code; V8's own log, which the flag turns on, goes with the dump.
-    ...(flags.split
-      ? ['--perf-basic-prof', '--no-logfile-per-isolate', `--logfile=${join(dir, 'v8.log')}`]
-      : []),
-  ];
-  const valgrind = ['--tool=callgrind', `--callgrind-out-file=${join(dir, 'out')}`];
-  const child = spawn('valgrind', [...valgrind, ...node, file], {
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
   try {
-    let stderr = '';
-    const port = await new Promise((resolve, reject) => {
-      child.stderr.on('data', (chunk) => {
-        stderr += chunk;
-        const ready = /READY (\d+)/.exec(stderr);
-        if (ready !== null) resolve(Number(ready[1]));
-      });
-      child.once('exit', (code) => reject(new Error(`server exited (${String(code)}): ${stderr}`)));
+    // The perf map names JIT code; V8's own log, which the flag turns on, goes with the dump.
+    const perf = [
+      '--perf-basic-prof',
+      '--no-logfile-per-isolate',
+      `--logfile=${join(dir, 'v8.log')}`,
+    ];
+    const { child, port, stop } = await startServer(file, {
+      env,
+      nodeArgs: ['--single-threaded', ...(flags.split ? perf : [])],
+      wrap: ['valgrind', '--tool=callgrind', `--callgrind-out-file=${join(dir, 'out')}`],
+      timeoutMs: 120_000, // node starts slowly under valgrind
     });
-    const url = `http://127.0.0.1:${String(port)}/mcp`;
-    const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-    const era = kind === 'modern' || kind === 'raw-modern' ? 'modern' : 'legacy';
-    const session = kind === 'session' ? await openSession(url, agent) : undefined;
-    const request = toolCall(era, { session });
-    const load = async (calls) => {
-      let next = 0;
-      const worker = async () => {
-        while (next < calls) {
-          next++;
-          const reply = await post(url, { ...request, agent });
-          if (reply.status !== 200)
-            throw new Error(`status ${String(reply.status)}: ${reply.text}`);
-        }
+    try {
+      const url = `http://127.0.0.1:${String(port)}/mcp`;
+      const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+      const session = kind === 'session' ? await openSession(url, agent) : undefined;
+      const request = toolCall(era, { session });
+      const load = async (calls) => {
+        let next = 0;
+        const worker = async () => {
+          while (next < calls) {
+            next++;
+            const reply = await post(url, { ...request, agent });
+            if (reply.status !== 200)
+              throw new Error(`status ${String(reply.status)}: ${reply.text}`);
+          }
+        };
+        await Promise.all(Array.from({ length: 64 }, worker));
       };
-      await Promise.all(Array.from({ length: 64 }, worker));
-    };
-    await load(Number(flags.warm));
-    callgrindControl('-z', child.pid);
-    await load(n);
-    callgrindControl('-d', child.pid);
-    agent.destroy();
-    const dump = join(dir, 'out.1'); // the first dump callgrind_control asked for
-    const totals = /^totals:\s+(\d+)/m.exec(readFileSync(dump, 'utf8'));
-    if (totals === null) throw new Error(`no totals in ${dump}`);
-    const split = flags.split ? byFunction(dump, child.pid, n) : undefined;
-    return { perCall: Number(totals[1]) / n, split };
+      await load(Number(flags.warm));
+      callgrindControl('-z', child.pid);
+      await load(n);
+      callgrindControl('-d', child.pid);
+      agent.destroy();
+      const dump = join(dir, 'out.1'); // the first dump callgrind_control asked for
+      const totals = /^totals:\s+(\d+)/m.exec(readFileSync(dump, 'utf8'));
+      if (totals === null) throw new Error(`no totals in ${dump}`);
+      const split = flags.split ? byFunction(dump, child.pid, n) : undefined;
+      return { perCall: Number(totals[1]) / n, split };
+    } finally {
+      await stop();
+      rmSync(`/tmp/perf-${String(child.pid)}.map`, { force: true });
+    }
   } finally {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGINT');
-    await exited;
     rmSync(dir, { recursive: true, force: true });
-    rmSync(`/tmp/perf-${String(child.pid)}.map`, { force: true });
   }
 }
 

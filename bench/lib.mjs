@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest, Agent } from 'node:http';
 import { createServer } from 'node:net';
+import { isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import process from 'node:process';
 
@@ -154,13 +155,17 @@ export function freePort() {
 
 /**
  * Starts a server under test in its own process and resolves once it prints `READY <port>` on
- * stderr. `stdio: true` keeps stdin/stdout as pipes for a stdio server.
+ * stderr. `file` is a path, or a name in `servers/`. `stdio: true` keeps stdin/stdout as pipes
+ * for a stdio server; `wrap` is a command that runs node (`['valgrind', ...its options]`).
  */
 export function startServer(
   file,
-  { env = {}, nodeArgs = [], stdio = false, timeoutMs = 20_000 } = {},
+  { env = {}, nodeArgs = [], stdio = false, timeoutMs = 20_000, wrap = [] } = {},
 ) {
-  const child = spawn(process.execPath, [...nodeArgs, `${BENCH}servers/${file}`], {
+  const path = isAbsolute(file) ? file : `${BENCH}servers/${file}`;
+  const command = wrap.length > 0 ? wrap[0] : process.execPath;
+  const wrapped = wrap.length > 0 ? [...wrap.slice(1), process.execPath] : [];
+  const child = spawn(command, [...wrapped, ...nodeArgs, path], {
     cwd: BENCH,
     env: { ...process.env, NODE_ENV: 'production', ...env },
     stdio: ['pipe', stdio ? 'pipe' : 'ignore', 'pipe'],
@@ -186,6 +191,20 @@ export function startServer(
       reject(new Error(`${file} exited (${String(code)}) before it was ready: ${log}`));
     });
   });
+}
+
+/**
+ * The HTTP server of a kind the probes compare (raw, raw-modern, modern, stateless, session):
+ * its file (mcpkit's from the checkout at `root`), environment and request era.
+ */
+export function kindServer(kind, root = ROOT) {
+  return {
+    file: kind.startsWith('raw')
+      ? join(BENCH, 'servers', 'raw-http.mjs')
+      : join(root, 'bench', 'servers', 'mcpkit-http.mjs'),
+    env: { PORT: '0', BENCH_SESSIONS: kind === 'stateless' ? '0' : '1' },
+    era: kind === 'modern' || kind === 'raw-modern' ? 'modern' : 'legacy',
+  };
 }
 
 /** Ends a child we started and waits for it to go. */

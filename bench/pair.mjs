@@ -13,13 +13,22 @@
 // to run (default: this one), e.g. a copy of an older build:
 //
 //   node bench/pair.mjs raw=raw before=stateless@/tmp/old after=stateless
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
 import { parseArgs } from 'node:util';
-import { BENCH, ROOT, cpuSeconds, median, oneSocketAgent, openSession, toolCall } from './lib.mjs';
+import {
+  ROOT,
+  cpuSeconds,
+  kindServer,
+  median,
+  oneSocketAgent,
+  openSession,
+  startServer,
+  toolCall,
+} from './lib.mjs';
 
 const { values: flags, positionals } = parseArgs({
   allowPositionals: true,
@@ -31,25 +40,11 @@ const scratch = mkdtempSync(join(tmpdir(), 'mcpkit-pair-'));
 async function start(spec) {
   const [name, rest = ''] = spec.split('=');
   const [kind, root = ROOT] = rest.split('@');
-  const file = kind.startsWith('raw')
-    ? join(BENCH, 'servers', 'raw-http.mjs')
-    : join(root, 'bench', 'servers', 'mcpkit-http.mjs');
-  const env = { ...process.env, PORT: '0', BENCH_SESSIONS: kind === 'stateless' ? '0' : '1' };
-  const child = spawn(process.execPath, [file], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  const port = await new Promise((resolve, reject) => {
-    let text = '';
-    child.stderr.on('data', (chunk) => {
-      text += chunk;
-      const ready = /READY (\d+)/.exec(text);
-      if (ready !== null) resolve(Number(ready[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`${name} exited (${String(code)}): ${text}`)));
-  });
+  const { file, env, era } = kindServer(kind, root);
+  const { child, port } = await startServer(file, { env });
   const url = `http://127.0.0.1:${String(port)}/mcp`;
   const request =
-    kind === 'modern' || kind === 'raw-modern'
-      ? toolCall('modern')
-      : toolCall('legacy', await session(kind, url));
+    era === 'modern' ? toolCall('modern') : toolCall('legacy', await session(kind, url));
   const lines = ['wrk.method = "POST"', `wrk.body = [==[${request.body}]==]`];
   for (const [header, value] of Object.entries(request.headers)) {
     lines.push(`wrk.headers["${header}"] = "${value}"`);
