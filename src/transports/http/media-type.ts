@@ -1,5 +1,6 @@
 // Media types by parsing, never by substring (RFC 9110 §8.3.1 Content-Type, §12.5.1 Accept):
 // `application/jsonx` is not JSON, and `text/event-stream;q=0` is a refusal.
+import { remembered } from './remembered.js';
 
 /** A parsed media type: lower-case `type/subtype` and its parameters (lower-case names). */
 export interface MediaType {
@@ -59,24 +60,10 @@ const BOTH: Acceptable = Object.freeze({ json: true, sse: true });
  * `text/*` count; a range with `q=0` refuses. The most specific matching range decides.
  */
 export function parseAccept(value: string | undefined): Acceptable {
-  if (value === undefined) return BOTH;
-  // Clients send the same few values again and again. The last one is compared first: a header
-  // string is new on every request, and comparing it costs less than hashing it for the map.
-  if (value === last.value) return last.parsed;
-  const parsed = value.trim() === '' ? BOTH : (recent.get(value) ?? remember(value));
-  last = { value, parsed };
-  return parsed;
+  return value === undefined ? BOTH : acceptOf(value);
 }
 
-let last: { readonly value: string; readonly parsed: Acceptable } = { value: '', parsed: BOTH };
-const recent = new Map<string, Acceptable>();
-
-function remember(value: string): Acceptable {
-  const parsed = parseAcceptRanges(value);
-  if (recent.size >= 16) recent.clear();
-  recent.set(value, parsed);
-  return parsed;
-}
+const acceptOf = remembered((value) => (value.trim() === '' ? BOTH : parseAcceptRanges(value)));
 
 function parseAcceptRanges(value: string): Acceptable {
   let json: [number, number] = [-1, 0]; // [specificity, q]

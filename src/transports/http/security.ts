@@ -2,6 +2,7 @@
 // Host and Origin of every request are checked against allow-lists before anything else runs.
 import type { CorsOptions, ResolvedOptions } from './options.js';
 import { LOOPBACK_HOSTS } from './options.js';
+import { remembered } from './remembered.js';
 
 /** Splits a Host header into a lower-case host name and its port (`''` when absent). */
 export function splitHost(host: string): { name: string; port: string } | undefined {
@@ -31,25 +32,14 @@ export function hostMatcher(
     if (rule === undefined) throw new TypeError(`invalid allowed host ${JSON.stringify(entry)}`);
     return rule;
   });
-  // Clients send the same Host again and again: remember the last verdicts. The last one is
-  // compared first (a header string is new on every request; comparing costs less than hashing).
-  const recent = new Map<string, boolean>();
-  let last: { readonly host: string; readonly ok: boolean } | undefined;
-  return (host) => {
-    if (host === undefined) return false;
-    if (host === last?.host) return last.ok;
-    let ok = recent.get(host);
-    if (ok === undefined) {
-      const parsed = splitHost(host);
-      ok =
-        parsed !== undefined &&
-        rules.some((r) => r.name === parsed.name && (r.port === '' || r.port === parsed.port));
-      if (recent.size >= 16) recent.clear();
-      recent.set(host, ok);
-    }
-    last = { host, ok };
-    return ok;
-  };
+  const allows = remembered((host) => {
+    const parsed = splitHost(host);
+    return (
+      parsed !== undefined &&
+      rules.some((r) => r.name === parsed.name && (r.port === '' || r.port === parsed.port))
+    );
+  });
+  return (host) => host !== undefined && allows(host);
 }
 
 function originOf(value: string): URL | undefined {
