@@ -169,11 +169,27 @@ export default tseslint.config(
     ['**/server/**', '**/transports/**', ...L4],
     'clients take a Transport, never import one',
   ),
-  deny(
-    ['src/transports/**'],
-    ['**/server/**', '**/client/**', ...L4],
-    'transports see jsonrpc/ + protocol/ only',
-  ),
+  {
+    // The layers server/ and client/, and within Streamable HTTP its server/ and client/ folders
+    // (they share only the SSE codec): any path that climbs to a folder of either name.
+    files: ['src/transports/**'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: [...L4], message: 'transports see jsonrpc/ + protocol/ only' },
+            {
+              regex: '^(\\.\\./)+(server|client)/',
+              message:
+                'transports see jsonrpc/ + protocol/ only; HTTP server/ and client/ share only sse.ts',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     // L4 sits on the public surface: each layer's index.js and the transports' entry files.
     files: ['servers/**', 'src/cli/**'],

@@ -3,10 +3,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '../../src/client/index.js';
 import type { ProtocolRevision } from '../../src/protocol/version.js';
-import { createStreamableHttpClientTransport } from '../../src/transports/http/client.js';
-import type { StreamableHttpClientTransport } from '../../src/transports/http/client.js';
-import { listen } from '../../src/transports/http/node.js';
-import type { Listening } from '../../src/transports/http/node.js';
+import { createStreamableHttpClientTransport } from '../../src/transports/http/client/transport.js';
+import type { StreamableHttpClientTransport } from '../../src/transports/http/client/transport.js';
+import { listen } from '../../src/transports/http/server/node.js';
+import type { Listening } from '../../src/transports/http/server/node.js';
 import { createSumServer } from '../helpers/sum-server.js';
 
 const cleanups: (() => Promise<void>)[] = [];

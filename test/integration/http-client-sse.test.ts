@@ -8,9 +8,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Connection } from '../../src/jsonrpc/connection.js';
 import { JsonRpcError, LocalError } from '../../src/jsonrpc/errors.js';
 import type { Message } from '../../src/jsonrpc/message.js';
-import { createStreamableHttpClientTransport } from '../../src/transports/http/client.js';
-import { HttpErrorCode } from '../../src/transports/http/client-http.js';
-import { createSseClientTransport } from '../../src/transports/http/client-sse.js';
+import { createStreamableHttpClientTransport } from '../../src/transports/http/client/transport.js';
+import { HttpErrorCode } from '../../src/transports/http/client/http.js';
+import { createSseClientTransport } from '../../src/transports/http/client/legacy-sse.js';
 import { encodeSseEvent } from '../../src/transports/http/sse.js';
 
 interface Seen {

@@ -12,9 +12,9 @@ import type { Message, Notification, Request } from '../../src/jsonrpc/message.j
 import type {
   StreamableHttpClientOptions,
   StreamableHttpClientTransport,
-} from '../../src/transports/http/client.js';
-import { createStreamableHttpClientTransport } from '../../src/transports/http/client.js';
-import { HttpErrorCode } from '../../src/transports/http/client-http.js';
+} from '../../src/transports/http/client/transport.js';
+import { createStreamableHttpClientTransport } from '../../src/transports/http/client/transport.js';
+import { HttpErrorCode } from '../../src/transports/http/client/http.js';
 import type { SseEvent } from '../../src/transports/http/sse.js';
 import { encodeSseEvent } from '../../src/transports/http/sse.js';
 

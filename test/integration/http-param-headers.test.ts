@@ -8,8 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '../../src/client/index.js';
 import { McpServer } from '../../src/server/index.js';
-import { createStreamableHttpClientTransport } from '../../src/transports/http/client.js';
-import { listen } from '../../src/transports/http/node.js';
+import { createStreamableHttpClientTransport } from '../../src/transports/http/client/transport.js';
+import { listen } from '../../src/transports/http/server/node.js';
 import { assertValidMessage } from '../helpers/spec-schema.js';
 import type { Face } from './http-server-harness.js';
 import {

@@ -14,7 +14,7 @@ import {
   sessionRequest,
   startFace,
 } from './http-server-harness.js';
-import type { StreamableHttpOptions } from '../../src/transports/http/options.js';
+import type { StreamableHttpOptions } from '../../src/transports/http/server/options.js';
 
 const faces: Face[] = [];
 afterEach(async () => {
@@ -291,7 +291,7 @@ describe('Streamable HTTP, broken bodies in-process (fetch)', () => {
     const { server } = createTestServer();
     const face = await startFace('fetch', server, { bodyTimeoutMs: 20 });
     faces.push(face);
-    const { toFetchHandler } = await import('../../src/transports/http/fetch.js');
+    const { toFetchHandler } = await import('../../src/transports/http/server/fetch.js');
     const fetchHandler = toFetchHandler(face.handler);
     const post = (body: ReadableStream<Uint8Array>) =>
       fetchHandler(

@@ -6,12 +6,12 @@ import { Readable } from 'node:stream';
 import type { Message } from '../../src/jsonrpc/message.js';
 import type { Receiver, Transport } from '../../src/jsonrpc/transport.js';
 import { McpServer } from '../../src/server/server.js';
-import type { HttpMessageInfo } from '../../src/transports/http/context.js';
-import { toFetchHandler } from '../../src/transports/http/fetch.js';
-import type { StreamableHttpHandler } from '../../src/transports/http/handler.js';
-import { createStreamableHttpHandler } from '../../src/transports/http/handler.js';
-import { listen } from '../../src/transports/http/node.js';
-import type { StreamableHttpOptions } from '../../src/transports/http/options.js';
+import type { HttpMessageInfo } from '../../src/transports/http/server/context.js';
+import { toFetchHandler } from '../../src/transports/http/server/fetch.js';
+import type { StreamableHttpHandler } from '../../src/transports/http/server/handler.js';
+import { createStreamableHttpHandler } from '../../src/transports/http/server/handler.js';
+import { listen } from '../../src/transports/http/server/node.js';
+import type { StreamableHttpOptions } from '../../src/transports/http/server/options.js';
 import type { SseEvent } from '../../src/transports/http/sse.js';
 import { SseParser } from '../../src/transports/http/sse.js';
 

@@ -2,9 +2,9 @@
 // as the client (server-to-client requests included), shutdown, and session expiry.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Connection } from '../../src/jsonrpc/connection.js';
-import { createNodeHandler, listen } from '../../src/transports/http/node.js';
-import type { Listening } from '../../src/transports/http/node.js';
-import { createFetchHandler } from '../../src/transports/http/fetch.js';
+import { createNodeHandler, listen } from '../../src/transports/http/server/node.js';
+import type { Listening } from '../../src/transports/http/server/node.js';
+import { createFetchHandler } from '../../src/transports/http/server/fetch.js';
 import {
   ACCEPT_BOTH,
   TestClientTransport,
@@ -16,7 +16,7 @@ import {
   faceOf,
   sessionRequest,
 } from './http-server-harness.js';
-import { createStreamableHttpHandler } from '../../src/transports/http/handler.js';
+import { createStreamableHttpHandler } from '../../src/transports/http/server/handler.js';
 
 const running: Listening[] = [];
 afterEach(async () => {

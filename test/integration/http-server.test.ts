@@ -16,7 +16,7 @@ import {
   sessionRequest,
   startFace,
 } from './http-server-harness.js';
-import type { StreamableHttpOptions } from '../../src/transports/http/options.js';
+import type { StreamableHttpOptions } from '../../src/transports/http/server/options.js';
 
 const faces: Face[] = [];
 afterEach(async () => {

@@ -4,12 +4,12 @@
 // become the same replies as before; requests served alone share one connectionless session per
 // revision without mixing revisions; and a body read through `readBody` keeps its limits.
 import { describe, expect, it, vi } from 'vitest';
-import type { HttpExchange, HttpReply } from '../../src/transports/http/exchange.js';
-import { BodyError } from '../../src/transports/http/exchange.js';
-import type { StreamableHttpHandler } from '../../src/transports/http/handler.js';
-import { createStreamableHttpHandler } from '../../src/transports/http/handler.js';
-import { listen } from '../../src/transports/http/node.js';
-import type { StreamableHttpOptions } from '../../src/transports/http/options.js';
+import type { HttpExchange, HttpReply } from '../../src/transports/http/server/exchange.js';
+import { BodyError } from '../../src/transports/http/server/exchange.js';
+import type { StreamableHttpHandler } from '../../src/transports/http/server/handler.js';
+import { createStreamableHttpHandler } from '../../src/transports/http/server/handler.js';
+import { listen } from '../../src/transports/http/server/node.js';
+import type { StreamableHttpOptions } from '../../src/transports/http/server/options.js';
 import { McpServer } from '../../src/server/server.js';
 import { assertValidMessage } from '../helpers/spec-schema.js';
 import { modernMeta } from './http-server-harness.js';

@@ -19,8 +19,8 @@ import {
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpServer } from '../../src/server/index.js';
-import { listen } from '../../src/transports/http/node.js';
-import type { Listening } from '../../src/transports/http/node.js';
+import { listen } from '../../src/transports/http/server/node.js';
+import type { Listening } from '../../src/transports/http/server/node.js';
 import { defineInteropServer } from './fixtures/interop-server.mjs';
 
 const DIST_SERVER = fileURLToPath(new URL('../../dist/esm/src/server/index.js', import.meta.url));

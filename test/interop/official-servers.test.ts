@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../src/client/index.js';
 import type { CallToolResult, ClientOptions, ElicitParams } from '../../src/client/index.js';
 import type { Transport } from '../../src/jsonrpc/transport.js';
-import { createStreamableHttpClientTransport } from '../../src/transports/http/client.js';
+import { createStreamableHttpClientTransport } from '../../src/transports/http/client/transport.js';
 import { createStdioClientTransport } from '../../src/transports/stdio/index.js';
 import type { Cancellations } from './fixtures/cancellations.js';
 import { startOfficialV1Server } from './fixtures/official-v1-server.js';

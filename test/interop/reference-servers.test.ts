@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEverythingServer } from '../../servers/everything/server.js';
 import { createPingmeServer } from '../../servers/pingme/server.js';
 import { Client } from '../../src/client/index.js';
-import { listen, type Listening } from '../../src/transports/http/node.js';
+import { listen, type Listening } from '../../src/transports/http/server/node.js';
 import { createStreamableHttpClientTransport } from '../../src/transports/http/index.js';
 import { createStdioClientTransport } from '../../src/transports/stdio/index.js';
 

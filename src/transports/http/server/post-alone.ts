@@ -2,13 +2,13 @@
 // server's `serveRequest` (Connectable) with no transport, session or connection made for it. What
 // it sends before its response (progress, log messages) goes on the POST's reply, which turns into
 // an SSE stream when the client accepts one, exactly as on a per-POST connection.
-import type { RequestContext } from '../../jsonrpc/connection.js';
-import { LocalError, LocalErrorCode } from '../../jsonrpc/errors.js';
-import type { Notification, Params, Request, Response } from '../../jsonrpc/message.js';
-import type { MessageInfo } from '../../jsonrpc/transport.js';
-import { LazySignal } from '../../internal/abort.js';
-import { isPromise } from '../../internal/maybe.js';
-import type { Connectable, ConnectOptions } from '../../protocol/connectable.js';
+import type { RequestContext } from '../../../jsonrpc/connection.js';
+import { LocalError, LocalErrorCode } from '../../../jsonrpc/errors.js';
+import type { Notification, Params, Request, Response } from '../../../jsonrpc/message.js';
+import type { MessageInfo } from '../../../jsonrpc/transport.js';
+import { LazySignal } from '../../../internal/abort.js';
+import { isPromise } from '../../../internal/maybe.js';
+import type { Connectable, ConnectOptions } from '../../../protocol/connectable.js';
 import type { HttpContext } from './context.js';
 import { headersInfo } from './context.js';
 import type { HttpExchange, HttpReply } from './exchange.js';

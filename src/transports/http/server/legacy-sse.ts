@@ -1,10 +1,10 @@
 // The deprecated HTTP+SSE transport of 2024-11-05 (spec 2024-11-05 basic/transports#http-with-sse),
 // opt-in: `GET /sse` opens the stream, whose first event names the endpoint to POST messages to;
 // every server message, responses included, goes on that one stream.
-import { decodeValue, encode } from '../../jsonrpc/codec.js';
-import { LocalError, LocalErrorCode } from '../../jsonrpc/errors.js';
-import type { Message } from '../../jsonrpc/message.js';
-import type { MessageInfo, Receiver, Transport } from '../../jsonrpc/transport.js';
+import { decodeValue, encode } from '../../../jsonrpc/codec.js';
+import { LocalError, LocalErrorCode } from '../../../jsonrpc/errors.js';
+import type { Message } from '../../../jsonrpc/message.js';
+import type { MessageInfo, Receiver, Transport } from '../../../jsonrpc/transport.js';
 import type { HttpContext } from './context.js';
 import { ACCEPTED, connectServer, headersInfo, readJson } from './context.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
@@ -12,7 +12,7 @@ import { errorReply, joined, jsonReply, SSE_HEADERS } from './exchange.js';
 import { checkJsonContentType, parseAccept } from './media-type.js';
 import type { SessionEntry } from './sessions.js';
 import { newSessionId } from './sessions.js';
-import { encodeSseEvent } from './sse.js';
+import { encodeSseEvent } from '../sse.js';
 import { SseWriter } from './sse-writer.js';
 
 /** LegacySseTransport is one 2024-11-05 session: its lifetime is its event stream's. */

@@ -1,7 +1,7 @@
 // The neutral shape of one HTTP exchange, between the runtime faces (node.ts, fetch.ts) and the
 // Streamable HTTP core (handler.ts): plain data in, plain data out, no runtime types.
-import { errorResponse } from '../../jsonrpc/codec.js';
-import type { ErrorResponse, RequestId } from '../../jsonrpc/message.js';
+import { errorResponse } from '../../../jsonrpc/codec.js';
+import type { ErrorResponse, RequestId } from '../../../jsonrpc/message.js';
 
 /** Request headers by lower-case name, as node:http's `IncomingHttpHeaders` holds them. */
 export type HeaderMap = Readonly<Record<string, string | readonly string[] | undefined>>;

@@ -1,10 +1,10 @@
 // EphemeralTransport: the Transport of one POST, for 2026-07-28 requests (which have no session)
 // and for legacy stateless mode. It lives until the POST is answered or the client goes away;
 // going away cancels the request (spec 2026-07-28 transports/streamable-http#cancellation).
-import type { BatchItem } from '../../jsonrpc/codec.js';
-import { LocalError, LocalErrorCode } from '../../jsonrpc/errors.js';
-import type { Message, Response } from '../../jsonrpc/message.js';
-import type { MessageInfo, Receiver, Transport } from '../../jsonrpc/transport.js';
+import type { BatchItem } from '../../../jsonrpc/codec.js';
+import { LocalError, LocalErrorCode } from '../../../jsonrpc/errors.js';
+import type { Message, Response } from '../../../jsonrpc/message.js';
+import type { MessageInfo, Receiver, Transport } from '../../../jsonrpc/transport.js';
 import type { PostReply } from './post-reply.js';
 
 type Delivery =

@@ -1,10 +1,10 @@
 // What the HTTP client transports share: fetch options, media types, HTTP failures turned into
 // JSON-RPC errors, and reconnection timing. Runtime-neutral (fetch, Headers, AbortSignal): no
 // Node APIs, so the client transports also run in browsers, Deno and Workers.
-import { decodeValue } from '../../jsonrpc/codec.js';
-import type { WireError } from '../../jsonrpc/errors.js';
-import { JsonRpcError, LocalError, LocalErrorCode } from '../../jsonrpc/errors.js';
-import type { ErrorResponse, Message, Request, RequestId } from '../../jsonrpc/message.js';
+import { decodeValue } from '../../../jsonrpc/codec.js';
+import type { WireError } from '../../../jsonrpc/errors.js';
+import { JsonRpcError, LocalError, LocalErrorCode } from '../../../jsonrpc/errors.js';
+import type { ErrorResponse, Message, Request, RequestId } from '../../../jsonrpc/message.js';
 
 /** The fetch function the client transports call; the global `fetch` fits. */
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;

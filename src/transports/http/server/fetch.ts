@@ -1,6 +1,6 @@
 // The fetch face of the Streamable HTTP handler: `(Request) => Promise<Response>`, for Workers,
 // Deno, Bun, Hono and anything else built on the Fetch API. SSE bodies are ReadableStreams.
-import { encode } from '../../jsonrpc/codec.js';
+import { encode } from '../../../jsonrpc/codec.js';
 import type { BodyLimits, HttpExchange, HttpReply } from './exchange.js';
 import { BodyError, isStreamBody } from './exchange.js';
 import type { ConnectableFactory, StreamableHttpHandler } from './handler.js';

@@ -1,11 +1,11 @@
 // What the verb handlers (post.ts, get.ts, delete.ts, legacy-sse.ts) share: the resolved options,
 // the session table, and how to connect a server. Built once per handler in handler.ts.
-import type { BatchItem } from '../../jsonrpc/codec.js';
-import type { ErrorResponse, Message } from '../../jsonrpc/message.js';
-import type { MessageInfo, Transport } from '../../jsonrpc/transport.js';
-import type { Connectable, ConnectOptions } from '../../protocol/connectable.js';
-import type { LegacyRevision } from '../../protocol/version.js';
-import { LEGACY_REVISIONS, MODERN_REVISIONS } from '../../protocol/version.js';
+import type { BatchItem } from '../../../jsonrpc/codec.js';
+import type { ErrorResponse, Message } from '../../../jsonrpc/message.js';
+import type { MessageInfo, Transport } from '../../../jsonrpc/transport.js';
+import type { Connectable, ConnectOptions } from '../../../protocol/connectable.js';
+import type { LegacyRevision } from '../../../protocol/version.js';
+import { LEGACY_REVISIONS, MODERN_REVISIONS } from '../../../protocol/version.js';
 import type { HeaderMap, HttpExchange, HttpReply } from './exchange.js';
 import { BodyError, emptyReply, errorReply, header, joined } from './exchange.js';
 import type { ResolvedOptions } from './options.js';

@@ -1,7 +1,7 @@
 // Resumability for Streamable HTTP (spec 2025-11-25 basic/transports#resumability-and-redelivery):
 // every SSE event of a legacy session gets an id, and what was sent is kept so that a client that
 // lost its connection can GET with Last-Event-ID and receive the rest of that stream.
-import type { Message } from '../../jsonrpc/message.js';
+import type { Message } from '../../../jsonrpc/message.js';
 
 /** One stored event: its id and the message it carried. */
 export interface StoredEvent {

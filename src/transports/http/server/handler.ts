@@ -1,8 +1,8 @@
 // createStreamableHttpHandler: the runtime-neutral Streamable HTTP server. It takes an
 // HttpExchange and answers an HttpReply; node.ts and fetch.ts adapt it to their runtimes.
 // Every request passes the Host and Origin checks first, then goes to its verb's handler.
-import { isPromise } from '../../internal/maybe.js';
-import type { Connectable } from '../../protocol/connectable.js';
+import { isPromise } from '../../../internal/maybe.js';
+import type { Connectable } from '../../../protocol/connectable.js';
 import type { HttpContext } from './context.js';
 import { handleDelete } from './delete.js';
 import type { Answer, HttpExchange, HttpReply } from './exchange.js';

@@ -6,20 +6,20 @@
 // Spec 2025-11-25 basic/transports#streamable-http; 2026-07-28 basic/transports/streamable-http.
 // This file holds the public face, the lifecycle and the fallback; POSTs are in client-post.ts,
 // session state and the standalone GET stream in client-session.ts, SSE reading in client-streams.ts.
-import { LocalError, LocalErrorCode } from '../../jsonrpc/errors.js';
-import type { Message, RequestId } from '../../jsonrpc/message.js';
-import type { Receiver, Transport } from '../../jsonrpc/transport.js';
-import type { FetchLike, HeadersOption, ReconnectOptions } from './client-http.js';
-import { closedError, isInitialize, jsonRpcErrorsIn, refusedPost } from './client-http.js';
-import { Inbox } from './client-inbox.js';
-import { Ledger } from './client-ledger.js';
-import type { HttpSendOptions, Post, PostHost } from './client-post.js';
-import { sendPost } from './client-post.js';
-import { ClientSession } from './client-session.js';
-import type { SseClientTransport } from './client-sse.js';
-import { createSseClientTransport } from './client-sse.js';
+import { LocalError, LocalErrorCode } from '../../../jsonrpc/errors.js';
+import type { Message, RequestId } from '../../../jsonrpc/message.js';
+import type { Receiver, Transport } from '../../../jsonrpc/transport.js';
+import type { FetchLike, HeadersOption, ReconnectOptions } from './http.js';
+import { closedError, isInitialize, jsonRpcErrorsIn, refusedPost } from './http.js';
+import { Inbox } from './inbox.js';
+import { Ledger } from './ledger.js';
+import type { HttpSendOptions, Post, PostHost } from './post.js';
+import { sendPost } from './post.js';
+import { ClientSession } from './session.js';
+import type { SseClientTransport } from './legacy-sse.js';
+import { createSseClientTransport } from './legacy-sse.js';
 
-export type { HttpSendOptions } from './client-post.js';
+export type { HttpSendOptions } from './post.js';
 
 /** Options for {@link createStreamableHttpClientTransport}. Every field is optional. */
 export interface StreamableHttpClientOptions {

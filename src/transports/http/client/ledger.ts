@@ -1,8 +1,8 @@
 // Which requests of the Streamable HTTP client still await a response, and on which POST. A
 // response is delivered once: when a resumed stream replays it, or it arrives on another
 // stream as well, the copy is dropped (Spec 2025-11-25 basic/transports#resumability-and-redelivery).
-import type { WireError } from '../../jsonrpc/errors.js';
-import type { Message, RequestId } from '../../jsonrpc/message.js';
+import type { WireError } from '../../../jsonrpc/errors.js';
+import type { Message, RequestId } from '../../../jsonrpc/message.js';
 
 const ANSWERED_KEPT = 1024;
 

@@ -2,7 +2,7 @@
 // something other than the final response, then switches to SSE when the client accepts it
 // (spec 2025-11-25 basic/transports#sending-messages-to-the-server). JSON-only clients get the
 // final response alone; SSE-only clients get SSE.
-import type { ErrorResponse, Message, Response } from '../../jsonrpc/message.js';
+import type { ErrorResponse, Message, Response } from '../../../jsonrpc/message.js';
 import type { HttpReply } from './exchange.js';
 import { JSON_HEADERS, SSE_HEADERS, errorReply } from './exchange.js';
 import type { Acceptable } from './media-type.js';

@@ -2,12 +2,12 @@
 // JSON, an SSE stream read in the background (client-streams.ts), 202, or a refusal turned into
 // JSON-RPC error responses for the requests the POST carried.
 // Spec 2025-11-25 basic/transports#sending-messages-to-the-server.
-import { encode } from '../../jsonrpc/codec.js';
-import type { Message, RequestId } from '../../jsonrpc/message.js';
-import type { SendOptions } from '../../jsonrpc/transport.js';
-import { messagesIn } from './client-events.js';
-import { modernRevisionOf, setMcpHeaders } from './client-headers.js';
-import type { FetchLike, HeadersOption } from './client-http.js';
+import { encode } from '../../../jsonrpc/codec.js';
+import type { Message, RequestId } from '../../../jsonrpc/message.js';
+import type { SendOptions } from '../../../jsonrpc/transport.js';
+import { messagesIn } from './events.js';
+import { modernRevisionOf, setMcpHeaders } from './headers.js';
+import type { FetchLike, HeadersOption } from './http.js';
 import {
   closedError,
   customHeaders,
@@ -24,10 +24,10 @@ import {
   requestIdsOf,
   statusLine,
   unreachable,
-} from './client-http.js';
-import type { Ledger } from './client-ledger.js';
-import type { ClientSession } from './client-session.js';
-import { followPostStream } from './client-streams.js';
+} from './http.js';
+import type { Ledger } from './ledger.js';
+import type { ClientSession } from './session.js';
+import { followPostStream } from './streams.js';
 
 /** SendOptions as this transport reads them. */
 export interface HttpSendOptions extends SendOptions {

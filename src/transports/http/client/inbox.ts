@@ -1,8 +1,8 @@
 // The receiving end the HTTP client transports share: messages that arrive before `start` are
 // buffered, and the close is reported exactly once (after `start`, if it comes first).
-import { LocalError, LocalErrorCode } from '../../jsonrpc/errors.js';
-import type { Message } from '../../jsonrpc/message.js';
-import type { Receiver } from '../../jsonrpc/transport.js';
+import { LocalError, LocalErrorCode } from '../../../jsonrpc/errors.js';
+import type { Message } from '../../../jsonrpc/message.js';
+import type { Receiver } from '../../../jsonrpc/transport.js';
 
 /** Inbox delivers to a Receiver in arrival order, buffering until it is known. */
 export class Inbox {

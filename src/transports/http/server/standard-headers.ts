@@ -1,8 +1,8 @@
 // The standard request headers of 2026-07-28 (spec 2026-07-28 transports/streamable-http
 // #request-metadata; SEP-2243): MCP-Protocol-Version, Mcp-Method and Mcp-Name mirror the body, and
 // a server that reads the body must reject any disagreement with HeaderMismatch (-32020).
-import type { Request } from '../../jsonrpc/message.js';
-import { decodeHeaderValue } from '../../protocol/param-headers.js';
+import type { Request } from '../../../jsonrpc/message.js';
+import { decodeHeaderValue } from '../../../protocol/param-headers.js';
 import type { HeaderMap } from './exchange.js';
 import { joined } from './exchange.js';
 

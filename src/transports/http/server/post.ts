@@ -2,14 +2,14 @@
 // a body whose `_meta` names a protocol version is 2026-07-28 and served on its own connection;
 // otherwise `initialize` opens a legacy session, `Mcp-Session-Id` finds one, and in stateless
 // mode every POST gets a fresh connection.
-import { isPromise } from '../../internal/maybe.js';
-import type { BatchItem } from '../../jsonrpc/codec.js';
-import { decodeValue } from '../../jsonrpc/codec.js';
-import type { ErrorResponse, Message } from '../../jsonrpc/message.js';
-import { isRequest } from '../../jsonrpc/message.js';
-import type { ConnectOptions } from '../../protocol/connectable.js';
-import type { LegacyRevision } from '../../protocol/version.js';
-import { MODERN_REVISIONS, MetaKey } from '../../protocol/version.js';
+import { isPromise } from '../../../internal/maybe.js';
+import type { BatchItem } from '../../../jsonrpc/codec.js';
+import { decodeValue } from '../../../jsonrpc/codec.js';
+import type { ErrorResponse, Message } from '../../../jsonrpc/message.js';
+import { isRequest } from '../../../jsonrpc/message.js';
+import type { ConnectOptions } from '../../../protocol/connectable.js';
+import type { LegacyRevision } from '../../../protocol/version.js';
+import { MODERN_REVISIONS, MetaKey } from '../../../protocol/version.js';
 import type { HttpContext, Payload } from './context.js';
 import { bodyFailed, legacyRevision, parseJson } from './context.js';
 import type { Answer, HttpExchange, HttpReply } from './exchange.js';

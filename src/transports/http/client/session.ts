@@ -3,20 +3,20 @@
 // the standalone GET stream of a legacy session, and the DELETE that ends the session.
 // Spec 2025-11-25 basic/transports#session-management, #protocol-version-header,
 // #listening-for-messages-from-the-server.
-import type { JsonRpcError } from '../../jsonrpc/errors.js';
-import { LocalError, LocalErrorCode } from '../../jsonrpc/errors.js';
-import type { Message, RequestId } from '../../jsonrpc/message.js';
-import { HeaderName, setMcpHeaders } from './client-headers.js';
-import type { FetchLike, HeadersOption, ReconnectOptions } from './client-http.js';
+import type { JsonRpcError } from '../../../jsonrpc/errors.js';
+import { LocalError, LocalErrorCode } from '../../../jsonrpc/errors.js';
+import type { Message, RequestId } from '../../../jsonrpc/message.js';
+import { HeaderName, setMcpHeaders } from './headers.js';
+import type { FetchLike, HeadersOption, ReconnectOptions } from './http.js';
 import {
   closedError,
   customHeaders,
   deleteSession,
   reconnectPolicy,
   sessionExpired,
-} from './client-http.js';
-import type { StreamHost } from './client-streams.js';
-import { runStandaloneStream } from './client-streams.js';
+} from './http.js';
+import type { StreamHost } from './streams.js';
+import { runStandaloneStream } from './streams.js';
 
 /** The options of the transport that the session reads; `headers` is read at each request. */
 export interface SessionOptions {

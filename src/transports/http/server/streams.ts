@@ -1,10 +1,10 @@
 // The two kinds of SSE stream a reply can be: a plain one that lives and dies with its HTTP
 // response, and a resumable one (legacy sessions) whose events are stored with ids so that a
 // client can reconnect with Last-Event-ID (spec 2025-11-25 basic/transports#resumability-and-redelivery).
-import { encode } from '../../jsonrpc/codec.js';
-import type { Message } from '../../jsonrpc/message.js';
+import { encode } from '../../../jsonrpc/codec.js';
+import type { Message } from '../../../jsonrpc/message.js';
 import type { EventStore } from './event-store.js';
-import { encodeSseEvent } from './sse.js';
+import { encodeSseEvent } from '../sse.js';
 import { SseWriter } from './sse-writer.js';
 
 /** Where a reply that switched to SSE sends its messages. */

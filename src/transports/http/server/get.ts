@@ -2,7 +2,7 @@
 // resumption of an interrupted stream with Last-Event-ID (spec 2025-11-25
 // basic/transports#listening-for-messages-from-the-server, #resumability-and-redelivery).
 // 2026-07-28 has neither: GET is 405 there, as in legacy stateless mode.
-import { MODERN_REVISIONS } from '../../protocol/version.js';
+import { MODERN_REVISIONS } from '../../../protocol/version.js';
 import type { HttpContext } from './context.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
 import { emptyReply, errorReply, joined, SSE_HEADERS } from './exchange.js';

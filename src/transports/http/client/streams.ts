@@ -2,12 +2,12 @@
 // stream, resumed by GET with Last-Event-ID when it breaks before the response (the 2025-11-25
 // polling pattern), and the standalone GET stream of a legacy session, reopened when it drops.
 // Spec 2025-11-25 basic/transports#resumability-and-redelivery, #listening-for-messages-from-the-server.
-import type { WireError } from '../../jsonrpc/errors.js';
-import { LocalError, LocalErrorCode } from '../../jsonrpc/errors.js';
-import type { Message } from '../../jsonrpc/message.js';
-import type { ReadOutcome, StreamCursor } from './client-events.js';
-import { isMessageEvent, messagesIn, readEventStream } from './client-events.js';
-import type { ReconnectPolicy } from './client-http.js';
+import type { WireError } from '../../../jsonrpc/errors.js';
+import { LocalError, LocalErrorCode } from '../../../jsonrpc/errors.js';
+import type { Message } from '../../../jsonrpc/message.js';
+import type { ReadOutcome, StreamCursor } from './events.js';
+import { isMessageEvent, messagesIn, readEventStream } from './events.js';
+import type { ReconnectPolicy } from './http.js';
 import {
   discardBody,
   HttpErrorCode,
@@ -18,7 +18,7 @@ import {
   reconnectDelay,
   sleep,
   statusLine,
-} from './client-http.js';
+} from './http.js';
 
 /** What the streams need from the transport that owns them. */
 export interface StreamHost {

@@ -1,10 +1,10 @@
 // POSTs served on a connection of their own: 2026-07-28 requests (spec 2026-07-28
 // transports/streamable-http: no sessions) and legacy stateless mode. The client going away
 // cancels the request: the connection closes and the handler's `ctx.signal` aborts.
-import type { Message, Response } from '../../jsonrpc/message.js';
-import { isRequest } from '../../jsonrpc/message.js';
-import type { Connectable, ConnectOptions } from '../../protocol/connectable.js';
-import { MetaKey } from '../../protocol/version.js';
+import type { Message, Response } from '../../../jsonrpc/message.js';
+import { isRequest } from '../../../jsonrpc/message.js';
+import type { Connectable, ConnectOptions } from '../../../protocol/connectable.js';
+import { MetaKey } from '../../../protocol/version.js';
 import type { HttpContext, Payload } from './context.js';
 import { ACCEPTED, connectServer, invalidOf, signalInfo, wantsReply } from './context.js';
 import { EphemeralTransport } from './ephemeral.js';

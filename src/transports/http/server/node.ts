@@ -4,8 +4,8 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isPromise } from '../../internal/maybe.js';
-import { encode } from '../../jsonrpc/codec.js';
+import { isPromise } from '../../../internal/maybe.js';
+import { encode } from '../../../jsonrpc/codec.js';
 import type { BodyDone, BodyLimits, HttpExchange, HttpReply } from './exchange.js';
 import { BodyError, JSON_HEADERS, isStreamBody } from './exchange.js';
 import type { ConnectableFactory, StreamableHttpHandler } from './handler.js';

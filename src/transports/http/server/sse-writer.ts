@@ -1,7 +1,7 @@
 // SseWriter: the body of one SSE reply. The transport pushes encoded events; the face pulls them
 // as an async iterable and writes them out, honouring its own backpressure. Quiet streams get
 // comment keep-alives (spec 2026-07-28 transports: for long-lived streams).
-import { encodeSseComment } from './sse.js';
+import { encodeSseComment } from '../sse.js';
 
 const KEEP_ALIVE = encodeSseComment('keep-alive');
 

@@ -2,9 +2,9 @@
 // 2026-07-28 request (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`) mirrored from its body
 // with the Base64 sentinel encoding for values that are not plain ASCII.
 // Spec 2026-07-28 basic/transports/streamable-http#request-metadata; SEP-2243.
-import type { Message } from '../../jsonrpc/message.js';
-import { encodeHeaderValue } from '../../protocol/param-headers.js';
-import { MetaKey } from '../../protocol/version.js';
+import type { Message } from '../../../jsonrpc/message.js';
+import { encodeHeaderValue } from '../../../protocol/param-headers.js';
+import { MetaKey } from '../../../protocol/version.js';
 
 /** The header names the client transports send and read. */
 export const HeaderName = {

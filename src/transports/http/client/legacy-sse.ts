@@ -3,12 +3,12 @@
 // `message` events; the client POSTs its messages to that endpoint. The Streamable HTTP client
 // falls back to it for servers that predate Streamable HTTP.
 // Spec 2024-11-05 basic/transports#http-with-sse; 2025-11-25 basic/transports#backwards-compatibility.
-import { encode } from '../../jsonrpc/codec.js';
-import { JsonRpcError, LocalError, LocalErrorCode } from '../../jsonrpc/errors.js';
-import type { Message } from '../../jsonrpc/message.js';
-import type { Receiver, Transport } from '../../jsonrpc/transport.js';
-import { isMessageEvent, messagesIn, readEventStream } from './client-events.js';
-import type { FetchLike, HeadersOption } from './client-http.js';
+import { encode } from '../../../jsonrpc/codec.js';
+import { JsonRpcError, LocalError, LocalErrorCode } from '../../../jsonrpc/errors.js';
+import type { Message } from '../../../jsonrpc/message.js';
+import type { Receiver, Transport } from '../../../jsonrpc/transport.js';
+import { isMessageEvent, messagesIn, readEventStream } from './events.js';
+import type { FetchLike, HeadersOption } from './http.js';
 import {
   closedError,
   customHeaders,
@@ -22,9 +22,9 @@ import {
   requestIdsOf,
   statusLine,
   unreachable,
-} from './client-http.js';
-import { Inbox } from './client-inbox.js';
-import { newCursor } from './client-streams.js';
+} from './http.js';
+import { Inbox } from './inbox.js';
+import { newCursor } from './streams.js';
 
 /** Options for {@link createSseClientTransport}. Every field is optional. */
 export interface SseClientOptions {

@@ -1,11 +1,11 @@
 // Reading a Server-Sent Events body as it arrives: bytes through a streaming TextDecoder (a
 // character split across chunks stays whole) into the SseParser, and each event's data into
 // JSON-RPC messages. Nothing is buffered beyond the current line.
-import { decode } from '../../jsonrpc/codec.js';
-import { LocalError, LocalErrorCode } from '../../jsonrpc/errors.js';
-import type { Message } from '../../jsonrpc/message.js';
-import type { SseEvent } from './sse.js';
-import { SseParser } from './sse.js';
+import { decode } from '../../../jsonrpc/codec.js';
+import { LocalError, LocalErrorCode } from '../../../jsonrpc/errors.js';
+import type { Message } from '../../../jsonrpc/message.js';
+import type { SseEvent } from '../sse.js';
+import { SseParser } from '../sse.js';
 
 /** Where a stream stands, for resuming it: what `Last-Event-ID` and `retry` last said. */
 export interface StreamCursor {

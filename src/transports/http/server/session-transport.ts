@@ -2,15 +2,15 @@
 // each POST delivers its messages, and what the server sends is routed to the POST whose request
 // it answers or relates to, else to the session's GET stream
 // (spec 2025-11-25 basic/transports#listening-for-messages-from-the-server).
-import { SlotMap } from '../../internal/slot-map.js';
-import type { BatchItem } from '../../jsonrpc/codec.js';
-import { encode } from '../../jsonrpc/codec.js';
-import { LocalError, LocalErrorCode } from '../../jsonrpc/errors.js';
-import type { Message, RequestId, Response } from '../../jsonrpc/message.js';
-import { isRequest } from '../../jsonrpc/message.js';
-import type { MessageInfo, Receiver, SendOptions, Transport } from '../../jsonrpc/transport.js';
-import type { LegacyRevision } from '../../protocol/version.js';
-import { LEGACY_REVISIONS } from '../../protocol/version.js';
+import { SlotMap } from '../../../internal/slot-map.js';
+import type { BatchItem } from '../../../jsonrpc/codec.js';
+import { encode } from '../../../jsonrpc/codec.js';
+import { LocalError, LocalErrorCode } from '../../../jsonrpc/errors.js';
+import type { Message, RequestId, Response } from '../../../jsonrpc/message.js';
+import { isRequest } from '../../../jsonrpc/message.js';
+import type { MessageInfo, Receiver, SendOptions, Transport } from '../../../jsonrpc/transport.js';
+import type { LegacyRevision } from '../../../protocol/version.js';
+import { LEGACY_REVISIONS } from '../../../protocol/version.js';
 import type { HttpReply } from './exchange.js';
 import { errorReply } from './exchange.js';
 import type { EventStore } from './event-store.js';
@@ -18,7 +18,7 @@ import type { PostReply } from './post-reply.js';
 import type { SessionEntry } from './sessions.js';
 import type { OpenStream, StreamHooks } from './streams.js';
 import { PlainStream, ResumableStream } from './streams.js';
-import { encodeSseEvent } from './sse.js';
+import { encodeSseEvent } from '../sse.js';
 import { SseWriter } from './sse-writer.js';
 
 /** Settings shared by every session of one handler. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../../jsonrpc/message.js';
-import { modernRevisionOf, standardHeaders } from './client-headers.js';
+import type { Message } from '../../../jsonrpc/message.js';
+import { modernRevisionOf, standardHeaders } from './headers.js';
 import {
   HttpErrorCode,
   jsonRpcErrorsIn,
@@ -8,7 +8,7 @@ import {
   reconnectDelay,
   reconnectPolicy,
   refusedPost,
-} from './client-http.js';
+} from './http.js';
 
 const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' };
 const request = (method: string, params: Record<string, unknown>): Message => ({

@@ -1,7 +1,7 @@
 // POSTs of legacy sessions (spec 2025-11-25 basic/transports#session-management): `initialize`
 // opens a session and mints its id; later POSTs name it in `Mcp-Session-Id`.
-import type { Request } from '../../jsonrpc/message.js';
-import { isRequest } from '../../jsonrpc/message.js';
+import type { Request } from '../../../jsonrpc/message.js';
+import { isRequest } from '../../../jsonrpc/message.js';
 import type { HttpContext, HttpMessageInfo, Payload } from './context.js';
 import {
   ACCEPTED,
