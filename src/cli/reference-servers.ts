@@ -4,16 +4,10 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Transport } from '../jsonrpc/index.js';
+import type { Connectable } from '../protocol/index.js';
 import { McpServer } from '../server/index.js';
 import { CliError, UsageError } from './errors.js';
 import { version } from './version.js';
-
-/** Something that serves clients over transports: McpServer is one. */
-export interface Connectable {
-  /** Serves one client over `transport`; the HTTP handler may pass connect options too. */
-  connect(transport: Transport): Promise<unknown>;
-}
 
 /** A server ready to be connected to transports, and how to stop it. */
 export interface Served {
@@ -140,12 +134,11 @@ function asServed(value: unknown, name: string): Served | undefined {
   return undefined;
 }
 
+/** True for what serves clients over any transport (McpServer, or a Connectable of one's own). */
 function isConnectable(value: unknown): value is Connectable {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { connect?: unknown }).connect === 'function'
-  );
+  if (typeof value !== 'object' || value === null) return false;
+  const { connect, serveRequest } = value as Partial<Record<keyof Connectable, unknown>>;
+  return typeof connect === 'function' && typeof serveRequest === 'function';
 }
 
 async function closeOf(server: Connectable): Promise<void> {

@@ -2,7 +2,8 @@
 // revision, capabilities and client (2026-07-28), a progress token when progress is wanted,
 // `notifications/cancelled` on abort, and the multi round-trip driver that answers
 // `input_required` results and retries with a new id (Spec 2026-07-28 basic/patterns/mrtr).
-import type { CallOptions as ConnectionCallOptions, Connection } from '../jsonrpc/connection.js';
+import type { Connection } from '../jsonrpc/connection.js';
+import type { CallOptions as ConnectionCallOptions } from '../jsonrpc/serve.js';
 import { LocalError, LocalErrorCode } from '../jsonrpc/errors.js';
 import type { RequestId } from '../jsonrpc/message.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';

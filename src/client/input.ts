@@ -2,7 +2,7 @@
 // handlers serve both eras: legacy servers send them as JSON-RPC requests (answered here as a
 // Connection request handler), 2026-07-28 servers embed them in an `input_required` result
 // (fulfilled here for the round-trip driver). Spec 2026-07-28 basic/patterns/mrtr.
-import type { RequestHandler } from '../jsonrpc/connection.js';
+import type { RequestHandler } from '../jsonrpc/serve.js';
 import { ErrorCode, JsonRpcError, LocalError, LocalErrorCode } from '../jsonrpc/errors.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { ProtocolRevision } from '../protocol/version.js';

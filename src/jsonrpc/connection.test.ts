@@ -221,7 +221,7 @@ describe('Connection', () => {
   it('makes success responses with `respond` when given, and sends what it makes', async () => {
     const { transport } = await rawPeer({
       onRequest: (request) => (request.method === 'none' ? undefined : { n: 1 }),
-      respond: (id, result) => ({ jsonrpc: '2.0', id, result: { made: result } }),
+      respond: (request, result) => ({ jsonrpc: '2.0', id: request.id, result: { made: result } }),
     });
     transport.receiver?.message({ jsonrpc: '2.0', id: 1, method: 'some' });
     transport.receiver?.message({ jsonrpc: '2.0', id: 2, method: 'none' });

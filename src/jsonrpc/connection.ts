@@ -1,45 +1,16 @@
 // Connection runs JSON-RPC 2.0 over a Transport: it correlates outgoing requests with their
 // responses (timeouts, AbortSignal), dispatches incoming requests to one handler, and rejects
 // everything pending when the transport closes. It knows nothing of the protocol on top.
-import { LazySignal } from '../internal/abort.js';
 import type { MaybePromise } from '../internal/maybe.js';
 import { isPromise } from '../internal/maybe.js';
 import { SlotMap } from '../internal/slot-map.js';
 import type { BatchItem } from './codec.js';
 import { errorResponse } from './codec.js';
-import { ErrorCode, JsonRpcError, LocalError, LocalErrorCode, toJsonRpcError } from './errors.js';
-import type {
-  ErrorResponse,
-  Message,
-  Notification,
-  Params,
-  Request,
-  RequestId,
-  Response,
-  SuccessResponse,
-} from './message.js';
+import { ErrorCode, JsonRpcError, LocalError, LocalErrorCode } from './errors.js';
+import type { Message, Notification, Params, Request, RequestId, Response } from './message.js';
+import type { CallOptions, Peer, RequestHandlers } from './serve.js';
+import { ServedRequest, serveRequest } from './serve.js';
 import type { MessageInfo, Receiver, SendOptions, Transport } from './transport.js';
-
-/** What a request handler knows about the request it serves. */
-export interface RequestContext {
-  /** The request's id. */
-  readonly id: RequestId;
-  /** Aborted when the request is cancelled or the connection closes. */
-  readonly signal: AbortSignal;
-  /** What the transport knows about the request (headers, auth). */
-  readonly info: MessageInfo | undefined;
-  /** Sends a notification related to this request. */
-  notify(method: string, params?: Params): Promise<void>;
-  /** Sends a request related to this request and awaits its result. */
-  request(method: string, params?: Params, options?: CallOptions): Promise<unknown>;
-}
-
-/**
- * Serves one incoming request. The returned value (or what a returned promise resolves with) is
- * sent as `result`; a thrown or rejected JsonRpcError is sent as `error` unchanged; any other
- * failure is sent as -32603 and reported to `onError`.
- */
-export type RequestHandler = (request: Request, ctx: RequestContext) => unknown;
 
 /** Receives one incoming notification, synchronously and in arrival order. */
 export type NotificationHandler = (
@@ -47,39 +18,20 @@ export type NotificationHandler = (
   info: MessageInfo | undefined,
 ) => void;
 
-/** Options for {@link Connection}. Every field is optional. */
-export interface ConnectionOptions {
-  /** Serves incoming requests. Default: every request gets -32601. */
-  onRequest?: RequestHandler;
+/**
+ * Options for {@link Connection}: the {@link RequestHandlers} that serve its incoming requests
+ * (through {@link serveRequest}, the pipeline every request takes), plus what only a connection
+ * has. Every field is optional.
+ */
+export interface ConnectionOptions extends RequestHandlers {
   /** Receives incoming notifications. Default: ignored. */
   onNotification?: NotificationHandler;
-  /**
-   * Makes the success response of a served request from its result (`null` for none). Default:
-   * a plain object. What a server uses to give its responses their own encoding (JSON_TEXT).
-   */
-  respond?: (id: RequestId, result: unknown) => SuccessResponse;
   /** Whether an incoming batch is acceptable now. Default: never (batches get -32600). */
   acceptBatch?: () => boolean;
   /** Default timeout of outgoing requests in milliseconds. Default: none. */
   timeoutMs?: number;
-  /** Reports problems that have no caller to reject: unknown response ids, handler crashes. */
-  onError?: (error: Error) => void;
   /** Called once when the connection has closed, with the transport's error if any. */
   onClose?: (error?: Error) => void;
-}
-
-/** Options for one outgoing request. */
-export interface CallOptions {
-  /** Aborts the call: it rejects with `signal.reason` and its response is ignored. */
-  signal?: AbortSignal;
-  /** Overrides the connection's default timeout; `touch(id)` restarts it. */
-  timeoutMs?: number;
-  /** The id to use; must not be in flight. Default: the next number. */
-  id?: RequestId;
-  /** Routing hint for the transport (see SendOptions). */
-  relatedRequestId?: RequestId;
-  /** Extra transport headers for this request (see SendOptions). */
-  headers?: Readonly<Record<string, string>>;
 }
 
 interface Pending {
@@ -93,19 +45,6 @@ interface Pending {
   abandon: AbortController;
 }
 
-/** An incoming request being served: a signal of its own, made when first read. */
-class Incoming extends LazySignal {
-  abandoned = false;
-
-  constructor() {
-    super(noSources);
-  }
-}
-
-function noSources(): readonly AbortSignal[] {
-  return [];
-}
-
 /**
  * Connection is one JSON-RPC 2.0 session over a Transport.
  *
@@ -113,13 +52,13 @@ function noSources(): readonly AbortSignal[] {
  * concurrently, incoming notifications synchronously in arrival order. After close every
  * pending call has rejected with LocalError('CONNECTION_CLOSED') and new calls reject alike.
  */
-export class Connection {
+export class Connection implements Peer {
   readonly #transport: Transport;
   readonly #options: ConnectionOptions;
   /** Outgoing calls awaiting their response; made by the first call (idle sessions hold none). */
   #pending: Map<RequestId, Pending> | undefined;
   /** Incoming requests being served; dropped when the last one ends (an idle session holds none). */
-  #incoming: SlotMap<RequestId, Incoming> | undefined;
+  #incoming: SlotMap<RequestId, ServedRequest> | undefined;
   #nextId = 0;
   #started = false;
   #closed = false;
@@ -133,40 +72,6 @@ export class Connection {
   get isClosed(): boolean {
     return this.#closed;
   }
-
-  /**
-   * The RequestContext of one incoming request. A class, not an object literal: a literal with a
-   * getter is made by a slow runtime path and has dictionary properties (see bench/RESULTS.md).
-   */
-  static readonly #Context = class implements RequestContext {
-    readonly id: RequestId;
-    readonly info: MessageInfo | undefined;
-    readonly #connection: Connection;
-    readonly #incoming: Incoming;
-
-    constructor(
-      connection: Connection,
-      request: { id: RequestId; info: MessageInfo | undefined; incoming: Incoming },
-    ) {
-      this.#connection = connection;
-      this.id = request.id;
-      this.info = request.info;
-      this.#incoming = request.incoming;
-    }
-
-    /** Made on first read: an AbortSignal is costly on Node 20 and most handlers never read it. */
-    get signal(): AbortSignal {
-      return this.#incoming.signal;
-    }
-
-    notify(method: string, params?: Params): Promise<void> {
-      return this.#connection.notify(method, params, { relatedRequestId: this.id });
-    }
-
-    request(method: string, params?: Params, options?: CallOptions): Promise<unknown> {
-      return this.#connection.request(method, params, { relatedRequestId: this.id, ...options });
-    }
-  };
 
   /**
    * The Receiver a connection hands its transport: prototype methods rather than three closures
@@ -274,8 +179,7 @@ export class Connection {
   cancelIncoming(id: RequestId, reason?: unknown): boolean {
     const incoming = this.#incoming?.get(id);
     if (incoming === undefined) return false;
-    incoming.abandoned = true;
-    incoming.abort(reason ?? new LocalError(LocalErrorCode.ConnectionClosed, 'request cancelled'));
+    incoming.cancel(reason ?? new LocalError(LocalErrorCode.ConnectionClosed, 'request cancelled'));
     return true;
   }
 
@@ -382,8 +286,9 @@ export class Connection {
   }
 
   /**
-   * Runs the handler for one request: the response to send, or undefined if abandoned; at once
-   * when the handler answered synchronously, else a promise that never rejects.
+   * Serves one request through {@link serveRequest}: the response to send, or undefined when the
+   * request was cancelled meanwhile; at once when the handler answered synchronously, else a
+   * promise that never rejects.
    */
   #serve(request: Request, info: MessageInfo | undefined): MaybePromise<Response | undefined> {
     const { id } = request;
@@ -397,53 +302,22 @@ export class Connection {
         },
       };
     }
-    const options = this.#options;
-    if (options.onRequest === undefined) {
-      return {
-        jsonrpc: '2.0',
-        id,
-        error: { code: ErrorCode.MethodNotFound, message: `method not found: ${request.method}` },
-      };
-    }
-    const incoming = new Incoming();
-    (this.#incoming ??= new SlotMap()).set(id, incoming);
-    const ctx = new Connection.#Context(this, { id, info, incoming });
-    let result: unknown;
-    try {
-      // Called as a method: options may be an object whose methods use `this`.
-      result = options.onRequest(request, ctx);
-    } catch (error) {
-      return this.#failed(id, incoming, error);
-    }
-    if (!isPromise(result)) return this.#succeeded(id, incoming, result);
-    return result.then(
-      (value) => this.#succeeded(id, incoming, value),
-      (error: unknown) => this.#failed(id, incoming, error),
-    );
+    const served = new ServedRequest(this, id, info);
+    (this.#incoming ??= new SlotMap()).set(id, served);
+    const response = serveRequest(this.#options, request, served);
+    if (!isPromise(response)) return this.#served(served, response);
+    return response.then((answered) => this.#served(served, answered));
   }
 
-  #succeeded(id: RequestId, incoming: Incoming, result: unknown): Response | undefined {
-    this.#served(id);
-    if (incoming.abandoned) return undefined;
-    const options = this.#options;
-    // Called as a method: options may be an object whose methods use `this`.
-    if (options.respond !== undefined) return options.respond(id, result ?? null);
-    return { jsonrpc: '2.0', id, result: result ?? null };
-  }
-
-  #failed(id: RequestId, incoming: Incoming, error: unknown): Response | undefined {
-    this.#served(id);
-    if (incoming.abandoned) return undefined;
-    if (!(error instanceof JsonRpcError)) this.#report(error);
-    return errorFor(id, toJsonRpcError(error));
-  }
-
-  /** Forgets a request that was served. */
-  #served(id: RequestId): void {
+  /** Forgets a request that was served; its response, unless it was cancelled meanwhile. */
+  #served(served: ServedRequest, response: Response): Response | undefined {
     const incoming = this.#incoming;
-    if (incoming === undefined) return;
-    incoming.delete(id);
-    if (incoming.size === 0) this.#incoming = undefined;
+    if (incoming !== undefined && incoming.get(served.id) === served) {
+      incoming.delete(served.id);
+      if (incoming.size === 0) this.#incoming = undefined;
+    }
+    served.release();
+    return served.cancelled ? undefined : response;
   }
 
   #resolve(response: Response): void {
@@ -469,10 +343,7 @@ export class Connection {
     for (const id of [...(this.#pending?.keys() ?? [])]) {
       this.#settle(id)?.reject(closedError(error));
     }
-    for (const incoming of this.#incoming?.values() ?? []) {
-      incoming.abandoned = true;
-      incoming.abort(closedError(error));
-    }
+    for (const incoming of this.#incoming?.values() ?? []) incoming.cancel(closedError(error));
     this.#incoming = undefined;
     this.#options.onClose?.(error);
   }
@@ -489,8 +360,4 @@ function closedError(cause?: Error): LocalError {
     'connection closed',
     cause === undefined ? undefined : { cause },
   );
-}
-
-function errorFor(id: RequestId, error: JsonRpcError): ErrorResponse {
-  return { jsonrpc: '2.0', id, error: error.toWire() };
 }

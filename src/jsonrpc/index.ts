@@ -2,14 +2,16 @@
 // Nothing here knows about MCP.
 export type { BatchItem, DecodeOptions, Decoded } from './codec.js';
 export { decode, decodeValue, encode, errorResponse } from './codec.js';
+export type { ConnectionOptions, NotificationHandler } from './connection.js';
+export { Connection } from './connection.js';
 export type {
   CallOptions,
-  ConnectionOptions,
-  NotificationHandler,
+  Peer,
   RequestContext,
   RequestHandler,
-} from './connection.js';
-export { Connection } from './connection.js';
+  RequestHandlers,
+} from './serve.js';
+export { ServedRequest, serveRequest } from './serve.js';
 export type { ErrorCodeValue, LocalErrorCodeValue, WireError } from './errors.js';
 export { ErrorCode, JsonRpcError, LocalError, LocalErrorCode, toJsonRpcError } from './errors.js';
 export type {

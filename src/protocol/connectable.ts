@@ -1,6 +1,6 @@
 // The seam between transports that accept connections (Streamable HTTP, stdio servers) and the
 // server that serves them, without either importing the other (docs/design.md, "Layers").
-import type { RequestContext } from '../jsonrpc/connection.js';
+import type { RequestContext } from '../jsonrpc/serve.js';
 import type { Request, Response } from '../jsonrpc/message.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import type { LegacyRevision } from './version.js';
@@ -19,15 +19,14 @@ export interface Connectable {
   /** Starts serving one client over `transport`; resolves once it is started. */
   connect(transport: Transport, options?: ConnectOptions): Promise<unknown>;
   /**
-   * Optional: serves one request that arrives on its own (a 2026-07-28 or stateless POST)
-   * without a connection, sending what it relates to the request through `context`. Answers
-   * the response, synchronously when it could serve the request without waiting, else a promise
-   * that never rejects; never throws. Answers undefined, having done nothing, when the method
-   * needs a connection (one that keeps state, like `subscriptions/listen`): connect instead.
+   * Serves one request that arrives on its own (a 2026-07-28 or stateless POST) without a
+   * connection, sending what relates to the request through `context`. Answers the response,
+   * synchronously when it could serve the request without waiting, else a promise that never
+   * rejects; never throws. Any method: what a request asks a session to keep is not kept.
    */
-  serveRequest?(
+  serveRequest(
     request: Request,
     context: RequestContext,
     options?: ConnectOptions,
-  ): Response | Promise<Response> | undefined;
+  ): Response | Promise<Response>;
 }

@@ -48,6 +48,48 @@ export function invalidParams(message: string, data?: unknown): JsonRpcError {
   return new JsonRpcError(McpErrorCode.InvalidParams, message, data);
 }
 
+/** The `data` of an InvalidParams error about a key of the request's `_meta`. */
+export interface InvalidMetaData {
+  /** The `_meta` key that is missing or malformed (`io.modelcontextprotocol/clientCapabilities`). */
+  metaKey: string;
+}
+
+/**
+ * An InvalidParams (-32602) error about a key of a 2026-07-28 request's `_meta`: missing or
+ * malformed. Its data names the key; over HTTP it is answered with status 400 (SEP-2575, see
+ * {@link modernHttpStatus}).
+ */
+export function invalidMeta(metaKey: string, message: string): JsonRpcError {
+  const data: InvalidMetaData = { metaKey };
+  return new JsonRpcError(McpErrorCode.InvalidParams, message, data);
+}
+
+/**
+ * The HTTP status of a 2026-07-28 error response sent as JSON (spec 2026-07-28
+ * transports/streamable-http#request-metadata): header mismatch, missing capability, unsupported
+ * version and an invalid `_meta` key are 400, an unknown method 404; any other error is 200, as
+ * results are.
+ */
+export function modernHttpStatus(error: {
+  readonly code: number;
+  readonly data?: unknown;
+}): number {
+  switch (error.code) {
+    case McpErrorCode.HeaderMismatch:
+    case McpErrorCode.MissingRequiredClientCapability:
+    case McpErrorCode.UnsupportedProtocolVersion:
+      return 400;
+    case McpErrorCode.MethodNotFound:
+      return 404;
+    case McpErrorCode.InvalidParams: {
+      const { data } = error;
+      return typeof data === 'object' && data !== null && 'metaKey' in data ? 400 : 200;
+    }
+    default:
+      return 200;
+  }
+}
+
 /**
  * A resource-not-found error for `uri`. Legacy revisions use -32002; 2026-07-28 uses InvalidParams
  * (-32602), as SEP-2164 standardized. Both carry `{ uri }`.

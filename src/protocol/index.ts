@@ -10,13 +10,16 @@ export type {
 export {
   McpErrorCode,
   headerMismatch,
+  invalidMeta,
   invalidParams,
   missingRequiredClientCapability,
+  modernHttpStatus,
   resourceNotFound,
   unsupportedProtocolVersion,
   urlElicitationRequired,
 } from './errors.js';
 export type {
+  InvalidMetaData,
   McpErrorCodeValue,
   MissingRequiredClientCapabilityData,
   ResourceNotFoundData,
@@ -36,10 +39,12 @@ export { LOGGING_LEVELS, isLoggingLevel, meetsLoggingLevel } from './logging.js'
 export {
   METHODS,
   directionOf,
+  isCacheable,
   isInputRequest,
   isMethod,
   methodExists,
   methodsOf,
+  nameParamOf,
 } from './methods.js';
 export type {
   Direction,
@@ -65,6 +70,7 @@ export {
   isInputRequiredResult,
   isProtocolRevision,
   negotiateLegacyRevision,
+  metaProtocolVersion,
   readModernMeta,
   requireModernRevision,
 } from './version.js';

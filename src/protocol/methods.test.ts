@@ -4,10 +4,12 @@ import type { SchemaNode } from '../../test/helpers/spec-schema.js';
 import {
   METHODS,
   directionOf,
+  isCacheable,
   isInputRequest,
   isMethod,
   methodExists,
   methodsOf,
+  nameParamOf,
 } from './methods.js';
 import type {
   Direction,
@@ -140,6 +142,31 @@ describe.each(PROTOCOL_REVISIONS)('METHODS against spec/%s/schema.json', (revisi
         expect(refs.map(refName), method).toContain(result);
       }
     }
+  });
+});
+
+describe('per-method facts of 2026-07-28', () => {
+  const defs = specDefinitions('2026-07-28');
+
+  it('marks cacheable exactly the methods whose result carries ttlMs (CacheableResult)', () => {
+    for (const method of methodsOf('2026-07-28')) {
+      const info = TABLE[method]!;
+      const result = info.result === undefined ? undefined : defs[info.result];
+      const properties = result?.['properties'] as Record<string, unknown> | undefined;
+      expect(isCacheable(method), method).toBe(properties?.['ttlMs'] !== undefined);
+    }
+  });
+
+  it('names, for Mcp-Name, a required string field of the request params', () => {
+    for (const method of methodsOf('2026-07-28')) {
+      const field = nameParamOf(method);
+      if (field === undefined) continue;
+      const params = defs[TABLE[method]!.type.replace(/Request$/, 'RequestParams')]!;
+      expect(params['required'], method).toContain(field);
+    }
+    expect(nameParamOf('tools/call')).toBe('name');
+    expect(nameParamOf('resources/read')).toBe('uri');
+    expect(nameParamOf('toString')).toBeUndefined();
   });
 });
 

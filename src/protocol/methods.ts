@@ -28,6 +28,16 @@ export interface MethodInfo {
    * (`inputResponses`). Spec 2026-07-28 "multi round-trip requests".
    */
   readonly inputRequestIn?: readonly ProtocolRevision[];
+  /**
+   * True when the method's 2026-07-28 result is a `CacheableResult` (carries `ttlMs` and
+   * `cacheScope`). Spec 2026-07-28 "caching".
+   */
+  readonly cacheable?: true;
+  /**
+   * The params field the `Mcp-Name` header of a 2026-07-28 HTTP request mirrors (`name` of a tool
+   * call, `uri` of a resource read). Spec 2026-07-28 transports/streamable-http#request-metadata.
+   */
+  readonly nameParam?: 'name' | 'uri';
 }
 
 /** Every MCP method, by name. */
@@ -52,6 +62,7 @@ export const METHODS = {
     revisions: ['2026-07-28'],
     type: 'DiscoverRequest',
     result: 'DiscoverResult',
+    cacheable: true,
   },
   'completion/complete': {
     kind: 'request',
@@ -73,6 +84,7 @@ export const METHODS = {
     revisions: ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'],
     type: 'GetPromptRequest',
     result: 'GetPromptResult',
+    nameParam: 'name',
   },
   'prompts/list': {
     kind: 'request',
@@ -80,6 +92,7 @@ export const METHODS = {
     revisions: ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'],
     type: 'ListPromptsRequest',
     result: 'ListPromptsResult',
+    cacheable: true,
   },
   'resources/list': {
     kind: 'request',
@@ -87,6 +100,7 @@ export const METHODS = {
     revisions: ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'],
     type: 'ListResourcesRequest',
     result: 'ListResourcesResult',
+    cacheable: true,
   },
   'resources/templates/list': {
     kind: 'request',
@@ -94,6 +108,7 @@ export const METHODS = {
     revisions: ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'],
     type: 'ListResourceTemplatesRequest',
     result: 'ListResourceTemplatesResult',
+    cacheable: true,
   },
   'resources/read': {
     kind: 'request',
@@ -101,6 +116,8 @@ export const METHODS = {
     revisions: ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'],
     type: 'ReadResourceRequest',
     result: 'ReadResourceResult',
+    cacheable: true,
+    nameParam: 'uri',
   },
   'resources/subscribe': {
     kind: 'request',
@@ -129,6 +146,7 @@ export const METHODS = {
     revisions: ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'],
     type: 'CallToolRequest',
     result: 'CallToolResult',
+    nameParam: 'name',
   },
   'tools/list': {
     kind: 'request',
@@ -136,6 +154,7 @@ export const METHODS = {
     revisions: ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'],
     type: 'ListToolsRequest',
     result: 'ListToolsResult',
+    cacheable: true,
   },
   'tasks/get': {
     kind: 'request',
@@ -332,6 +351,21 @@ export function directionOf(method: string, revision: ProtocolRevision): Directi
 /** True when the server sends `method` inside an `InputRequiredResult` in `revision`. */
 export function isInputRequest(method: string, revision: ProtocolRevision): boolean {
   return entryOf(method)?.inputRequestIn?.includes(revision) ?? false;
+}
+
+/** True when `method`'s 2026-07-28 results carry cache hints ({@link MethodInfo.cacheable}). */
+export function isCacheable(method: string): boolean {
+  return CACHEABLE.has(method);
+}
+
+/** The cacheable methods, as a set: asked on every 2026-07-28 response. */
+const CACHEABLE: ReadonlySet<string> = new Set(
+  Object.keys(TABLE).filter((method) => TABLE[method]?.cacheable === true),
+);
+
+/** The params field `Mcp-Name` mirrors for `method` ({@link MethodInfo.nameParam}), if any. */
+export function nameParamOf(method: string): 'name' | 'uri' | undefined {
+  return entryOf(method)?.nameParam;
 }
 
 /** The methods `revision` defines, in table order. */

@@ -3,7 +3,7 @@
 // The modern revision (2026-07-28) has no handshake: every request names its revision, capabilities
 // and client in `params._meta` (Spec 2026-07-28 basic/versioning; SEP-2575).
 import { LocalError, LocalErrorCode } from '../jsonrpc/errors.js';
-import { invalidParams, unsupportedProtocolVersion } from './errors.js';
+import { invalidMeta, invalidParams, unsupportedProtocolVersion } from './errors.js';
 import { isLoggingLevel } from './logging.js';
 import type { ClientCapabilities, Implementation, LoggingLevel } from './schema/2026-07-28.js';
 
@@ -203,7 +203,20 @@ const NO_META: Readonly<ModernMeta> = Object.freeze({});
 
 /** The InvalidParams error of a `_meta` key with the wrong shape. */
 function bad(key: string, what: string): Error {
-  return invalidParams(`_meta["${key}"] must be ${what}`);
+  return invalidMeta(key, `_meta["${key}"] must be ${what}`);
+}
+
+/**
+ * The revision a message's `params._meta` names (`io.modelcontextprotocol/protocolVersion`), not
+ * checked: what makes a request a 2026-07-28 one. Undefined when `params` or `_meta` is not an
+ * object or the key is absent. The one place that reads it (transports route by it, the server
+ * serves by it).
+ */
+export function metaProtocolVersion(params: unknown): unknown {
+  if (typeof params !== 'object' || params === null) return undefined;
+  const meta = (params as Record<string, unknown>)['_meta'];
+  if (typeof meta !== 'object' || meta === null) return undefined;
+  return (meta as Record<string, unknown>)[MetaKey.ProtocolVersion];
 }
 
 /**

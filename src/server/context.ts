@@ -1,6 +1,6 @@
 // Builds the HandlerContext of one request. The same context API serves both eras: in the
 // legacy era client requests go over the session; in 2026-07-28 they become an input round.
-import type { CallOptions } from '../jsonrpc/connection.js';
+import type { CallOptions } from '../jsonrpc/serve.js';
 import type { Params, RequestId } from '../jsonrpc/message.js';
 import type { MessageInfo } from '../jsonrpc/transport.js';
 import { missingRequiredClientCapability } from '../protocol/errors.js';

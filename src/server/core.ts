@@ -1,29 +1,39 @@
 // ServerCore: the compiled, shared state of one McpServer that every session serves from:
-// identity, options, the registry, derived capabilities and the set of sessions to notify.
-import type { RequestId, Response } from '../jsonrpc/message.js';
+// identity, options, the registry, derived capabilities, and who to tell about changes.
+import type { RequestId, SuccessResponse } from '../jsonrpc/message.js';
 import { DEFINITION_FIELDS } from '../protocol/fields.js';
+import { isCacheable } from '../protocol/methods.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
-import type { LegacyRevision, ProtocolRevision } from '../protocol/version.js';
+import type { ProtocolRevision } from '../protocol/version.js';
 import { MetaKey } from '../protocol/version.js';
 import type { RoundOptions } from './input-required.js';
 import { servedResponse } from './served-response.js';
 import { Registry } from './registry.js';
-import type { ServerSession } from './session.js';
 import type { CacheHint, ServerInfo } from './types.js';
 
-/** Methods whose 2026-07-28 results carry cache hints (`CacheableResult`). */
-const CACHEABLE = new Set([
-  'server/discover',
-  'tools/list',
-  'prompts/list',
-  'resources/list',
-  'resources/templates/list',
-  'resources/read',
-]);
+/** The kinds of list whose changes clients can hear about. */
+export type ListKind = 'tools' | 'resources' | 'prompts';
 
 /**
- * True when `result` is a plain object to which `decorateModern` adds exactly `resultType` and
- * the serverInfo `_meta` (it has neither, nor a `toJSON` that would change its text).
+ * Subscriber hears what changed: a legacy session (it tells its client if the client asked to
+ * hear) or a 2026-07-28 `subscriptions/listen` stream (it tells what its filter names).
+ */
+export interface Subscriber {
+  /** A list of `kind` changed. */
+  listChanged(kind: ListKind): void;
+  /** The resource at `uri` changed. */
+  resourceUpdated(uri: string): void;
+}
+
+/** A legacy session attached to the core: told of changes, and closed when the server closes. */
+export interface AttachedSession extends Subscriber {
+  close(): Promise<void>;
+}
+
+/**
+ * True when `result` is a plain object to which the 2026-07-28 decoration adds exactly
+ * `resultType` and the serverInfo `_meta` (it has neither, nor a `toJSON` that would change its
+ * text).
  */
 function plainResult(result: unknown): result is object {
   if (typeof result !== 'object' || result === null) return false;
@@ -64,12 +74,11 @@ export class ServerCore {
   readonly pageSize: number;
   readonly rounds: RoundOptions;
   readonly #settings: CoreSettings;
-  readonly #sessions = new Set<ServerSession>();
+  readonly #sessions = new Set<AttachedSession>();
+  readonly #listeners = new Set<Subscriber>();
   readonly #shutdown = new Set<() => void>();
   readonly #capabilities = new Map<ProtocolRevision, object>();
-  readonly #pendingChanges = new Set<'tools' | 'resources' | 'prompts'>();
-  /** The connectionless sessions that serve requests alone, by legacy revision ('none': 2026-07-28). */
-  readonly aloneSessions: Map<LegacyRevision | 'none', ServerSession> = new Map();
+  readonly #pendingChanges = new Set<ListKind>();
 
   constructor(settings: CoreSettings) {
     this.#settings = settings;
@@ -109,12 +118,10 @@ export class ServerCore {
     return Object.fromEntries(Object.entries(merged).filter(([key]) => allowed.includes(key)));
   }
 
-  /** Adds the 2026-07-28 result fields: `resultType`, serverInfo in `_meta`, cache hints. */
-  decorateModern(method: string, result: unknown): unknown {
-    return this.#decorate(result, CACHEABLE.has(method) ? method : undefined);
-  }
-
-  /** decorateModern, `cacheable` naming the method when its results carry cache hints. */
+  /**
+   * Adds the 2026-07-28 result fields: `resultType`, serverInfo in `_meta`, and cache hints when
+   * `cacheable` names the method (its results carry them).
+   */
   #decorate(result: unknown, cacheable: string | undefined): unknown {
     const source = result as Record<string, unknown>;
     // A copy whose fields are then set, not `{ ...source, resultType }`: a spread followed by
@@ -133,16 +140,16 @@ export class ServerCore {
     return decorated;
   }
 
-  /** The text of the fields `decorateModern` adds to a result that has none of them. */
+  /** The text of the fields #decorate adds to a result that has none of them. */
   readonly #modernFields: string;
 
   /**
-   * The response to a 2026-07-28 request answered with `result`: its decorated result, written
-   * as the undecorated result's text plus the added fields' when those fields are all it gets
-   * (servedResponse).
+   * The response to a 2026-07-28 request answered with `result`: its decorated result (the one
+   * place 2026-07-28 results are decorated), written as the undecorated result's text plus the
+   * added fields' when those fields are all it gets (servedResponse).
    */
-  modernResponse(id: RequestId, method: string, result: unknown): Response {
-    const cacheable = CACHEABLE.has(method) ? method : undefined;
+  modernResponse(id: RequestId, method: string, result: unknown): SuccessResponse {
+    const cacheable = isCacheable(method) ? method : undefined;
     const decorated = this.#decorate(result, cacheable) as object;
     if (cacheable !== undefined || !plainResult(result)) return servedResponse(id, decorated);
     return servedResponse(id, decorated, { source: result, fields: this.#modernFields });
@@ -171,14 +178,20 @@ export class ServerCore {
     return agreed;
   }
 
-  /** Registers a session that may need notifications. */
-  attach(session: ServerSession): void {
+  /** Registers a legacy session: it hears of changes and closes with the server. */
+  attach(session: AttachedSession): void {
     this.#sessions.add(session);
   }
 
   /** Forgets a closed session. */
-  detach(session: ServerSession): void {
+  detach(session: AttachedSession): void {
     this.#sessions.delete(session);
+  }
+
+  /** Tells `listener` of changes until the returned function is called. */
+  listen(listener: Subscriber): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   /** Runs `fn` when the server shuts down (ends open listen streams gracefully); returns an unsubscribe. */
@@ -198,21 +211,25 @@ export class ServerCore {
   }
 
   /** The registry changed: new snapshot, fresh capabilities, and (batched per tick) list_changed. */
-  changed(kind: 'tools' | 'resources' | 'prompts'): void {
+  changed(kind: ListKind): void {
     this.registry.changed();
     this.#capabilities.clear();
     if (this.#pendingChanges.size === 0) {
       queueMicrotask(() => {
         const kinds = [...this.#pendingChanges];
         this.#pendingChanges.clear();
-        for (const session of this.#sessions) for (const k of kinds) session.listChanged(k);
+        for (const k of kinds) {
+          for (const session of this.#sessions) session.listChanged(k);
+          for (const listener of this.#listeners) listener.listChanged(k);
+        }
       });
     }
     this.#pendingChanges.add(kind);
   }
 
-  /** Sends notifications/resources/updated to every session subscribed to `uri`. */
+  /** Tells every session and listen stream that the resource at `uri` changed. */
   resourceUpdated(uri: string): void {
     for (const session of this.#sessions) session.resourceUpdated(uri);
+    for (const listener of this.#listeners) listener.resourceUpdated(uri);
   }
 }

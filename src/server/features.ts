@@ -15,14 +15,42 @@ import { InputRound, NEEDS_INPUT } from './input-required.js';
 import { getPrompt } from './prompts.js';
 import { paginate } from './registry.js';
 import { readResource, trimResource } from './resources.js';
-import type { Call } from './session.js';
+import type { RequestScope } from './context.js';
+import type { ServerCore } from './core.js';
+import type { Snapshot } from './registry.js';
 import { callTool, unknownTool } from './tools.js';
-import type { HandlerContext } from './types.js';
+import type { HandlerContext, LoggingLevel } from './types.js';
 
-/** An open 2026-07-28 `subscriptions/listen` stream. */
-export interface Listener {
-  readonly filter: Spec.SubscriptionFilter;
-  send(method: string, params: Record<string, unknown>): void;
+/**
+ * What a legacy session keeps for its client, as the features that change it see it. A request
+ * served without a session (2026-07-28, legacy stateless) gets {@link NO_STATE}: what it asks to
+ * keep is not kept, as the spec's stateless modes say.
+ */
+export interface SessionState {
+  /** Starts (or stops) sending `notifications/resources/updated` for `uri` (resources/subscribe). */
+  subscribe(uri: string, on: boolean): void;
+  /** Sets the least severe log level sent (logging/setLevel). */
+  setLogLevel(level: LoggingLevel): void;
+}
+
+/** The state of a request served without a session: nothing is kept. */
+export const NO_STATE: SessionState = {
+  subscribe() {
+    // no session to keep it in
+  },
+  setLogLevel() {
+    // no session to keep it in
+  },
+};
+
+/** What a feature function receives for one request. */
+export interface Call {
+  readonly method: string;
+  readonly params: Record<string, unknown>;
+  readonly scope: RequestScope;
+  readonly snapshot: Snapshot;
+  readonly state: SessionState;
+  readonly core: ServerCore;
 }
 
 /** Serves one method; may throw (a JsonRpcError) instead of rejecting. */
@@ -187,8 +215,7 @@ async function resourcesRead(call: Call): Promise<unknown> {
 
 function subscribe(call: Call, on: boolean): Promise<unknown> {
   const uri = requireString(call.params, 'uri');
-  if (on) call.session.subscriptions.add(uri);
-  else call.session.subscriptions.delete(uri);
+  call.state.subscribe(uri, on);
   return Promise.resolve({});
 }
 
@@ -203,7 +230,7 @@ async function promptsGet(call: Call): Promise<unknown> {
 function setLevel(call: Call): Promise<unknown> {
   const level = call.params['level'];
   if (!isLoggingLevel(level)) throw invalidParams(`params.level must be a logging level`);
-  call.session.setLogLevel(level);
+  call.state.setLogLevel(level);
   return Promise.resolve({});
 }
 
@@ -237,16 +264,21 @@ async function listen(call: Call): Promise<unknown> {
     'notifications/subscriptions/acknowledged',
     tag({ notifications: filter }),
   );
-  const listener: Listener = {
-    filter,
-    send: (method, params) => {
-      call.scope.notify(method, tag(params)).catch((error: unknown) => {
-        call.core.report(error, method);
-      });
-    },
+  const send = (method: string, params: Record<string, unknown>): void => {
+    call.scope.notify(method, tag(params)).catch((error: unknown) => {
+      call.core.report(error, method);
+    });
   };
-  call.session.listeners.set(id, listener);
-  call.core.attach(call.session);
+  const unlisten = call.core.listen({
+    listChanged(kind) {
+      if (filter[`${kind}ListChanged`] === true) send(`notifications/${kind}/list_changed`, {});
+    },
+    resourceUpdated(uri) {
+      if (filter.resourceSubscriptions?.includes(uri) === true) {
+        send('notifications/resources/updated', { uri });
+      }
+    },
+  });
   let off: (() => void) | undefined;
   try {
     await new Promise<void>((resolve) => {
@@ -258,7 +290,7 @@ async function listen(call: Call): Promise<unknown> {
     });
   } finally {
     off?.();
-    call.session.listeners.delete(id);
+    unlisten();
   }
   return { _meta: { [MetaKey.SubscriptionId]: id } };
 }

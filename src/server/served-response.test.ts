@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RequestContext } from '../jsonrpc/connection.js';
+import type { RequestContext } from '../jsonrpc/serve.js';
 import { JSON_TEXT, encode } from '../jsonrpc/codec.js';
 import type { Request, Response } from '../jsonrpc/message.js';
 import { servedResponse } from './served-response.js';

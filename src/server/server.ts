@@ -1,12 +1,12 @@
 // McpServer: one definition of tools, resources and prompts, compiled at registration and served
 // to clients of every MCP revision over any Transport.
-import type { RequestContext } from '../jsonrpc/connection.js';
+import type { RequestContext } from '../jsonrpc/serve.js';
 import type { Request, Response } from '../jsonrpc/message.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import type { JsonSchemaValidator } from '../protocol/json-schema/index.js';
 import { builtinValidator } from '../protocol/json-schema/index.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
-import type { ProtocolRevision } from '../protocol/version.js';
+import type { LegacyRevision, ProtocolRevision } from '../protocol/version.js';
 import { PROTOCOL_REVISIONS } from '../protocol/version.js';
 import { ServerCore } from './core.js';
 import { compilePrompt } from './prompts.js';
@@ -171,15 +171,35 @@ export class McpServer {
 
   /**
    * Serves one request that arrived on its own (a 2026-07-28 or stateless HTTP POST) without a
-   * connection; undefined for the methods that need one. Transports call this (Connectable).
+   * connection, through the same pipeline as a connection's requests; what it sends before its
+   * response goes through `context`. Transports call this (Connectable). Nothing is kept for the
+   * request: a legacy stateless `initialize`, `logging/setLevel` or `resources/subscribe` is
+   * answered and changes nothing.
    */
   serveRequest(
     request: Request,
     context: RequestContext,
     options?: SessionOptions,
-  ): Response | Promise<Response> | undefined {
-    return ServerSession.serveAlone(this.#core, request, { rctx: context, options });
+  ): Response | Promise<Response> {
+    return this.#statelessSession(options?.legacyStateless?.revision).serve(request, context);
   }
+
+  /**
+   * The session that serves requests on their own at a legacy stateless `revision` (undefined:
+   * 2026-07-28 requests), made on first use. It keeps no state, so one serves them all.
+   */
+  #statelessSession(revision: LegacyRevision | undefined): ServerSession {
+    const key = revision ?? 'none';
+    let session = this.#stateless.get(key);
+    if (session === undefined) {
+      const options = revision === undefined ? {} : { legacyStateless: { revision } };
+      session = new ServerSession(this.#core, undefined, options);
+      this.#stateless.set(key, session);
+    }
+    return session;
+  }
+
+  readonly #stateless = new Map<LegacyRevision | 'none', ServerSession>();
 
   /** Ends open subscription streams gracefully and closes every session. */
   close(): Promise<void> {

@@ -4,37 +4,38 @@
 // revision, and hands it to the feature functions with a HandlerContext.
 import { LazySignal } from '../internal/abort.js';
 import type { MaybePromise } from '../internal/maybe.js';
-import { isPromise, releasing } from '../internal/maybe.js';
+import { releasing } from '../internal/maybe.js';
 import { Connection } from '../jsonrpc/connection.js';
-import type { ConnectionOptions, RequestContext } from '../jsonrpc/connection.js';
-import { ErrorCode, JsonRpcError, toJsonRpcError } from '../jsonrpc/errors.js';
+import type { ConnectionOptions } from '../jsonrpc/connection.js';
+import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
 import type {
   Notification,
   Params,
   Request,
-  RequestId,
   Response,
   SuccessResponse,
 } from '../jsonrpc/message.js';
+import type { RequestContext } from '../jsonrpc/serve.js';
+import { serveRequest } from '../jsonrpc/serve.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import type { ConnectOptions } from '../protocol/connectable.js';
-import { invalidParams } from '../protocol/errors.js';
+import { invalidMeta, invalidParams } from '../protocol/errors.js';
 import { methodExists } from '../protocol/methods.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { LegacyRevision, ModernMeta } from '../protocol/version.js';
 import {
   MetaKey,
+  metaProtocolVersion,
   negotiateLegacyRevision,
   readModernMeta,
   requireModernRevision,
 } from '../protocol/version.js';
 import type { RequestScope, ScopeFields } from './context.js';
 import { LazyScope } from './context.js';
-import type { Snapshot } from './registry.js';
+import type { AttachedSession, ListKind, ServerCore } from './core.js';
 import { trimDefinition } from './registry.js';
-import { FEATURES } from './features.js';
-import type { Listener } from './features.js';
-import type { ServerCore } from './core.js';
+import type { Call, SessionState } from './features.js';
+import { FEATURES, NO_STATE } from './features.js';
 import { servedResponse } from './served-response.js';
 import type { ClientDescription, LoggingLevel } from './types.js';
 
@@ -47,48 +48,22 @@ interface LegacyState {
   initialized: boolean;
 }
 
-/** What a feature function receives for one request. */
-export interface Call {
-  readonly method: string;
-  readonly params: Record<string, unknown>;
-  readonly scope: RequestScope;
-  readonly snapshot: Snapshot;
-  readonly session: ServerSession;
-  readonly core: ServerCore;
-}
-
 const NO_CLIENT: ClientDescription = { capabilities: {}, info: undefined };
 
 /**
- * The methods a request may be served alone with: they keep no state in the session. Not
- * initialize, logging/setLevel, resources/(un)subscribe or subscriptions/listen.
- */
-const SERVED_ALONE: ReadonlySet<string> = new Set([
-  'ping',
-  'server/discover',
-  'tools/list',
-  'tools/call',
-  'prompts/list',
-  'prompts/get',
-  'resources/list',
-  'resources/templates/list',
-  'resources/read',
-  'completion/complete',
-]);
-
-/**
  * ServerSession serves one client. Requests are served concurrently; its lifetime is the
- * transport's. Obtain one from McpServer.connect().
+ * transport's. Obtain one from McpServer.connect(). A session made without a transport serves
+ * requests that arrive on their own ({@link ServerSession.serve}) and keeps nothing for them.
  */
-export class ServerSession {
+export class ServerSession implements AttachedSession, SessionState {
   readonly #core: ServerCore;
-  /** None for a session that serves one request alone ({@link ServerSession.serveAlone}). */
+  readonly #handlers: ConnectionOptions;
+  /** None for a session that serves requests on their own ({@link ServerSession.serve}). */
   readonly #connection: Connection | undefined;
   #legacy: LegacyState | undefined;
   #logLevel: LoggingLevel | undefined;
-  // Made on first use: an idle session holds neither (see bench/RESULTS.md).
+  // Made on first use: an idle session holds none (see bench/RESULTS.md).
   #subscriptions: Set<string> | undefined;
-  #listeners: Map<RequestId, Listener> | undefined;
 
   constructor(core: ServerCore, transport: Transport | undefined, options: SessionOptions = {}) {
     this.#core = core;
@@ -99,60 +74,17 @@ export class ServerSession {
         initialized: true,
       };
     }
+    this.#handlers = new ServerSession.#Handlers(this);
     this.#connection =
-      transport === undefined
-        ? undefined
-        : new Connection(transport, new ServerSession.#Hooks(this));
+      transport === undefined ? undefined : new Connection(transport, this.#handlers);
   }
 
   /**
-   * Serves one request with no connection (Connectable.serveRequest): undefined, having done
-   * nothing, for the methods that need a session to keep state. What the request sends (progress,
-   * log messages) goes through `how.rctx`. Resolves with the response; never rejects.
-   */
-  static serveAlone(
-    core: ServerCore,
-    request: Request,
-    how: { rctx: RequestContext; options: SessionOptions | undefined },
-  ): MaybePromise<Response> | undefined {
-    if (!SERVED_ALONE.has(request.method)) return undefined;
-    const { id } = request;
-    // The methods served alone neither read nor change session state: one connectionless
-    // session per revision serves them all.
-    const key = how.options?.legacyStateless?.revision ?? 'none';
-    let session = core.aloneSessions.get(key);
-    if (session === undefined) {
-      session = new ServerSession(core, undefined, how.options);
-      core.aloneSessions.set(key, session);
-    }
-    let served: MaybePromise<unknown>;
-    let modern: boolean;
-    try {
-      const meta = session.#meta(request);
-      modern = meta.protocolVersion !== undefined;
-      served = modern
-        ? session.#serveModern(request, how.rctx, meta)
-        : session.#serveLegacy(request, how.rctx);
-    } catch (error) {
-      return failedAlone(core, id, error);
-    }
-    // A 2026-07-28 result is answered undecorated: its response adds the fields (modernResponse).
-    const { method } = request;
-    if (!isPromise(served)) {
-      return modern ? core.modernResponse(id, method, served) : responseOf(id, served);
-    }
-    return served.then(
-      (result): Response =>
-        modern ? core.modernResponse(id, method, result) : responseOf(id, result),
-      (error: unknown): Response => failedAlone(core, id, error),
-    );
-  }
-
-  /**
-   * What the connection calls back: prototype methods rather than five closures per session (a
+   * What the pipeline (jsonrpc's serveRequest) calls back, for the connection's requests and for
+   * those served on their own alike: prototype methods rather than closures per session (a
    * legacy session keeps them for its lifetime; see bench/RESULTS.md).
    */
-  static readonly #Hooks = class implements ConnectionOptions {
+  static readonly #Handlers = class implements ConnectionOptions {
     readonly #session: ServerSession;
 
     constructor(session: ServerSession) {
@@ -160,11 +92,11 @@ export class ServerSession {
     }
 
     onRequest(request: Request, rctx: RequestContext): MaybePromise<unknown> {
-      return this.#session.#serve(request, rctx);
+      return this.#session.#handle(request, rctx);
     }
 
-    respond(id: RequestId, result: unknown): SuccessResponse {
-      return responseOf(id, result);
+    respond(request: Request, result: unknown): SuccessResponse {
+      return this.#session.#respond(request, result);
     }
 
     onNotification(notification: Notification): void {
@@ -180,11 +112,19 @@ export class ServerSession {
     }
 
     onClose(): void {
-      const session = this.#session;
-      session.#core.detach(session);
-      session.#listeners?.clear();
+      this.#session.#core.detach(this.#session);
     }
   };
+
+  /**
+   * Serves one request that arrived on its own, outside any connection (McpServer.serveRequest,
+   * for a 2026-07-28 or stateless HTTP POST), through the same pipeline as the connection's
+   * requests. What the request sends (progress, log messages) goes through `context`. The
+   * response, at once when nothing waited, else a promise that never rejects; never throws.
+   */
+  serve(request: Request, context: RequestContext): MaybePromise<Response> {
+    return serveRequest(this.#handlers, request, context);
+  }
 
   /** The legacy revision negotiated by `initialize`, if any. */
   get revision(): LegacyRevision | undefined {
@@ -211,13 +151,10 @@ export class ServerSession {
     return this.#connection?.close() ?? Promise.resolve();
   }
 
-  /** Tells this client that a list changed, if it asked to hear about it. */
-  listChanged(kind: 'tools' | 'resources' | 'prompts'): void {
-    const method = `notifications/${kind}/list_changed`;
-    if (this.#legacy?.initialized === true) this.#send(method, undefined);
-    const flag = `${kind}ListChanged` as const;
-    for (const listener of this.#listeners?.values() ?? []) {
-      if (listener.filter[flag] === true) listener.send(method, {});
+  /** Tells this client that a list changed, if it completed the legacy handshake. */
+  listChanged(kind: ListKind): void {
+    if (this.#legacy?.initialized === true) {
+      this.#send(`notifications/${kind}/list_changed`, undefined);
     }
   }
 
@@ -226,21 +163,12 @@ export class ServerSession {
     if (this.#legacy?.initialized === true && this.#subscriptions?.has(uri) === true) {
       this.#send('notifications/resources/updated', { uri });
     }
-    for (const listener of this.#listeners?.values() ?? []) {
-      if (listener.filter.resourceSubscriptions?.includes(uri) === true) {
-        listener.send('notifications/resources/updated', { uri });
-      }
-    }
   }
 
-  /** Legacy resource subscriptions of this session (resources/subscribe). */
-  get subscriptions(): Set<string> {
-    return (this.#subscriptions ??= new Set());
-  }
-
-  /** Open 2026-07-28 subscriptions/listen streams of this session, by request id. */
-  get listeners(): Map<RequestId, Listener> {
-    return (this.#listeners ??= new Map());
+  /** Subscribes this client to `uri` (resources/subscribe), or unsubscribes it. */
+  subscribe(uri: string, on: boolean): void {
+    if (on) (this.#subscriptions ??= new Set()).add(uri);
+    else this.#subscriptions?.delete(uri);
   }
 
   /** Sets the legacy log level (logging/setLevel). */
@@ -272,27 +200,32 @@ export class ServerSession {
     }
   }
 
-  /** The `_meta` fields of a request; throws InvalidParams when its params are not an object. */
-  #meta(request: Request): Readonly<ModernMeta> {
+  /**
+   * Serves one request: its result, undecorated (#respond decorates a 2026-07-28 one), or a
+   * throw or rejection with the error to answer. A request whose `_meta` names a revision is a
+   * 2026-07-28 one, `initialize` included (that revision lacks it: -32601); anything else is
+   * legacy.
+   */
+  #handle(request: Request, rctx: RequestContext): MaybePromise<unknown> {
     const params = request.params;
     if (Array.isArray(params)) throw invalidParams('params must be an object');
-    return readModernMeta(params);
+    const meta = readModernMeta(params);
+    if (meta.protocolVersion === undefined) return this.#serveLegacy(request, rctx);
+    return this.#serveModern(request, rctx, meta);
   }
 
   /**
-   * Serves one request of a connection: its result (a 2026-07-28 one decorated), or a throw or
-   * rejection with the error to answer.
+   * The success response of a request #handle served: a 2026-07-28 result decorated
+   * (core.modernResponse), a legacy one as it is. Both write their own JSON text.
    */
-  #serve(request: Request, rctx: RequestContext): MaybePromise<unknown> {
-    const meta = this.#meta(request);
-    // A request whose _meta names a revision is a 2026-07-28 one, `initialize` included (that
-    // revision lacks it: -32601); anything else is legacy.
-    if (meta.protocolVersion === undefined) return this.#serveLegacy(request, rctx);
-    const { method } = request;
-    const core = this.#core;
-    const result = this.#serveModern(request, rctx, meta);
-    if (!isPromise(result)) return core.decorateModern(method, result);
-    return result.then((done) => core.decorateModern(method, done));
+  #respond(request: Request, result: unknown): SuccessResponse {
+    const { id } = request;
+    // #handle served it as 2026-07-28 exactly when its _meta names a revision (a string).
+    if (metaProtocolVersion(request.params) !== undefined) {
+      return this.#core.modernResponse(id, request.method, result);
+    }
+    if (typeof result !== 'object' || result === null) return { jsonrpc: '2.0', id, result };
+    return servedResponse(id, result);
   }
 
   /** Serves a 2026-07-28 request (its `_meta` names a revision): its undecorated result. */
@@ -304,7 +237,8 @@ export class ServerSession {
     const revision = requireModernRevision(meta, this.#core.revisions);
     const capabilities = meta.clientCapabilities;
     if (capabilities === undefined) {
-      throw invalidParams(`_meta["${MetaKey.ClientCapabilities}"] is required`);
+      const key = MetaKey.ClientCapabilities;
+      throw invalidMeta(key, `_meta["${key}"] is required`);
     }
     return this.#dispatch(request, rctx, {
       id: request.id,
@@ -320,7 +254,7 @@ export class ServerSession {
   /** Serves a request whose `_meta` names no revision: legacy, or `initialize`. */
   #serveLegacy(request: Request, rctx: RequestContext): MaybePromise<unknown> {
     const { method, params } = request;
-    // #meta checked that params, if any, are an object.
+    // #handle checked that params, if any, are an object.
     if (method === 'initialize') return this.#initialize((params ?? {}) as Record<string, unknown>);
     const legacy = this.#legacy;
     if (legacy === undefined) {
@@ -364,7 +298,8 @@ export class ServerSession {
       params,
       scope,
       snapshot: this.#core.registry.snapshot(),
-      session: this,
+      // Served on its own, a request changes no session state: there is none to keep it.
+      state: this.#connection === undefined ? NO_STATE : this,
       core: this.#core,
     };
     if (linked === undefined) return feature(call);
@@ -382,8 +317,11 @@ export class ServerSession {
       capabilities: typeof capabilities === 'object' && capabilities !== null ? capabilities : {},
       info: typeof info === 'object' && info !== null ? (info as Spec.Implementation) : undefined,
     };
-    this.#legacy = { revision, client, initialized: false };
-    this.#core.attach(this);
+    // A session serving requests on their own (legacy stateless) answers and keeps nothing.
+    if (this.#connection !== undefined) {
+      this.#legacy = { revision, client, initialized: false };
+      this.#core.attach(this);
+    }
     const result: Record<string, unknown> = {
       protocolVersion: revision,
       capabilities: this.#core.capabilities(revision),
@@ -398,18 +336,4 @@ export class ServerSession {
 function metaOf(params: Request['params']): Record<string, unknown> | undefined {
   return (params as Record<string, unknown> | undefined)?.['_meta'] as
     Record<string, unknown> | undefined;
-}
-
-/** The success response to a request whose result is `result`. */
-function responseOf(id: RequestId, result: unknown): SuccessResponse {
-  if (typeof result !== 'object' || result === null)
-    return { jsonrpc: '2.0', id, result: result ?? null };
-  return servedResponse(id, result);
-}
-
-/** The error response of a request served alone; what is not a JsonRpcError is reported. */
-function failedAlone(core: ServerCore, id: RequestId, error: unknown): Response {
-  // As a connection does: a JsonRpcError goes out as is, anything else is reported.
-  if (!(error instanceof JsonRpcError)) core.report(error, 'connection');
-  return { jsonrpc: '2.0', id, error: toJsonRpcError(error).toWire() };
 }

@@ -1,7 +1,7 @@
 // Test harness: an McpServer served over the in-memory pair to a raw JSON-RPC client, with every
 // frame recorded so tests can assert on the wire and validate it against the spec schema.
 import { Connection } from '../../src/jsonrpc/connection.js';
-import type { RequestHandler } from '../../src/jsonrpc/connection.js';
+import type { RequestHandler } from '../../src/jsonrpc/serve.js';
 import type { Notification } from '../../src/jsonrpc/message.js';
 import type { ProtocolRevision } from '../../src/protocol/version.js';
 import type { McpServer } from '../../src/server/server.js';

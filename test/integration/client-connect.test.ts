@@ -6,7 +6,7 @@ import { Client } from '../../src/client/index.js';
 import type { ClientOptions } from '../../src/client/index.js';
 import { Connection } from '../../src/jsonrpc/connection.js';
 import { JsonRpcError, LocalError } from '../../src/jsonrpc/errors.js';
-import type { RequestHandler } from '../../src/jsonrpc/connection.js';
+import type { RequestHandler } from '../../src/jsonrpc/serve.js';
 import type { Transport } from '../../src/jsonrpc/transport.js';
 import { PROTOCOL_REVISIONS, type ProtocolRevision } from '../../src/protocol/version.js';
 import type { McpServer } from '../../src/server/server.js';

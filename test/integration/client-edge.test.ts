@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Client, LocalError } from '../../src/client/index.js';
 import type { ClientOptions } from '../../src/client/index.js';
 import { Connection } from '../../src/jsonrpc/connection.js';
-import type { RequestHandler } from '../../src/jsonrpc/connection.js';
+import type { RequestHandler } from '../../src/jsonrpc/serve.js';
 import { JsonRpcError } from '../../src/jsonrpc/errors.js';
 import type { Request } from '../../src/jsonrpc/message.js';
 import { createMemoryPair } from '../../src/transports/memory.js';

@@ -1,8 +1,9 @@
 // The request path answers without waiting when nothing waits (bench/RESULTS.md, fourth round):
-// these tests hold its contracts. `respond` and `serve` answer a synchronous tool call at once,
-// an asynchronous one later, and both alike; failures thrown synchronously anywhere on the path
-// become the same replies as before; requests served alone share one connectionless session per
-// revision without mixing revisions; and a body read through `readBody` keeps its limits.
+// these tests hold its contracts. `serve`, the handler's one entry, answers a synchronous tool
+// call at once and an asynchronous one later; failures thrown synchronously anywhere on the path
+// become the same replies as before; requests served on their own share one connectionless
+// session per revision without mixing revisions; and a body read through `readBody` keeps its
+// limits.
 import { describe, expect, it, vi } from 'vitest';
 import type { HttpExchange, HttpReply } from '../../src/transports/http/server/exchange.js';
 import { BodyError } from '../../src/transports/http/server/exchange.js';
@@ -49,11 +50,9 @@ function exchange(
     method: 'POST',
     url: '/mcp',
     headers,
-    signal: new AbortController().signal,
     reads,
-    body() {
-      reads.push('body');
-      return Promise.resolve(bytes);
+    onClose() {
+      return () => undefined;
     },
     readBody(limits, done) {
       reads.push('readBody');
@@ -78,7 +77,7 @@ function served(
   let atOnce = false;
   let returned = false;
   const reply = new Promise<HttpReply>((resolve) => {
-    handler.serve?.(ex, (answered) => {
+    handler.serve(ex, (answered) => {
       atOnce = !returned;
       resolve(answered);
     });
@@ -90,19 +89,12 @@ function served(
 describe('the synchronous request path', () => {
   it('answers a synchronous tool at once through serve, and an async one later', async () => {
     const handler = handlerFor();
-    // respond reads the body through its promise: it answers once the body is there.
-    const viaRespond = exchange(toolCall('now'));
-    const now = handler.respond?.(viaRespond);
-    expect(viaRespond.reads).toEqual(['body']);
-    expect((await now)?.body).toMatchObject({
-      result: { content: [{ type: 'text', text: 'now: x' }] },
-    });
-    expect((await handler.respond?.(exchange(toolCall('later'))))?.body).toMatchObject({
-      result: { content: [{ type: 'text', text: 'later: x' }] },
-    });
-    // What needs no body is answered without waiting at all.
-    const elsewhere = handler.respond?.({ ...exchange(null), url: '/elsewhere' });
-    expect(elsewhere).toMatchObject({ status: 404 });
+    // What needs no body is answered without waiting at all, and without reading it.
+    const away = exchange(null);
+    const elsewhere = served(handler, { ...away, url: '/elsewhere' });
+    expect(elsewhere.atOnce).toBe(true);
+    expect(away.reads).toEqual([]);
+    expect(await elsewhere.reply).toMatchObject({ status: 404 });
 
     const viaServe = exchange(toolCall('now'));
     const quick = served(handler, viaServe);
@@ -114,9 +106,8 @@ describe('the synchronous request path', () => {
       expect(reply.status).toBe(200);
       assertValidMessage('2025-11-25', reply.body, { method: 'tools/call' });
     }
-    // handle() keeps its promise contract.
-    await expect(handler.handle(exchange(toolCall('now')))).resolves.toMatchObject({
-      status: 200,
+    expect((await slow.reply).body).toMatchObject({
+      result: { content: [{ type: 'text', text: 'later: x' }] },
     });
   });
 
@@ -200,7 +191,7 @@ describe('the synchronous request path', () => {
       serve: (exchange, answer) => {
         calls++;
         if (calls === 1) throw new Error('bug in a custom handler');
-        real.serve?.(exchange, answer);
+        real.serve(exchange, answer);
       },
     };
     const running = await listen(flaky);

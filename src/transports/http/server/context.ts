@@ -1,13 +1,18 @@
 // What the verb handlers (post.ts, get.ts, delete.ts, legacy-sse.ts) share: the resolved options,
-// the session table, and how to connect a server. Built once per handler in handler.ts.
+// the session table, how to connect a server, and how a reply reaches its answer. Built once per
+// handler in handler.ts.
+import type { MaybePromise } from '../../../internal/maybe.js';
+import { isPromise } from '../../../internal/maybe.js';
 import type { BatchItem } from '../../../jsonrpc/codec.js';
+import { ErrorCode } from '../../../jsonrpc/errors.js';
 import type { ErrorResponse, Message } from '../../../jsonrpc/message.js';
 import type { MessageInfo, Transport } from '../../../jsonrpc/transport.js';
 import type { Connectable, ConnectOptions } from '../../../protocol/connectable.js';
+import { McpErrorCode } from '../../../protocol/errors.js';
 import type { LegacyRevision } from '../../../protocol/version.js';
 import { LEGACY_REVISIONS, MODERN_REVISIONS } from '../../../protocol/version.js';
-import type { HeaderMap, HttpExchange, HttpReply } from './exchange.js';
-import { BodyError, emptyReply, errorReply, header, joined } from './exchange.js';
+import type { Answer, HeaderMap, HttpExchange, HttpReply } from './exchange.js';
+import { BodyError, emptyReply, errorReply, joined, refusedReply } from './exchange.js';
 import type { ResolvedOptions } from './options.js';
 import type { SessionSettings } from './session-transport.js';
 import type { SessionTable } from './sessions.js';
@@ -17,21 +22,36 @@ export interface HttpContext {
   readonly options: ResolvedOptions;
   readonly sessions: SessionTable;
   readonly settings: SessionSettings;
-  /** What closes with the handler: per-POST transports and requests served alone. */
+  /** What closes with the handler: requests without a session still being served. */
   readonly open: Set<{ close(): Promise<void> }>;
   /** The factory's server for `exchange` (connect it with {@link connectServer}); throws or rejects when the factory does. */
   server(exchange: HttpExchange): Connectable | Promise<Connectable>;
   /** The 500 of an exchange whose serving failed; the failure goes to `onError`. */
   failed(error: unknown, exchange: HttpExchange): HttpReply;
+  /**
+   * Answers `reply` through `answer`: at once when it is at hand, else once it settles; a
+   * rejected reply answers the 500 of `failed`.
+   */
+  settle(exchange: HttpExchange, reply: MaybePromise<HttpReply>, answer: Answer): void;
+  /**
+   * Reads `exchange`'s body under the handler's limits and answers, through `answer`, what
+   * `next` makes of the bytes: a body that could not be read gets its status (bodyFailed), a
+   * throw or a rejection of `next` the 500 of `failed`. `answer` is called once.
+   */
+  withBody(
+    exchange: HttpExchange,
+    next: (bytes: Uint8Array) => MaybePromise<HttpReply>,
+    answer: Answer,
+  ): void;
 }
 
 /** Connects `server` (a factory's answer) to `transport`, without an await when it is at hand. */
 export function connectServer(
-  server: Connectable | Promise<Connectable>,
+  server: MaybePromise<Connectable>,
   transport: Transport,
   options: ConnectOptions | undefined,
 ): Promise<unknown> {
-  if ('then' in server) return server.then((ready) => ready.connect(transport, options));
+  if (isPromise(server)) return server.then((ready) => ready.connect(transport, options));
   return server.connect(transport, options);
 }
 
@@ -40,40 +60,25 @@ export type HttpMessageInfo = MessageInfo & { closeSseStream?: () => void };
 
 /**
  * The MessageInfo of a POST: its headers (made on first read) and the exchange's auth. No
- * signal: a session's requests follow their connection, and one served alone its exchange.
+ * signal: a session's requests follow their connection, and one served on its own its POST.
  */
 export function headersInfo(exchange: HttpExchange): HttpMessageInfo {
   return new LazyInfo(exchange);
 }
 
-/**
- * The MessageInfo of a POST served on a connection of its own: as {@link headersInfo}, plus the
- * exchange's signal, read on first use of `info.signal` (AbortSignals are costly).
- */
-export function signalInfo(exchange: HttpExchange): HttpMessageInfo {
-  return new LazySignalInfo(exchange);
-}
-
 /** A MessageInfo whose `headers` are made on first read (a class: no per-object accessor). */
 class LazyInfo implements HttpMessageInfo {
   readonly auth?: unknown;
-  protected readonly exchange: HttpExchange;
+  readonly #exchange: HttpExchange;
   #headers: Readonly<Record<string, string>> | undefined;
 
   constructor(exchange: HttpExchange) {
     if (exchange.auth !== undefined) this.auth = exchange.auth;
-    this.exchange = exchange;
+    this.#exchange = exchange;
   }
 
   get headers(): Readonly<Record<string, string>> {
-    return (this.#headers ??= stringHeaders(this.exchange.headers));
-  }
-}
-
-/** A LazyInfo whose `signal` is the exchange's, read on first use. */
-class LazySignalInfo extends LazyInfo {
-  get signal(): AbortSignal {
-    return this.exchange.signal;
+    return (this.#headers ??= stringHeaders(this.#exchange.headers));
   }
 }
 
@@ -88,7 +93,7 @@ function stringHeaders(headers: HeaderMap): Readonly<Record<string, string>> {
 function copyHeaders(headers: HeaderMap): Record<string, string> {
   const copy: Record<string, string> = {};
   for (const key in headers) {
-    const value = header(headers, key);
+    const value = joined(headers[key]);
     if (value !== undefined) copy[key] = value;
   }
   return copy;
@@ -106,13 +111,13 @@ export function legacyRevision(
   if (known !== undefined) return known;
   if ((MODERN_REVISIONS as readonly string[]).includes(value)) {
     return errorReply(400, {
-      code: -32020,
+      code: McpErrorCode.HeaderMismatch,
       message: `MCP-Protocol-Version ${value} needs _meta["io.modelcontextprotocol/protocolVersion"] in the body`,
       id: requestId,
     });
   }
   return errorReply(400, {
-    code: -32600,
+    code: ErrorCode.InvalidRequest,
     message: `unsupported MCP-Protocol-Version ${JSON.stringify(value)}`,
     id: requestId,
   });
@@ -120,20 +125,12 @@ export function legacyRevision(
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Reads and parses a JSON body; an HttpReply describes why it could not be. */
-export function readJson(
-  exchange: HttpExchange,
-  limits: ResolvedOptions['body'],
-): Promise<{ value: unknown } | HttpReply> {
-  return exchange.body(limits).then(parseJson, bodyFailed);
-}
-
 /** The reply to a body that could not be read (too large, too slow, aborted). */
 export function bodyFailed(error: unknown): HttpReply {
   const status = error instanceof BodyError ? error.status : 400;
   const message = error instanceof BodyError ? error.message : 'could not read the request body';
   // The rest of the body is not read: the connection cannot be reused.
-  return errorReply(status, { code: -32600, message }, { connection: 'close' });
+  return refusedReply(status, message, { connection: 'close' });
 }
 
 /** Parses a body as UTF-8 JSON; an HttpReply describes why it could not be. */
@@ -142,13 +139,14 @@ export function parseJson(bytes: Uint8Array): { value: unknown } | HttpReply {
   try {
     text = utf8.decode(bytes);
   } catch {
-    return errorReply(400, { code: -32700, message: 'parse error: the body is not valid UTF-8' });
+    const message = 'parse error: the body is not valid UTF-8';
+    return errorReply(400, { code: ErrorCode.ParseError, message });
   }
   try {
     return { value: JSON.parse(text) as unknown };
   } catch (error) {
     const detail = error instanceof Error ? error.message : 'invalid JSON';
-    return errorReply(400, { code: -32700, message: `parse error: ${detail}` });
+    return errorReply(400, { code: ErrorCode.ParseError, message: `parse error: ${detail}` });
   }
 }
 

@@ -4,7 +4,7 @@ import type { HttpContext } from './context.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
 import { emptyReply } from './exchange.js';
 import { isModernHeader, notAllowed } from './get.js';
-import { sessionOf } from './post-session.js';
+import { sessionOf } from './legacy-session.js';
 
 const ENDED: HttpReply = emptyReply(200);
 

@@ -1,6 +1,7 @@
 // The neutral shape of one HTTP exchange, between the runtime faces (node.ts, fetch.ts) and the
 // Streamable HTTP core (handler.ts): plain data in, plain data out, no runtime types.
 import { errorResponse } from '../../../jsonrpc/codec.js';
+import { ErrorCode } from '../../../jsonrpc/errors.js';
 import type { ErrorResponse, RequestId } from '../../../jsonrpc/message.js';
 
 /** Request headers by lower-case name, as node:http's `IncomingHttpHeaders` holds them. */
@@ -15,8 +16,8 @@ export interface BodyLimits {
 }
 
 /**
- * HttpExchange is one incoming HTTP request as the core sees it. Faces build one per request;
- * `body` may be called at most once.
+ * HttpExchange is one incoming HTTP request as the core sees it. Faces (node.ts, fetch.ts) build
+ * one per request; `readBody` is called at most once.
  */
 export interface HttpExchange {
   /** The method, upper-case (`POST`). */
@@ -25,22 +26,17 @@ export interface HttpExchange {
   readonly url: string;
   /** The request headers, lower-case names. */
   readonly headers: HeaderMap;
-  /** Reads the whole body; rejects with a {@link BodyError} when a limit is hit or reading fails. */
-  body(limits: BodyLimits): Promise<Uint8Array>;
   /**
-   * Optional, and cheaper than `body` where the runtime reads by events (node:http): reads the
-   * whole body and calls `done` once, with the bytes or with the {@link BodyError} that ended the
-   * read. No promise is made per request.
+   * Reads the whole body and calls `done` once, with the bytes or with the {@link BodyError} that
+   * ended the read (413 too large, 408 too slow, 400 broken off). A callback rather than a
+   * promise: where the runtime reads by events (node:http) no promise is made per request.
    */
-  readBody?(limits: BodyLimits, done: BodyDone): void;
-  /** Aborted when the client goes away (the connection closed before the reply ended). */
-  readonly signal: AbortSignal;
+  readBody(limits: BodyLimits, done: BodyDone): void;
   /**
-   * Optional and cheaper than `signal` where the runtime has an event for it (node:http's
-   * 'close'): calls `listener` once when the client goes away before the reply ended, and
-   * returns a function that stops listening. Without it, the core listens to `signal`.
+   * Calls `listener` once when the client goes away before the reply ended (at once, in a
+   * microtask, when it already has), and returns a function that stops listening.
    */
-  onClose?(listener: () => void): () => void;
+  onClose(listener: () => void): () => void;
   /** Authentication information a middleware attached (passed to handlers as `ctx.transport.auth`). */
   readonly auth?: unknown;
 }
@@ -51,14 +47,16 @@ export type BodyDone = (body: Uint8Array | BodyError) => void;
 /** Receives the reply to an exchange, once (see StreamableHttpHandler.serve). */
 export type Answer = (reply: HttpReply) => void;
 
-/** Calls `listener` once when the client of `exchange` goes away; returns the unsubscribe. */
-export function watchClose(exchange: HttpExchange, listener: () => void): () => void {
-  if (exchange.onClose !== undefined) return exchange.onClose(listener);
-  const { signal } = exchange;
-  signal.addEventListener('abort', listener, { once: true });
-  return () => {
-    signal.removeEventListener('abort', listener);
-  };
+/**
+ * A signal that aborts when the client of `exchange` goes away: what an SSE stream watches.
+ * Made per call (an AbortSignal is costly; JSON replies never need one).
+ */
+export function closeSignal(exchange: HttpExchange): AbortSignal {
+  const controller = new AbortController();
+  exchange.onClose(() => {
+    controller.abort(new Error('client disconnected'));
+  });
+  return controller.signal;
 }
 
 /**
@@ -95,15 +93,10 @@ export function isStreamBody(body: unknown): body is AsyncIterable<string> {
 }
 
 /**
- * Reads one header as a single string (repeated headers are joined with ", "). For a name known
- * where it is read, `joined(headers['name'])` is cheaper: a read with a fixed name stays fast
- * where one shared read of many names does not (bench/RESULTS.md, "Sixth round").
+ * A header's value as a single string (repeated headers are joined with ", "). Read with the
+ * name written where it is read, `joined(headers['name'])`: one shared read of many names goes
+ * megamorphic in V8 (bench/RESULTS.md, "Sixth round").
  */
-export function header(headers: HeaderMap, name: string): string | undefined {
-  return joined(headers[name]);
-}
-
-/** A header's value as a single string (repeated headers are joined with ", "). */
 export function joined(value: string | readonly string[] | undefined): string | undefined {
   if (value === undefined || typeof value === 'string') return value;
   return value.join(', ');
@@ -160,4 +153,13 @@ export function errorReply(
   if (error.id !== undefined) response.id = error.id;
   const headers = extra === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...extra };
   return { status, headers, body: response };
+}
+
+/** The reply to a request that is not JSON-RPC at all (framing, headers): -32600 with `status`. */
+export function refusedReply(
+  status: number,
+  message: string,
+  extra?: Readonly<Record<string, string>>,
+): HttpReply {
+  return errorReply(status, { code: ErrorCode.InvalidRequest, message }, extra);
 }

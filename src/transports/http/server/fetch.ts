@@ -1,7 +1,8 @@
 // The fetch face of the Streamable HTTP handler: `(Request) => Promise<Response>`, for Workers,
 // Deno, Bun, Hono and anything else built on the Fetch API. SSE bodies are ReadableStreams.
 import { encode } from '../../../jsonrpc/codec.js';
-import type { BodyLimits, HttpExchange, HttpReply } from './exchange.js';
+import { noop } from '../../../internal/noop.js';
+import type { BodyDone, BodyLimits, HttpExchange, HttpReply } from './exchange.js';
 import { BodyError, isStreamBody } from './exchange.js';
 import type { ConnectableFactory, StreamableHttpHandler } from './handler.js';
 import { createStreamableHttpHandler } from './handler.js';
@@ -23,7 +24,9 @@ export type FetchHandler = (request: Request, extra?: FetchExtra) => Promise<Res
 export function toFetchHandler(handler: StreamableHttpHandler): FetchHandler {
   return async (request, extra) => {
     const exchange = new FetchExchange(request, extra?.auth);
-    const reply = await (handler.respond?.(exchange) ?? handler.handle(exchange));
+    const reply = await new Promise<HttpReply>((resolve) => {
+      handler.serve(exchange, resolve);
+    });
     return toResponse(reply, exchange);
   };
 }
@@ -38,8 +41,8 @@ export function createFetchHandler(
 
 /**
  * One Request as the core sees it. Made cheaply, because most exchanges are one JSON POST: the
- * AbortSignal is made only when the core reads `signal`, and the client going away (the
- * request's signal, or the response body cancelled) is heard through `onClose` otherwise.
+ * client going away (the request's signal, or the response body cancelled) is watched only once
+ * the core asks (`onClose`).
  */
 class FetchExchange implements HttpExchange {
   readonly method: string;
@@ -47,7 +50,6 @@ class FetchExchange implements HttpExchange {
   readonly headers: Record<string, string>;
   readonly auth?: unknown;
   readonly #request: Request;
-  #controller: AbortController | undefined;
   #listeners: (() => void)[] | undefined;
   #gone = false;
   /** Listening to request.signal (from the first `signal` or `onClose` until the client goes). */
@@ -68,17 +70,6 @@ class FetchExchange implements HttpExchange {
     if (auth !== undefined) this.auth = auth;
   }
 
-  get signal(): AbortSignal {
-    if (this.#controller === undefined) {
-      const controller = new AbortController();
-      this.#controller = controller;
-      if (this.#gone) controller.abort(new Error('client disconnected'));
-      else if (this.#request.signal.aborted) this.clientGone();
-      else this.#watch();
-    }
-    return this.#controller.signal;
-  }
-
   onClose(listener: () => void): () => void {
     if (this.#gone) {
       queueMicrotask(listener);
@@ -93,8 +84,10 @@ class FetchExchange implements HttpExchange {
     };
   }
 
-  body(limits: BodyLimits): Promise<Uint8Array> {
-    return readBody(this.#request, limits);
+  readBody(limits: BodyLimits, done: BodyDone): void {
+    readBody(this.#request, limits).then(done, (error: unknown) => {
+      done(error instanceof BodyError ? error : new BodyError(400, 'could not read the body'));
+    });
   }
 
   /** The client went away: the request aborted, or the response body was cancelled. */
@@ -102,7 +95,6 @@ class FetchExchange implements HttpExchange {
     if (this.#gone) return;
     this.#gone = true;
     this.#unwatch();
-    this.#controller?.abort(new Error('client disconnected'));
     const listeners = this.#listeners;
     this.#listeners = undefined;
     for (const listener of listeners ?? []) listener();
@@ -124,10 +116,6 @@ class FetchExchange implements HttpExchange {
     this.#watching = false;
     this.#request.signal.removeEventListener('abort', this.clientGone);
   }
-}
-
-function noop(): void {
-  // nothing to stop
 }
 
 /** The path and query of a serialized request URL, and its host, without parsing a URL object. */

@@ -5,9 +5,9 @@
 import { MODERN_REVISIONS } from '../../../protocol/version.js';
 import type { HttpContext } from './context.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
-import { emptyReply, errorReply, joined, SSE_HEADERS } from './exchange.js';
+import { closeSignal, emptyReply, joined, refusedReply, SSE_HEADERS } from './exchange.js';
 import { parseAccept } from './media-type.js';
-import { sessionOf } from './post-session.js';
+import { sessionOf } from './legacy-session.js';
 
 /** True when a request without a body says it speaks 2026-07-28 (sessionless). */
 export function isModernHeader(exchange: HttpExchange): boolean {
@@ -24,24 +24,19 @@ export function notAllowed(ctx: HttpContext): HttpReply {
 export async function handleGet(ctx: HttpContext, exchange: HttpExchange): Promise<HttpReply> {
   if (!ctx.options.sessions || isModernHeader(exchange)) return notAllowed(ctx);
   if (!parseAccept(joined(exchange.headers['accept'])).sse) {
-    return errorReply(406, { code: -32600, message: 'Accept must allow text/event-stream' });
+    return refusedReply(406, 'Accept must allow text/event-stream');
   }
   const session = sessionOf(ctx, exchange, null);
   if ('status' in session) return session;
   const lastEventId = joined(exchange.headers['last-event-id']);
   if (lastEventId !== undefined && session.resumable) {
-    const body = await session.resume(lastEventId, exchange.signal);
+    const body = await session.resume(lastEventId, closeSignal(exchange));
     if (body === undefined) {
-      return errorReply(400, { code: -32600, message: 'unknown or expired Last-Event-ID' });
+      return refusedReply(400, 'unknown or expired Last-Event-ID');
     }
     return { status: 200, headers: SSE_HEADERS, body };
   }
-  const body = session.openStandalone(exchange.signal);
-  if (body === undefined) {
-    return errorReply(409, {
-      code: -32600,
-      message: 'this session already has a GET stream open',
-    });
-  }
+  const body = session.openStandalone(closeSignal(exchange));
+  if (body === undefined) return refusedReply(409, 'this session already has a GET stream open');
   return { status: 200, headers: SSE_HEADERS, body };
 }

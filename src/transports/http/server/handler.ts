@@ -1,17 +1,20 @@
-// createStreamableHttpHandler: the runtime-neutral Streamable HTTP server. It takes an
-// HttpExchange and answers an HttpReply; node.ts and fetch.ts adapt it to their runtimes.
+// createStreamableHttpHandler: the runtime-neutral Streamable HTTP server. Its one entry, `serve`,
+// takes an HttpExchange and answers an HttpReply; node.ts and fetch.ts adapt it to their runtimes.
 // Every request passes the Host and Origin checks first, then goes to its verb's handler.
+import type { MaybePromise } from '../../../internal/maybe.js';
 import { isPromise } from '../../../internal/maybe.js';
+import { ErrorCode } from '../../../jsonrpc/errors.js';
 import type { Connectable } from '../../../protocol/connectable.js';
 import type { HttpContext } from './context.js';
+import { bodyFailed } from './context.js';
 import { handleDelete } from './delete.js';
 import type { Answer, HttpExchange, HttpReply } from './exchange.js';
-import { emptyReply, errorReply, joined, pathOf } from './exchange.js';
+import { BodyError, emptyReply, errorReply, joined, pathOf, refusedReply } from './exchange.js';
 import { handleGet, notAllowed } from './get.js';
 import { openLegacySse, postLegacySse } from './legacy-sse.js';
 import type { ResolvedOptions, StreamableHttpOptions } from './options.js';
 import { resolveOptions } from './options.js';
-import { answerPost, handlePost } from './post.js';
+import { handlePost } from './post.js';
 import { corsHeaders, createGuard, preflightHeaders } from './security.js';
 import { SessionTable } from './sessions.js';
 
@@ -19,24 +22,16 @@ import { SessionTable } from './sessions.js';
  * Returns the server that serves an exchange: usually one shared McpServer (it serves any number
  * of sessions). Called once per legacy session and once per stateless or 2026-07-28 POST.
  */
-export type ConnectableFactory = (exchange: HttpExchange) => Connectable | Promise<Connectable>;
+export type ConnectableFactory = (exchange: HttpExchange) => MaybePromise<Connectable>;
 
 /** StreamableHttpHandler is the Streamable HTTP server transport, before a runtime face. */
 export interface StreamableHttpHandler {
-  /** Answers one exchange. Never rejects: failures become 500 (reported to `onError`). */
-  handle(exchange: HttpExchange): Promise<HttpReply>;
   /**
-   * As `handle`, but answers the reply itself when no step had to wait (a tool that answers
-   * synchronously). The runtime faces call it when it is there, to spare a promise and a
-   * microtask per request; a handler of one's own may leave it out.
+   * Answers one exchange through `answer`, called exactly once, never with a failure: a failure
+   * is a 500, reported to `onError`. Answered before `serve` returns when no step had to wait (a
+   * POST whose body is at hand and whose tool answers synchronously); never throws.
    */
-  respond?(exchange: HttpExchange): HttpReply | Promise<HttpReply>;
-  /**
-   * As `respond`, but answers through `answer` (called once, never with a failure: that is a
-   * 500): with an exchange that has `readBody`, a request answered at once makes no promise.
-   * What the node face calls when it is there.
-   */
-  readonly serve?: (exchange: HttpExchange, answer: Answer) => void;
+  serve(exchange: HttpExchange, answer: Answer): void;
   /** Closes every session and open stream; later requests get 503. Idempotent. */
   close(): Promise<void>;
   /** The number of live legacy sessions. */
@@ -46,8 +41,14 @@ export interface StreamableHttpHandler {
 }
 
 const NOT_FOUND: HttpReply = emptyReply(404);
-const INTERNAL: HttpReply = errorReply(500, { code: -32603, message: 'internal error' });
-const CLOSED: HttpReply = errorReply(503, { code: -32603, message: 'server closed' });
+const INTERNAL: HttpReply = errorReply(500, {
+  code: ErrorCode.InternalError,
+  message: 'internal error',
+});
+const CLOSED: HttpReply = errorReply(503, {
+  code: ErrorCode.InternalError,
+  message: 'server closed',
+});
 
 /**
  * Creates the Streamable HTTP server transport for every MCP revision: 2026-07-28 requests
@@ -84,31 +85,55 @@ export function createStreamableHttpHandler(
       report(error, `${exchange.method} ${pathOf(exchange.url)}`);
       return INTERNAL;
     },
+    settle(exchange, reply, answer) {
+      if (!isPromise(reply)) {
+        answer(reply);
+        return;
+      }
+      reply.then(answer, (error: unknown) => {
+        answer(ctx.failed(error, exchange));
+      });
+    },
+    withBody(exchange, next, answer) {
+      exchange.readBody(resolved.body, (body) => {
+        let reply: MaybePromise<HttpReply>;
+        try {
+          reply = body instanceof BodyError ? bodyFailed(body) : next(body);
+        } catch (error) {
+          reply = ctx.failed(error, exchange);
+        }
+        ctx.settle(exchange, reply, answer);
+      });
+    },
   };
 
-  /** The reply of a served path; may throw synchronously (handle catches both). */
-  function route(exchange: HttpExchange, path: string): Promise<HttpReply> | HttpReply {
+  /** Hands an exchange on a served path to its verb's handler, which answers it. */
+  function route(exchange: HttpExchange, path: string, answer: Answer): void {
     const { method } = exchange;
     if (path === resolved.path) {
       switch (method) {
         case 'POST':
-          return handlePost(ctx, exchange);
+          handlePost(ctx, exchange, answer);
+          return;
         case 'GET':
-          return handleGet(ctx, exchange);
+          ctx.settle(exchange, handleGet(ctx, exchange), answer);
+          return;
         case 'DELETE':
-          return handleDelete(ctx, exchange);
+          answer(handleDelete(ctx, exchange));
+          return;
         default:
-          return notAllowed(ctx);
+          answer(notAllowed(ctx));
+          return;
       }
     }
     const legacy = resolved.legacySse;
-    if (legacy !== undefined && path === legacy.ssePath) {
-      return method === 'GET' ? openLegacySse(ctx, exchange) : emptyReply(405, { allow: 'GET' });
+    if (legacy !== undefined && path === legacy.ssePath && method === 'GET') {
+      ctx.settle(exchange, openLegacySse(ctx, exchange), answer);
+    } else if (legacy !== undefined && path === legacy.messagesPath && method === 'POST') {
+      postLegacySse(ctx, exchange, answer);
+    } else {
+      answer(emptyReply(405, { allow: path === legacy?.ssePath ? 'GET' : 'POST' }));
     }
-    if (legacy !== undefined && path === legacy.messagesPath) {
-      return method === 'POST' ? postLegacySse(ctx, exchange) : emptyReply(405, { allow: 'POST' });
-    }
-    return NOT_FOUND;
   }
 
   function served(path: string): boolean {
@@ -119,40 +144,8 @@ export function createStreamableHttpHandler(
     );
   }
 
-  /**
-   * The reply to an exchange: at hand when it was answered without waiting, else a promise that
-   * never rejects (a failure becomes a 500 reported to `onError`).
-   */
-  function respond(exchange: HttpExchange): HttpReply | Promise<HttpReply> {
-    const path = pathOf(exchange.url);
-    const origin = joined(exchange.headers['origin']);
-    const refused = refusal(exchange, path, origin);
-    if (refused !== undefined) return refused;
-    let routed: HttpReply | Promise<HttpReply>;
-    try {
-      routed = route(exchange, path);
-    } catch (error) {
-      routed = ctx.failed(error, exchange);
-    }
-    const cors = corsOf(origin);
-    if (!isPromise(routed)) return cors === undefined ? routed : cors(routed);
-    const failure = (error: unknown): HttpReply => ctx.failed(error, exchange);
-    if (cors === undefined) return routed.then(undefined, failure);
-    return routed.then(cors, (error: unknown) => cors(failure(error)));
-  }
-
-  /**
-   * As `respond`, answering through `answer`: a POST to the endpoint is read with the exchange's
-   * `readBody` when it has one, so that a request the server answers at once makes no promise.
-   */
   function serve(exchange: HttpExchange, answer: Answer): void {
     const path = pathOf(exchange.url);
-    if (exchange.method !== 'POST' || path !== resolved.path || exchange.readBody === undefined) {
-      const reply = respond(exchange);
-      if (isPromise(reply)) void reply.then(answer);
-      else answer(reply);
-      return;
-    }
     const origin = joined(exchange.headers['origin']);
     const refused = refusal(exchange, path, origin);
     if (refused !== undefined) {
@@ -160,16 +153,18 @@ export function createStreamableHttpHandler(
       return;
     }
     const cors = corsOf(origin);
-    const reading = exchange as HttpExchange & Required<Pick<HttpExchange, 'readBody'>>;
-    answerPost(
-      ctx,
-      reading,
+    const done =
       cors === undefined
         ? answer
-        : (reply) => {
+        : (reply: HttpReply) => {
             answer(cors(reply));
-          },
-    );
+          };
+    try {
+      route(exchange, path, done);
+    } catch (error) {
+      // Only a verb handler's synchronous throw before it answered lands here.
+      done(ctx.failed(error, exchange));
+    }
   }
 
   /** The reply that ends an exchange before routing (path, Host/Origin, preflight, shutdown). */
@@ -180,8 +175,7 @@ export function createStreamableHttpHandler(
   ): HttpReply | undefined {
     if (!served(path)) return NOT_FOUND;
     const refused = guard(joined(exchange.headers['host']), origin);
-    if (refused !== undefined)
-      return errorReply(403, { code: -32600, message: `forbidden: ${refused}` });
+    if (refused !== undefined) return refusedReply(403, `forbidden: ${refused}`);
     const cors = resolved.cors;
     if (exchange.method === 'OPTIONS' && cors !== undefined && origin !== undefined) {
       const requested = joined(exchange.headers['access-control-request-headers']);
@@ -203,11 +197,7 @@ export function createStreamableHttpHandler(
   }
 
   return {
-    respond,
     serve,
-    handle(exchange) {
-      return Promise.resolve(respond(exchange));
-    },
     async close() {
       if (closed) return;
       closed = true;

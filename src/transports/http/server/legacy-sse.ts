@@ -2,13 +2,20 @@
 // opt-in: `GET /sse` opens the stream, whose first event names the endpoint to POST messages to;
 // every server message, responses included, goes on that one stream.
 import { decodeValue, encode } from '../../../jsonrpc/codec.js';
-import { LocalError, LocalErrorCode } from '../../../jsonrpc/errors.js';
+import { ErrorCode, LocalError, LocalErrorCode } from '../../../jsonrpc/errors.js';
 import type { Message } from '../../../jsonrpc/message.js';
 import type { MessageInfo, Receiver, Transport } from '../../../jsonrpc/transport.js';
 import type { HttpContext } from './context.js';
-import { ACCEPTED, connectServer, headersInfo, readJson } from './context.js';
-import type { HttpExchange, HttpReply } from './exchange.js';
-import { errorReply, joined, jsonReply, SSE_HEADERS } from './exchange.js';
+import { ACCEPTED, connectServer, headersInfo, parseJson } from './context.js';
+import type { Answer, HttpExchange, HttpReply } from './exchange.js';
+import {
+  closeSignal,
+  errorReply,
+  joined,
+  jsonReply,
+  refusedReply,
+  SSE_HEADERS,
+} from './exchange.js';
 import { checkJsonContentType, parseAccept } from './media-type.js';
 import type { SessionEntry } from './sessions.js';
 import { newSessionId } from './sessions.js';
@@ -79,13 +86,13 @@ export async function openLegacySse(ctx: HttpContext, exchange: HttpExchange): P
   const legacy = ctx.options.legacySse;
   if (legacy === undefined) throw new TypeError('the HTTP+SSE transport is not enabled');
   if (!parseAccept(joined(exchange.headers['accept'])).sse) {
-    return errorReply(406, { code: -32600, message: 'Accept must allow text/event-stream' });
+    return refusedReply(406, 'Accept must allow text/event-stream');
   }
   if (!ctx.sessions.makeRoom()) {
-    return errorReply(503, { code: -32603, message: 'too many sessions' });
+    return errorReply(503, { code: ErrorCode.InternalError, message: 'too many sessions' });
   }
   const id = newSessionId();
-  const writer = new SseWriter(exchange.signal, ctx.options.keepAliveMs, () => {
+  const writer = new SseWriter(closeSignal(exchange), ctx.options.keepAliveMs, () => {
     ctx.sessions.delete(id);
   });
   const transport = new LegacySseTransport(id, writer);
@@ -103,18 +110,34 @@ export async function openLegacySse(ctx: HttpContext, exchange: HttpExchange): P
 }
 
 /** Serves `POST /messages?sessionId=…`: 202, and the answer goes on the session's stream. */
-export async function postLegacySse(ctx: HttpContext, exchange: HttpExchange): Promise<HttpReply> {
+export function postLegacySse(ctx: HttpContext, exchange: HttpExchange, answer: Answer): void {
   const query = exchange.url.indexOf('?');
   const params = new URLSearchParams(query === -1 ? '' : exchange.url.slice(query + 1));
   const id = params.get('sessionId');
-  if (id === null) return errorReply(400, { code: -32600, message: 'missing sessionId' });
+  if (id === null) {
+    answer(refusedReply(400, 'missing sessionId'));
+    return;
+  }
   const session = ctx.sessions.get(id, 'sse');
   if (!(session instanceof LegacySseTransport)) {
-    return errorReply(404, { code: -32600, message: 'session not found' });
+    answer(refusedReply(404, 'session not found'));
+    return;
   }
   const refused = checkJsonContentType(joined(exchange.headers['content-type']));
-  if (refused !== undefined) return errorReply(415, { code: -32600, message: refused });
-  const parsed = await readJson(exchange, ctx.options.body);
+  if (refused !== undefined) {
+    answer(refusedReply(415, refused));
+    return;
+  }
+  ctx.withBody(exchange, (bytes) => deliverPosted(exchange, session, bytes), answer);
+}
+
+/** Delivers a POSTed message to its session: 202, or why the body is no message. */
+function deliverPosted(
+  exchange: HttpExchange,
+  session: LegacySseTransport,
+  bytes: Uint8Array,
+): HttpReply {
+  const parsed = parseJson(bytes);
   if (!('value' in parsed)) return parsed;
   const decoded = decodeValue(parsed.value);
   if (decoded.kind !== 'message') {

@@ -4,10 +4,10 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isPromise } from '../../../internal/maybe.js';
+import { noop } from '../../../internal/noop.js';
 import { encode } from '../../../jsonrpc/codec.js';
 import type { BodyDone, BodyLimits, HttpExchange, HttpReply } from './exchange.js';
-import { BodyError, JSON_HEADERS, isStreamBody } from './exchange.js';
+import { JSON_HEADERS, isStreamBody } from './exchange.js';
 import type { ConnectableFactory, StreamableHttpHandler } from './handler.js';
 import { createStreamableHttpHandler } from './handler.js';
 import type { StreamableHttpOptions } from './options.js';
@@ -23,39 +23,14 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
  * handlers as `ctx.transport.auth`. Failures never escape: the response becomes a 500.
  */
 export function toNodeHandler(handler: StreamableHttpHandler): NodeHandler {
-  const { serve } = handler;
-  if (serve !== undefined) {
-    return (req, res) => {
-      try {
-        serve(new NodeExchange(req, res), (reply) => {
-          send(res, reply);
-        });
-      } catch {
-        failed(res); // a handler's own bug: never let it reach node:http's listener
-      }
-    };
-  }
   return (req, res) => {
-    let reply: HttpReply | Promise<HttpReply>;
     try {
-      const exchange = new NodeExchange(req, res);
-      reply = handler.respond?.(exchange) ?? handler.handle(exchange);
+      handler.serve(new NodeExchange(req, res), (reply) => {
+        send(res, reply);
+      });
     } catch {
-      failed(res);
-      return;
+      failed(res); // a handler's own bug: never let it reach node:http's listener
     }
-    if (!isPromise(reply)) {
-      send(res, reply);
-      return;
-    }
-    reply.then(
-      (answered) => {
-        send(res, answered);
-      },
-      () => {
-        failed(res);
-      },
-    );
   };
 }
 
@@ -82,6 +57,7 @@ export function createNodeHandler(
   return toNodeHandler(createStreamableHttpHandler(factory, options));
 }
 
+/** One node:http request as the core sees it: its body read by events, its close by 'close'. */
 class NodeExchange implements HttpExchange {
   readonly method: string;
   readonly url: string;
@@ -89,7 +65,6 @@ class NodeExchange implements HttpExchange {
   readonly auth: unknown;
   readonly #req: IncomingMessage;
   readonly #res: ServerResponse;
-  #controller: AbortController | undefined;
 
   constructor(req: IncomingMessage, res: ServerResponse) {
     this.method = req.method ?? 'GET';
@@ -98,23 +73,6 @@ class NodeExchange implements HttpExchange {
     this.auth = (req as { auth?: unknown }).auth;
     this.#req = req;
     this.#res = res;
-  }
-
-  /** Created on first use: most JSON exchanges never need one. */
-  get signal(): AbortSignal {
-    if (this.#controller === undefined) {
-      const controller = new AbortController();
-      this.#controller = controller;
-      const res = this.#res;
-      if (res.writableFinished || res.destroyed) {
-        if (!res.writableFinished) controller.abort();
-      } else {
-        res.once('close', () => {
-          if (!res.writableFinished) controller.abort(new Error('client disconnected'));
-        });
-      }
-    }
-    return this.#controller.signal;
   }
 
   onClose(listener: () => void): () => void {
@@ -134,22 +92,9 @@ class NodeExchange implements HttpExchange {
     };
   }
 
-  body(limits: BodyLimits): Promise<Uint8Array> {
-    return new Promise((resolve, reject) => {
-      readBody(this.#req, limits, (body) => {
-        if (body instanceof BodyError) reject(body);
-        else resolve(body);
-      });
-    });
-  }
-
   readBody(limits: BodyLimits, done: BodyDone): void {
     readBody(this.#req, limits, done);
   }
-}
-
-function noop(): void {
-  // nothing to stop
 }
 
 function write(res: ServerResponse, reply: HttpReply): void {

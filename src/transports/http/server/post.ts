@@ -1,82 +1,47 @@
-// POST on the MCP endpoint: check the framing, parse, then route by era (docs/transports.md):
-// a body whose `_meta` names a protocol version is 2026-07-28 and served on its own connection;
-// otherwise `initialize` opens a legacy session, `Mcp-Session-Id` finds one, and in stateless
-// mode every POST gets a fresh connection.
-import { isPromise } from '../../../internal/maybe.js';
+// POST on the MCP endpoint: check the framing, read and parse the body, then route by era
+// (docs/transports.md): a body whose `_meta` names a protocol version is 2026-07-28 and its
+// request is served on its own (sessionless.ts); otherwise `initialize` opens a legacy session,
+// `Mcp-Session-Id` finds one (legacy-session.ts), and in stateless mode every request is served
+// on its own as well.
+import type { MaybePromise } from '../../../internal/maybe.js';
 import type { BatchItem } from '../../../jsonrpc/codec.js';
 import { decodeValue } from '../../../jsonrpc/codec.js';
+import { ErrorCode } from '../../../jsonrpc/errors.js';
 import type { ErrorResponse, Message } from '../../../jsonrpc/message.js';
 import { isRequest } from '../../../jsonrpc/message.js';
 import type { ConnectOptions } from '../../../protocol/connectable.js';
 import type { LegacyRevision } from '../../../protocol/version.js';
-import { MODERN_REVISIONS, MetaKey } from '../../../protocol/version.js';
+import { MODERN_REVISIONS, MetaKey, metaProtocolVersion } from '../../../protocol/version.js';
 import type { HttpContext, Payload } from './context.js';
-import { bodyFailed, legacyRevision, parseJson } from './context.js';
+import { legacyRevision, parseJson } from './context.js';
 import type { Answer, HttpExchange, HttpReply } from './exchange.js';
-import { BodyError, errorReply, joined, jsonReply } from './exchange.js';
+import { errorReply, joined, jsonReply, refusedReply } from './exchange.js';
 import type { Acceptable } from './media-type.js';
 import { checkJsonContentType, parseAccept } from './media-type.js';
-import { serveEphemeral, serveModern } from './post-ephemeral.js';
-import { serveInSession, serveInitialize, sessionOf } from './post-session.js';
+import { serveInSession, serveInitialize, sessionOf } from './legacy-session.js';
+import { serveModern, serveSessionless } from './sessionless.js';
 
 /**
- * Serves a POST to the MCP endpoint. Waits only for the body: from there on, a request the
- * server answers synchronously is answered without another microtask hop.
+ * Serves a POST to the MCP endpoint through `answer`. Waits only for the body: from there on, a
+ * request the server answers synchronously is answered with no promise made.
  */
-export function handlePost(
-  ctx: HttpContext,
-  exchange: HttpExchange,
-): HttpReply | Promise<HttpReply> {
-  const accept = checkPost(exchange);
-  if (!('json' in accept)) return accept;
-  return exchange
-    .body(ctx.options.body)
-    .then((bytes) => servePost(ctx, exchange, { accept, bytes }), bodyFailed);
-}
-
-/**
- * As {@link handlePost}, for an exchange that has `readBody`: answers through `answer`, once,
- * with no promise made unless the server has to wait (what the node face takes).
- */
-export function answerPost(
-  ctx: HttpContext,
-  exchange: HttpExchange & Required<Pick<HttpExchange, 'readBody'>>,
-  answer: Answer,
-): void {
+export function handlePost(ctx: HttpContext, exchange: HttpExchange, answer: Answer): void {
   const accept = checkPost(exchange);
   if (!('json' in accept)) {
     answer(accept);
     return;
   }
-  exchange.readBody(ctx.options.body, (body) => {
-    let reply: HttpReply | Promise<HttpReply>;
-    try {
-      reply =
-        body instanceof BodyError
-          ? bodyFailed(body)
-          : servePost(ctx, exchange, { accept, bytes: body });
-    } catch (error) {
-      reply = ctx.failed(error, exchange);
-    }
-    if (!isPromise(reply)) answer(reply);
-    else
-      reply.then(answer, (error: unknown) => {
-        answer(ctx.failed(error, exchange));
-      });
-  });
+  ctx.withBody(exchange, (bytes) => servePost(ctx, exchange, { accept, bytes }), answer);
 }
 
 /** The framing checks of a POST: what the client accepts, or the reply that refuses it. */
 function checkPost(exchange: HttpExchange): Acceptable | HttpReply {
   const { headers } = exchange;
   const refused = checkJsonContentType(joined(headers['content-type']));
-  if (refused !== undefined) return errorReply(415, { code: -32600, message: refused });
+  if (refused !== undefined) return refusedReply(415, refused);
   const accept = parseAccept(joined(headers['accept']));
   if (!accept.json && !accept.sse) {
-    return errorReply(406, {
-      code: -32600,
-      message: 'Accept must allow application/json or text/event-stream',
-    });
+    return refusedReply(406, 'Accept must allow application/json or text/event-stream');
   }
   return accept;
 }
@@ -86,7 +51,7 @@ function servePost(
   ctx: HttpContext,
   exchange: HttpExchange,
   body: { accept: Acceptable; bytes: Uint8Array },
-): HttpReply | Promise<HttpReply> {
+): MaybePromise<HttpReply> {
   const { accept } = body;
   const parsed = parseJson(body.bytes);
   if (!('value' in parsed)) return parsed;
@@ -103,12 +68,7 @@ function servePost(
 
 /** The `_meta` protocol version of a request or notification, if it names one (2026-07-28). */
 function modernVersion(message: Message): unknown {
-  if (!('method' in message)) return undefined;
-  const params = message.params;
-  if (params === undefined || Array.isArray(params)) return undefined;
-  const meta = params['_meta'];
-  if (typeof meta !== 'object' || meta === null) return undefined;
-  return (meta as Record<string, unknown>)[MetaKey.ProtocolVersion];
+  return 'method' in message ? metaProtocolVersion(message.params) : undefined;
 }
 
 /**
@@ -126,7 +86,7 @@ function routeMessage(
   ctx: HttpContext,
   exchange: HttpExchange,
   post: { accept: Acceptable; message: Message },
-): HttpReply | Promise<HttpReply> {
+): MaybePromise<HttpReply> {
   const { message } = post;
   const version = modernVersion(message);
   if (version !== undefined) {
@@ -137,7 +97,7 @@ function routeMessage(
   }
   if (isRequest(message) && modernWithoutMeta(exchange.headers)) {
     const missing = `_meta["${MetaKey.ProtocolVersion}"] is required`;
-    return errorReply(400, { code: -32602, message: missing, id: message.id });
+    return errorReply(400, { code: ErrorCode.InvalidParams, message: missing, id: message.id });
   }
   const payload: Payload = { kind: 'message', message };
   const isInitialize = 'id' in message && 'method' in message && message.method === 'initialize';
@@ -145,10 +105,11 @@ function routeMessage(
     // initialize carries its revision in the body; the header is checked on what follows.
     const revision = isInitialize ? '2025-03-26' : legacyRevision(exchange.headers, idOf(message));
     if (typeof revision !== 'string') return revision;
-    return serveEphemeral(ctx, exchange, {
-      accept: post.accept,
+    return serveSessionless(ctx, exchange, {
       payload,
+      accept: post.accept,
       options: statelessOptions(revision),
+      status: undefined,
     });
   }
   if (isInitialize && joined(exchange.headers['mcp-session-id']) === undefined) {
@@ -158,7 +119,7 @@ function routeMessage(
   if ('status' in session) return session;
   if (isInitialize) {
     return errorReply(400, {
-      code: -32600,
+      code: ErrorCode.InvalidRequest,
       message: 'the session is already initialized',
       id: idOf(message),
     });
@@ -192,10 +153,11 @@ async function routeBatch(
     const revision = legacyRevision(exchange.headers, null);
     if (typeof revision !== 'string') return revision;
     if (revision !== '2025-03-26') return batchRefused(`${revision} has no batches`);
-    return serveEphemeral(ctx, exchange, {
-      accept: post.accept,
+    return serveSessionless(ctx, exchange, {
       payload,
+      accept: post.accept,
       options: statelessOptions(revision),
+      status: undefined,
     });
   }
   const session = sessionOf(ctx, exchange, null);
@@ -214,7 +176,7 @@ async function routeBatch(
 }
 
 function batchRefused(reason: string): HttpReply {
-  return errorReply(400, { code: -32600, message: `invalid request: ${reason}` });
+  return refusedReply(400, `invalid request: ${reason}`);
 }
 
 /** The ConnectOptions of stateless mode at `revision`: one frozen object per revision. */

@@ -12,9 +12,9 @@ import type { MessageInfo, Receiver, SendOptions, Transport } from '../../../jso
 import type { LegacyRevision } from '../../../protocol/version.js';
 import { LEGACY_REVISIONS } from '../../../protocol/version.js';
 import type { HttpReply } from './exchange.js';
-import { errorReply } from './exchange.js';
+import { refusedReply } from './exchange.js';
 import type { EventStore } from './event-store.js';
-import type { PostReply } from './post-reply.js';
+import type { PostReply } from './reply.js';
 import type { SessionEntry } from './sessions.js';
 import type { OpenStream, StreamHooks } from './streams.js';
 import { PlainStream, ResumableStream } from './streams.js';
@@ -36,13 +36,10 @@ type Delivery =
   | { kind: 'batch'; items: readonly BatchItem[]; info: MessageInfo; reply?: PostReply };
 
 /** The reply a POST gets when its session ends before answering. */
-const SESSION_ENDED: HttpReply = errorReply(404, { code: -32600, message: 'session terminated' });
+const SESSION_ENDED: HttpReply = refusedReply(404, 'session terminated');
 
 /** The reply to a batch when the connected server takes none. */
-const NO_BATCHES: HttpReply = errorReply(400, {
-  code: -32600,
-  message: 'invalid request: batches are not supported',
-});
+const NO_BATCHES: HttpReply = refusedReply(400, 'invalid request: batches are not supported');
 
 /**
  * SessionTransport carries one legacy session. Contract as for every Transport; in addition

@@ -195,3 +195,18 @@ export class ResumableStream implements StreamSink {
     this.#running = false;
   }
 }
+
+/** Opens a plain (not resumable) SSE stream for a reply; one function per keep-alive length. */
+export function plainStream(keepAliveMs: number): OpenStream {
+  let open = openers.get(keepAliveMs);
+  if (open === undefined) {
+    open = (signal) => {
+      const writer = new SseWriter(signal, keepAliveMs);
+      return { sink: new PlainStream(writer), body: writer };
+    };
+    openers.set(keepAliveMs, open);
+  }
+  return open;
+}
+
+const openers = new Map<number, OpenStream>();

@@ -3,15 +3,16 @@
 // (spec 2025-11-25 basic/transports#sending-messages-to-the-server). JSON-only clients get the
 // final response alone; SSE-only clients get SSE.
 import type { ErrorResponse, Message, Response } from '../../../jsonrpc/message.js';
-import type { HttpReply } from './exchange.js';
-import { JSON_HEADERS, SSE_HEADERS, errorReply } from './exchange.js';
+import { ErrorCode } from '../../../jsonrpc/errors.js';
+import type { HttpExchange, HttpReply } from './exchange.js';
+import { JSON_HEADERS, SSE_HEADERS, closeSignal, errorReply } from './exchange.js';
 import type { Acceptable } from './media-type.js';
 import type { ResponseMode } from './options.js';
 import type { OpenStream, StreamSink } from './streams.js';
 
 /** What a POST gets when its request closed before answering (client gone, shutdown). */
 export const REQUEST_CLOSED: HttpReply = errorReply(503, {
-  code: -32603,
+  code: ErrorCode.InternalError,
   message: 'request closed',
 });
 
@@ -27,8 +28,8 @@ export function answersJson(accept: Acceptable, mode: ResponseMode, status: numb
 export interface PostReplyOptions {
   readonly accept: Acceptable;
   readonly mode: ResponseMode;
-  /** The exchange; its `signal` (aborted when the client goes away) is read only to open a stream. */
-  readonly exchange: { readonly signal: AbortSignal };
+  /** The exchange; watched for the client going away only once a stream opens. */
+  readonly exchange: HttpExchange;
   /** Opens the SSE stream when the reply switches to it. */
   readonly open: OpenStream;
   /** Extra response headers (`mcp-session-id` on an initialize answer). */
@@ -36,7 +37,7 @@ export interface PostReplyOptions {
   /** The HTTP status of a final response answered as JSON (2026-07-28 maps some errors). */
   readonly status?: ((response: Response) => number) | undefined;
   /** Error responses for invalid batch elements, answered before the others. */
-  readonly invalid?: readonly ErrorResponse[];
+  readonly invalid?: readonly ErrorResponse[] | undefined;
   /** Runs once when the reply is complete (final response out, or abandoned). */
   readonly done?: () => void;
 }
@@ -132,7 +133,7 @@ export class PostReply {
   }
 
   #openStream(): void {
-    const { sink, body } = this.#options.open(this.#options.exchange.signal);
+    const { sink, body } = this.#options.open(closeSignal(this.#options.exchange));
     this.#sink = sink;
     this.#state = 'stream';
     this.#settle({ status: 200, headers: this.#headers(SSE_HEADERS), body });

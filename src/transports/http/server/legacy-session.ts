@@ -1,5 +1,7 @@
 // POSTs of legacy sessions (spec 2025-11-25 basic/transports#session-management): `initialize`
 // opens a session and mints its id; later POSTs name it in `Mcp-Session-Id`.
+import type { MaybePromise } from '../../../internal/maybe.js';
+import { ErrorCode } from '../../../jsonrpc/errors.js';
 import type { Request } from '../../../jsonrpc/message.js';
 import { isRequest } from '../../../jsonrpc/message.js';
 import type { HttpContext, HttpMessageInfo, Payload } from './context.js';
@@ -14,7 +16,7 @@ import {
 import type { HttpExchange, HttpReply } from './exchange.js';
 import { errorReply, joined, JSON_HEADERS, jsonReply } from './exchange.js';
 import type { Acceptable } from './media-type.js';
-import { PostReply } from './post-reply.js';
+import { PostReply } from './reply.js';
 import { SessionTransport } from './session-transport.js';
 import { newSessionId } from './sessions.js';
 
@@ -30,14 +32,15 @@ export function sessionOf(
   const id = joined(exchange.headers['mcp-session-id']);
   if (id === undefined) {
     return errorReply(400, {
-      code: -32600,
+      code: ErrorCode.InvalidRequest,
       message: 'missing Mcp-Session-Id header',
       id: requestId,
     });
   }
   const session = ctx.sessions.get(id, 'streamable');
   if (!(session instanceof SessionTransport)) {
-    return errorReply(404, { code: -32600, message: 'session not found', id: requestId });
+    const gone = { code: ErrorCode.InvalidRequest, message: 'session not found', id: requestId };
+    return errorReply(404, gone);
   }
   const revision = legacyRevision(exchange.headers, requestId);
   return typeof revision === 'string' ? session : revision;
@@ -55,7 +58,8 @@ export async function serveInitialize(
 ): Promise<HttpReply> {
   const { request } = post;
   if (!ctx.sessions.makeRoom()) {
-    return errorReply(503, { code: -32603, message: 'too many sessions', id: request.id });
+    const full = { code: ErrorCode.InternalError, message: 'too many sessions', id: request.id };
+    return errorReply(503, full);
   }
   const session = new SessionTransport(newSessionId(), ctx.settings);
   await connectServer(ctx.server(exchange), session, undefined);
@@ -89,7 +93,7 @@ export function serveInSession(
     session: SessionTransport;
     headers?: Readonly<Record<string, string>>;
   },
-): HttpReply | Promise<HttpReply> {
+): MaybePromise<HttpReply> {
   const { payload, session } = how;
   const info: HttpMessageInfo = headersInfo(exchange);
   if (!wantsReply(payload)) {
@@ -100,7 +104,11 @@ export function serveInSession(
   }
   const { message } = payload.kind === 'message' ? payload : { message: undefined };
   if (message !== undefined && isRequest(message) && session.inFlight(message.id)) {
-    const error = { code: -32600, message: 'request id already in flight', id: message.id };
+    const error = {
+      code: ErrorCode.InvalidRequest,
+      message: 'request id already in flight',
+      id: message.id,
+    };
     return errorReply(400, error);
   }
   const reply = new PostReply({
