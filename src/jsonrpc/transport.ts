@@ -11,8 +11,6 @@ export interface MessageInfo {
   headers?: Readonly<Record<string, string>>;
   /** Authentication information a transport or middleware attached. */
   auth?: unknown;
-  /** Aborted when the transport can no longer deliver a reply to this message (HTTP stream closed). */
-  signal?: AbortSignal;
   /**
    * Ends the response stream carrying this request's messages without ending the request: the
    * client reconnects and resumes (Streamable HTTP with an event store). Absent when the

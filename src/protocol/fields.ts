@@ -173,3 +173,32 @@ export const DEFINITION_FIELDS: Readonly<
     ],
   },
 };
+
+/** Keeps only the fields `revision` defines for `kind` (nested prompt arguments too). */
+export function trimDefinition(
+  wire: object,
+  kind: DefinitionKind,
+  revision: ProtocolRevision,
+): object {
+  const fields = DEFINITION_FIELDS[revision][kind];
+  if (fields === undefined) return wire;
+  const source = wire as Record<string, unknown>;
+  const result: Record<string, unknown> = {};
+  for (const field of Object.keys(source)) {
+    const value = source[field];
+    if (value === undefined || !fields.includes(field)) continue;
+    if (kind === 'Prompt' && field === 'arguments' && Array.isArray(value)) {
+      result[field] = value.map((a: object) => trimDefinition(a, 'PromptArgument', revision));
+    } else if (
+      kind === 'Tool' &&
+      field === 'annotations' &&
+      typeof value === 'object' &&
+      value !== null
+    ) {
+      result[field] = trimDefinition(value, 'ToolAnnotations', revision);
+    } else {
+      result[field] = value;
+    }
+  }
+  return result;
+}

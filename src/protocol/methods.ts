@@ -365,8 +365,15 @@ const CACHEABLE: ReadonlySet<string> = new Set(
 
 /** The params field `Mcp-Name` mirrors for `method` ({@link MethodInfo.nameParam}), if any. */
 export function nameParamOf(method: string): 'name' | 'uri' | undefined {
-  return entryOf(method)?.nameParam;
+  return NAME_PARAMS.get(method);
 }
+
+/** The methods whose Mcp-Name mirrors a params field, and the field: asked on every request. */
+const NAME_PARAMS: ReadonlyMap<string, 'name' | 'uri'> = new Map(
+  Object.entries(TABLE).flatMap(([method, info]) =>
+    info.nameParam === undefined ? [] : [[method, info.nameParam] as const],
+  ),
+);
 
 /** The methods `revision` defines, in table order. */
 export function methodsOf(revision: ProtocolRevision): Method[] {

@@ -12,7 +12,7 @@ import { Registry } from './registry.js';
 import type { CacheHint, ServerInfo } from './types.js';
 
 /** The kinds of list whose changes clients can hear about. */
-export type ListKind = 'tools' | 'resources' | 'prompts';
+export type ChangeKind = 'tools' | 'resources' | 'prompts';
 
 /**
  * Subscriber hears what changed: a legacy session (it tells its client if the client asked to
@@ -20,7 +20,7 @@ export type ListKind = 'tools' | 'resources' | 'prompts';
  */
 export interface Subscriber {
   /** A list of `kind` changed. */
-  listChanged(kind: ListKind): void;
+  listChanged(kind: ChangeKind): void;
   /** The resource at `uri` changed. */
   resourceUpdated(uri: string): void;
 }
@@ -78,7 +78,7 @@ export class ServerCore {
   readonly #listeners = new Set<Subscriber>();
   readonly #shutdown = new Set<() => void>();
   readonly #capabilities = new Map<ProtocolRevision, object>();
-  readonly #pendingChanges = new Set<ListKind>();
+  readonly #pendingChanges = new Set<ChangeKind>();
 
   constructor(settings: CoreSettings) {
     this.#settings = settings;
@@ -211,7 +211,7 @@ export class ServerCore {
   }
 
   /** The registry changed: new snapshot, fresh capabilities, and (batched per tick) list_changed. */
-  changed(kind: ListKind): void {
+  changed(kind: ChangeKind): void {
     this.registry.changed();
     this.#capabilities.clear();
     if (this.#pendingChanges.size === 0) {

@@ -3,7 +3,7 @@
 // revision, trimmed to what that revision's schema has, and paginated by offset.
 import { invalidParams } from '../protocol/errors.js';
 import type { DefinitionKind } from '../protocol/fields.js';
-import { DEFINITION_FIELDS } from '../protocol/fields.js';
+import { trimDefinition } from '../protocol/fields.js';
 import type { ProtocolRevision } from '../protocol/version.js';
 import type { CompiledPrompt } from './prompts.js';
 import type { CompiledResource, CompiledTemplate } from './resources.js';
@@ -87,35 +87,6 @@ function buildSnapshot(registry: Registry): Snapshot {
       return list;
     },
   };
-}
-
-/** Keeps only the fields `revision` defines for `kind` (nested prompt arguments too). */
-export function trimDefinition(
-  wire: object,
-  kind: DefinitionKind,
-  revision: ProtocolRevision,
-): object {
-  const fields = DEFINITION_FIELDS[revision][kind];
-  if (fields === undefined) return wire;
-  const source = wire as Record<string, unknown>;
-  const result: Record<string, unknown> = {};
-  for (const field of Object.keys(source)) {
-    const value = source[field];
-    if (value === undefined || !fields.includes(field)) continue;
-    if (kind === 'Prompt' && field === 'arguments' && Array.isArray(value)) {
-      result[field] = value.map((a: object) => trimDefinition(a, 'PromptArgument', revision));
-    } else if (
-      kind === 'Tool' &&
-      field === 'annotations' &&
-      typeof value === 'object' &&
-      value !== null
-    ) {
-      result[field] = trimDefinition(value, 'ToolAnnotations', revision);
-    } else {
-      result[field] = value;
-    }
-  }
-  return result;
 }
 
 /** One page of a listing and the cursor of the next, if any. */

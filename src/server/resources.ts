@@ -3,7 +3,7 @@
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import { UriTemplate } from '../protocol/uri-template/index.js';
 import type { ProtocolRevision } from '../protocol/version.js';
-import { trimDefinition } from './registry.js';
+import { trimDefinition } from '../protocol/fields.js';
 import type {
   HandlerContext,
   ResourceDefinition,

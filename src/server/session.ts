@@ -2,9 +2,7 @@
 // the era of every request (an `initialize` handshake makes a legacy session; a request whose
 // `_meta` names a modern revision is served on its own), checks that the method exists in that
 // revision, and hands it to the feature functions with a HandlerContext.
-import { LazySignal } from '../internal/abort.js';
 import type { MaybePromise } from '../internal/maybe.js';
-import { releasing } from '../internal/maybe.js';
 import { Connection } from '../jsonrpc/connection.js';
 import type { ConnectionOptions } from '../jsonrpc/connection.js';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
@@ -32,8 +30,8 @@ import {
 } from '../protocol/version.js';
 import type { RequestScope, ScopeFields } from './context.js';
 import { LazyScope } from './context.js';
-import type { AttachedSession, ListKind, ServerCore } from './core.js';
-import { trimDefinition } from './registry.js';
+import type { AttachedSession, ChangeKind, ServerCore } from './core.js';
+import { trimDefinition } from '../protocol/fields.js';
 import type { Call, SessionState } from './features.js';
 import { FEATURES, NO_STATE } from './features.js';
 import { servedResponse } from './served-response.js';
@@ -152,7 +150,7 @@ export class ServerSession implements AttachedSession, SessionState {
   }
 
   /** Tells this client that a list changed, if it completed the legacy handshake. */
-  listChanged(kind: ListKind): void {
+  listChanged(kind: ChangeKind): void {
     if (this.#legacy?.initialized === true) {
       this.#send(`notifications/${kind}/list_changed`, undefined);
     }
@@ -283,16 +281,8 @@ export class ServerSession implements AttachedSession, SessionState {
       throw new JsonRpcError(ErrorCode.MethodNotFound, `method not found: ${method}`);
     }
     const params = (request.params ?? {}) as Record<string, unknown>;
-    // The handler's signal follows the request and the transport's; it is made when first read
-    // (`in`, because a transport may make its own signal on first read too).
-    const info = fields.info;
-    const linked =
-      info === undefined || !('signal' in info)
-        ? undefined
-        : new LazySignal(() =>
-            info.signal === undefined ? [rctx.signal] : [rctx.signal, info.signal],
-          );
-    const scope: RequestScope = new LazyScope(fields, linked ?? rctx, rctx);
+    // The handler's signal is the request's (made by the transport or connection on first read).
+    const scope: RequestScope = new LazyScope(fields, rctx, rctx);
     const call: Call = {
       method,
       params,
@@ -302,8 +292,7 @@ export class ServerSession implements AttachedSession, SessionState {
       state: this.#connection === undefined ? NO_STATE : this,
       core: this.#core,
     };
-    if (linked === undefined) return feature(call);
-    return releasing(() => feature(call), linked);
+    return feature(call);
   }
 
   #initialize(params: Record<string, unknown>): object {

@@ -136,6 +136,31 @@ describe.each(FACES)('Streamable HTTP, 2026-07-28 (%s)', (kind) => {
     await legacyOnly.text();
   });
 
+  it("answers the server's -32602 for a missing or malformed _meta key with 400, other -32602s with 200", async () => {
+    const { face } = await start();
+    const capabilities = 'io.modelcontextprotocol/clientCapabilities';
+    // The server checks _meta (the transport only compares headers with the body); the error
+    // names the key, and that is what makes it a 400 (SEP-2575).
+    const missing = await face.request(
+      modernRequest('tools/list', {}, { meta: { [capabilities]: undefined } }),
+    );
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toMatchObject({
+      id: 1,
+      error: { code: -32602, data: { metaKey: capabilities } },
+    });
+    const malformed = await face.request(
+      modernRequest('tools/list', {}, { meta: { [capabilities]: 'all of them' } }),
+    );
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({
+      error: { code: -32602, data: { metaKey: capabilities } },
+    });
+    const unknownTool = await face.request(modernRequest('tools/call', { name: 'nope' }));
+    expect(unknownTool.status).toBe(200);
+    expect(await unknownTool.json()).toMatchObject({ error: { code: -32602 } });
+  });
+
   it('streams progress over SSE without event ids', async () => {
     const { face } = await start();
     const res = await face.request(

@@ -2,16 +2,10 @@
 // #request-metadata; SEP-2243): MCP-Protocol-Version, Mcp-Method and Mcp-Name mirror the body, and
 // a server that reads the body must reject any disagreement with HeaderMismatch (-32020).
 import type { Request } from '../../../jsonrpc/message.js';
+import { nameParamOf } from '../../../protocol/methods.js';
 import { decodeHeaderValue } from '../../../protocol/param-headers.js';
 import type { HeaderMap } from './exchange.js';
 import { joined } from './exchange.js';
-
-/** The body field each method's `Mcp-Name` mirrors. */
-const NAME_SOURCE: Readonly<Record<string, 'name' | 'uri' | undefined>> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-};
 
 /**
  * Checks the standard headers of a 2026-07-28 message against its body; returns the
@@ -37,7 +31,7 @@ export function headerMismatch(
   } else if (method !== message.method) {
     return `Mcp-Method header ${quote(method)} does not match body method ${quote(message.method)}`;
   }
-  const source = NAME_SOURCE[message.method];
+  const source = nameParamOf(message.method);
   const params = message.params;
   const body =
     source === undefined || params === undefined || Array.isArray(params)
