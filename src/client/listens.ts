@@ -3,6 +3,7 @@
 // `_meta`; ended by the client's cancellation or by the server's result (Spec 2026-07-28
 // basic/utilities/subscriptions).
 import { isObject } from '../internal/json.js';
+import { noop } from '../internal/noop.js';
 import { LocalError, LocalErrorCode } from '../jsonrpc/errors.js';
 import type { RequestId } from '../jsonrpc/message.js';
 import { MetaKey } from '../protocol/version.js';
@@ -50,7 +51,7 @@ export class Listens {
       refuse = reject;
     });
     // Nobody has to await the acknowledgement: its rejection alone must not be unhandled.
-    acknowledged.catch(() => undefined);
+    acknowledged.catch(noop);
     let ended!: (error: Error | undefined) => void;
     const closed = new Promise<Error | undefined>((resolve) => (ended = resolve));
     const timer = setTimeout(() => {

@@ -4,6 +4,7 @@
 // answers, and the handler runs again from the top, with every answer so far replayed in order.
 // Earlier answers travel inside the sealed `requestState` (inputResponses are per round).
 import { isObject } from '../internal/json.js';
+import { noop } from '../internal/noop.js';
 import type { Params } from '../jsonrpc/message.js';
 import { invalidParams } from '../protocol/errors.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
@@ -130,7 +131,7 @@ export class InputRound {
       // Let parallel calls of the same run (Promise.all) join this round before it is sent.
       setTimeout(() => this.#onNeeded?.(NEEDS_INPUT), 0);
     }
-    return new Promise(() => undefined);
+    return new Promise(noop);
   }
 
   /**
