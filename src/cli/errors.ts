@@ -1,6 +1,7 @@
 // Exit codes and the one place where a failure becomes what a person reads: one line saying what
 // went wrong, one line hinting at the fix, and a stack trace only with --debug.
 import { JsonRpcError, LocalError } from '../client/index.js';
+import { ErrorCode } from '../jsonrpc/index.js';
 import { ProcessExitError } from '../transports/stdio/index.js';
 import type { Io } from './io.js';
 import type { Style } from './output.js';
@@ -101,13 +102,17 @@ function explainJsonRpc(error: JsonRpcError): Explained {
   const status = statusOf(error.data);
   let hint: string | undefined;
   switch (error.code) {
-    case -32601:
+    case ErrorCode.MethodNotFound:
       hint = 'the server does not implement this method (check its capabilities with mcpkit info)';
       break;
-    case -32602:
+    case ErrorCode.InvalidParams:
       hint =
         'check the name and the arguments: mcpkit list shows what the server offers and their schemas';
       break;
+    // -32002 is McpErrorCode.ResourceNotFound and -32000 HttpErrorCode.HttpStatus, left literal:
+    // main.ts loads this file on every start, and importing mcpkit/protocol here would add its URI
+    // templates, method table and name rules (31 KB of bundle), mcpkit/transports/http both HTTP
+    // transports (117 KB).
     case -32002:
       hint = 'no such resource: mcpkit list resources shows what the server has';
       break;

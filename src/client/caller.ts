@@ -2,6 +2,7 @@
 // revision, capabilities and client (2026-07-28), a progress token when progress is wanted,
 // `notifications/cancelled` on abort, and the multi round-trip driver that answers
 // `input_required` results and retries with a new id (Spec 2026-07-28 basic/patterns/mrtr).
+import { isObject } from '../internal/json.js';
 import type { Connection } from '../jsonrpc/connection.js';
 import type { CallOptions as ConnectionCallOptions } from '../jsonrpc/serve.js';
 import { LocalError, LocalErrorCode } from '../jsonrpc/errors.js';
@@ -38,9 +39,6 @@ export interface RequestOptions extends CallOptions {
 
 type Params = Record<string, unknown>;
 type ProgressListener = (params: Params) => void;
-
-const isObject = (value: unknown): value is Params =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Caller is the request pipeline of one client connection. */
 export class Caller {

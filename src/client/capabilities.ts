@@ -2,6 +2,7 @@
 // explicit ones, and trimmed to what each revision's ClientCapabilities defines (elicitation
 // arrived in 2025-06-18, its modes and sampling tools in 2025-11-25, roots list_changed left
 // in 2026-07-28).
+import { isObject } from '../internal/json.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { ProtocolRevision } from '../protocol/version.js';
 import { eraOf } from '../protocol/version.js';
@@ -22,9 +23,6 @@ export function deriveCapabilities(options: ClientOptions): Spec.ClientCapabilit
   if (options.onRoots !== undefined) derived['roots'] = { listChanged: true };
   return { ...derived, ...options.capabilities };
 }
-
-const isObject = (value: unknown): value is Capabilities =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** `declared`, trimmed to the shape `revision` defines. */
 export function capabilitiesFor(

@@ -2,6 +2,7 @@
 // handlers serve both eras: legacy servers send them as JSON-RPC requests (answered here as a
 // Connection request handler), 2026-07-28 servers embed them in an `input_required` result
 // (fulfilled here for the round-trip driver). Spec 2026-07-28 basic/patterns/mrtr.
+import { isObject } from '../internal/json.js';
 import type { RequestHandler } from '../jsonrpc/serve.js';
 import { ErrorCode, JsonRpcError, LocalError, LocalErrorCode } from '../jsonrpc/errors.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
@@ -16,9 +17,6 @@ const HANDLER_NAMES: Readonly<Record<string, string>> = {
   'sampling/createMessage': 'onSample',
   'roots/list': 'onRoots',
 };
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** InputHandlers dispatches the server's questions to the handlers of ClientOptions. */
 export class InputHandlers {

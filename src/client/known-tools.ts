@@ -3,6 +3,7 @@
 // 2026-07-28, its `x-mcp-header` annotations (a tools/call mirrors them into `Mcp-Param-*`
 // headers; a tool whose annotations are invalid is left out of listings, spec 2026-07-28
 // server/tools#x-mcp-header). A tool the client has not seen triggers one listing per tool list.
+import { isObject } from '../internal/json.js';
 import type { ParamHeader } from '../protocol/param-headers.js';
 import { scanParamHeaders } from '../protocol/param-headers.js';
 import type { RejectedTool } from './types.js';
@@ -15,9 +16,6 @@ export interface KnownTool {
 }
 
 const NO_HEADERS: readonly ParamHeader[] = [];
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** KnownTools remembers listed tools until the tool list changes. */
 export class KnownTools {

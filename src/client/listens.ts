@@ -2,6 +2,8 @@
 // `notifications/subscriptions/acknowledged`, whose notifications carry the request's id in
 // `_meta`; ended by the client's cancellation or by the server's result (Spec 2026-07-28
 // basic/utilities/subscriptions).
+import { isObject } from '../internal/json.js';
+import { noop } from '../internal/noop.js';
 import { LocalError, LocalErrorCode } from '../jsonrpc/errors.js';
 import type { RequestId } from '../jsonrpc/message.js';
 import { MetaKey } from '../protocol/version.js';
@@ -13,9 +15,6 @@ interface Stream {
   end(error?: Error): void;
   abandon(reason: Error): void;
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The subscription id a notification is tagged with, if any. */
 export function subscriptionIdOf(params: unknown): RequestId | undefined {
@@ -52,7 +51,7 @@ export class Listens {
       refuse = reject;
     });
     // Nobody has to await the acknowledgement: its rejection alone must not be unhandled.
-    acknowledged.catch(() => undefined);
+    acknowledged.catch(noop);
     let ended!: (error: Error | undefined) => void;
     const closed = new Promise<Error | undefined>((resolve) => (ended = resolve));
     const timer = setTimeout(() => {

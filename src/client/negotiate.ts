@@ -2,6 +2,7 @@
 // first (Spec 2026-07-28 basic/versioning) and falls back to the legacy `initialize` handshake
 // (Spec 2025-11-25 basic/lifecycle) when the server does not speak it; `{ pin }` speaks exactly
 // one revision.
+import { isObject } from '../internal/json.js';
 import { JsonRpcError, LocalError, LocalErrorCode } from '../jsonrpc/errors.js';
 import { McpErrorCode } from '../protocol/errors.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
@@ -36,9 +37,6 @@ export interface NegotiateSettings {
 }
 
 type Result = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Result =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The newest of `revisions` in `era`, if any. */
 function newestIn(

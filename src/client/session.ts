@@ -1,6 +1,7 @@
 // ClientSession: everything one connection of a Client holds (the jsonrpc Connection, the
 // request pipeline, listings, listen streams, output schemas) and how the server's
 // notifications reach them and the client's events.
+import { isObject } from '../internal/json.js';
 import { Connection } from '../jsonrpc/connection.js';
 import { LocalError, LocalErrorCode } from '../jsonrpc/errors.js';
 import type { Notification } from '../jsonrpc/message.js';
@@ -27,9 +28,6 @@ const LIST_CHANGED: Readonly<Record<string, ListKind>> = {
   'notifications/resources/list_changed': 'resources',
   'notifications/prompts/list_changed': 'prompts',
 };
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** What a ClientSession is made from. */
 export interface SessionSettings {

@@ -2,6 +2,7 @@
 // `resources/unsubscribe`; in 2026-07-28 one `subscriptions/listen` stream carrying every
 // subscribed URI (`resourceSubscriptions`), reopened whenever the set changes (Spec 2026-07-28
 // basic/utilities/subscriptions, which replaced `resources/subscribe`).
+import { noop } from '../internal/noop.js';
 import type { ClientSession } from './session.js';
 import type { CallOptions } from './types.js';
 
@@ -25,7 +26,7 @@ export function changeSubscription(
       ? changeLegacy(session, uri, change)
       : changeModern(session, uri, change.on);
   const next = session.queue.then(run, run);
-  session.queue = next.catch(() => undefined);
+  session.queue = next.catch(noop);
   return next;
 }
 

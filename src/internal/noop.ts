@@ -1,6 +1,10 @@
-// The function that does nothing, shared (one object rather than one per call site).
+// The function that does nothing, made once.
 
-/** Does nothing: what an unsubscribe returns when there was nothing to stop. */
+/**
+ * Does nothing and returns undefined. For callbacks that must exist but have nothing to do: a
+ * default listener, a promise's swallowed rejection (`.catch(noop)`), an executor that never
+ * settles. Shared, so passing it allocates nothing.
+ */
 export function noop(): void {
   // nothing to do
 }

@@ -1,5 +1,6 @@
 // Decoding and encoding of JSON-RPC 2.0 messages. Decoding never throws: malformed input becomes
 // an error response to send back (-32700 for invalid JSON, -32600 for an invalid message).
+import { isObject } from '../internal/json.js';
 import { ErrorCode, JsonRpcError } from './errors.js';
 import type { ErrorResponse, Message } from './message.js';
 
@@ -87,17 +88,13 @@ function invalid(reason: string): Decoded {
   };
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function isId(value: unknown): value is string | number {
   return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
 }
 
 /** Returns the message when `value` is a structurally valid JSON-RPC 2.0 message, else why not. */
 function validateMessage(value: unknown): Message | string {
-  if (!isPlainObject(value)) return 'a message must be a JSON object';
+  if (!isObject(value)) return 'a message must be a JSON object';
   if (value['jsonrpc'] !== '2.0') return 'jsonrpc must be "2.0"';
   if ('method' in value) return validateCall(value);
   return validateResponse(value);
@@ -131,7 +128,7 @@ function validateResponse(value: Record<string, unknown>): Message | string {
   }
   if (id !== null && !isId(id)) return 'id must be a string, a number or null';
   const error = value['error'];
-  if (!isPlainObject(error)) return 'error must be an object';
+  if (!isObject(error)) return 'error must be an object';
   if (typeof error['code'] !== 'number' || !Number.isInteger(error['code'])) {
     return 'error.code must be an integer';
   }

@@ -4,6 +4,7 @@
 // then mirrors that argument into `Mcp-Param-Region`, and a server that reads the body rejects
 // any disagreement with HeaderMismatch (-32020). This module is the pure part: the annotations'
 // validity rules, the value encoding, extraction for clients and the check for servers.
+import { isObject } from '../internal/json.js';
 
 /** One `x-mcp-header` annotation of a tool's inputSchema. */
 export interface ParamHeader {
@@ -49,9 +50,6 @@ const SCHEMA_KEYWORDS = [
 const SCHEMA_ARRAY_KEYWORDS = ['prefixItems', 'allOf', 'anyOf', 'oneOf'];
 /** Keywords whose value maps names to subschemas (`properties` aside). */
 const SCHEMA_MAP_KEYWORDS = ['patternProperties', 'dependentSchemas', '$defs', 'definitions'];
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Finds and validates the `x-mcp-header` annotations of `inputSchema`. An annotation is valid

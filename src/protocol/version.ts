@@ -2,6 +2,7 @@
 // 2025-11-25) agree once, in `initialize` (Spec 2025-11-25 basic/lifecycle#version-negotiation).
 // The modern revision (2026-07-28) has no handshake: every request names its revision, capabilities
 // and client in `params._meta` (Spec 2026-07-28 basic/versioning; SEP-2575).
+import { isObject } from '../internal/json.js';
 import { LocalError, LocalErrorCode } from '../jsonrpc/errors.js';
 import { invalidMeta, invalidParams, unsupportedProtocolVersion } from './errors.js';
 import { isLoggingLevel } from './logging.js';
@@ -154,9 +155,6 @@ export interface ModernMeta {
   /** `io.modelcontextprotocol/logLevel`: log messages wanted for this request, if any. */
   logLevel?: LoggingLevel;
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const isImplementation = (value: unknown): value is Implementation =>
   isObject(value) && typeof value['name'] === 'string' && typeof value['version'] === 'string';

@@ -3,6 +3,8 @@
 // first unanswered call ends the run with an `input_required` result; the client retries with the
 // answers, and the handler runs again from the top, with every answer so far replayed in order.
 // Earlier answers travel inside the sealed `requestState` (inputResponses are per round).
+import { isObject } from '../internal/json.js';
+import { noop } from '../internal/noop.js';
 import type { Params } from '../jsonrpc/message.js';
 import { invalidParams } from '../protocol/errors.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
@@ -89,7 +91,7 @@ export class InputRound {
     if (opened.value.n >= options.maxRounds) {
       throw invalidParams(`request needed more than ${options.maxRounds} rounds of input`);
     }
-    const answers = { ...opened.value.a, ...(isRecord(responses) ? responses : {}) };
+    const answers = { ...opened.value.a, ...(isObject(responses) ? responses : {}) };
     return new InputRound({ target, binding }, answers, opened.value.n);
   }
 
@@ -100,7 +102,7 @@ export class InputRound {
   static first(params: Params | undefined, target: BindingTarget): InputRound {
     const responses = (params as Record<string, unknown> | undefined)?.['inputResponses'];
     const bound = { target, binding: undefined };
-    return new InputRound(bound, isRecord(responses) ? { ...responses } : NO_ANSWERS, 0);
+    return new InputRound(bound, isObject(responses) ? { ...responses } : NO_ANSWERS, 0);
   }
 
   /** Answers an embedded request from the replayed answers, or parks it for the next round. */
@@ -129,7 +131,7 @@ export class InputRound {
       // Let parallel calls of the same run (Promise.all) join this round before it is sent.
       setTimeout(() => this.#onNeeded?.(NEEDS_INPUT), 0);
     }
-    return new Promise(() => undefined);
+    return new Promise(noop);
   }
 
   /**
@@ -155,7 +157,7 @@ export class InputRound {
 
 /** Why an answer cannot be the result of `method`, or undefined when its shape fits. */
 function answerProblem(method: string, answer: unknown): string | undefined {
-  if (!isRecord(answer)) return 'must be an object';
+  if (!isObject(answer)) return 'must be an object';
   switch (method) {
     case 'elicitation/create': {
       const action = answer['action'];
@@ -163,12 +165,12 @@ function answerProblem(method: string, answer: unknown): string | undefined {
         return 'must be an elicitation result with action "accept", "decline" or "cancel"';
       }
       const content = answer['content'];
-      if (content !== undefined && !isRecord(content)) return 'content must be an object';
+      if (content !== undefined && !isObject(content)) return 'content must be an object';
       return undefined;
     }
     case 'sampling/createMessage':
       return typeof answer['role'] === 'string' &&
-        (isRecord(answer['content']) || Array.isArray(answer['content']))
+        (isObject(answer['content']) || Array.isArray(answer['content']))
         ? undefined
         : 'must be a sampling result with role and content';
     case 'roots/list':
@@ -178,10 +180,6 @@ function answerProblem(method: string, answer: unknown): string | undefined {
     default:
       return undefined;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** What a requestState is bound to: the method, its target and the arguments. */

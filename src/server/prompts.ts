@@ -1,4 +1,5 @@
 // Prompts with arguments (spec 2025-11-25 server/prompts).
+import { isObject } from '../internal/json.js';
 import { invalidParams } from '../protocol/errors.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import { promptResultFor } from './content.js';
@@ -51,10 +52,10 @@ export async function getPrompt(
   args: unknown,
   ctx: HandlerContext,
 ): Promise<Spec.GetPromptResult> {
-  if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
+  if (args !== undefined && !isObject(args)) {
     throw invalidParams('arguments must be an object of strings');
   }
-  const given = (args ?? {}) as Record<string, unknown>;
+  const given: Record<string, unknown> = args ?? {};
   for (const [key, value] of Object.entries(given)) {
     if (typeof value !== 'string') throw invalidParams(`argument "${key}" must be a string`);
   }

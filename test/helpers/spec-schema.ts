@@ -12,6 +12,7 @@ import type { ErrorObject, Options as AjvOptions, ValidateFunction } from 'ajv';
 import type AjvCore from 'ajv/dist/core.js';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { isObject } from '../../src/internal/json.js';
 import { METHODS, isMethod, isInputRequest, methodExists } from '../../src/protocol/methods.js';
 import type { MethodInfo } from '../../src/protocol/methods.js';
 import type {
@@ -182,9 +183,6 @@ export interface MessageCheckOptions {
   /** For a response: the method of the request it answers, so the result is checked too. */
   method?: string;
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The first of `names` that `revision` defines (names change between revisions). */
 function firstDefined(revision: ProtocolRevision, names: string[]): string {

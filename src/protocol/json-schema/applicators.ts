@@ -1,9 +1,9 @@
 // In-place applicators: allOf, anyOf, oneOf, not, if/then/else, dependentSchemas and the schema
 // form of draft-07 `dependencies`. They apply subschemas to the same instance, so they also carry
 // the unevaluated* tracker: a branch's evaluations count only if the branch passed.
+import { isObject } from '../../internal/json.js';
 import { explainNoMatch, type Alternatives } from './alternatives.js';
 import { showSchemaValue } from './describe.js';
-import { isObject } from './json.js';
 import { readArray, readObject, type Scope } from './scope.js';
 import {
   mergeEvaluated,

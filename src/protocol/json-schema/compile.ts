@@ -2,12 +2,12 @@
 // dialect, `$ref` resolution, regular expressions, keyword values; validation only runs closures.
 // Each schema object compiles once; a `$ref` to a schema still being compiled (recursion) goes
 // through a cell that is filled when its compilation ends.
+import { isObject } from '../../internal/json.js';
 import { compileApplicators, every } from './applicators.js';
 import { compileArrayKeywords } from './arrays.js';
 import { typeName } from './describe.js';
 import { SchemaError } from './errors.js';
 import { compileConst, compileEnum, compileType, FALSE } from './generic.js';
-import { isObject } from './json.js';
 import { compileObjectKeywords } from './objects.js';
 import { escapeToken } from './pointer.js';
 import { buildRegistry, ownBase, resolveRef, type Place, type Registry } from './resources.js';

@@ -1,4 +1,5 @@
 // Keywords for any instance type: `type`, `enum`, `const`, and the `false` schema.
+import { isObject } from '../../internal/json.js';
 import { describeValue, showSchemaValue, showValue } from './describe.js';
 import { deepEqual } from './json.js';
 import { schemaError, type Scope } from './scope.js';
@@ -48,7 +49,7 @@ export const FALSE: Check = (_value, state) =>
 const SINGLE: { [name in TypeName]: (value: unknown) => boolean } = {
   null: (value) => value === null,
   boolean: (value) => typeof value === 'boolean',
-  object: (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+  object: isObject,
   array: (value) => Array.isArray(value),
   number: (value) => typeof value === 'number',
   string: (value) => typeof value === 'string',

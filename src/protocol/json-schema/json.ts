@@ -1,13 +1,8 @@
-// Plain-JSON helpers: object tests and deep equality as JSON Schema defines it (key order does not
-// matter, 1 equals 1.0). Equality is iterative so hostile nesting cannot overflow the stack.
+// Plain-JSON helpers: deep equality as JSON Schema defines it (key order does not matter, 1 equals
+// 1.0), iterative so hostile nesting cannot overflow the stack.
 
 /** The depth past which a value counts as hostile: validation reports it instead of recursing. */
 export const MAX_DEPTH = 512;
-
-/** Whether a value is a JSON object: non-null, not an array. */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Thrown past {@link MAX_DEPTH} levels of nesting; validation turns it into an issue. */
 export class TooDeepError extends RangeError {

@@ -2,8 +2,9 @@
 // minProperties, maxProperties, dependentRequired and draft-07 `dependencies` (property form).
 // Keys are read with for…in plus Object.hasOwn, so `__proto__` is ordinary data and no key array
 // is allocated.
+import { isObject } from '../../internal/json.js';
 import { quote } from './describe.js';
-import { isObject, ownKeyCount } from './json.js';
+import { ownKeyCount } from './json.js';
 import { readCount, readObject, readRegExp, readStrings, subOrFalse, type Scope } from './scope.js';
 import {
   collect,

@@ -2,8 +2,8 @@
 // changes the base URI of a subschema (embedded resources); `$anchor`, `$dynamicAnchor` and the
 // draft-07 `"$id": "#name"` form name a subschema. Nothing is ever fetched: a `$ref` to any other
 // document is a SchemaError.
+import { isObject } from '../../internal/json.js';
 import { SchemaError } from './errors.js';
-import { isObject } from './json.js';
 import { escapeToken, evaluatePointer } from './pointer.js';
 import { resolveUri, splitFragment } from './uri.js';
 

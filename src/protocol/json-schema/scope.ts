@@ -1,8 +1,8 @@
 // Scope is what a keyword compiler sees of the schema object being compiled, plus readers that
 // validate keyword values so a malformed schema fails at compile time with a clear SchemaError.
+import { isObject } from '../../internal/json.js';
 import { SchemaError } from './errors.js';
 import { compileRegExp } from './formats.js';
-import { isObject } from './json.js';
 import { escapeToken } from './pointer.js';
 import type { Check } from './state.js';
 import type { JsonSchema } from './types.js';

@@ -3,7 +3,7 @@
 // properties/patternProperties/additionalProperties, prefixItems/items/contains, $ref and the
 // branches of allOf/anyOf/oneOf/if/then/else/dependentSchemas that passed fill in. Schemas
 // without these keywords never allocate a tracker.
-import { isObject } from './json.js';
+import { isObject } from '../../internal/json.js';
 import { unexpected } from './objects.js';
 import { subOrFalse, type Scope } from './scope.js';
 import {

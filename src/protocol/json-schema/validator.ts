@@ -1,9 +1,9 @@
 // compileJsonSchema, the entry point, and builtinValidator, the JsonSchemaValidator a server
 // uses unless given another. A call runs the compiled tree once in silent mode (no allocation
 // when the value is valid) and, only if that fails, again in collect mode for the issues.
+import { isObject } from '../../internal/json.js';
 import { compileDocument } from './compile.js';
 import { SchemaError } from './errors.js';
-import { isObject } from './json.js';
 import { createState, resetState, type Check, type State } from './state.js';
 import type {
   CompileOptions,
