@@ -1,6 +1,7 @@
 // The methods a server serves, as one table of feature functions. Each takes the request's Call
 // and resolves with the result object (era decoration is the session's job).
 import { LazySignal } from '../internal/abort.js';
+import { isObject } from '../internal/json.js';
 import type { MaybePromise } from '../internal/maybe.js';
 import { isPromise, releasing } from '../internal/maybe.js';
 import { headerMismatch, invalidParams, resourceNotFound } from '../protocol/errors.js';
@@ -164,7 +165,7 @@ function toolsCall(call: Call): MaybePromise<unknown> {
   const tool = call.snapshot.tools.get(name);
   if (tool === undefined) throw unknownTool(name);
   const args = call.params['arguments'];
-  if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
+  if (args !== undefined && !isObject(args)) {
     throw invalidParams('params.arguments must be an object');
   }
   // Spec 2026-07-28 transports/streamable-http#custom-headers-from-tool-parameters: the
@@ -247,7 +248,7 @@ function discover(call: Call): Promise<unknown> {
 
 async function listen(call: Call): Promise<unknown> {
   const requested = call.params['notifications'];
-  if (typeof requested !== 'object' || requested === null || Array.isArray(requested)) {
+  if (!isObject(requested)) {
     throw invalidParams('params.notifications must be an object');
   }
   const filter = call.core.agreeFilter(requested);

@@ -167,7 +167,7 @@ async function readBody(request: Request, limits: BodyLimits): Promise<Uint8Arra
       chunks.push(next.value);
     }
   } catch (error) {
-    void reader.cancel().catch(() => undefined);
+    void reader.cancel().catch(noop);
     throw error instanceof BodyError
       ? error
       : new BodyError(400, 'the request body could not be read');

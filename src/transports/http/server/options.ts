@@ -1,4 +1,5 @@
 // The options of the Streamable HTTP server transport, their defaults, and their resolved form.
+import { noop } from '../../../internal/noop.js';
 import type { EventStore } from './event-store.js';
 import { MemoryEventStore } from './event-store.js';
 
@@ -148,6 +149,6 @@ export function resolveOptions(options: StreamableHttpOptions): ResolvedOptions 
             ssePath: (legacy === true ? undefined : legacy.ssePath) ?? '/sse',
             messagesPath: (legacy === true ? undefined : legacy.messagesPath) ?? '/messages',
           },
-    onError: options.onError ?? (() => undefined),
+    onError: options.onError ?? noop,
   };
 }
