@@ -4,6 +4,7 @@ export type { BatchItem, DecodeOptions, Decoded } from './codec.js';
 export { decode, decodeValue, encode, errorResponse } from './codec.js';
 export type { ConnectionOptions, NotificationHandler } from './connection.js';
 export { Connection } from './connection.js';
+export { Inbox } from './inbox.js';
 export type {
   CallOptions,
   Peer,

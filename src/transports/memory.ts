@@ -1,10 +1,11 @@
 // An in-memory Transport pair for unit tests: what one end sends, the other receives, after a
 // JSON round trip so that tests see exactly what a wire would carry (no undefined, no shared objects).
-import type { BatchItem } from '../jsonrpc/codec.js';
 import { decode, encode, errorResponse } from '../jsonrpc/codec.js';
 import { ErrorCode, LocalError, LocalErrorCode } from '../jsonrpc/errors.js';
 import type { Message } from '../jsonrpc/message.js';
+import { Inbox } from '../jsonrpc/inbox.js';
 import type { Receiver, Transport } from '../jsonrpc/transport.js';
+import { noop } from '../internal/noop.js';
 
 /** Options for {@link createMemoryPair}. */
 export interface MemoryPairOptions {
@@ -28,10 +29,8 @@ class MemoryEnd implements Transport {
   peer: MemoryEnd | undefined;
   readonly #name: 'a' | 'b';
   readonly #options: MemoryPairOptions;
-  #receiver: Receiver | undefined;
-  readonly #buffer: string[] = [];
+  readonly #inbox = new Inbox();
   #closed = false;
-  #closeReported = false;
 
   constructor(name: 'a' | 'b', options: MemoryPairOptions) {
     this.#name = name;
@@ -39,15 +38,7 @@ class MemoryEnd implements Transport {
   }
 
   start(receiver: Receiver): Promise<void> {
-    if (this.#receiver !== undefined) {
-      return Promise.reject(
-        new LocalError(LocalErrorCode.AlreadyStarted, 'transport already started'),
-      );
-    }
-    this.#receiver = receiver;
-    for (const frame of this.#buffer.splice(0)) this.#deliver(frame);
-    if (this.#closed) this.#reportClosed();
-    return Promise.resolve();
+    return this.#inbox.start(receiver);
   }
 
   send(message: Message | readonly Message[]): Promise<void> {
@@ -67,48 +58,34 @@ class MemoryEnd implements Transport {
     if (this.#closed) return Promise.resolve();
     this.#closed = true;
     queueMicrotask(() => {
-      this.#reportClosed();
+      this.#inbox.close();
       void this.peer?.close();
     });
     return Promise.resolve();
   }
 
+  /** A frame from the peer: decoded as a wire would be, then delivered (or buffered). */
   #accept(frame: string): void {
     if (this.#closed) return;
-    if (this.#receiver === undefined) this.#buffer.push(frame);
-    else this.#deliver(frame);
-  }
-
-  #deliver(frame: string): void {
-    const receiver = this.#receiver;
-    if (receiver === undefined) return;
     const decoded = decode(frame, { allowBatch: true });
     switch (decoded.kind) {
       case 'message':
-        receiver.message(decoded.message);
+        this.#inbox.message(decoded.message);
         return;
       case 'batch':
-        this.#deliverBatch(receiver, decoded.items);
+        this.#inbox.batch(decoded.items, undefined, () => {
+          this.#answer(
+            errorResponse(ErrorCode.InvalidRequest, 'invalid request: batches are not supported'),
+          );
+        });
         return;
       case 'invalid':
-        void this.send(decoded.response).catch(() => undefined);
+        this.#answer(decoded.response);
         return;
     }
   }
 
-  #deliverBatch(receiver: Receiver, items: BatchItem[]): void {
-    if (receiver.batch !== undefined) {
-      receiver.batch(items);
-      return;
-    }
-    void this.send(
-      errorResponse(ErrorCode.InvalidRequest, 'invalid request: batches are not supported'),
-    ).catch(() => undefined);
-  }
-
-  #reportClosed(): void {
-    if (this.#closeReported || this.#receiver === undefined) return;
-    this.#closeReported = true;
-    this.#receiver.closed();
+  #answer(response: Message): void {
+    this.send(response).catch(noop);
   }
 }

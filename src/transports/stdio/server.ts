@@ -4,6 +4,7 @@
 import process from 'node:process';
 import { LocalError, LocalErrorCode } from '../../jsonrpc/errors.js';
 import type { Message } from '../../jsonrpc/message.js';
+import { Inbox } from '../../jsonrpc/inbox.js';
 import type { Receiver, Transport } from '../../jsonrpc/transport.js';
 import { Channel } from './channel.js';
 
@@ -41,11 +42,7 @@ export function createStdioServerTransport(options: StdioServerOptions = {}): Tr
 
 class StdioServerTransport implements Transport {
   readonly #channel: Channel;
-  #receiver: Receiver | undefined;
-  #started = false;
-  #closed = false;
-  #closeReported = false;
-  #closeError: Error | undefined;
+  readonly #inbox = new Inbox();
 
   constructor(options: StdioServerOptions) {
     const streams = {
@@ -73,16 +70,11 @@ class StdioServerTransport implements Transport {
   }
 
   start(receiver: Receiver): Promise<void> {
-    if (this.#started) {
-      return Promise.reject(
-        new LocalError(LocalErrorCode.AlreadyStarted, 'transport already started'),
-      );
-    }
-    this.#started = true;
-    this.#receiver = receiver;
-    if (this.#closed) this.#reportClosed();
-    else this.#channel.startReading(receiver);
-    return Promise.resolve();
+    const wasStarted = this.#inbox.started;
+    const started = this.#inbox.start(receiver);
+    // The channel delivers to the receiver itself (it answers batches the receiver refuses).
+    if (!wasStarted && !this.#inbox.closed) this.#channel.startReading(receiver);
+    return started;
   }
 
   send(message: Message | readonly Message[]): Promise<void> {
@@ -95,20 +87,11 @@ class StdioServerTransport implements Transport {
   }
 
   #finish(error: Error | undefined): void {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#closeError = error;
+    if (this.#inbox.closed) return;
     this.#channel.stopReading(false);
     this.#channel.stopWriting();
     this.#channel.detachOutput(false);
-    this.#reportClosed();
-  }
-
-  #reportClosed(): void {
-    const receiver = this.#receiver;
-    if (this.#closeReported || receiver === undefined) return;
-    this.#closeReported = true;
-    receiver.closed(this.#closeError);
+    this.#inbox.close(error);
   }
 }
 

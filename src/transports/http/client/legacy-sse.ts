@@ -23,7 +23,7 @@ import {
   statusLine,
   unreachable,
 } from './http.js';
-import { Inbox } from './inbox.js';
+import { Inbox } from '../../../jsonrpc/inbox.js';
 import { newCursor } from './streams.js';
 
 /** Options for {@link createSseClientTransport}. Every field is optional. */
@@ -122,7 +122,7 @@ class SseClient implements SseClientTransport {
       clearTimeout(timer);
     }
     // Messages that came with the endpoint were buffered; the receiver gets them now.
-    this.#inbox.start(receiver);
+    await this.#inbox.start(receiver);
   }
 
   async #open(signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
@@ -165,7 +165,7 @@ class SseClient implements SseClientTransport {
       event: (event) => {
         if (event.event === 'endpoint') this.#announce(event.data);
         else if (isMessageEvent(event)) {
-          for (const message of messagesIn(event.data, report)) this.#inbox.deliver(message);
+          for (const message of messagesIn(event.data, report)) this.#inbox.message(message);
         }
       },
       error: report,
@@ -250,7 +250,7 @@ class SseClient implements SseClientTransport {
       const ids = requestIdsOf(message);
       const { responses, error } = refusedPost(response, await readBodyText(response), ids);
       if (ids.length === 0) throw error;
-      for (const reply of responses) this.#inbox.deliver(reply);
+      for (const reply of responses) this.#inbox.message(reply);
     } finally {
       this.#controllers.delete(controller);
     }
@@ -265,7 +265,7 @@ class SseClient implements SseClientTransport {
     this.#closed = true;
     for (const controller of this.#controllers) controller.abort(closedError());
     this.#controllers.clear();
-    this.#inbox.closed(error);
+    this.#inbox.close(error);
     return Promise.resolve();
   }
 

@@ -11,7 +11,7 @@ import type { Message, RequestId } from '../../../jsonrpc/message.js';
 import type { Receiver, Transport } from '../../../jsonrpc/transport.js';
 import type { FetchLike, HeadersOption, ReconnectOptions } from './http.js';
 import { closedError, isInitialize, jsonRpcErrorsIn, refusedPost } from './http.js';
-import { Inbox } from './inbox.js';
+import { Inbox } from '../../../jsonrpc/inbox.js';
 import { Ledger } from './ledger.js';
 import type { HttpSendOptions, Post, PostHost } from './post.js';
 import { sendPost } from './post.js';
@@ -94,7 +94,7 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
   readonly #inbox = new Inbox();
   readonly #ledger = new Ledger((message) => {
     this.#session.observe(message);
-    this.#inbox.deliver(message);
+    this.#inbox.message(message);
   });
   /** Every POST and stream in flight, aborted by close. */
   readonly #controllers = new Set<AbortController>();
@@ -167,13 +167,10 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
   }
 
   start(receiver: Receiver): Promise<void> {
-    try {
-      this.#inbox.start(receiver);
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
+    if (this.#inbox.started) return this.#inbox.start(receiver); // rejects: started once only
+    const started = this.#inbox.start(receiver);
     this.#openStandalone();
-    return Promise.resolve();
+    return started;
   }
 
   async send(message: Message | readonly Message[], options: HttpSendOptions = {}): Promise<void> {
@@ -224,7 +221,7 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     let failure = 'transport closed';
     const receiver: Receiver = {
       message: (message) => {
-        this.#inbox.deliver(message);
+        this.#inbox.message(message);
       },
       closed: (error) => {
         // The HTTP+SSE stream ended on its own: so does this transport.
@@ -282,6 +279,6 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     if (delegate !== undefined) tasks.push(delegate.close());
     if (session !== undefined) tasks.push(this.#session.terminate(session));
     await Promise.allSettled(tasks);
-    this.#inbox.closed(error);
+    this.#inbox.close(error);
   }
 }

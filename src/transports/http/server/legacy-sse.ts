@@ -4,6 +4,7 @@
 import { decodeValue, encode } from '../../../jsonrpc/codec.js';
 import { ErrorCode, LocalError, LocalErrorCode } from '../../../jsonrpc/errors.js';
 import type { Message } from '../../../jsonrpc/message.js';
+import { Inbox } from '../../../jsonrpc/inbox.js';
 import type { MessageInfo, Receiver, Transport } from '../../../jsonrpc/transport.js';
 import type { HttpContext } from './context.js';
 import { ACCEPTED, connectServer, headersInfo, parseJson } from './context.js';
@@ -27,9 +28,7 @@ class LegacySseTransport implements Transport, SessionEntry {
   readonly id: string;
   readonly kind = 'sse';
   readonly writer: SseWriter;
-  #receiver: Receiver | undefined;
-  #pending: { message: Message; info: MessageInfo }[] = [];
-  #closed = false;
+  readonly #inbox = new Inbox();
 
   constructor(id: string, writer: SseWriter) {
     this.id = id;
@@ -37,7 +36,7 @@ class LegacySseTransport implements Transport, SessionEntry {
   }
 
   get closed(): boolean {
-    return this.#closed;
+    return this.#inbox.closed;
   }
 
   isBusy(): boolean {
@@ -45,26 +44,17 @@ class LegacySseTransport implements Transport, SessionEntry {
   }
 
   start(receiver: Receiver): Promise<void> {
-    if (this.#receiver !== undefined) {
-      return Promise.reject(
-        new LocalError(LocalErrorCode.AlreadyStarted, 'transport already started'),
-      );
-    }
-    this.#receiver = receiver;
-    if (this.#closed) receiver.closed();
-    for (const { message, info } of this.#pending.splice(0)) receiver.message(message, info);
-    return Promise.resolve();
+    return this.#inbox.start(receiver);
   }
 
   /** Delivers one POSTed message. */
   deliver(message: Message, info: MessageInfo): void {
-    if (this.#receiver === undefined) this.#pending.push({ message, info });
-    else this.#receiver.message(message, info);
+    this.#inbox.message(message, info);
   }
 
   send(message: Message | readonly Message[]): Promise<void> {
     if (
-      this.#closed ||
+      this.#inbox.closed ||
       !this.writer.write(encodeSseEvent({ event: 'message', data: encode(message) }))
     ) {
       return Promise.reject(new LocalError(LocalErrorCode.ConnectionClosed, 'stream closed'));
@@ -73,10 +63,9 @@ class LegacySseTransport implements Transport, SessionEntry {
   }
 
   close(): Promise<void> {
-    if (this.#closed) return Promise.resolve();
-    this.#closed = true;
+    if (this.#inbox.closed) return Promise.resolve();
     this.writer.end();
-    this.#receiver?.closed();
+    this.#inbox.close();
     return Promise.resolve();
   }
 }

@@ -8,6 +8,7 @@ import { encode } from '../../../jsonrpc/codec.js';
 import { LocalError, LocalErrorCode } from '../../../jsonrpc/errors.js';
 import type { Message, RequestId, Response } from '../../../jsonrpc/message.js';
 import { isRequest } from '../../../jsonrpc/message.js';
+import { Inbox } from '../../../jsonrpc/inbox.js';
 import type { MessageInfo, Receiver, SendOptions, Transport } from '../../../jsonrpc/transport.js';
 import type { LegacyRevision } from '../../../protocol/version.js';
 import { LEGACY_REVISIONS } from '../../../protocol/version.js';
@@ -31,10 +32,6 @@ export interface SessionSettings {
   readonly touched: (id: string) => void;
 }
 
-type Delivery =
-  | { kind: 'message'; message: Message; info: MessageInfo }
-  | { kind: 'batch'; items: readonly BatchItem[]; info: MessageInfo; reply?: PostReply };
-
 /** The reply a POST gets when its session ends before answering. */
 const SESSION_ENDED: HttpReply = refusedReply(404, 'session terminated');
 
@@ -51,9 +48,7 @@ export class SessionTransport implements Transport, SessionEntry {
   /** The revision `initialize` negotiated, once answered. */
   revision: LegacyRevision | undefined;
   readonly #settings: SessionSettings;
-  #receiver: Receiver | undefined;
-  #pending: Delivery[] = [];
-  #closed = false;
+  readonly #inbox = new Inbox();
   /** The POST waiting for each in-flight request's response. */
   #routes: SlotMap<RequestId, PostReply> | undefined;
   /** Unfinished resumable streams, by id. */
@@ -70,7 +65,7 @@ export class SessionTransport implements Transport, SessionEntry {
 
   /** True once the session ended. */
   get closed(): boolean {
-    return this.#closed;
+    return this.#inbox.closed;
   }
 
   /** True when the streams of this session can be resumed (an event store is set). */
@@ -79,18 +74,7 @@ export class SessionTransport implements Transport, SessionEntry {
   }
 
   start(receiver: Receiver): Promise<void> {
-    if (this.#receiver !== undefined) {
-      return Promise.reject(
-        new LocalError(LocalErrorCode.AlreadyStarted, 'transport already started'),
-      );
-    }
-    this.#receiver = receiver;
-    if (this.#closed) {
-      receiver.closed();
-      return Promise.resolve();
-    }
-    for (const delivery of this.#pending.splice(0)) this.#hand(delivery);
-    return Promise.resolve();
+    return this.#inbox.start(receiver);
   }
 
   isBusy(): boolean {
@@ -108,7 +92,7 @@ export class SessionTransport implements Transport, SessionEntry {
 
   /** Delivers one POSTed message; `reply` waits for its response when it is a request. */
   deliver(message: Message, info: MessageInfo, reply?: PostReply): void {
-    if (this.#closed) {
+    if (this.#inbox.closed) {
       reply?.abandon(SESSION_ENDED);
       return;
     }
@@ -116,12 +100,12 @@ export class SessionTransport implements Transport, SessionEntry {
       (this.#routes ??= new SlotMap()).set(message.id, reply);
       if (message.method === 'initialize') this.#initializeId = message.id;
     }
-    this.#hand({ kind: 'message', message, info });
+    this.#inbox.message(message, info);
   }
 
   /** Delivers a POSTed batch; `reply` waits for the array of responses. */
   deliverBatch(items: readonly BatchItem[], info: MessageInfo, reply?: PostReply): void {
-    if (this.#closed) {
+    if (this.#inbox.closed) {
       reply?.abandon(SESSION_ENDED);
       return;
     }
@@ -132,9 +116,9 @@ export class SessionTransport implements Transport, SessionEntry {
         }
       }
     }
-    this.#hand(
-      reply === undefined ? { kind: 'batch', items, info } : { kind: 'batch', items, info, reply },
-    );
+    this.#inbox.batch(items, info, () => {
+      this.#refuseBatch(items, reply);
+    });
   }
 
   /** Opens the SSE stream of a POST's reply (resumable when an event store is set). */
@@ -193,7 +177,7 @@ export class SessionTransport implements Transport, SessionEntry {
   }
 
   send(message: Message | readonly Message[], options?: SendOptions): Promise<void> {
-    if (this.#closed) {
+    if (this.#inbox.closed) {
       return Promise.reject(new LocalError(LocalErrorCode.ConnectionClosed, 'session closed'));
     }
     if (Array.isArray(message)) {
@@ -228,15 +212,14 @@ export class SessionTransport implements Transport, SessionEntry {
   }
 
   close(): Promise<void> {
-    if (this.#closed) return Promise.resolve();
-    this.#closed = true;
+    if (this.#inbox.closed) return Promise.resolve();
     for (const reply of new Set(this.#routes?.values())) reply.abandon(SESSION_ENDED);
     this.#routes = undefined;
     for (const stream of this.#streams?.values() ?? []) stream.close();
     this.#streams = undefined;
     if (this.#standalone instanceof PlainStream) this.#standalone.finish();
     this.#standalone = undefined;
-    this.#receiver?.closed();
+    this.#inbox.close();
     return Promise.resolve();
   }
 
@@ -289,22 +272,12 @@ export class SessionTransport implements Transport, SessionEntry {
     return stream;
   }
 
-  #hand(delivery: Delivery): void {
-    const receiver = this.#receiver;
-    if (receiver === undefined) {
-      this.#pending.push(delivery);
-      return;
-    }
-    if (delivery.kind === 'message') {
-      receiver.message(delivery.message, delivery.info);
-    } else if (receiver.batch !== undefined) {
-      receiver.batch(delivery.items, delivery.info);
-    } else {
-      delivery.reply?.abandon(NO_BATCHES);
-      for (const item of delivery.items) {
-        const m = 'message' in item ? item.message : undefined;
-        if (m !== undefined && isRequest(m)) this.#unroute(m.id);
-      }
+  /** Answers a batch the connected server takes none of (400), forgetting its requests. */
+  #refuseBatch(items: readonly BatchItem[], reply: PostReply | undefined): void {
+    reply?.abandon(NO_BATCHES);
+    for (const item of items) {
+      const m = 'message' in item ? item.message : undefined;
+      if (m !== undefined && isRequest(m)) this.#unroute(m.id);
     }
   }
 }
