@@ -9,6 +9,7 @@ import type { ErrorResponse, Message } from '../../jsonrpc/message.js';
 import type { Receiver } from '../../jsonrpc/transport.js';
 import type { LineSplitter } from './framing.js';
 import { createLineSplitter, encodeFrame } from './framing.js';
+import { noop } from '../../internal/noop.js';
 
 /** What the owner of a channel hears about its streams. */
 export interface ChannelEvents {
@@ -145,7 +146,7 @@ export class Channel {
   detachOutput(guard: boolean): void {
     this.#output.off('error', this.#onOutputError);
     this.#output.off('close', this.#onOutputClose);
-    if (guard) this.#output.on('error', ignore);
+    if (guard) this.#output.on('error', noop);
   }
 
   /** Sends one frame after every earlier one. See the class comment for the contract. */
@@ -167,7 +168,7 @@ export class Channel {
       // Nothing is queued or waiting for 'drain': write now, without a promise hop; later sends
       // queue behind this one only if it has to wait for 'drain'.
       const written = this.#write(frame);
-      if (written !== WRITTEN) this.#tail = written.then(ignore, ignore);
+      if (written !== WRITTEN) this.#tail = written.then(noop, noop);
       return written;
     }
     this.#queued++;
@@ -175,7 +176,7 @@ export class Channel {
       this.#queued--;
       return this.#write(frame);
     });
-    this.#tail = result.then(ignore, ignore);
+    this.#tail = result.then(noop, noop);
     return result;
   }
 
@@ -293,7 +294,7 @@ export class Channel {
     );
     if (!this.#answers || !this.#writing) return;
     // Nothing waits for this reply; a failure to write it surfaces through outputFailed.
-    this.send(response).catch(ignore);
+    this.send(response).catch(noop);
   }
 }
 
@@ -305,8 +306,4 @@ const EXCERPT_CHARS = 200;
 
 function closedError(message: string, options?: { cause: unknown }): LocalError {
   return new LocalError(LocalErrorCode.ConnectionClosed, message, options);
-}
-
-function ignore(): void {
-  // Deliberately nothing: see the call sites.
 }

@@ -10,6 +10,7 @@ import type { Message } from '../../jsonrpc/message.js';
 import type { Receiver, Transport } from '../../jsonrpc/transport.js';
 import { Channel } from './channel.js';
 import { checkMaxLineBytes } from './framing.js';
+import { noop } from '../../internal/noop.js';
 
 /** Options for {@link createStdioClientTransport}. Only `command` is required. */
 export interface StdioClientOptions {
@@ -137,7 +138,7 @@ class StdioClient implements StdioClientTransport {
   readonly exit: Promise<ProcessExit>;
   readonly #options: StdioClientOptions;
   readonly #killTimeoutMs: number;
-  #resolveExit: (exit: ProcessExit) => void = ignore;
+  #resolveExit: (exit: ProcessExit) => void = noop;
   #child: ChildProcess | undefined;
   #channel: Channel | undefined;
   #receiver: Receiver | undefined;
@@ -150,7 +151,7 @@ class StdioClient implements StdioClientTransport {
   #closeReported = false;
   #closing: Promise<void> | undefined;
   #whenClosed: Promise<void>;
-  #resolveClosed: () => void = ignore;
+  #resolveClosed: () => void = noop;
   #timers: ReturnType<typeof setTimeout>[] = [];
 
   constructor(options: StdioClientOptions) {
@@ -293,9 +294,9 @@ class StdioClient implements StdioClientTransport {
       {
         // The child's 'close' (below) is what ends this transport, with the exit status. A
         // failed stdin is remembered by the channel, which then rejects sends with its cause.
-        inputEnded: ignore,
-        inputFailed: ignore,
-        outputFailed: ignore,
+        inputEnded: noop,
+        inputFailed: noop,
+        outputFailed: noop,
         invalidInput: (error) => this.#options.onError?.(error),
       },
       // Not answered: a client writes only valid MCP messages to the server's stdin, and the
@@ -304,16 +305,16 @@ class StdioClient implements StdioClientTransport {
         ? { peer: 'server process', answerInvalid: false }
         : { peer: 'server process', answerInvalid: false, maxLineBytes },
     );
-    stdout.on('error', ignore);
+    stdout.on('error', noop);
     if (child.stderr !== null) {
       child.stderr.setEncoding('utf8');
       child.stderr.on('data', this.#onStderr);
-      child.stderr.on('error', ignore);
+      child.stderr.on('error', noop);
     }
     child.on('exit', this.#onExit);
     child.on('close', this.#onClose);
     // After a successful spawn, 'error' means a failed kill; the exit still reports the end.
-    child.on('error', ignore);
+    child.on('error', noop);
     return child;
   }
 
@@ -403,8 +404,4 @@ class StdioClient implements StdioClientTransport {
     this.#resolveClosed();
     this.#receiver?.closed(error);
   }
-}
-
-function ignore(): void {
-  // Deliberately nothing: see the call sites.
 }

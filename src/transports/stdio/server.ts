@@ -7,6 +7,7 @@ import type { Message } from '../../jsonrpc/message.js';
 import { Inbox } from '../../jsonrpc/inbox.js';
 import type { Receiver, Transport } from '../../jsonrpc/transport.js';
 import { Channel } from './channel.js';
+import { noop } from '../../internal/noop.js';
 
 /** Options for {@link createStdioServerTransport}. Every field is optional. */
 export interface StdioServerOptions {
@@ -60,7 +61,7 @@ class StdioServerTransport implements Transport {
         this.#finish(streamError('stdout', error));
       },
       // The error response written back is the report; this transport has no logger.
-      invalidInput: ignore,
+      invalidInput: noop,
     };
     const channelOptions =
       options.maxLineBytes === undefined
@@ -99,8 +100,4 @@ function streamError(name: string, cause: Error): LocalError {
   return new LocalError(LocalErrorCode.ConnectionClosed, `${name} failed: ${cause.message}`, {
     cause,
   });
-}
-
-function ignore(): void {
-  // Deliberately nothing: see the call site.
 }

@@ -6,6 +6,7 @@ import { LocalError, LocalErrorCode } from '../../../jsonrpc/errors.js';
 import type { Message } from '../../../jsonrpc/message.js';
 import type { SseEvent } from '../sse.js';
 import { SseParser } from '../sse.js';
+import { noop } from '../../../internal/noop.js';
 
 /** Where a stream stands, for resuming it: what `Last-Event-ID` and `retry` last said. */
 export interface StreamCursor {
@@ -65,7 +66,7 @@ export async function readEventStream(
       parser.push(decoder.decode(value, { stream: true }));
       sync();
       if (sink.done?.() === true) {
-        await reader.cancel().catch(ignore);
+        await reader.cancel().catch(noop);
         return 'stopped';
       }
     }
@@ -113,8 +114,4 @@ function invalid(reason: string, data: string): LocalError {
     LocalErrorCode.InvalidMessage,
     `invalid message in SSE event skipped (${reason}): ${excerpt}`,
   );
-}
-
-function ignore(): void {
-  // The body is being dropped; a failure to cancel it changes nothing.
 }

@@ -5,6 +5,7 @@ import { decodeValue } from '../../../jsonrpc/codec.js';
 import type { WireError } from '../../../jsonrpc/errors.js';
 import { JsonRpcError, LocalError, LocalErrorCode } from '../../../jsonrpc/errors.js';
 import type { ErrorResponse, Message, Request, RequestId } from '../../../jsonrpc/message.js';
+import { noop } from '../../../internal/noop.js';
 
 /** The fetch function the client transports call; the global `fetch` fits. */
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
@@ -379,20 +380,16 @@ export function linkSignal(
   signal: AbortSignal | undefined,
   onAbort: (reason: unknown) => void,
 ): () => void {
-  if (signal === undefined) return ignore;
+  if (signal === undefined) return noop;
   const listener = (): void => {
     onAbort(signal.reason);
   };
   if (signal.aborted) {
     listener();
-    return ignore;
+    return noop;
   }
   signal.addEventListener('abort', listener, { once: true });
   return () => {
     signal.removeEventListener('abort', listener);
   };
-}
-
-function ignore(): void {
-  // Nothing to undo.
 }
