@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import process from 'node:process';
 import { LocalError, LocalErrorCode } from '../../jsonrpc/errors.js';
 import type { Message } from '../../jsonrpc/message.js';
+import { Inbox } from '../../jsonrpc/inbox.js';
 import type { Receiver, Transport } from '../../jsonrpc/transport.js';
 import { Channel } from './channel.js';
 import { checkMaxLineBytes } from './framing.js';
@@ -141,7 +142,8 @@ class StdioClient implements StdioClientTransport {
   #resolveExit: (exit: ProcessExit) => void = noop;
   #child: ChildProcess | undefined;
   #channel: Channel | undefined;
-  #receiver: Receiver | undefined;
+  /** Takes the receiver once the child is running, and reports the close to it once. */
+  readonly #inbox = new Inbox();
   #stderr = '';
   #started = false;
   #closeRequested = false;
@@ -189,7 +191,6 @@ class StdioClient implements StdioClientTransport {
     if (this.#closeRequested) {
       throw new LocalError(LocalErrorCode.ConnectionClosed, 'transport closed before start');
     }
-    this.#receiver = receiver;
     let child: ChildProcess;
     try {
       child = this.#spawn();
@@ -215,6 +216,8 @@ class StdioClient implements StdioClientTransport {
       this.#settleFailedStart();
       throw error;
     });
+    // A close that came while the child was spawning is reported now.
+    await this.#inbox.start(receiver);
     // If close() ran while the child was spawning, the channel reads and drops (see #shutdown).
     this.#channel?.startReading(receiver);
   }
@@ -402,6 +405,6 @@ class StdioClient implements StdioClientTransport {
     if (this.#closeReported) return;
     this.#closeReported = true;
     this.#resolveClosed();
-    this.#receiver?.closed(error);
+    this.#inbox.close(error);
   }
 }
