@@ -102,8 +102,8 @@ describe('encode', () => {
   });
 });
 
-/** Serves one request alone (2026-07-28 unless `legacy`) and answers its response. */
-async function serveAlone(
+/** Serves one request on its own (2026-07-28 unless `legacy`) and answers its response. */
+async function serveOnItsOwn(
   server: McpServer,
   request: { method: string; params?: Record<string, unknown>; legacy?: boolean },
 ): Promise<Response> {
@@ -122,12 +122,10 @@ async function serveAlone(
   } as unknown as RequestContext;
   const options =
     request.legacy === true ? { legacyStateless: { revision: '2025-11-25' as const } } : undefined;
-  const served = await server.serveRequest(message, context, options);
-  if (served === undefined) throw new Error('not served alone');
-  return served;
+  return await server.serveRequest(message, context, options);
 }
 
-describe('responses served alone', () => {
+describe('responses of requests served on their own', () => {
   const server = new McpServer({ name: 't', version: '1' });
   server.tool({ name: 'plain', inputSchema: { type: 'object' } }, () => 'ok "quoted"');
   server.tool({ name: 'meta', inputSchema: { type: 'object' } }, () => ({
@@ -145,19 +143,19 @@ describe('responses served alone', () => {
   it('encode as their fields would, in both eras', async () => {
     for (const request of requests) {
       for (const legacy of [false, true]) {
-        const response = await serveAlone(server, { ...request, legacy });
+        const response = await serveOnItsOwn(server, { ...request, legacy });
         expect(encode(response)).toBe(plainText(response));
       }
     }
   });
 
   it('write their own text, a result with its own _meta keeping it beside serverInfo', async () => {
-    const plain = await serveAlone(server, requests[0]!);
+    const plain = await serveOnItsOwn(server, requests[0]!);
     expect(JSON_TEXT in plain).toBe(true);
     expect(JSON.parse(encode(plain))).toMatchObject({
       result: { content: [{ type: 'text', text: 'ok "quoted"' }], resultType: 'complete' },
     });
-    const own = await serveAlone(server, requests[1]!);
+    const own = await serveOnItsOwn(server, requests[1]!);
     expect(JSON_TEXT in own).toBe(true);
     expect(JSON.parse(encode(own))).toMatchObject({
       result: {
