@@ -311,12 +311,12 @@ export class Connection implements Peer {
 
   /** Forgets a request that was served; its response, unless it was cancelled meanwhile. */
   #served(served: ServedRequest, response: Response): Response | undefined {
+    // Its id was refused while in use, so the entry is this request's (none once closed).
     const incoming = this.#incoming;
-    if (incoming !== undefined && incoming.get(served.id) === served) {
+    if (incoming !== undefined) {
       incoming.delete(served.id);
       if (incoming.size === 0) this.#incoming = undefined;
     }
-    served.release();
     return served.cancelled ? undefined : response;
   }
 

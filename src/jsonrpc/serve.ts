@@ -125,7 +125,7 @@ function noSources(): readonly AbortSignal[] {
  * ServedRequest is the RequestContext of one request being served, for any {@link Peer}. Its
  * signal is made on first read (an AbortSignal is costly on Node 20 and most handlers never read
  * it) and aborts on {@link ServedRequest.cancel}; a cancelled request's response is not to be
- * sent. A class, not an object literal: a literal with a getter is made by a slow runtime path
+ * sent. It follows no other signal, so there is nothing to release when it is done. A class, not an object literal: a literal with a getter is made by a slow runtime path
  * (bench/RESULTS.md).
  */
 export class ServedRequest extends LazySignal implements RequestContext {

@@ -271,9 +271,6 @@ class PostRequests implements Peer {
 
   #finish(): void {
     this.#done = true;
-    const served = this.#served;
-    if (served instanceof ServedRequest) served.release();
-    else for (const each of served ?? []) each.release();
     if (this.#unwatch === undefined) return; // answered at once: nothing was registered
     this.#ctx.open.delete(this);
     this.#unwatch();
