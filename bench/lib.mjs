@@ -207,6 +207,68 @@ export function kindServer(kind, root = ROOT) {
   };
 }
 
+/** A line-oriented JSON-RPC peer over a child's stdin/stdout. */
+export function stdioPeer(child) {
+  const waiting = new Map();
+  let buffered = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk) => {
+    buffered += chunk;
+    let end;
+    while ((end = buffered.indexOf('\n')) !== -1) {
+      const line = buffered.slice(0, end);
+      buffered = buffered.slice(end + 1);
+      if (line.trim() === '') continue;
+      let message;
+      try {
+        message = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      if ('method' in message) {
+        // A request from the server (ping, roots/list): answer it.
+        if (message.id !== undefined) {
+          const result = message.method === 'roots/list' ? { roots: [] } : {};
+          child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: message.id, result })}\n`);
+        }
+        continue;
+      }
+      const resolve = waiting.get(message.id);
+      if (resolve !== undefined) {
+        waiting.delete(message.id);
+        resolve(message);
+      }
+    }
+  });
+  return {
+    send(line, id) {
+      return new Promise((resolve) => {
+        waiting.set(id, resolve);
+        child.stdin.write(line);
+      });
+    },
+    notify(object) {
+      child.stdin.write(`${JSON.stringify(object)}\n`);
+    },
+  };
+}
+
+/** Opens a legacy stdio session on `peer`: initialize (as request `id`), then initialized. */
+export async function openStdioSession(peer, id) {
+  const init = rpc('legacy', {
+    id,
+    method: 'initialize',
+    params: {
+      protocolVersion: LEGACY,
+      capabilities: {},
+      clientInfo: { name: 'bench', version: '1' },
+    },
+  });
+  const answer = await peer.send(`${JSON.stringify(init)}\n`, id);
+  if (!('result' in answer)) throw new Error(`initialize failed: ${JSON.stringify(answer)}`);
+  peer.notify({ jsonrpc: '2.0', method: 'notifications/initialized' });
+}
+
 /** Ends a child we started and waits for it to go. */
 export function stopChild(child) {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();

@@ -28,6 +28,7 @@ import {
   median,
   oneSocketAgent,
   openSession,
+  openStdioSession,
   post,
   quantile,
   responseOf,
@@ -35,10 +36,10 @@ import {
   rssOf,
   sleep,
   startServer,
+  stdioPeer,
   stopChild,
   toolCall,
   headersFor,
-  LEGACY,
   cpuSeconds,
   machineTicks,
   stealShare,
@@ -560,52 +561,6 @@ const STDIO_SERVERS = [
   { id: 'fastmcp-stdio', label: 'fastmcp', file: 'fastmcp-stdio.mjs', era: 'legacy' },
 ].filter((s) => flags.servers === undefined || flags.servers.split(',').includes(s.id));
 
-/** A line-oriented JSON-RPC peer over a child's stdin/stdout. */
-function stdioPeer(child) {
-  const waiting = new Map();
-  let buffered = '';
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (chunk) => {
-    buffered += chunk;
-    let end;
-    while ((end = buffered.indexOf('\n')) !== -1) {
-      const line = buffered.slice(0, end);
-      buffered = buffered.slice(end + 1);
-      if (line.trim() === '') continue;
-      let message;
-      try {
-        message = JSON.parse(line);
-      } catch {
-        continue;
-      }
-      if ('method' in message) {
-        // A request from the server (ping, roots/list): answer it.
-        if (message.id !== undefined) {
-          const result = message.method === 'roots/list' ? { roots: [] } : {};
-          child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: message.id, result })}\n`);
-        }
-        continue;
-      }
-      const resolve = waiting.get(message.id);
-      if (resolve !== undefined) {
-        waiting.delete(message.id);
-        resolve(message);
-      }
-    }
-  });
-  return {
-    send(line, id) {
-      return new Promise((resolve) => {
-        waiting.set(id, resolve);
-        child.stdin.write(line);
-      });
-    },
-    notify(object) {
-      child.stdin.write(`${JSON.stringify(object)}\n`);
-    },
-  };
-}
-
 function callLine(era, id) {
   return `${toolCall(era, { id }).body}\n`;
 }
@@ -615,20 +570,7 @@ async function stdioOnce(server, calls) {
   try {
     const peer = stdioPeer(started.child);
     let id = 0;
-    if (server.era === 'legacy') {
-      const init = rpc('legacy', {
-        id: ++id,
-        method: 'initialize',
-        params: {
-          protocolVersion: LEGACY,
-          capabilities: {},
-          clientInfo: { name: 'bench', version: '1' },
-        },
-      });
-      const answer = await peer.send(`${JSON.stringify(init)}\n`, id);
-      if (!('result' in answer)) throw new Error(`initialize failed: ${JSON.stringify(answer)}`);
-      peer.notify({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    }
+    if (server.era === 'legacy') await openStdioSession(peer, ++id);
     const lines = Array.from({ length: calls + 500 }, (_, i) => callLine(server.era, id + 1 + i));
     const check = await peer.send(lines[0], id + 1);
     if (!JSON.stringify(check).includes('hello world')) {
