@@ -4,17 +4,23 @@
 // (bench/RESULTS.md, "Sixth round", "Seventh round"). V8 runs on one thread. Expect about 1 %
 // between two counts of the same build (when the garbage collector runs moves a little).
 //
-//   node bench/instructions.mjs [--http [--warm W] [--split [--top K]]] [--root DIR] [--calls N] KIND ...
+//   node bench/instructions.mjs [--http | --stdio] [--warm W] [--inflight F] [--split [--top K]]
+//                               [--root DIR] [--calls N] KIND ...
 //
 // In process (the default) it runs bench/alloc-probe.mjs: the node face with stand-ins for the
 // request and response, no sockets; KIND is modern, stateless, session, raw or raw-modern; the
 // figure is the difference of two runs, N and 3N calls after the same start, per call. With
 // --http it counts a real server (bench/servers/, under callgrind) answering N calls over 64
 // keep-alive connections on 127.0.0.1, node:http and all (not the kernel), after W warm-up calls
-// (default 20,000); KIND is raw, raw-modern, modern, stateless or session. --split adds the K
-// functions (default 40) that executed the most instructions themselves, per call. DIR is a
-// checkout (or a copy of its dist/ and bench/) to count, by default this one. A run takes a
-// minute (in process) or two to three (--http).
+// (default 20,000); KIND is raw, raw-modern, modern, stateless or session. With --stdio it counts
+// a stdio server the same way, the calls written one at a time as lines on its stdin: KIND is
+// legacy (mcpkit-stdio.mjs, `initialize` first), modern (the same, 2026-07-28 requests), raw
+// (raw-stdio.mjs, initialized alike) or raw-modern. --inflight F keeps F calls in flight instead
+// (connections for --http; pipelined lines for --stdio, 32 in run.mjs). Only the server runs
+// under valgrind; this driver does not. --split adds the K functions (default 40) that executed
+// the most instructions themselves, per call. DIR is a checkout (or a copy of its dist/ and
+// bench/) to count, by default this one; raw servers always come from this one. A run takes a
+// minute (in process) or two to three (--http, --stdio).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,7 +28,16 @@ import { Agent } from 'node:http';
 import { join } from 'node:path';
 import process from 'node:process';
 import { parseArgs } from 'node:util';
-import { ROOT, kindServer, openSession, post, startServer, toolCall } from './lib.mjs';
+import {
+  ROOT,
+  kindServer,
+  openSession,
+  openStdioSession,
+  post,
+  startServer,
+  stdioPeer,
+  toolCall,
+} from './lib.mjs';
 
 const { values: flags, positionals } = parseArgs({
   allowPositionals: true,
@@ -30,13 +45,19 @@ const { values: flags, positionals } = parseArgs({
     root: { type: 'string', default: ROOT },
     calls: { type: 'string' },
     http: { type: 'boolean', default: false },
+    stdio: { type: 'boolean', default: false },
+    inflight: { type: 'string' },
     warm: { type: 'string', default: '20000' },
     split: { type: 'boolean', default: false },
     top: { type: 'string', default: '40' },
   },
 });
-const calls = Number(flags.calls ?? (flags.http ? 6000 : 10000));
-const cases = positionals.length > 0 ? positionals : ['raw-modern', 'modern'];
+if (flags.http && flags.stdio) throw new Error('--http or --stdio, not both');
+const served = flags.http || flags.stdio;
+const calls = Number(flags.calls ?? (served ? 6000 : 10000));
+const inflight = Number(flags.inflight ?? (flags.stdio ? 1 : 64));
+const defaults = flags.stdio ? ['raw', 'legacy', 'modern'] : ['raw-modern', 'modern'];
+const cases = positionals.length > 0 ? positionals : defaults;
 const CALLGRIND = ['--tool=callgrind', '--callgrind-out-file=/dev/null'];
 
 /** The instruction count callgrind printed, from its stderr. */
@@ -62,8 +83,8 @@ function countInProcess(kind, n) {
  * also the `top` functions by their own instructions per call, JavaScript functions named from
  * node's `--perf-basic-prof` map.
  */
-async function countHttp(kind, n) {
-  const { file, env, era } = kindServer(kind, flags.root);
+async function countServer(kind, n) {
+  const { file, env, era } = kindServer(kind, flags.root, { stdio: flags.stdio });
   const dir = mkdtempSync(join(tmpdir(), 'mcpkit-callgrind-'));
   try {
     // The perf map names JIT code; V8's own log, which the flag turns on, goes with the dump.
@@ -74,32 +95,20 @@ async function countHttp(kind, n) {
     ];
     const { child, port, stop } = await startServer(file, {
       env,
+      stdio: flags.stdio,
       nodeArgs: ['--single-threaded', ...(flags.split ? perf : [])],
       wrap: ['valgrind', '--tool=callgrind', `--callgrind-out-file=${join(dir, 'out')}`],
       timeoutMs: 120_000, // node starts slowly under valgrind
     });
     try {
-      const url = `http://127.0.0.1:${String(port)}/mcp`;
-      const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-      const session = kind === 'session' ? await openSession(url, agent) : undefined;
-      const request = toolCall(era, { session });
-      const load = async (calls) => {
-        let next = 0;
-        const worker = async () => {
-          while (next < calls) {
-            next++;
-            const reply = await post(url, { ...request, agent });
-            if (reply.status !== 200)
-              throw new Error(`status ${String(reply.status)}: ${reply.text}`);
-          }
-        };
-        await Promise.all(Array.from({ length: 64 }, worker));
-      };
-      await load(Number(flags.warm));
+      const client = flags.stdio
+        ? await stdioClient(child, era)
+        : await httpClient(port, kind, era);
+      await client.load(Number(flags.warm));
       callgrindControl('-z', child.pid);
-      await load(n);
+      await client.load(n);
       callgrindControl('-d', child.pid);
-      agent.destroy();
+      client.close();
       const dump = join(dir, 'out.1'); // the first dump callgrind_control asked for
       const totals = /^totals:\s+(\d+)/m.exec(readFileSync(dump, 'utf8'));
       if (totals === null) throw new Error(`no totals in ${dump}`);
@@ -112,6 +121,54 @@ async function countHttp(kind, n) {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Runs `calls` calls of `one`, `inflight` at a time. */
+async function inFlight(calls, one) {
+  let next = 0;
+  const lane = async () => {
+    while (next < calls) {
+      next++;
+      await one();
+    }
+  };
+  await Promise.all(Array.from({ length: inflight }, lane));
+}
+
+/** `tools/call` over keep-alive connections, one per call in flight (a session opened first). */
+async function httpClient(port, kind, era) {
+  const url = `http://127.0.0.1:${String(port)}/mcp`;
+  const agent = new Agent({ keepAlive: true, maxSockets: inflight });
+  const session = kind === 'session' ? await openSession(url, agent) : undefined;
+  const request = toolCall(era, { session });
+  return {
+    load: (calls) =>
+      inFlight(calls, async () => {
+        const reply = await post(url, { ...request, agent });
+        if (reply.status !== 200) throw new Error(`status ${String(reply.status)}: ${reply.text}`);
+      }),
+    close: () => agent.destroy(),
+  };
+}
+
+/** `tools/call` as lines on the server's stdin (a legacy peer initializes first). */
+async function stdioClient(child, era) {
+  const peer = stdioPeer(child);
+  let id = 0;
+  if (era === 'legacy') await openStdioSession(peer, ++id);
+  const first = await peer.send(`${toolCall(era, { id: ++id }).body}\n`, id);
+  if (!JSON.stringify(first).includes('hello world')) {
+    throw new Error(`unexpected answer ${JSON.stringify(first)}`);
+  }
+  return {
+    load: (calls) =>
+      inFlight(calls, async () => {
+        const mine = ++id;
+        const reply = await peer.send(`${toolCall(era, { id: mine }).body}\n`, mine);
+        if (!('result' in reply)) throw new Error(`no result: ${JSON.stringify(reply)}`);
+      }),
+    close: () => child.stdin.end(),
+  };
 }
 
 function callgrindControl(command, pid) {
@@ -176,17 +233,18 @@ function perfMap(path) {
   };
 }
 
+const where = flags.http ? 'HTTP' : flags.stdio ? 'stdio' : 'in process';
+const shape = served && flags.inflight !== undefined ? `, ${String(inflight)} in flight` : '';
 for (const kind of cases) {
   let per;
   let split;
-  if (flags.http) {
-    ({ perCall: per, split } = await countHttp(kind, calls));
+  if (served) {
+    ({ perCall: per, split } = await countServer(kind, calls));
   } else {
     per = (countInProcess(kind, 3 * calls) - countInProcess(kind, calls)) / (2 * calls);
   }
-  const where = flags.http ? 'HTTP' : 'in process';
   console.log(
-    `${kind.padEnd(12)} ${Math.round(per).toLocaleString('en-US').padStart(8)} instructions/call (${where})`,
+    `${kind.padEnd(12)} ${Math.round(per).toLocaleString('en-US').padStart(8)} instructions/call (${where}${shape})`,
   );
   for (const [name, count] of split ?? []) {
     console.log(

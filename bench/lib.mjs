@@ -194,15 +194,24 @@ export function startServer(
 }
 
 /**
- * The HTTP server of a kind the probes compare (raw, raw-modern, modern, stateless, session):
- * its file (mcpkit's from the checkout at `root`), environment and request era.
+ * The server of a kind the probes compare, its file (mcpkit's from the checkout at `root`, raw
+ * from this one), environment and request era. Over HTTP (mcpkit-http.mjs, raw-http.mjs): raw,
+ * raw-modern, modern, stateless or session. Over stdio (`stdio: true`; mcpkit-stdio.mjs,
+ * raw-stdio.mjs): raw, raw-modern, legacy or modern; a legacy peer sends `initialize` first.
  */
-export function kindServer(kind, root = ROOT) {
+export function kindServer(kind, root = ROOT, { stdio = false } = {}) {
+  const kinds = stdio
+    ? ['raw', 'raw-modern', 'legacy', 'modern']
+    : ['raw', 'raw-modern', 'modern', 'stateless', 'session'];
+  if (!kinds.includes(kind)) {
+    throw new Error(`unknown ${stdio ? 'stdio' : 'HTTP'} kind ${kind} (${kinds.join(', ')})`);
+  }
+  const transport = stdio ? 'stdio' : 'http';
   return {
     file: kind.startsWith('raw')
-      ? join(BENCH, 'servers', 'raw-http.mjs')
-      : join(root, 'bench', 'servers', 'mcpkit-http.mjs'),
-    env: { PORT: '0', BENCH_SESSIONS: kind === 'stateless' ? '0' : '1' },
+      ? join(BENCH, 'servers', `raw-${transport}.mjs`)
+      : join(root, 'bench', 'servers', `mcpkit-${transport}.mjs`),
+    env: stdio ? {} : { PORT: '0', BENCH_SESSIONS: kind === 'stateless' ? '0' : '1' },
     era: kind === 'modern' || kind === 'raw-modern' ? 'modern' : 'legacy',
   };
 }
