@@ -111,9 +111,9 @@ export function responseOf(reply, id) {
   return found.result;
 }
 
-/** Opens a legacy session: initialize, then notifications/initialized. Resolves with its id. */
-export async function openSession(url, agent, id = 0) {
-  const init = rpc('legacy', {
+/** The legacy `initialize` request both transports open a session with. */
+function initializeRequest(id) {
+  return rpc('legacy', {
     id,
     method: 'initialize',
     params: {
@@ -122,6 +122,11 @@ export async function openSession(url, agent, id = 0) {
       clientInfo: { name: 'bench', version: '1.0.0' },
     },
   });
+}
+
+/** Opens a legacy session: initialize, then notifications/initialized. Resolves with its id. */
+export async function openSession(url, agent, id = 0) {
+  const init = initializeRequest(id);
   const reply = await post(url, {
     body: JSON.stringify(init),
     headers: { 'content-type': 'application/json', accept: ACCEPT },
@@ -264,15 +269,7 @@ export function stdioPeer(child) {
 
 /** Opens a legacy stdio session on `peer`: initialize (as request `id`), then initialized. */
 export async function openStdioSession(peer, id) {
-  const init = rpc('legacy', {
-    id,
-    method: 'initialize',
-    params: {
-      protocolVersion: LEGACY,
-      capabilities: {},
-      clientInfo: { name: 'bench', version: '1' },
-    },
-  });
+  const init = initializeRequest(id);
   const answer = await peer.send(`${JSON.stringify(init)}\n`, id);
   if (!('result' in answer)) throw new Error(`initialize failed: ${JSON.stringify(answer)}`);
   peer.notify({ jsonrpc: '2.0', method: 'notifications/initialized' });
