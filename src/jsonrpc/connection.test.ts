@@ -99,6 +99,29 @@ describe('Connection', () => {
     );
   });
 
+  it('uses the default timeout and tells onAbandon of calls given up on, not of answered ones', async () => {
+    const abandoned: unknown[] = [];
+    const { client } = await pair(
+      { onRequest: (request) => (request.method === 'fast' ? 'ok' : new Promise(() => undefined)) },
+      { timeoutMs: 5, onAbandon: (call) => abandoned.push(call) },
+    );
+    await expect(client.request('fast')).resolves.toBe('ok');
+    const timedOut = await client.request('slow').catch((e: unknown) => e);
+    expect(timedOut).toMatchObject({ code: 'REQUEST_TIMEOUT' });
+    const controller = new AbortController();
+    const aborted = client.request('slow', undefined, {
+      signal: controller.signal,
+      timeoutMs: 10_000,
+      relatedRequestId: 'r',
+    });
+    controller.abort('enough');
+    await expect(aborted).rejects.toBe('enough');
+    expect(abandoned).toEqual([
+      { id: 2, method: 'slow', reason: timedOut, relatedRequestId: undefined },
+      { id: 3, method: 'slow', reason: 'enough', relatedRequestId: 'r' },
+    ]);
+  });
+
   it('restarts the timeout on touch', async () => {
     vi.useFakeTimers();
     const { client } = await pair({ onRequest: () => new Promise(() => undefined) });

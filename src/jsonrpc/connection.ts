@@ -30,12 +30,28 @@ export interface ConnectionOptions extends RequestHandlers {
   acceptBatch?: () => boolean;
   /** Default timeout of outgoing requests in milliseconds. Default: none. */
   timeoutMs?: number;
+  /**
+   * Called when an outgoing call ends without a response while the connection is open: it timed
+   * out or its signal aborted. The protocol on top may tell the peer (MCP: `notifications/cancelled`).
+   */
+  onAbandon?: (abandoned: AbandonedCall) => void;
   /** Called once when the connection has closed, with the transport's error if any. */
   onClose?: (error?: Error) => void;
 }
 
+/** An outgoing call given up on before its response came; see {@link ConnectionOptions.onAbandon}. */
+export interface AbandonedCall {
+  readonly id: RequestId;
+  readonly method: string;
+  /** The timeout's LocalError('REQUEST_TIMEOUT'), or the signal's reason. */
+  readonly reason: unknown;
+  /** The incoming request it was related to, if any (route the notice the same way). */
+  readonly relatedRequestId: RequestId | undefined;
+}
+
 interface Pending {
   method: string;
+  relatedRequestId: RequestId | undefined;
   resolve: (result: unknown) => void;
   reject: (error: unknown) => void;
   timeoutMs: number | undefined;
@@ -129,10 +145,11 @@ export class Connection implements Peer {
     }
     return new Promise((resolve, reject) => {
       const onAbort = (): void => {
-        this.#settle(id)?.reject(signal?.reason);
+        this.#abandon(id, signal?.reason);
       };
       const pending: Pending = {
         method,
+        relatedRequestId: options.relatedRequestId,
         resolve,
         reject,
         timeoutMs: options.timeoutMs ?? this.#options.timeoutMs,
@@ -196,13 +213,19 @@ export class Connection implements Peer {
     const { timeoutMs } = pending;
     if (timeoutMs === undefined) return;
     pending.timer = setTimeout(() => {
-      this.#settle(id)?.reject(
-        new LocalError(
-          LocalErrorCode.RequestTimeout,
-          `request "${pending.method}" timed out after ${timeoutMs} ms`,
-        ),
-      );
+      const message = `request "${pending.method}" timed out after ${String(timeoutMs)} ms`;
+      this.#abandon(id, new LocalError(LocalErrorCode.RequestTimeout, message));
     }, timeoutMs);
+  }
+
+  /** Gives up on a pending call: it rejects with `reason`, and onAbandon hears of it. */
+  #abandon(id: RequestId, reason: unknown): void {
+    const pending = this.#settle(id);
+    if (pending === undefined) return;
+    pending.reject(reason);
+    if (this.#closed) return;
+    const { method, relatedRequestId } = pending;
+    this.#options.onAbandon?.({ id, method, reason, relatedRequestId });
   }
 
   /**

@@ -2,7 +2,7 @@
 // Nothing here knows about MCP.
 export type { BatchItem, DecodeOptions, Decoded } from './codec.js';
 export { decode, decodeValue, encode, errorResponse } from './codec.js';
-export type { ConnectionOptions, NotificationHandler } from './connection.js';
+export type { AbandonedCall, ConnectionOptions, NotificationHandler } from './connection.js';
 export { Connection } from './connection.js';
 export { Inbox } from './inbox.js';
 export type {

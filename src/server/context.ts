@@ -208,7 +208,12 @@ class Context implements HandlerContext {
     input: Spec.InputRequest,
     options: InputOptions | undefined,
   ): Promise<unknown> {
-    return askClient(this.#scope, this.#inputs, { capability, input, key: options?.key });
+    return askClient(this.#scope, this.#inputs, {
+      capability,
+      input,
+      key: options?.key,
+      timeoutMs: options?.timeoutMs,
+    });
   }
 }
 
@@ -219,6 +224,7 @@ function askClient(
     capability: keyof Spec.ClientCapabilities;
     input: Spec.InputRequest;
     key: string | undefined;
+    timeoutMs: number | undefined;
   },
 ): Promise<unknown> {
   const { capability, input, key } = need;
@@ -241,7 +247,9 @@ function askClient(
     return inputs.round.request(input, key);
   }
   const params = (input as { params?: Params }).params ?? {};
-  return scope.request(input.method, params, { signal: scope.signal });
+  const options: CallOptions = { signal: scope.signal };
+  if (need.timeoutMs !== undefined) options.timeoutMs = need.timeoutMs;
+  return scope.request(input.method, params, options);
 }
 
 function isUrlMode(input: Spec.InputRequest): boolean {

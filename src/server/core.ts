@@ -60,6 +60,8 @@ export interface CoreSettings {
   revisions: readonly ProtocolRevision[];
   pageSize: number;
   rounds: RoundOptions;
+  /** How long a legacy request to the client (elicit, sample, roots) waits for its answer. */
+  inputTimeoutMs: number;
   cacheHints: Readonly<Record<string, CacheHint>>;
   onError: ((error: unknown, where: string) => void) | undefined;
   capabilities: Spec.ServerCapabilities | undefined;
@@ -73,6 +75,7 @@ export class ServerCore {
   readonly revisions: readonly ProtocolRevision[];
   readonly pageSize: number;
   readonly rounds: RoundOptions;
+  readonly inputTimeoutMs: number;
   readonly #settings: CoreSettings;
   readonly #sessions = new Set<AttachedSession>();
   readonly #listeners = new Set<Subscriber>();
@@ -88,6 +91,7 @@ export class ServerCore {
     this.revisions = settings.revisions;
     this.pageSize = settings.pageSize;
     this.rounds = settings.rounds;
+    this.inputTimeoutMs = settings.inputTimeoutMs;
   }
 
   /** Reports an error that does not reach the wire. */

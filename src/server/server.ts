@@ -48,12 +48,23 @@ export interface McpServerOptions {
   stateTtlMs?: number;
   /** Most rounds one multi round-trip request may take. Default: 16. */
   maxInputRounds?: number;
+  /**
+   * How long `ctx.elicit`, `ctx.sample` and `ctx.roots` wait for a legacy client's answer before
+   * they reject with a timeout error (the client is sent `notifications/cancelled`); a call's own
+   * `timeoutMs` overrides it. Bounds what a client that never answers can hold. Default: 5 minutes.
+   */
+  inputTimeoutMs?: number;
   /** 2026-07-28 cache hints per method (`tools/list`, `server/discover`, …). Default: ttlMs 0, private. */
   cacheHints?: Readonly<Record<string, CacheHint>>;
   /** Capabilities to advertise on top of those derived from what is registered. */
   capabilities?: Spec.ServerCapabilities;
   /** Receives errors that never reach the wire (handler crashes, invalid output). Default: silent. */
   onError?: (error: unknown, where: string) => void;
+}
+
+function positiveOption(name: string, value: number): number {
+  if (!(value > 0)) throw new TypeError(`${name} must be a positive number`);
+  return value;
 }
 
 /**
@@ -82,6 +93,7 @@ export class McpServer {
         stateTtlMs: options.stateTtlMs ?? 600_000,
         maxRounds: options.maxInputRounds ?? 16,
       },
+      inputTimeoutMs: positiveOption('inputTimeoutMs', options.inputTimeoutMs ?? 300_000),
       cacheHints: options.cacheHints ?? {},
       onError: options.onError,
       capabilities: options.capabilities,

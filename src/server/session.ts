@@ -4,7 +4,7 @@
 // revision, and hands it to the feature functions with a HandlerContext.
 import type { MaybePromise } from '../internal/maybe.js';
 import { Connection } from '../jsonrpc/connection.js';
-import type { ConnectionOptions } from '../jsonrpc/connection.js';
+import type { AbandonedCall, ConnectionOptions } from '../jsonrpc/connection.js';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
 import type {
   Notification,
@@ -109,6 +109,16 @@ export class ServerSession implements AttachedSession, SessionState {
       this.#session.#core.report(error, 'connection');
     }
 
+    /** The default timeout of the session's requests to the client. */
+    get timeoutMs(): number {
+      return this.#session.#core.inputTimeoutMs;
+    }
+
+    /** A request to the client timed out or was cancelled: tell the client to stop. */
+    onAbandon(call: AbandonedCall): void {
+      this.#session.#cancelled(call);
+    }
+
     onClose(): void {
       this.#session.#core.detach(this.#session);
     }
@@ -177,6 +187,19 @@ export class ServerSession implements AttachedSession, SessionState {
   #send(method: string, params: Params | undefined): void {
     this.#connection?.notify(method, params).catch((error: unknown) => {
       this.#core.report(error, method);
+    });
+  }
+
+  /** Sends `notifications/cancelled` for a request to the client that was given up on. */
+  #cancelled(call: AbandonedCall): void {
+    const connection = this.#connection;
+    if (connection === undefined || connection.isClosed) return;
+    const reason = call.reason instanceof Error ? call.reason.message : 'cancelled';
+    const params = { requestId: call.id, reason };
+    const options =
+      call.relatedRequestId === undefined ? undefined : { relatedRequestId: call.relatedRequestId };
+    connection.notify('notifications/cancelled', params, options).catch((error: unknown) => {
+      this.#core.report(error, 'notifications/cancelled');
     });
   }
 

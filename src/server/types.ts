@@ -43,6 +43,11 @@ export interface InputOptions {
    * Keys must be unique within one request.
    */
   key?: string;
+  /**
+   * Legacy era: how long to wait for the client's answer, overriding the server's
+   * `inputTimeoutMs`. On expiry the call rejects with a timeout error.
+   */
+  timeoutMs?: number;
 }
 
 /**

@@ -17,6 +17,7 @@ import {
   startFace,
 } from './http-server-harness.js';
 import type { StreamableHttpOptions } from '../../src/transports/http/server/options.js';
+import { McpServer } from '../../src/server/index.js';
 
 const faces: Face[] = [];
 afterEach(async () => {
@@ -316,6 +317,67 @@ describe.each(FACES)('Streamable HTTP, legacy sessions (%s)', (kind) => {
     expect(await full.json()).toMatchObject({ error: { code: -32603 } });
     probes.release();
     for (const w of waits) expect((await w).status).toBe(200);
+  });
+
+  it('evicts, when full, a session whose only activity is a server request its client hung up on', async () => {
+    const { face } = await start({ maxSessions: 2 });
+    for (const id of [5, 6]) {
+      const session = await openSession(face);
+      const hangUp = new AbortController();
+      const res = await face.request({
+        ...sessionRequest(session, call('ask', {}, id)),
+        signal: hangUp.signal,
+      });
+      const stream = events(res);
+      await eventsUntil(stream, (e) => e.data !== '');
+      hangUp.abort();
+      await stream.return(undefined);
+    }
+    // The hang-ups reach the server asynchronously: retry until one did (503 until then).
+    let status = 0;
+    for (let attempt = 0; attempt < 50 && status !== 200; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      const next = await face.request({ body: initializeBody() });
+      status = next.status;
+      await next.text();
+    }
+    expect(status).toBe(200);
+    expect(face.handler.sessionCount).toBe(2);
+  });
+
+  it('times out a request to a client that never answers: the tool gets an error it can report, the client a cancel', async () => {
+    const server = new McpServer({ name: 'timeouts', version: '1.0.0' }, { inputTimeoutMs: 50 });
+    server.tool(
+      { name: 'ask', description: 'Asks.', inputSchema: { type: 'object' } },
+      async (_args, ctx) => {
+        await ctx.elicit({ message: 'name?', requestedSchema: { type: 'object', properties: {} } });
+        return 'answered';
+      },
+    );
+    const face = await startFace(kind, server);
+    faces.push(face);
+    const session = await openSession(face);
+    const res = await face.request(sessionRequest(session, call('ask', {}, 5)));
+    const sent = messages(await allEvents(res));
+    expect(sent.map((m) => m.method ?? 'result')).toEqual([
+      'elicitation/create',
+      'notifications/cancelled',
+      'result',
+    ]);
+    expect(sent[1].params).toMatchObject({ requestId: sent[0].id });
+    expect(sent[2]).toMatchObject({ id: 5, result: { isError: true } });
+    expect(sent[2].result.content[0].text).toMatch(/elicitation\/create.*timed out after 50 ms/);
+  });
+
+  it('mints no session for a failed initialize answered on SSE', async () => {
+    const { face } = await start();
+    const bad = await face.request({
+      headers: { accept: 'text/event-stream' },
+      body: { jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: 7 } },
+    });
+    expect(bad.headers.get('mcp-session-id')).toBeNull();
+    expect(messages(await allEvents(bad))).toMatchObject([{ id: 2, error: { code: -32602 } }]);
+    expect(face.handler.sessionCount).toBe(0);
   });
 
   it('forgets a session its server closed, and one whose initialize failed', async () => {

@@ -14,7 +14,7 @@ import {
   wantsReply,
 } from './context.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
-import { errorReply, joined, JSON_HEADERS, jsonReply } from './exchange.js';
+import { errorReply, joined, jsonReply } from './exchange.js';
 import type { Acceptable } from './media-type.js';
 import { PostReply } from './reply.js';
 import { SessionTransport } from './session-transport.js';
@@ -72,13 +72,11 @@ export async function serveInitialize(
     session,
     headers,
   });
-  if (
-    session.revision === undefined &&
-    reply.headers['content-type'] === JSON_HEADERS['content-type']
-  ) {
-    // initialize failed: the session is of no use.
+  if (session.revision === undefined) {
+    // initialize failed (answered as JSON or on SSE alike): the session is of no use.
     ctx.sessions.delete(session.id);
-    return { status: reply.status, headers: JSON_HEADERS, body: reply.body };
+    const unnamed = Object.entries(reply.headers).filter(([name]) => name !== 'mcp-session-id');
+    return { status: reply.status, headers: Object.fromEntries(unnamed), body: reply.body };
   }
   return reply;
 }

@@ -75,6 +75,15 @@ export class PostReply {
     }));
   }
 
+  /**
+   * True while a client may still read what is sent: the reply is not known yet (its POST is
+   * waiting), or its stream has a connection. False once the client hung up on the stream.
+   */
+  get attached(): boolean {
+    if (this.#state === 'pending') return true;
+    return this.#state === 'stream' && this.#sink?.attached === true;
+  }
+
   /** True once the final response was handled (or the reply abandoned). */
   get done(): boolean {
     return this.#state === 'done';

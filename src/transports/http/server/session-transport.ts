@@ -77,10 +77,14 @@ export class SessionTransport implements Transport, SessionEntry {
     return this.#inbox.start(receiver);
   }
 
+  /**
+   * True while a client is attached: a POST awaits its answer, or a stream has a connection. A
+   * session whose requests only wait on a client that hung up (an elicitation nobody answers)
+   * is not busy: it expires when idle, and is the first to go when the table is full.
+   */
   isBusy(): boolean {
-    if (this.#routes !== undefined) return true;
-    if (this.#standalone instanceof PlainStream && !this.#standalone.writer.closed) return true;
-    if (this.#standalone instanceof ResumableStream && this.#standalone.live) return true;
+    for (const reply of this.#routes?.values() ?? []) if (reply.attached) return true;
+    if (this.#standalone?.attached === true) return true;
     for (const stream of this.#streams?.values() ?? []) if (stream.live) return true;
     return false;
   }

@@ -15,6 +15,8 @@ export interface StreamSink {
   finish(): void;
   /** Closes the HTTP response without ending the stream: the client polls (resumable only). */
   disconnect(): void;
+  /** True while a client connection is reading the stream. */
+  readonly attached: boolean;
 }
 
 /** Opens the SSE stream of a reply: returns where to send and the reply body. */
@@ -26,6 +28,10 @@ export class PlainStream implements StreamSink {
 
   constructor(writer: SseWriter) {
     this.writer = writer;
+  }
+
+  get attached(): boolean {
+    return !this.writer.closed;
   }
 
   send(message: Message | readonly Message[]): void {
@@ -87,6 +93,10 @@ export class ResumableStream implements StreamSink {
 
   /** True while a client connection is attached. */
   get live(): boolean {
+    return this.#live !== undefined;
+  }
+
+  get attached(): boolean {
     return this.#live !== undefined;
   }
 
