@@ -8,7 +8,12 @@ import type { ErrorResponse, Message } from './message.js';
 export interface DecodeOptions {
   /** Whether a top-level array (a batch) is acceptable. Default false: a batch is -32600. */
   allowBatch?: boolean;
+  /** Most messages in one batch; a larger one is -32600 as a whole. Default {@link MAX_BATCH_MESSAGES}. */
+  maxBatch?: number;
 }
+
+/** How many messages a batch may hold unless a transport is told otherwise. */
+export const MAX_BATCH_MESSAGES = 100;
 
 /** One element of a decoded batch: a valid message, or the error response for an invalid one. */
 export type BatchItem = { message: Message } | { invalid: ErrorResponse };
@@ -47,6 +52,12 @@ export function decodeValue(value: unknown, options?: DecodeOptions): Decoded {
       return invalid('batches are not supported');
     }
     if (value.length === 0) return invalid('empty batch');
+    const max = options.maxBatch ?? MAX_BATCH_MESSAGES;
+    if (value.length > max) {
+      return invalid(
+        `a batch of ${String(value.length)} messages exceeds the limit of ${String(max)}`,
+      );
+    }
     const items = value.map((element): BatchItem => {
       const checked = validateMessage(element);
       return typeof checked === 'string'

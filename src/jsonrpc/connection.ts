@@ -4,6 +4,8 @@
 import type { MaybePromise } from '../internal/maybe.js';
 import { isPromise } from '../internal/maybe.js';
 import { SlotMap } from '../internal/slot-map.js';
+import type { BatchLimits } from './batch.js';
+import { DEFAULT_BATCH_LIMITS, serveBatchElements } from './batch.js';
 import type { BatchItem } from './codec.js';
 import { errorResponse } from './codec.js';
 import { ErrorCode, JsonRpcError, LocalError, LocalErrorCode } from './errors.js';
@@ -28,6 +30,8 @@ export interface ConnectionOptions extends RequestHandlers {
   onNotification?: NotificationHandler;
   /** Whether an incoming batch is acceptable now. Default: never (batches get -32600). */
   acceptBatch?: () => boolean;
+  /** Most bytes of a batch's answer (see {@link BatchLimits}). Default 16 MiB. */
+  maxBatchAnswerBytes?: number;
   /** Default timeout of outgoing requests in milliseconds. Default: none. */
   timeoutMs?: number;
   /**
@@ -279,16 +283,15 @@ export class Connection implements Peer {
       );
       return;
     }
-    const replies = items.map((item): Promise<Response | undefined> => {
-      if ('invalid' in item) return Promise.resolve(item.invalid);
+    const serve = (item: BatchItem): MaybePromise<Response | undefined> => {
+      if ('invalid' in item) return item.invalid;
       const { message } = item;
-      if ('method' in message && 'id' in message)
-        return Promise.resolve(this.#serve(message, info));
+      if ('method' in message && 'id' in message) return this.#serve(message, info);
       this.#receive(message, info);
-      return Promise.resolve(undefined);
-    });
-    void Promise.all(replies).then((responses) => {
-      const batch = responses.filter((r): r is Response => r !== undefined);
+      return undefined;
+    };
+    const maxBytes = this.#options.maxBatchAnswerBytes ?? DEFAULT_BATCH_LIMITS.maxAnswerBytes;
+    void serveBatchElements(items, serve, maxBytes).then((batch) => {
       if (batch.length > 0) this.#reply(batch);
     });
   }

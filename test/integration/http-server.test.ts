@@ -216,6 +216,29 @@ describe.each(FACES)('Streamable HTTP, legacy sessions (%s)', (kind) => {
     await withInit.text();
   });
 
+  it('refuses a batch of more messages than maxBatchMessages as a whole (-32600), with or without a session', async () => {
+    const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping' });
+    const headers = { 'mcp-protocol-version': '2025-03-26' };
+    for (const sessions of [true, false]) {
+      const { face } = await start({ maxBatchMessages: 3, sessions });
+      const session = sessions ? await openSession(face, '2025-03-26') : '';
+      const post = (body: unknown) =>
+        face.request(sessions ? sessionRequest(session, body, headers) : { headers, body });
+      const fits = await post([ping(1), ping(2), ping(3)]);
+      expect(fits.status).toBe(200);
+      expect(await fits.json()).toHaveLength(3);
+      const over = await post([ping(1), ping(2), ping(3), ping(4)]);
+      expect(over.status).toBe(400);
+      expect(await over.json()).toMatchObject({
+        id: null,
+        error: {
+          code: -32600,
+          message: expect.stringMatching(/4 messages exceeds the limit of 3/),
+        },
+      });
+    }
+  });
+
   it('carries a server request on the POST stream and takes the answer as a new POST', async () => {
     const { face } = await start();
     const session = await openSession(face);

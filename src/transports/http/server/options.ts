@@ -1,5 +1,7 @@
 // The options of the Streamable HTTP server transport, their defaults, and their resolved form.
 import { noop } from '../../../internal/noop.js';
+import type { DecodeOptions } from '../../../jsonrpc/codec.js';
+import { MAX_BATCH_MESSAGES } from '../../../jsonrpc/codec.js';
 import type { EventStore } from './event-store.js';
 import { MemoryEventStore } from './event-store.js';
 
@@ -41,6 +43,11 @@ export interface StreamableHttpOptions {
   maxBodyBytes?: number;
   /** How long reading a request body may take; slower ones get 408. Default 30 s. */
   bodyTimeoutMs?: number;
+  /**
+   * Most messages in one batch (2025-03-26 only); a larger batch gets 400 with -32600. Default
+   * 100. A batch's answer is capped at 16 MiB: responses past it become -32603 errors.
+   */
+  maxBatchMessages?: number;
   /**
    * Accepted `Host` values (DNS rebinding protection): `name` accepts any port, `name:port` one.
    * Default: `localhost`, `127.0.0.1` and `[::1]` on any port. `'any'` disables the check
@@ -90,6 +97,8 @@ export interface ResolvedOptions {
   readonly maxSessions: number;
   readonly sessionIdleMs: number;
   readonly body: { readonly maxBytes: number; readonly timeoutMs: number };
+  /** How POST bodies are decoded: batches allowed, up to maxBatchMessages. */
+  readonly decode: DecodeOptions;
   readonly allowedHosts: readonly string[] | 'any';
   readonly allowedOrigins: readonly string[] | 'any' | 'loopback';
   readonly cors: Required<CorsOptions> | undefined;
@@ -127,6 +136,10 @@ export function resolveOptions(options: StreamableHttpOptions): ResolvedOptions 
     body: {
       maxBytes: positive('maxBodyBytes', options.maxBodyBytes ?? 4 * 1024 * 1024),
       timeoutMs: positive('bodyTimeoutMs', options.bodyTimeoutMs ?? 30_000),
+    },
+    decode: {
+      allowBatch: true,
+      maxBatch: positive('maxBatchMessages', options.maxBatchMessages ?? MAX_BATCH_MESSAGES),
     },
     allowedHosts: options.allowedHosts ?? LOOPBACK_HOSTS,
     allowedOrigins: options.allowedOrigins ?? 'loopback',

@@ -55,7 +55,7 @@ function servePost(
   const { accept } = body;
   const parsed = parseJson(body.bytes);
   if (!('value' in parsed)) return parsed;
-  const decoded = decodeValue(parsed.value, { allowBatch: true });
+  const decoded = decodeValue(parsed.value, ctx.options.decode);
   switch (decoded.kind) {
     case 'invalid':
       return jsonReply(400, decoded.response);

@@ -6,6 +6,7 @@
 // the handler closing, cancels it: its `ctx.signal` aborts.
 import type { MaybePromise } from '../../../internal/maybe.js';
 import { isPromise } from '../../../internal/maybe.js';
+import { DEFAULT_BATCH_LIMITS, serveBatchElements } from '../../../jsonrpc/batch.js';
 import type { BatchItem } from '../../../jsonrpc/codec.js';
 import { ErrorCode, LocalError, LocalErrorCode } from '../../../jsonrpc/errors.js';
 import type {
@@ -203,12 +204,12 @@ class PostRequests implements Peer {
     this.#served = served;
     const reply = this.#pending(batch.invalid);
     const options = this.#how.options;
-    const responses = batch.requests.map((request) => {
+    const serve = (request: Request): MaybePromise<Response> => {
       const context = new ServedRequest(this, request.id, info);
       served.push(context);
-      return Promise.resolve(server.serveRequest(request, context, options));
-    });
-    Promise.all(responses).then(
+      return server.serveRequest(request, context, options);
+    };
+    serveBatchElements(batch.requests, serve, DEFAULT_BATCH_LIMITS.maxAnswerBytes).then(
       (responses) => {
         reply.final(responses);
       },
