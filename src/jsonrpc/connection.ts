@@ -4,7 +4,6 @@
 import type { MaybePromise } from '../internal/maybe.js';
 import { isPromise } from '../internal/maybe.js';
 import { SlotMap } from '../internal/slot-map.js';
-import type { BatchLimits } from './batch.js';
 import { DEFAULT_BATCH_LIMITS, serveBatchElements } from './batch.js';
 import type { BatchItem } from './codec.js';
 import { errorResponse } from './codec.js';
@@ -30,7 +29,7 @@ export interface ConnectionOptions extends RequestHandlers {
   onNotification?: NotificationHandler;
   /** Whether an incoming batch is acceptable now. Default: never (batches get -32600). */
   acceptBatch?: () => boolean;
-  /** Most bytes of a batch's answer (see {@link BatchLimits}). Default 16 MiB. */
+  /** Most bytes of a batch's answer (responses past it become -32603 errors). Default 16 MiB. */
   maxBatchAnswerBytes?: number;
   /** Default timeout of outgoing requests in milliseconds. Default: none. */
   timeoutMs?: number;
