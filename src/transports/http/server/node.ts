@@ -13,6 +13,7 @@ import { createStreamableHttpHandler } from './handler.js';
 import type { StreamableHttpOptions } from './options.js';
 import { LOOPBACK_HOSTS } from './options.js';
 import { readBody } from './node-body.js';
+import { lingerOnClose } from './node-linger.js';
 import { splitHost } from './security.js';
 
 /** A node:http request listener. */
@@ -42,6 +43,8 @@ function failed(res: ServerResponse): void {
 
 /** Writes a reply; one node:http refuses (bad header bytes) drops the connection. */
 function send(res: ServerResponse, reply: HttpReply): void {
+  // Only a refused body closes the connection: let the client finish sending and read why.
+  if (reply.headers['connection'] === 'close') lingerOnClose(res.socket);
   try {
     write(res, reply);
   } catch {
