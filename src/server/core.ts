@@ -62,6 +62,8 @@ export interface CoreSettings {
   rounds: RoundOptions;
   /** How long a legacy request to the client (elicit, sample, roots) waits for its answer. */
   inputTimeoutMs: number;
+  /** Most 2026-07-28 subscriptions/listen streams open at once. */
+  maxListenStreams: number;
   cacheHints: Readonly<Record<string, CacheHint>>;
   onError: ((error: unknown, where: string) => void) | undefined;
   capabilities: Spec.ServerCapabilities | undefined;
@@ -76,6 +78,8 @@ export class ServerCore {
   readonly pageSize: number;
   readonly rounds: RoundOptions;
   readonly inputTimeoutMs: number;
+  readonly maxListenStreams: number;
+  #listenSlots = 0;
   readonly #settings: CoreSettings;
   readonly #sessions = new Set<AttachedSession>();
   readonly #listeners = new Set<Subscriber>();
@@ -92,6 +96,19 @@ export class ServerCore {
     this.pageSize = settings.pageSize;
     this.rounds = settings.rounds;
     this.inputTimeoutMs = settings.inputTimeoutMs;
+    this.maxListenStreams = settings.maxListenStreams;
+  }
+
+  /** Takes a slot for a listen stream; false when maxListenStreams are open. */
+  takeListenSlot(): boolean {
+    if (this.#listenSlots >= this.maxListenStreams) return false;
+    this.#listenSlots++;
+    return true;
+  }
+
+  /** Gives back a slot {@link takeListenSlot} took. */
+  releaseListenSlot(): void {
+    this.#listenSlots--;
   }
 
   /** Reports an error that does not reach the wire. */

@@ -4,6 +4,7 @@ import { LazySignal } from '../internal/abort.js';
 import { isObject } from '../internal/json.js';
 import type { MaybePromise } from '../internal/maybe.js';
 import { isPromise, releasing } from '../internal/maybe.js';
+import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
 import { headerMismatch, invalidParams, resourceNotFound } from '../protocol/errors.js';
 import { isLoggingLevel } from '../protocol/logging.js';
 import { checkParamHeaders } from '../protocol/param-headers.js';
@@ -251,6 +252,23 @@ async function listen(call: Call): Promise<unknown> {
   if (!isObject(requested)) {
     throw invalidParams('params.notifications must be an object');
   }
+  const { core } = call;
+  if (!core.takeListenSlot()) {
+    const limit = String(core.maxListenStreams);
+    throw new JsonRpcError(
+      ErrorCode.InternalError,
+      `too many subscriptions/listen streams are open (limit ${limit}): try again later`,
+    );
+  }
+  try {
+    return await listening(call, requested);
+  } finally {
+    core.releaseListenSlot();
+  }
+}
+
+/** Serves one subscriptions/listen stream: acknowledges its filter, then tells changes until it ends. */
+async function listening(call: Call, requested: Record<string, unknown>): Promise<unknown> {
   const filter = call.core.agreeFilter(requested);
   const { id } = call.scope;
   // Copies whose fields are then set: `{ ...params, _meta }` takes V8's slow path on Node 20.

@@ -54,6 +54,11 @@ export interface McpServerOptions {
    * `timeoutMs` overrides it. Bounds what a client that never answers can hold. Default: 5 minutes.
    */
   inputTimeoutMs?: number;
+  /**
+   * Most 2026-07-28 `subscriptions/listen` streams open at once; one more is refused with -32603
+   * ("too many subscriptions/listen streams"). Default: 1 000.
+   */
+  maxListenStreams?: number;
   /** 2026-07-28 cache hints per method (`tools/list`, `server/discover`, …). Default: ttlMs 0, private. */
   cacheHints?: Readonly<Record<string, CacheHint>>;
   /** Capabilities to advertise on top of those derived from what is registered. */
@@ -94,6 +99,7 @@ export class McpServer {
         maxRounds: options.maxInputRounds ?? 16,
       },
       inputTimeoutMs: positiveOption('inputTimeoutMs', options.inputTimeoutMs ?? 300_000),
+      maxListenStreams: positiveOption('maxListenStreams', options.maxListenStreams ?? 1000),
       cacheHints: options.cacheHints ?? {},
       onError: options.onError,
       capabilities: options.capabilities,

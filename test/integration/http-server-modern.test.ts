@@ -17,6 +17,7 @@ import {
   startFace,
 } from './http-server-harness.js';
 import type { StreamableHttpOptions } from '../../src/transports/http/server/options.js';
+import { McpServer } from '../../src/server/index.js';
 
 const faces: Face[] = [];
 afterEach(async () => {
@@ -231,6 +232,47 @@ describe.each(FACES)('Streamable HTTP, 2026-07-28 (%s)', (kind) => {
     });
     const text = await readTextUntil(again, (t) => t.includes(': keep-alive'));
     expect(text).toContain(': keep-alive');
+  });
+
+  it('refuses a subscriptions/listen stream beyond maxListenStreams, and takes one again when a slot frees', async () => {
+    const server = new McpServer({ name: 'listen-cap', version: '1.0.0' }, { maxListenStreams: 2 });
+    const face = await startFace(kind, server);
+    faces.push(face);
+    const listen = (signal?: AbortSignal) =>
+      face.request({
+        ...modernRequest('subscriptions/listen', { notifications: { toolsListChanged: true } }),
+        ...(signal === undefined ? {} : { signal }),
+      });
+    const open = [new AbortController(), new AbortController()];
+    const streams = [];
+    for (const abort of open) {
+      const stream = events(await listen(abort.signal));
+      await eventsUntil(stream, (e) => e.data !== '');
+      streams.push(stream);
+    }
+    const refused = await listen();
+    expect(refused.status).toBe(200);
+    expect(await refused.json()).toMatchObject({
+      error: {
+        code: -32603,
+        message: expect.stringMatching(/too many subscriptions\/listen streams .*limit 2/),
+      },
+    });
+    open[0]!.abort();
+    await streams[0]!.return(undefined);
+    // The freed slot reaches the server asynchronously: retry until it did.
+    let acknowledged = false;
+    for (let attempt = 0; attempt < 50 && !acknowledged; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      const abort = new AbortController();
+      const res = await listen(abort.signal);
+      acknowledged = res.headers.get('content-type') === 'text/event-stream';
+      abort.abort();
+      await res.body?.cancel().catch(() => undefined);
+    }
+    expect(acknowledged).toBe(true);
+    open[1]!.abort();
+    await streams[1]!.return(undefined);
   });
 
   it('answers notifications with 202 (headers optional, but checked when sent), and refuses GET, DELETE and batches', async () => {

@@ -1,5 +1,6 @@
 // The node:http face: listen() on 127.0.0.1, a real fetch client, mcpkit's own jsonrpc Connection
 // as the client (server-to-client requests included), shutdown, and session expiry.
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Connection } from '../../src/jsonrpc/connection.js';
 import { createNodeHandler, listen } from '../../src/transports/http/server/node.js';
@@ -12,6 +13,7 @@ import {
   events,
   eventsUntil,
   initializeBody,
+  nodeRequest,
   openSession,
   faceOf,
   sessionRequest,
@@ -25,6 +27,45 @@ afterEach(async () => {
 });
 
 describe('listen()', () => {
+  it('answers 503 on a connection beyond maxConnections, and serves again once one closes', async () => {
+    const { server } = createTestServer();
+    const r = await listen(() => server, { maxConnections: 2 });
+    running.push(r);
+    const held = await Promise.all(
+      [0, 1].map(async () => {
+        const socket = connect(r.port, '127.0.0.1');
+        await new Promise((resolve) => socket.once('connect', resolve));
+        return socket;
+      }),
+    );
+    const post = () =>
+      nodeRequest(r.port, {
+        headers: {
+          host: `127.0.0.1:${String(r.port)}`,
+          'content-type': 'application/json',
+          accept: ACCEPT_BOTH,
+        },
+        body: initializeBody(),
+      });
+    const refused = await post();
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(await refused.json()).toMatchObject({
+      error: { code: -32603, message: 'too many connections' },
+    });
+    held[0]!.destroy();
+    // The close reaches the server asynchronously: retry until it did.
+    let status = 0;
+    for (let attempt = 0; attempt < 50 && status !== 200; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      const res = await post();
+      status = res.status;
+      await res.text();
+    }
+    expect(status).toBe(200);
+    held[1]!.destroy();
+  });
+
   it('serves a factory on 127.0.0.1 to a plain fetch client', async () => {
     const { server } = createTestServer();
     const r = await listen(() => server);

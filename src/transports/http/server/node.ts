@@ -3,11 +3,12 @@
 // JSON goes out with one writeHead + end, and SSE honours 'drain'.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { noop } from '../../../internal/noop.js';
 import { encode } from '../../../jsonrpc/codec.js';
 import type { BodyDone, BodyLimits, HttpExchange, HttpReply } from './exchange.js';
-import { JSON_HEADERS, isStreamBody } from './exchange.js';
+import { ErrorCode } from '../../../jsonrpc/errors.js';
+import { JSON_HEADERS, errorReply, isStreamBody } from './exchange.js';
 import type { ConnectableFactory, StreamableHttpHandler } from './handler.js';
 import { createStreamableHttpHandler } from './handler.js';
 import type { StreamableHttpOptions } from './options.js';
@@ -163,12 +164,41 @@ function drained(res: ServerResponse): Promise<void> {
   });
 }
 
+const OVER_LIMIT = Symbol('mcpkit over the connection limit');
+type CountedSocket = Socket & { [OVER_LIMIT]?: boolean };
+
+const TOO_MANY_CONNECTIONS: HttpReply = errorReply(
+  503,
+  { code: ErrorCode.InternalError, message: 'too many connections' },
+  { 'retry-after': '1', connection: 'close' },
+);
+
+/** Marks each connection opened while `max` others are open; node:http then answers it 503. */
+function countConnections(server: Server, max: number): void {
+  let open = 0;
+  server.on('connection', (socket: CountedSocket) => {
+    if (open >= max) {
+      socket[OVER_LIMIT] = true;
+      return;
+    }
+    open++;
+    socket.once('close', () => {
+      open--;
+    });
+  });
+}
+
 /** Options of {@link listen}: where to bind, plus the handler's options when given a factory. */
 export interface ListenOptions extends StreamableHttpOptions {
   /** The address to bind. Default `127.0.0.1` (loopback only). */
   host?: string;
   /** The port; 0 picks a free one. Default 0. */
   port?: number;
+  /**
+   * Most open connections. A request on a connection beyond it is answered 503 (`Retry-After`,
+   * -32603 "too many connections") and its connection closed. Default 10 000.
+   */
+  maxConnections?: number;
 }
 
 /** A running server, from {@link listen}. */
@@ -192,7 +222,8 @@ export async function listen(
   target: StreamableHttpHandler | ConnectableFactory,
   options: ListenOptions = {},
 ): Promise<Listening> {
-  const { host = '127.0.0.1', port = 0, ...handlerOptions } = options;
+  const { host = '127.0.0.1', port = 0, maxConnections = 10_000, ...handlerOptions } = options;
+  if (!(maxConnections >= 1)) throw new TypeError('maxConnections must be at least 1');
   const loopback = LOOPBACK_HOSTS.includes(
     splitHost(host.includes(':') ? `[${host}]` : host)?.name ?? '',
   );
@@ -203,7 +234,12 @@ export async function listen(
   }
   const handler =
     typeof target === 'function' ? createStreamableHttpHandler(target, handlerOptions) : target;
-  const server = createServer(toNodeHandler(handler));
+  const serve = toNodeHandler(handler);
+  const server = createServer((req, res) => {
+    if ((req.socket as CountedSocket)[OVER_LIMIT] === true) send(res, TOO_MANY_CONNECTIONS);
+    else serve(req, res);
+  });
+  countConnections(server, maxConnections);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
