@@ -7,6 +7,7 @@ import type { Pool, PoolClient, QueryArrayConfig } from 'pg';
 import type { RawResult, SessionSource, SqlSession } from './adapter.js';
 import { SqlError, toSqlError } from './adapter.js';
 import { RAW_TEXT_TYPES } from './logic.js';
+import { PrivilegedLoginError, findPrivileges, privilegedLoginError } from './privileges.js';
 
 /** Options of a PostgreSQL connection. */
 export interface PostgresOptions {
@@ -18,6 +19,17 @@ export interface PostgresOptions {
   graceMs?: number | undefined;
   /** Receives errors that concern no query (an idle connection dropped, a failed cancel). */
   onError?: ((error: unknown, where: string) => void) | undefined;
+  /** The role queries SET ROLE to, checked along with the login. */
+  role?: string | undefined;
+  /**
+   * Serve even when the login (or role) is privileged: a superuser, a member of
+   * pg_execute_server_program, pg_write_server_files, pg_read_server_files or pg_signal_backend,
+   * able to read pg_authid, or granted a function that reaches the server's files. Default
+   * false: startPostgres rejects, naming the privilege (see privileges.ts).
+   */
+  allowPrivilegedLogin?: boolean | undefined;
+  /** Told what was found when a privileged login is allowed. Default: console.warn. */
+  onWarning?: ((message: string) => void) | undefined;
 }
 
 async function loadPg(): Promise<typeof PgModule> {
@@ -51,10 +63,14 @@ export async function startPostgres(options: PostgresOptions): Promise<SessionSo
   });
   try {
     const probe = await pool.connect();
-    probe.release();
+    try {
+      await checkLogin(probe, options);
+    } finally {
+      probe.release();
+    }
   } catch (error) {
     await pool.end().catch(() => undefined);
-    throw toSqlError(error);
+    throw error instanceof PrivilegedLoginError ? error : toSqlError(error);
   }
   const graceMs = options.graceMs ?? 2000;
   return {
@@ -117,6 +133,15 @@ async function runOn(
   } catch (error) {
     throw toSqlError(error);
   }
+}
+
+/** Refuses a privileged login unless allowed; warns when it is allowed. */
+async function checkLogin(client: PoolClient, options: PostgresOptions): Promise<void> {
+  const found = await findPrivileges(client, options.role);
+  if (found.length === 0) return;
+  if (options.allowPrivilegedLogin !== true) throw privilegedLoginError(found);
+  const warn = options.onWarning ?? ((message: string) => console.warn(message));
+  warn(`warning: serving on a privileged login (--allow-privileged-login): ${found.join('; ')}`);
 }
 
 function cancelled(): SqlError {

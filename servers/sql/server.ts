@@ -42,6 +42,14 @@ export interface SqlServerOptions {
   cacheDir?: string | undefined;
   /** PostgreSQL only: connections in the pool. Default: 4. */
   poolSize?: number | undefined;
+  /**
+   * PostgreSQL only: serve even on a privileged login (a superuser, a member of
+   * pg_execute_server_program and the like), which a read-only transaction does not contain.
+   * Default false: opening the database fails with a message naming the privilege.
+   */
+  allowPrivilegedLogin?: boolean | undefined;
+  /** PostgreSQL only: told what was found when a privileged login is allowed. Default: console.warn. */
+  onWarning?: ((message: string) => void) | undefined;
   /** An adapter to serve instead of opening one (tests, other engines). */
   adapter?: SqlAdapter | undefined;
   /** Options for the underlying McpServer. */
@@ -67,6 +75,9 @@ export async function openDatabase(options: SqlServerOptions = {}): Promise<SqlA
       databaseUrl: options.databaseUrl,
       poolSize: options.poolSize,
       onError,
+      role: options.role,
+      allowPrivilegedLogin: options.allowPrivilegedLogin,
+      onWarning: options.onWarning,
     });
     return createAdapter(source, { kind: 'postgres', schema, role: options.role });
   }

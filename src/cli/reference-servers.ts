@@ -24,7 +24,14 @@ export const SERVER_NAMES = ['pingme', 'everything', 'sql', 'demo'] as const;
 /** Loads a reference server by name, or a module by path. */
 export async function loadServer(
   nameOrPath: string,
-  context: { env: Readonly<Record<string, string | undefined>>; cwd: string },
+  context: {
+    env: Readonly<Record<string, string | undefined>>;
+    cwd: string;
+    /** sql: serve on a privileged PostgreSQL login (--allow-privileged-login). */
+    allowPrivilegedLogin?: boolean;
+    /** Where a server's warnings go (stderr). */
+    warn?: (message: string) => void;
+  },
 ): Promise<Served> {
   switch (nameOrPath) {
     case 'pingme': {
@@ -39,7 +46,16 @@ export async function loadServer(
     }
     case 'sql': {
       const { createSqlServer } = await import('../../servers/sql/server.js');
-      const sql = await createSqlServer({ databaseUrl: databaseUrl(context.env) });
+      const { PrivilegedLoginError, PRIVILEGED_LOGIN_HINT } =
+        await import('../../servers/sql/privileges.js');
+      const sql = await createSqlServer({
+        databaseUrl: databaseUrl(context.env),
+        allowPrivilegedLogin: context.allowPrivilegedLogin,
+        onWarning: context.warn,
+      }).catch((error: unknown) => {
+        if (!(error instanceof PrivilegedLoginError)) throw error;
+        throw new CliError(error.message, { hint: PRIVILEGED_LOGIN_HINT, cause: error });
+      });
       return { name: 'sql', server: sql.server, close: () => sql.close() };
     }
     case 'demo':

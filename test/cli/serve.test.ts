@@ -18,6 +18,17 @@ const INITIALIZE = {
 };
 
 describe('mcpkit serve', () => {
+  const postgres = process.env['MCPKIT_TEST_POSTGRES_URL'];
+  (postgres === undefined ? it.skip : it)(
+    'serve sql refuses a superuser DATABASE_URL, naming the privilege (needs MCPKIT_TEST_POSTGRES_URL)',
+    async () => {
+      const ran = await cli(['serve', 'sql'], { env: { DATABASE_URL: postgres! } });
+      expect(ran.code).toBe(2);
+      expect(ran.stderr).toMatch(/mcpkit serve: refusing to serve: the login "\w+" is a superuser/);
+      expect(ran.stderr).toMatch(/hint: .*--allow-privileged-login/);
+    },
+  );
+
   it('serve pingme --stdio answers initialize, keeps stdout clean and exits at end of input', async () => {
     const child = spawnCli(['serve', 'pingme', '--stdio']);
     const done = collect(child);

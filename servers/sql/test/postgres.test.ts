@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shopStatements } from '../dataset.js';
 import type { SqlServer } from '../server.js';
 import { createSqlServer } from '../server.js';
+import { loginUrl } from './logins.js';
 import { sqlSuite } from './suite.js';
 
 const url = process.env['MCPKIT_TEST_POSTGRES_URL'];
@@ -19,6 +20,9 @@ if (url === undefined) {
 const suffix = randomBytes(4).toString('hex');
 const schema = `mcpkit_test_${suffix}`;
 const role = `mcpkit_test_reader_${suffix}`;
+// The gateway refuses a superuser login: it connects as a least-privilege one (docs/servers.md).
+const login = `mcpkit_test_login_${suffix}`;
+
 let admin: pg.Client | undefined;
 let sql: SqlServer | undefined;
 
@@ -34,12 +38,17 @@ function get(): SqlServer {
     await admin.query(`CREATE SCHEMA ${schema}`);
     await admin.query(`SET search_path TO ${schema}`);
     for (const statement of shopStatements()) await admin.query(statement);
-    sql = await createSqlServer({ databaseUrl: url, schema });
+    await admin.query(`CREATE ROLE ${login} LOGIN`);
+    await admin.query(`GRANT USAGE ON SCHEMA ${schema} TO ${login}`);
+    await admin.query(`GRANT SELECT ON ALL TABLES IN SCHEMA ${schema} TO ${login}`);
+    sql = await createSqlServer({ databaseUrl: loginUrl(url!, login), schema });
   }, 60_000);
 
   afterAll(async () => {
     await sql?.close();
     await admin?.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin?.query(`DROP OWNED BY ${login}`).catch(() => undefined);
+    await admin?.query(`DROP ROLE IF EXISTS ${login}`);
     await admin?.end();
   });
 
@@ -55,7 +64,8 @@ function get(): SqlServer {
       await admin?.query(`CREATE ROLE ${role} NOLOGIN`);
       await admin?.query(`GRANT USAGE ON SCHEMA ${schema} TO ${role}`);
       await admin?.query(`GRANT SELECT ON ${schema}.customers TO ${role}`);
-      narrow = await createSqlServer({ databaseUrl: url, schema, role });
+      await admin?.query(`GRANT ${role} TO ${login}`);
+      narrow = await createSqlServer({ databaseUrl: loginUrl(url!, login), schema, role });
     });
     afterAll(async () => {
       await narrow?.close();

@@ -40,6 +40,8 @@ Flags:
   --http [host:]port        serve Streamable HTTP (port 0 picks a free one)
   --allowed-host <name>     a Host header to accept when binding beyond loopback (repeatable)
   --legacy-sse              also serve the deprecated HTTP+SSE transport (/sse, /messages)
+  --allow-privileged-login  sql: serve even on a PostgreSQL login that can escape read-only
+                            (a superuser, pg_execute_server_program, …; refused by default)
   -q, --quiet               say nothing on stderr (but the URL, with --http)
   --debug                   print stack traces
 
@@ -58,6 +60,7 @@ const OPTIONS = {
   stdio: { type: 'boolean' },
   'allowed-host': { type: 'string', multiple: true },
   'legacy-sse': { type: 'boolean' },
+  'allow-privileged-login': { type: 'boolean' },
 } as const;
 
 /** Runs `mcpkit serve`; resolves once the server has shut down. */
@@ -79,7 +82,12 @@ export function run(args: readonly string[], io: Io): Promise<number> {
         throw new UsageError('choose one of --stdio and --http');
       }
       const address = http === undefined ? undefined : parseAddress(http);
-      const served = await loadServer(name, { env: io.env, cwd: process.cwd() });
+      const served = await loadServer(name, {
+        env: io.env,
+        cwd: process.cwd(),
+        allowPrivilegedLogin: flag(ctx.parsed, 'allow-privileged-login'),
+        warn: (message) => io.stderr.write(`${message}\n`),
+      });
       try {
         if (address === undefined) await serveStdio(ctx, served);
         else await serveHttp(ctx, served, address);
