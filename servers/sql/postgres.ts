@@ -28,7 +28,7 @@ export interface PostgresOptions {
    * false: startPostgres rejects, naming the privilege (see privileges.ts).
    */
   allowPrivilegedLogin?: boolean | undefined;
-  /** Told what was found when a privileged login is allowed. Default: console.warn. */
+  /** Told what was found when a privileged login is allowed. Default: process.emitWarning. */
   onWarning?: ((message: string) => void) | undefined;
 }
 
@@ -140,8 +140,9 @@ async function checkLogin(client: PoolClient, options: PostgresOptions): Promise
   const found = await findPrivileges(client, options.role);
   if (found.length === 0) return;
   if (options.allowPrivilegedLogin !== true) throw privilegedLoginError(found);
-  const warn = options.onWarning ?? ((message: string) => console.warn(message));
-  warn(`warning: serving on a privileged login (--allow-privileged-login): ${found.join('; ')}`);
+  const message = `warning: serving on a privileged login (--allow-privileged-login): ${found.join('; ')}`;
+  if (options.onWarning !== undefined) options.onWarning(message);
+  else process.emitWarning(message);
 }
 
 function cancelled(): SqlError {

@@ -48,7 +48,7 @@ export interface SqlServerOptions {
    * Default false: opening the database fails with a message naming the privilege.
    */
   allowPrivilegedLogin?: boolean | undefined;
-  /** PostgreSQL only: told what was found when a privileged login is allowed. Default: console.warn. */
+  /** PostgreSQL only: told what was found when a privileged login is allowed. Default: process.emitWarning. */
   onWarning?: ((message: string) => void) | undefined;
   /** An adapter to serve instead of opening one (tests, other engines). */
   adapter?: SqlAdapter | undefined;
