@@ -24,6 +24,23 @@ describe('decode', () => {
     }
   });
 
+  it('refuses ids that cannot be echoed exactly: floats, and integers beyond 2^53', () => {
+    for (const id of ['1.5', '1e300', '9007199254740993', '-9007199254740993']) {
+      const request = `{"jsonrpc":"2.0","id":${id},"method":"ping"}`;
+      expect(decode(request)).toMatchObject({
+        kind: 'invalid',
+        response: {
+          id: null,
+          error: { code: -32600, message: /id must be a string or an integer/ },
+        },
+      });
+      expect(decode(`{"jsonrpc":"2.0","id":${id},"result":{}}`).kind).toBe('invalid');
+    }
+    for (const id of ['9007199254740991', '-1', '0', '"9007199254740993"']) {
+      expect(decode(`{"jsonrpc":"2.0","id":${id},"method":"ping"}`).kind).toBe('message');
+    }
+  });
+
   it('answers invalid JSON with -32700 and id null', () => {
     for (const text of ['', '{', '{"jsonrpc":"2.0",', 'nul', '{"a":1}}', '\u0000']) {
       const decoded = decode(text);

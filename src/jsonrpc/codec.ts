@@ -99,8 +99,13 @@ function invalid(reason: string): Decoded {
   };
 }
 
+/**
+ * A usable request id: a string, or an integer that survives a JSON round trip (the schema's
+ * RequestId is string | integer). A float, or an integer beyond 2^53 that JSON.parse already
+ * rounded, could not be echoed exactly, so it is refused.
+ */
 function isId(value: unknown): value is string | number {
-  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+  return typeof value === 'string' || Number.isSafeInteger(value);
 }
 
 /** Returns the message when `value` is a structurally valid JSON-RPC 2.0 message, else why not. */
@@ -119,7 +124,7 @@ function validateCall(value: Record<string, unknown>): Message | string {
     if (typeof params !== 'object' || params === null)
       return 'params must be an object or an array';
   }
-  if ('id' in value && !isId(value['id'])) return 'id must be a string or a number';
+  if ('id' in value && !isId(value['id'])) return 'id must be a string or an integer';
   return value as unknown as Message;
 }
 
@@ -134,10 +139,10 @@ function validateResponse(value: Record<string, unknown>): Message | string {
   if (!('id' in value)) return 'a response needs an id';
   const id = value['id'];
   if (hasResult) {
-    if (!isId(id)) return 'id must be a string or a number';
+    if (!isId(id)) return 'id must be a string or an integer';
     return value as unknown as Message;
   }
-  if (id !== null && !isId(id)) return 'id must be a string, a number or null';
+  if (id !== null && !isId(id)) return 'id must be a string, an integer or null';
   const error = value['error'];
   if (!isObject(error)) return 'error must be an object';
   if (typeof error['code'] !== 'number' || !Number.isInteger(error['code'])) {
