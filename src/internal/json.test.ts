@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isObject } from './json.js';
+import { canonicalJson, isObject } from './json.js';
 
 describe('isObject', () => {
   it('accepts JSON objects and rejects null, arrays and primitives', () => {
@@ -10,5 +10,16 @@ describe('isObject', () => {
       true,
     ]);
     expect([null, undefined, [], [1], 'x', 1, true].map(isObject)).toEqual(Array(7).fill(false));
+  });
+});
+
+describe('canonicalJson', () => {
+  it('writes keys sorted at every depth, arrays in order, the same text for reordered keys', () => {
+    const a = JSON.parse('{"b":1,"a":{"y":[3,{"q":1,"p":2}],"x":"é"}}');
+    const b = JSON.parse('{"a":{"x":"é","y":[3,{"p":2,"q":1}]},"b":1}');
+    expect(canonicalJson(a)).toBe('{"a":{"x":"é","y":[3,{"p":2,"q":1}]},"b":1}');
+    expect(canonicalJson(b)).toBe(canonicalJson(a));
+    expect(canonicalJson({ a: [1, 2] })).not.toBe(canonicalJson({ a: [2, 1] }));
+    expect(canonicalJson([null, 'x', 1.5, true])).toBe('[null,"x",1.5,true]');
   });
 });

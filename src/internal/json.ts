@@ -9,3 +9,21 @@
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/**
+ * The JSON text of a parsed JSON value with every object's keys in sorted order (code-unit order,
+ * as RFC 8785 sorts them; arrays keep theirs): two values equal as JSON give the same text,
+ * whatever order their keys came in. Numbers and strings are written as JSON.stringify writes them.
+ */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) {
+    return `[${value.map((item: unknown) => canonicalJson(item ?? null)).join(',')}]`;
+  }
+  if (isObject(value)) {
+    const keys = Object.keys(value)
+      .filter((key) => value[key] !== undefined)
+      .sort();
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

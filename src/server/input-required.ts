@@ -3,7 +3,7 @@
 // first unanswered call ends the run with an `input_required` result; the client retries with the
 // answers, and the handler runs again from the top, with every answer so far replayed in order.
 // Earlier answers travel inside the sealed `requestState` (inputResponses are per round).
-import { isObject } from '../internal/json.js';
+import { canonicalJson, isObject } from '../internal/json.js';
 import { noop } from '../internal/noop.js';
 import type { Params } from '../jsonrpc/message.js';
 import { invalidParams } from '../protocol/errors.js';
@@ -190,7 +190,8 @@ interface BindingTarget {
 }
 
 async function bindingOf(target: BindingTarget): Promise<string> {
-  const text = JSON.stringify([target.method, target.name, target.args ?? null]);
+  // Canonical: the same arguments sent with their keys in another order are the same request.
+  const text = canonicalJson([target.method, target.name, target.args ?? null]);
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   let hex = '';
   for (const byte of new Uint8Array(digest).subarray(0, 16))

@@ -283,6 +283,44 @@ describe('elicitation, sampling and roots', () => {
     expect(done.content[0].text).toBe('x+y');
   });
 
+  it('binds requestState to the arguments as JSON values: key order does not matter, values do', async () => {
+    const server = featureServer();
+    const question = { mode: 'form', message: 'Sure?', requestedSchema: FORM } as never;
+    server.tool(
+      {
+        name: 'ask_args',
+        description: 'd',
+        inputSchema: { type: 'object', additionalProperties: true },
+      },
+      async (_args, ctx) => {
+        await ctx.elicit(question);
+        await ctx.elicit(question);
+        return 'done';
+      },
+    );
+    const w = await wire(server);
+    const call = (args: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+      w.modern(
+        'tools/call',
+        { name: 'ask_args', arguments: args, ...extra },
+        { capabilities: everything },
+      );
+    const first = await call({ a: 1, b: { c: 2, d: [1, { e: 3, f: 4 }] } });
+    const answer = { inputResponses: { 'input-0': answers['elicitation/create'] } };
+    const reordered = await call(
+      { b: { d: [1, { f: 4, e: 3 }], c: 2 }, a: 1 },
+      { requestState: first.requestState, ...answer },
+    );
+    expect(reordered, JSON.stringify(reordered)).toMatchObject({ resultType: 'input_required' });
+    expect(Object.keys(reordered.inputRequests)).toEqual(['input-1']);
+    await expect(
+      call(
+        { b: { d: [{ f: 4, e: 3 }, 1], c: 2 }, a: 1 },
+        { requestState: first.requestState, ...answer },
+      ),
+    ).rejects.toMatchObject({ code: -32602, message: /another request/ });
+  });
+
   it('refuses tampered, foreign and expired state before the handler runs', async () => {
     const handler = vi.fn();
     const server = featureServer({ stateTtlMs: 60_000 });
