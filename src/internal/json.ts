@@ -25,5 +25,7 @@ export function canonicalJson(value: unknown): string {
       .sort();
     return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(',')}}`;
   }
-  return JSON.stringify(value) ?? 'null';
+  // JSON.stringify gives undefined for undefined (and functions): JSON has only null for them.
+  const text = JSON.stringify(value) as string | undefined;
+  return text ?? 'null';
 }
