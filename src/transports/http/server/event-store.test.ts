@@ -26,6 +26,24 @@ describe('MemoryEventStore', () => {
     expect(store.replayAfter('12345')).toBeUndefined();
   });
 
+  it("keeps at most maxEventsPerSession for one session: its flood evicts its own events, not others'", () => {
+    const store = new MemoryEventStore({ maxEvents: 100, maxEventsPerSession: 10 });
+    const quiet = store.append('quiet/1', null);
+    store.append('quiet/1', msg(1));
+    let first = '';
+    for (let n = 0; n < 1000; n++) {
+      const id = store.append(`busy/${String(1 + (n % 3))}`, msg(n));
+      if (n === 0) first = id;
+    }
+    expect(store.replayAfter(quiet)?.events.map((e) => e.message)).toEqual([msg(1)]);
+    expect(store.size).toBe(12);
+    expect(store.replayAfter(first)).toBeUndefined();
+    store.forget('busy/1');
+    store.forget('busy/2');
+    store.forget('busy/3');
+    expect(store.size).toBe(2);
+  });
+
   it('keeps at most maxEvents, dropping the oldest', () => {
     const store = new MemoryEventStore({ maxEvents: 3 });
     const first = store.append('s', msg(1));

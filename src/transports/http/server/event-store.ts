@@ -45,11 +45,18 @@ export interface MemoryEventStoreOptions {
   maxEvents?: number;
   /** How long an event is kept, in milliseconds. Default 5 minutes. */
   maxAgeMs?: number;
+  /**
+   * The most events kept for one session (the streams whose ids share the prefix before their
+   * last `/`); past it, that session's own oldest event goes, so one busy session cannot push
+   * out the events of others. Default 1 000.
+   */
+  maxEventsPerSession?: number;
 }
 
 interface Entry {
   readonly seq: number;
   readonly streamId: string;
+  readonly session: string;
   readonly message: Message | readonly Message[] | null;
   readonly at: number;
 }
@@ -63,16 +70,21 @@ interface Entry {
 export class MemoryEventStore implements EventStore {
   readonly #maxEvents: number;
   readonly #maxAgeMs: number;
+  readonly #maxPerSession: number;
   /** Every event by sequence number, in append order (Map iteration order). */
   readonly #events = new Map<number, Entry>();
   /** Each stream's events, in append order. */
   readonly #streams = new Map<string, Entry[]>();
+  /** Each session's events, in append order. */
+  readonly #sessions = new Map<string, Entry[]>();
   #seq = 0;
 
   constructor(options: MemoryEventStoreOptions = {}) {
     this.#maxEvents = options.maxEvents ?? 10_000;
     this.#maxAgeMs = options.maxAgeMs ?? 300_000;
+    this.#maxPerSession = options.maxEventsPerSession ?? 1000;
     if (!(this.#maxEvents >= 1)) throw new TypeError('maxEvents must be at least 1');
+    if (!(this.#maxPerSession >= 1)) throw new TypeError('maxEventsPerSession must be at least 1');
     if (!(this.#maxAgeMs > 0)) throw new TypeError('maxAgeMs must be positive');
   }
 
@@ -84,14 +96,14 @@ export class MemoryEventStore implements EventStore {
   append(streamId: string, message: Message | readonly Message[] | null): string {
     const now = Date.now();
     this.#prune(now);
-    const entry: Entry = { seq: ++this.#seq, streamId, message, at: now };
+    const slash = streamId.lastIndexOf('/');
+    const session = slash < 0 ? streamId : streamId.slice(0, slash);
+    const entry: Entry = { seq: ++this.#seq, streamId, session, message, at: now };
     this.#events.set(entry.seq, entry);
-    let stream = this.#streams.get(streamId);
-    if (stream === undefined) {
-      stream = [];
-      this.#streams.set(streamId, stream);
-    }
-    stream.push(entry);
+    listOf(this.#streams, streamId).push(entry);
+    const own = listOf(this.#sessions, session);
+    own.push(entry);
+    if (own.length > this.#maxPerSession) this.#drop(own[0] as Entry);
     while (this.#events.size > this.#maxEvents) this.#dropOldest();
     return String(entry.seq);
   }
@@ -114,8 +126,7 @@ export class MemoryEventStore implements EventStore {
   forget(streamId: string): void {
     const stream = this.#streams.get(streamId);
     if (stream === undefined) return;
-    this.#streams.delete(streamId);
-    for (const e of stream) this.#events.delete(e.seq);
+    for (const e of [...stream]) this.#drop(e);
   }
 
   #prune(now: number): void {
@@ -128,12 +139,35 @@ export class MemoryEventStore implements EventStore {
 
   #dropOldest(): void {
     const first = this.#events.values().next();
-    if (first.done === true) return;
-    const entry = first.value;
-    this.#events.delete(entry.seq);
-    const stream = this.#streams.get(entry.streamId);
-    if (stream === undefined) return;
-    if (stream[0] === entry) stream.shift();
-    if (stream.length === 0) this.#streams.delete(entry.streamId);
+    if (first.done !== true) this.#drop(first.value);
   }
+
+  /** Removes one event, which is the oldest of its stream and of its session, or forgotten. */
+  #drop(entry: Entry): void {
+    this.#events.delete(entry.seq);
+    unlist(this.#streams, entry.streamId, entry);
+    unlist(this.#sessions, entry.session, entry);
+  }
+}
+
+/** The list under `key`, made when missing. */
+function listOf(lists: Map<string, Entry[]>, key: string): Entry[] {
+  let list = lists.get(key);
+  if (list === undefined) {
+    list = [];
+    lists.set(key, list);
+  }
+  return list;
+}
+
+/** Takes `entry` out of the list under `key` (at its head, usually), and the list once empty. */
+function unlist(lists: Map<string, Entry[]>, key: string, entry: Entry): void {
+  const list = lists.get(key);
+  if (list === undefined) return;
+  if (list[0] === entry) list.shift();
+  else {
+    const at = list.indexOf(entry);
+    if (at >= 0) list.splice(at, 1);
+  }
+  if (list.length === 0) lists.delete(key);
 }
