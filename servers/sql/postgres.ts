@@ -17,6 +17,11 @@ export interface PostgresOptions {
   poolSize?: number | undefined;
   /** How long past its time limit a query may take before its connection is closed. Default: 2000 ms. */
   graceMs?: number | undefined;
+  /**
+   * How long opening a connection may take (TCP, TLS and the startup exchange), at start-up and
+   * for each new pooled connection. Default: 10 000 ms.
+   */
+  connectTimeoutMs?: number | undefined;
   /** Receives errors that concern no query (an idle connection dropped, a failed cancel). */
   onError?: ((error: unknown, where: string) => void) | undefined;
   /** The role queries SET ROLE to, checked along with the login. */
@@ -52,10 +57,12 @@ export async function startPostgres(options: PostgresOptions): Promise<SessionSo
     getTypeParser: (oid: number, format?: 'text' | 'binary') =>
       raw.has(oid) ? (text: string) => text : fallback(oid, format),
   } as unknown as QueryArrayConfig['types'];
+  const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
   const pool: Pool = new pg.Pool({
     connectionString: options.databaseUrl,
     max: options.poolSize ?? 4,
     application_name: 'mcpkit-sql',
+    connectionTimeoutMillis: connectTimeoutMs,
   });
   const report = options.onError ?? (() => undefined);
   pool.on('error', (error) => {
@@ -70,23 +77,40 @@ export async function startPostgres(options: PostgresOptions): Promise<SessionSo
     }
   } catch (error) {
     await pool.end().catch(() => undefined);
-    throw error instanceof PrivilegedLoginError ? error : toSqlError(error);
+    if (error instanceof PrivilegedLoginError) throw error;
+    if (isConnectTimeout(error)) {
+      throw new SqlError({
+        message: `PostgreSQL at ${where(options.databaseUrl)} did not answer within ${String(connectTimeoutMs)} ms`,
+        code: '08001',
+        hint: 'check that the server is up and reachable, or raise connectTimeoutMs',
+      });
+    }
+    throw toSqlError(error);
   }
   const graceMs = options.graceMs ?? 2000;
   return {
     async withSession(work, limits) {
       if (limits.signal?.aborted === true) throw cancelled();
-      const client = await pool.connect().catch((error: unknown) => {
-        throw toSqlError(error);
-      });
+      // The time limit counts from the call: waiting for a connection uses it up too.
+      const deadline = Date.now() + limits.timeoutMs;
+      const client = await acquire(pool, limits.timeoutMs);
+      // A connection that dies mid-query emits 'error' on its client as well as failing the
+      // query; with no listener that would crash the process.
+      const onClientError = (error: unknown) => {
+        report(error, 'sql: PostgreSQL connection');
+      };
+      client.on('error', onClientError);
       let broken: Error | undefined;
-      const guard = setTimeout(() => {
-        broken = new SqlError({
-          message: `the query outlived its ${String(limits.timeoutMs)} ms limit and its connection was closed`,
-          code: '57014',
-        });
-        client.release(broken);
-      }, limits.timeoutMs + graceMs);
+      const guard = setTimeout(
+        () => {
+          broken = new SqlError({
+            message: `the query outlived its ${String(limits.timeoutMs)} ms limit and its connection was closed`,
+            code: '57014',
+          });
+          client.release(broken);
+        },
+        Math.max(0, deadline - Date.now()) + graceMs,
+      );
       const pid = (client as unknown as { processID?: number }).processID;
       const onAbort = () => {
         if (pid === undefined) return;
@@ -102,6 +126,7 @@ export async function startPostgres(options: PostgresOptions): Promise<SessionSo
         throw broken ?? error;
       } finally {
         clearTimeout(guard);
+        client.off('error', onClientError);
         limits.signal?.removeEventListener('abort', onAbort);
         if (broken === undefined) client.release();
       }
@@ -110,6 +135,54 @@ export async function startPostgres(options: PostgresOptions): Promise<SessionSo
       await pool.end();
     },
   };
+}
+
+/**
+ * A pooled connection within `ms`, else a SqlError: a database that accepts connections and
+ * never answers must not hold a call. A connection that comes after the call gave up goes back.
+ */
+function acquire(pool: Pool, ms: number): Promise<PoolClient> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const timer = setTimeout(() => {
+      settled = true;
+      const message = `no database connection within the ${String(ms)} ms limit: the database did not answer`;
+      reject(new SqlError({ message, code: '57014' }));
+    }, ms);
+    pool.connect().then(
+      (client) => {
+        if (settled) {
+          client.release();
+          return;
+        }
+        settled = true;
+        clearTimeout(timer);
+        resolve(client);
+      },
+      (error: unknown) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        reject(toSqlError(error));
+      },
+    );
+  });
+}
+
+/** True for node-postgres's connection timeouts. */
+function isConnectTimeout(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : '';
+  return /timeout exceeded when trying to connect|connection timeout/i.test(message);
+}
+
+/** host:port of a connection URL, for messages (never its credentials). */
+function where(databaseUrl: string): string {
+  try {
+    const url = new URL(databaseUrl);
+    return `${url.hostname}:${url.port === '' ? '5432' : url.port}`;
+  } catch {
+    return 'the configured address';
+  }
 }
 
 async function runOn(

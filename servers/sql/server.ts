@@ -42,6 +42,8 @@ export interface SqlServerOptions {
   cacheDir?: string | undefined;
   /** PostgreSQL only: connections in the pool. Default: 4. */
   poolSize?: number | undefined;
+  /** PostgreSQL only: how long opening a connection may take, at start-up and later. Default: 10 000 ms. */
+  connectTimeoutMs?: number | undefined;
   /**
    * PostgreSQL only: serve even on a privileged login (a superuser, a member of
    * pg_execute_server_program and the like), which a read-only transaction does not contain.
@@ -74,6 +76,7 @@ export async function openDatabase(options: SqlServerOptions = {}): Promise<SqlA
     const source = await startPostgres({
       databaseUrl: options.databaseUrl,
       poolSize: options.poolSize,
+      connectTimeoutMs: options.connectTimeoutMs,
       onError,
       role: options.role,
       allowPrivilegedLogin: options.allowPrivilegedLogin,
