@@ -20,6 +20,13 @@ export interface QueryOptions {
   timeoutMs: number;
   /** Most rows to return; one more is fetched to know whether there are more. */
   maxRows: number;
+  /**
+   * Most bytes of result data (cells, as JSON text) to return: rows past it are not fetched.
+   * Default {@link DEFAULT_MAX_RESULT_BYTES}.
+   */
+  maxBytes?: number | undefined;
+  /** Longest cell, in characters of its text; longer ones are cut with a note. Default {@link DEFAULT_MAX_CELL_BYTES}. */
+  maxCellBytes?: number | undefined;
   /** Cancels the query. */
   signal?: AbortSignal | undefined;
 }
@@ -74,6 +81,14 @@ export interface SessionSource {
   ): Promise<T>;
   close(): Promise<void>;
 }
+
+/** The default byte budget of one result. */
+export const DEFAULT_MAX_RESULT_BYTES = 256 * 1024;
+/** The default longest cell. */
+export const DEFAULT_MAX_CELL_BYTES = 32 * 1024;
+/** Rows fetched in the first batch; later batches follow the size of the rows seen. */
+const FIRST_BATCH = 16;
+const MAX_BATCH = 256;
 
 /** SQLSTATEs of a DECLARE that fails only because the statement cannot back a cursor. */
 const NOT_CURSORABLE = new Set(['42601', '0A000']);
@@ -140,34 +155,130 @@ async function inTransaction(session: SqlSession, job: Job): Promise<QueryResult
 }
 
 /**
- * Runs the statement and keeps at most maxRows rows. A statement that can back a cursor
- * (SELECT, VALUES, TABLE, WITH … SELECT) is declared as one and only maxRows + 1 rows are
- * fetched, so a huge result never leaves the database. Any other statement (SHOW, EXPLAIN, and
- * everything the read-only transaction refuses) runs as is.
+ * Runs the statement and keeps at most maxRows rows and maxBytes of data. A statement that can
+ * back a cursor (SELECT, VALUES, TABLE, WITH … SELECT) is declared as one and fetched in batches
+ * sized to the rows seen, stopping at either limit, so a huge result never leaves the database.
+ * Any other statement (SHOW, EXPLAIN, and everything the read-only transaction refuses) runs as
+ * is and is cut the same way after. A cell longer than maxCellBytes is cut with a marker; memory
+ * holds at most one batch of whole rows (the driver reads a row whole).
  */
 async function fetchRows(session: SqlSession, job: Job): Promise<QueryResult> {
   const { sql, params, options } = job;
   const maxRows = options.maxRows;
   if (!Number.isSafeInteger(maxRows) || maxRows < 1) throw new RangeError('maxRows must be ≥ 1');
+  const kept = new Kept(maxRows, {
+    bytes: options.maxBytes ?? DEFAULT_MAX_RESULT_BYTES,
+    cell: options.maxCellBytes ?? DEFAULT_MAX_CELL_BYTES,
+  });
   await session.run('SAVEPOINT mcpkit_query', []);
-  let raw: RawResult;
+  let fields: RawResult['fields'];
+  let command: string | undefined;
   try {
     await session.run(`DECLARE mcpkit_rows NO SCROLL CURSOR FOR ${sql}`, params);
-    raw = await session.run(`FETCH FORWARD ${String(maxRows + 1)} FROM mcpkit_rows`, []);
+    fields = await fetchBatches(session, kept);
   } catch (error) {
     if (!(error instanceof SqlError) || !NOT_CURSORABLE.has(error.code ?? '')) throw error;
     await session.run('ROLLBACK TO SAVEPOINT mcpkit_query', []);
-    raw = await session.run(sql, params);
-    if (raw.command === 'DECLARE' || raw.command === 'FETCH') raw.command = undefined;
+    const raw = await session.run(sql, params);
+    fields = raw.fields;
+    if (raw.command !== 'DECLARE' && raw.command !== 'FETCH') command = raw.command;
+    kept.take(raw.rows, fields);
   }
-  const truncated = raw.rows.length > maxRows;
-  const rows = (truncated ? raw.rows.slice(0, maxRows) : raw.rows).map((row) =>
-    raw.fields.map((field, i): JsonValue => normalizeValue(row[i], field.typeId)),
-  );
-  const columns = await columnsOf(session, raw.fields);
-  const result: QueryResult = { columns, rows, rowCount: rows.length, truncated };
-  if (raw.command !== undefined && raw.command !== 'FETCH') result.command = raw.command;
+  const columns = await columnsOf(session, fields);
+  const result: QueryResult = {
+    columns,
+    rows: kept.rows,
+    rowCount: kept.rows.length,
+    truncated: kept.stoppedBy !== undefined,
+  };
+  if (kept.stoppedBy !== undefined) result.truncatedBy = kept.stoppedBy;
+  if (kept.cutCells > 0) result.cutCells = kept.cutCells;
+  if (command !== undefined) result.command = command;
   return result;
+}
+
+/** Fetches from the declared cursor until a limit stops or the rows end; returns the fields. */
+async function fetchBatches(session: SqlSession, kept: Kept): Promise<RawResult['fields']> {
+  let batch = FIRST_BATCH;
+  for (;;) {
+    const want = Math.min(batch, kept.room);
+    const raw = await session.run(`FETCH FORWARD ${String(want)} FROM mcpkit_rows`, []);
+    kept.take(raw.rows, raw.fields);
+    if (kept.stoppedBy !== undefined || raw.rows.length < want) return raw.fields;
+    batch = kept.nextBatch();
+  }
+}
+
+/** The rows kept so far under the row and byte limits, normalized, with cells cut. */
+class Kept {
+  readonly rows: JsonValue[][] = [];
+  /** Why rows were left out, once they were. */
+  stoppedBy: 'rows' | 'bytes' | undefined;
+  cutCells = 0;
+  #bytes = 0;
+  readonly #maxRows: number;
+  readonly #limits: { bytes: number; cell: number };
+
+  constructor(maxRows: number, limits: { bytes: number; cell: number }) {
+    this.#maxRows = maxRows;
+    this.#limits = limits;
+  }
+
+  /** Rows worth fetching: up to maxRows, plus one to learn whether there are more. */
+  get room(): number {
+    return this.#maxRows + 1 - this.rows.length;
+  }
+
+  /** The next batch: about as many rows as the byte budget has room for at the size seen. */
+  nextBatch(): number {
+    const average = this.#bytes / Math.max(1, this.rows.length);
+    const fits = Math.floor((this.#limits.bytes - this.#bytes) / Math.max(1, average));
+    return Math.min(MAX_BATCH, Math.max(1, fits + 1));
+  }
+
+  /** Keeps what fits of `raw`; sets stoppedBy when a limit leaves rows out. */
+  take(raw: readonly unknown[][], fields: RawResult['fields']): void {
+    for (const row of raw) {
+      if (this.stoppedBy !== undefined) return;
+      if (this.rows.length === this.#maxRows) {
+        this.stoppedBy = 'rows';
+        return;
+      }
+      let size = 0;
+      const cells = fields.map((field, i): JsonValue => {
+        const value = this.#cut(normalizeValue(row[i], field.typeId));
+        size += cellSize(value);
+        return value;
+      });
+      if (this.rows.length > 0 && this.#bytes + size > this.#limits.bytes) {
+        this.stoppedBy = 'bytes';
+        return;
+      }
+      this.rows.push(cells);
+      this.#bytes += size;
+    }
+  }
+
+  /** A cell no longer than the cell limit: long text is cut and marked, long JSON becomes cut text. */
+  #cut(value: JsonValue): JsonValue {
+    const max = this.#limits.cell;
+    const text =
+      typeof value === 'string'
+        ? value
+        : typeof value === 'object' && value !== null
+          ? JSON.stringify(value)
+          : undefined;
+    if (text === undefined || text.length <= max) return value;
+    this.cutCells++;
+    return `${text.slice(0, max)}… [cut: ${String(text.length - max)} more characters]`;
+  }
+}
+
+/** The size of a cell as JSON text, about. */
+function cellSize(value: JsonValue): number {
+  if (typeof value === 'string') return value.length + 2;
+  if (value === null || typeof value !== 'object') return 8;
+  return JSON.stringify(value).length;
 }
 
 async function columnsOf(

@@ -21,8 +21,12 @@ export interface QueryResult {
   rows: JsonValue[][];
   /** Rows returned (at most maxRows). */
   rowCount: number;
-  /** True when the statement produced more than maxRows rows. */
+  /** True when the statement produced more rows than are shown. */
   truncated: boolean;
+  /** Which limit left rows out: maxRows, or the byte budget of a result. */
+  truncatedBy?: 'rows' | 'bytes';
+  /** How many cells were cut to the longest cell allowed. */
+  cutCells?: number;
   /** The command tag, when the driver reports it (SELECT, SHOW, COMMIT, …). */
   command?: string;
 }
@@ -156,10 +160,21 @@ export function formatTable(result: QueryResult, maxRows: number): string {
   const rule = widths.map((w) => '-'.repeat(w)).join('-+-');
   const body = cells.map((r) => line(r, right));
   const count = `(${String(result.rowCount)} row${result.rowCount === 1 ? '' : 's'})`;
-  const note = result.truncated
-    ? `\nTruncated: the query returned more than ${String(maxRows)} rows and only the first ${String(maxRows)} are shown. Add a WHERE or LIMIT, or raise maxRows (up to ${String(MAX_ROWS_LIMIT)}).`
-    : '';
-  return [header, rule, ...body, count].join('\n') + note;
+  return [header, rule, ...body, count].join('\n') + notesOf(result, maxRows);
+}
+
+/** What the model must know about what it is not shown. */
+function notesOf(result: QueryResult, maxRows: number): string {
+  let notes = '';
+  if (result.truncated && result.truncatedBy === 'bytes') {
+    notes += `\nTruncated: the rows shown fill the byte budget of one result and more rows exist. Select fewer or narrower columns, or add a WHERE or LIMIT.`;
+  } else if (result.truncated) {
+    notes += `\nTruncated: the query returned more than ${String(maxRows)} rows and only the first ${String(maxRows)} are shown. Add a WHERE or LIMIT, or raise maxRows (up to ${String(MAX_ROWS_LIMIT)}).`;
+  }
+  if (result.cutCells !== undefined) {
+    notes += `\n${String(result.cutCells)} cell${result.cutCells === 1 ? ' was' : 's were'} too long and cut (marked "… [cut: N more characters]"). Select a substring (left(col, n)) to see a part.`;
+  }
+  return notes;
 }
 
 /** An error the database reported: its message and SQLSTATE code. */

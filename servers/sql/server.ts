@@ -6,7 +6,12 @@ import type { JsonSchemaObject, McpServerOptions } from '../../src/server/index.
 import { McpServer } from '../../src/server/index.js';
 import { resourceNotFound } from '../../src/protocol/index.js';
 import type { QueryOptions, SqlAdapter } from './adapter.js';
-import { createAdapter, toSqlError } from './adapter.js';
+import {
+  DEFAULT_MAX_CELL_BYTES,
+  DEFAULT_MAX_RESULT_BYTES,
+  createAdapter,
+  toSqlError,
+} from './adapter.js';
 import { shopStatements } from './dataset.js';
 import type { QueryResult, SqlParam, TableInfo, TableSchema } from './logic.js';
 import {
@@ -38,6 +43,10 @@ export interface SqlServerOptions {
   timeoutMs?: number | undefined;
   /** Rows a query returns when the call does not say. Default: 100 (at most 1000). */
   defaultMaxRows?: number | undefined;
+  /** Most bytes of data one query returns; rows past it are not fetched. Default: 256 KiB. */
+  maxResultBytes?: number | undefined;
+  /** Longest cell a query returns, in characters; longer ones are cut with a note. Default: 32 KiB. */
+  maxCellBytes?: number | undefined;
   /** PGlite only: a folder to cache the seeded database in between runs. Default: none. */
   cacheDir?: string | undefined;
   /** PostgreSQL only: connections in the pool. Default: 4. */
@@ -100,7 +109,12 @@ function limitsOf(options: SqlServerOptions): Limits {
   if (!Number.isInteger(defaultMaxRows) || defaultMaxRows < 1 || defaultMaxRows > MAX_ROWS_LIMIT) {
     throw new TypeError(`defaultMaxRows must be an integer from 1 to ${String(MAX_ROWS_LIMIT)}`);
   }
-  return { timeoutMs, defaultMaxRows };
+  const maxBytes = options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+  const maxCellBytes = options.maxCellBytes ?? DEFAULT_MAX_CELL_BYTES;
+  if (!(maxBytes >= 1) || !(maxCellBytes >= 1)) {
+    throw new TypeError('maxResultBytes and maxCellBytes must be at least 1');
+  }
+  return { timeoutMs, defaultMaxRows, maxBytes, maxCellBytes };
 }
 
 const instructionsFor = (schema: string): string =>
@@ -153,6 +167,8 @@ export function registerSql(
 interface Limits {
   timeoutMs: number;
   defaultMaxRows: number;
+  maxBytes: number;
+  maxCellBytes: number;
 }
 
 const COLUMNS_SCHEMA: JsonSchemaObject = {
@@ -179,6 +195,8 @@ function registerSqlFeatures(server: McpServer, adapter: SqlAdapter, limits: Lim
       readOnly: true,
       timeoutMs: limits.timeoutMs,
       maxRows: MAX_ROWS_LIMIT,
+      maxBytes: limits.maxBytes,
+      maxCellBytes: limits.maxCellBytes,
       ...options,
     });
   const listTables = async (signal?: AbortSignal): Promise<TableInfo[]> => {
@@ -322,6 +340,8 @@ function registerSqlFeatures(server: McpServer, adapter: SqlAdapter, limits: Lim
           rows: { type: 'array', items: { type: 'array' } },
           rowCount: { type: 'integer', minimum: 0 },
           truncated: { type: 'boolean' },
+          truncatedBy: { enum: ['rows', 'bytes'] },
+          cutCells: { type: 'integer', minimum: 1 },
         },
         required: ['columns', 'rows', 'rowCount', 'truncated'],
         additionalProperties: false,
@@ -338,10 +358,13 @@ function registerSqlFeatures(server: McpServer, adapter: SqlAdapter, limits: Lim
       } catch (error) {
         throw failed(error);
       }
-      const { columns, rows, rowCount, truncated } = result;
+      const { columns, rows, rowCount, truncated, truncatedBy, cutCells } = result;
+      const structured: Record<string, unknown> = { columns, rows, rowCount, truncated };
+      if (truncatedBy !== undefined) structured['truncatedBy'] = truncatedBy;
+      if (cutCells !== undefined) structured['cutCells'] = cutCells;
       return {
         content: [{ type: 'text', text: formatTable(result, maxRows) }],
-        structuredContent: { columns, rows, rowCount, truncated },
+        structuredContent: structured,
       };
     },
   );

@@ -39,7 +39,9 @@ async function proxy(
     close: () =>
       new Promise((resolve) => {
         for (const socket of sockets) socket.destroy();
-        server.close(() => { resolve(); });
+        server.close(() => {
+          resolve();
+        });
       }),
   };
 }

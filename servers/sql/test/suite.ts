@@ -7,6 +7,7 @@ import { SqlError } from '../adapter.js';
 import type { QueryOptions } from '../adapter.js';
 import { SHOP_SIZES } from '../dataset.js';
 import type { SqlParam } from '../logic.js';
+import { formatTable } from '../logic.js';
 import type { SqlServer } from '../server.js';
 
 /** Defines the shared tests; `get` returns the server under test (created in a beforeAll). */
@@ -57,6 +58,21 @@ export function sqlSuite(get: () => SqlServer): void {
       expect(cut.rows).toHaveLength(10);
       const exact = await run('SELECT 1 UNION ALL SELECT 2', [], { maxRows: 2 });
       expect(exact).toMatchObject({ rowCount: 2, truncated: false });
+    });
+
+    it('cuts results at a byte budget while fetching, and long cells with a note', async () => {
+      // About 1 KB a row: the default 256 KiB budget holds a quarter of 1 000 rows.
+      const wide = "SELECT repeat('y', 1000) AS y FROM generate_series(1, 100000)";
+      const cut = await run(wide, [], { maxRows: 1000 });
+      expect(cut).toMatchObject({ truncated: true, truncatedBy: 'bytes' });
+      expect(cut.rowCount).toBeGreaterThan(200);
+      expect(cut.rowCount).toBeLessThan(300);
+      const cell = await run("SELECT repeat('x', 1000000) AS x, 'short' AS s", [], { maxRows: 1 });
+      expect(cell).toMatchObject({ rowCount: 1, truncated: false, cutCells: 1 });
+      const [long, short] = cell.rows[0] as string[];
+      expect(long).toMatch(/^x{32768}… \[cut: 967232 more characters\]$/);
+      expect(short).toBe('short');
+      expect(formatTable(cell, 1)).toMatch(/1 cell was too long and cut/);
     });
 
     it('runs statements that cannot back a cursor (SHOW, EXPLAIN)', async () => {
