@@ -142,6 +142,11 @@ export interface PgliteOptions {
   cacheDir?: string | undefined;
   /** Receives errors that concern no query (a failed cache write). */
   onError?: ((error: unknown, where: string) => void) | undefined;
+  /**
+   * Most queries waiting for their turn (one runs at a time); one more fails at once with a
+   * "busy" SqlError (SQLSTATE 53300). Default 32.
+   */
+  maxWaiting?: number | undefined;
 }
 
 function resolvePglite(): string {
@@ -211,11 +216,15 @@ export async function startPglite(options: PgliteOptions): Promise<SessionSource
     await current;
   }
   let queue: Promise<unknown> = Promise.resolve();
-  const state = { closed: false };
+  const state = { closed: false, waiting: 0 };
   const isClosed = () => state.closed; // read after awaits: no narrowing
+  const maxWaiting = options.maxWaiting ?? 32;
 
   const withSession: SessionSource['withSession'] = (work, limits) => {
+    if (state.waiting >= maxWaiting) return Promise.reject(busy(maxWaiting));
+    state.waiting++;
     const turn = queue.then(async () => {
+      state.waiting--;
       if (state.closed) throw new SqlError({ message: 'the database is closed' });
       let handle = await current.catch(() => undefined);
       if (handle?.alive !== true) {
@@ -233,7 +242,9 @@ export async function startPglite(options: PgliteOptions): Promise<SessionSource
       }
     });
     queue = turn.catch(() => undefined);
-    return turn;
+    // A call cancelled while it waits fails at once; its turn then passes without running
+    // (runLimited sees the signal aborted), so no worker is restarted for it.
+    return untilAborted(turn, limits.signal);
   };
   return {
     withSession,
@@ -272,6 +283,35 @@ async function runLimited<T>(
     signal?.removeEventListener('abort', onAbort);
     handle.hold(false);
   }
+}
+
+/** `work`, or a cancel as soon as `signal` aborts, whichever comes first. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return work;
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      reject(cancelled());
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error as Error);
+      },
+    );
+  });
+}
+
+function busy(maxWaiting: number): SqlError {
+  return new SqlError({
+    message: `the embedded database is busy: ${String(maxWaiting)} queries are already waiting for it`,
+    code: '53300',
+    hint: 'try again shortly, or use a PostgreSQL server (DATABASE_URL) for concurrent queries',
+  });
 }
 
 function cancelled(): SqlError {

@@ -49,6 +49,8 @@ export interface SqlServerOptions {
   maxCellBytes?: number | undefined;
   /** PGlite only: a folder to cache the seeded database in between runs. Default: none. */
   cacheDir?: string | undefined;
+  /** PGlite only: most queries waiting for their turn; more fail at once as busy. Default: 32. */
+  maxWaitingQueries?: number | undefined;
   /** PostgreSQL only: connections in the pool. Default: 4. */
   poolSize?: number | undefined;
   /** PostgreSQL only: how long opening a connection may take, at start-up and later. Default: 10 000 ms. */
@@ -96,6 +98,7 @@ export async function openDatabase(options: SqlServerOptions = {}): Promise<SqlA
   const source = await startPglite({
     seed: shopStatements().join('\n'),
     cacheDir: options.cacheDir,
+    maxWaiting: options.maxWaitingQueries,
     onError,
   });
   return createAdapter(source, { kind: 'pglite', schema, role: options.role });
