@@ -49,7 +49,7 @@ describe('sql server on PGlite, one query at a time', () => {
         .query(statement, [], { readOnly: true, timeoutMs: 10_000, maxRows: 1, signal })
         .then(
           () => settled.push(`${label} ok`),
-          (error: { code?: string }) => settled.push(`${label} ${String(error.code)}`),
+          (error: unknown) => settled.push(`${label} ${String((error as { code?: string }).code)}`),
         );
     const slow = query('slow', 'SELECT pg_sleep(0.5)');
     await new Promise((resolve) => setImmediate(resolve)); // slow has its turn: none waits
