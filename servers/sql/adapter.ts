@@ -83,9 +83,9 @@ export interface SessionSource {
 }
 
 /** The default byte budget of one result. */
-export const DEFAULT_MAX_RESULT_BYTES = 256 * 1024;
+export const DEFAULT_MAX_RESULT_BYTES: number = 256 * 1024;
 /** The default longest cell. */
-export const DEFAULT_MAX_CELL_BYTES = 32 * 1024;
+export const DEFAULT_MAX_CELL_BYTES: number = 32 * 1024;
 /** Rows fetched in the first batch; later batches follow the size of the rows seen. */
 const FIRST_BATCH = 16;
 const MAX_BATCH = 256;

@@ -15,6 +15,7 @@ export const SHARED_OPTIONS: OptionSpec = {
   header: { type: 'string', multiple: true, short: 'H' },
   protocol: { type: 'string' },
   timeout: { type: 'string' },
+  'max-time': { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   trace: { type: 'boolean' },
   debug: { type: 'boolean' },
@@ -28,6 +29,7 @@ export const SHARED_HELP: string = `Shared flags:
   --protocol <revision>  speak exactly this revision (default: negotiate, 2026-07-28 first,
                          then initialize): ${PROTOCOL_REVISIONS.join(', ')}
   --timeout <ms>         timeout of each request (default 60000; progress restarts it)
+  --max-time <s>         limit on a whole call, which progress does not restart (default 600)
   -q, --quiet            no progress, logs or server stderr
   --trace                print every JSON-RPC message to stderr
   --debug                print stack traces and unsolicited errors`;
@@ -83,12 +85,17 @@ export function texts(parsed: ParsedArgs, name: string): string[] {
   return typeof value === 'string' ? [value] : [];
 }
 
+/** The default of --max-time, in seconds. */
+export const DEFAULT_MAX_TIME_S: number = 600;
+
 /** The shared flags, validated. */
 export interface CommonOptions {
   readonly json: boolean;
   readonly headers: Readonly<Record<string, string>>;
   readonly protocol: ProtocolRevision | undefined;
   readonly timeoutMs: number | undefined;
+  /** The limit on a whole call (--max-time), in milliseconds. */
+  readonly maxTimeMs: number;
   readonly quiet: boolean;
   readonly trace: boolean;
   readonly debug: boolean;
@@ -109,6 +116,8 @@ export function commonOptions(parsed: ParsedArgs): CommonOptions {
     headers: parseHeaders(texts(parsed, 'header')),
     protocol,
     timeoutMs: timeout === undefined ? undefined : positiveInteger(timeout, '--timeout'),
+    maxTimeMs:
+      positiveInteger(text(parsed, 'max-time') ?? String(DEFAULT_MAX_TIME_S), '--max-time') * 1000,
     quiet: flag(parsed, 'quiet'),
     trace: flag(parsed, 'trace'),
     debug: flag(parsed, 'debug'),

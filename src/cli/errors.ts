@@ -132,7 +132,8 @@ function explainJsonRpc(error: JsonRpcError): Explained {
 
 function explainLocal(error: LocalError): Explained {
   const hints: Record<string, string> = {
-    REQUEST_TIMEOUT: 'the server did not answer in time: raise the limit with --timeout <ms>',
+    REQUEST_TIMEOUT:
+      'the server did not answer in time: raise the limit with --timeout <ms> (each request) or --max-time <s> (a whole call)',
     NOT_CONNECTED: 'is the server running? check the URL, or the command after --',
     CONNECTION_CLOSED: 'the connection closed: run again with --trace to see the last messages',
     UNSUPPORTED: 'the server needs something this client cannot provide',

@@ -93,6 +93,7 @@ export class Caller {
     params: Params = {},
     options: RequestOptions = {},
   ): Promise<Params> {
+    if (options.maxTotalTimeoutMs !== undefined) return this.#withinTotal(method, params, options);
     const first = options.id ?? this.nextId();
     const onProgress = options.onProgress;
     if (onProgress === undefined) return this.#rounds(method, params, { ...options, id: first });
@@ -110,6 +111,25 @@ export class Caller {
       });
     } finally {
       this.#progress.delete(first);
+    }
+  }
+
+  /** `request` under a limit on the whole call: an abort, so that the server is told. */
+  async #withinTotal(method: string, params: Params, options: RequestOptions): Promise<Params> {
+    const ms = options.maxTotalTimeoutMs as number;
+    const total = new AbortController();
+    const timer = setTimeout(() => {
+      const message = `request "${method}" took longer than its total limit of ${String(ms)} ms`;
+      total.abort(new LocalError(LocalErrorCode.RequestTimeout, message));
+    }, ms);
+    const signal =
+      options.signal === undefined ? total.signal : AbortSignal.any([options.signal, total.signal]);
+    const inner: RequestOptions = { ...options, signal };
+    delete inner.maxTotalTimeoutMs;
+    try {
+      return await this.request(method, params, inner);
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -149,6 +149,12 @@ export interface CallOptions {
   onProgress?: (progress: number, total?: number, message?: string) => void;
   /** Whether progress restarts the timeout. Default true. */
   resetTimeoutOnProgress?: boolean;
+  /**
+   * A limit on the whole call in milliseconds, that progress does not restart (a server that
+   * reports progress forever cannot hold the call): on expiry the call is cancelled (the server
+   * is told) and rejects with LocalError('REQUEST_TIMEOUT'). Default: none.
+   */
+  maxTotalTimeoutMs?: number;
 }
 
 /** Options of a listing. */

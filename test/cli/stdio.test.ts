@@ -99,6 +99,13 @@ describe.concurrent('mcpkit info, list, call over stdio', () => {
     expectGolden('call-add', json(add));
   });
 
+  it('call ends a call that outlives --max-time, tells the server, and says which limit', async () => {
+    const ran = await cli(['call', 'wait', '--max-time', '1', '--', ...FIXTURE]);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toMatch(/took longer than its total limit of 1000 ms/);
+    expect(ran.stderr).toMatch(/hint: .*--max-time <s>/);
+  });
+
   it('call renders text and structured content', async () => {
     const ran = await cli(['call', 'add', '{"a":1}', '--arg', 'b=2', '--', ...FIXTURE]);
     expect(ran.code).toBe(0);

@@ -242,6 +242,43 @@ describe('calls', () => {
     await vi.advanceTimersByTimeAsync(200);
   });
 
+  it('ends a call whose progress never stops at maxTotalTimeoutMs, and tells the server', async () => {
+    const server = new McpServer({ name: 's', version: '1' });
+    let aborted = 0;
+    server.tool({ name: 'forever', description: 'Progress forever.' }, async (_args, ctx) => {
+      for (let i = 1; !ctx.signal.aborted; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        await ctx.progress(i);
+      }
+      aborted++;
+      return 'stopped';
+    });
+    for (const [era, revision] of ERAS) {
+      const { client } = await connectClient(server, { mode: { pin: revision } });
+      let progress = 0;
+      const error = await client
+        .callTool(
+          'forever',
+          {},
+          {
+            timeoutMs: 50,
+            maxTotalTimeoutMs: 200,
+            onProgress: () => progress++,
+          },
+        )
+        .catch((e: unknown) => e);
+      expect(error, era).toBeInstanceOf(LocalError);
+      expect(error).toMatchObject({
+        code: 'REQUEST_TIMEOUT',
+        message: expect.stringMatching(/total limit of 200 ms/),
+      });
+      expect(progress).toBeGreaterThan(10);
+    }
+    await vi.waitFor(() => {
+      expect(aborted).toBe(ERAS.length);
+    });
+  });
+
   it('checks structuredContent against the output schema, compiled once', async () => {
     // A server that skips its own output check, so the client's check is what is tested.
     const lax = { compile: () => () => ({ valid: true, issues: [] }) };

@@ -95,6 +95,7 @@ export function run(args: readonly string[], io: Io): Promise<number> {
       try {
         result = await session.client.callTool(tool, toolArgs, {
           signal: controller.signal,
+          maxTotalTimeoutMs: ctx.common.maxTimeMs,
           onProgress: (progress, total, message) => {
             status.progress(progress, total, message);
           },
