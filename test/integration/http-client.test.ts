@@ -373,6 +373,28 @@ describe('Streamable HTTP client: sessions', () => {
     expect(get?.headers['last-event-id']).toBeUndefined();
   });
 
+  it('backs off from a stream that ends at once with retry: 0, instead of reconnecting in a loop', async () => {
+    const fake = await fakeServer((req, res) => {
+      if (req.method === 'DELETE') return status(res, 405);
+      if (req.method === 'GET') {
+        const stream = sse(res);
+        stream.send({ id: 'e', retry: 0, data: '' });
+        return stream.end();
+      }
+      if (req.json.method === 'initialize')
+        return json(res, result(req, {}), { 'Mcp-Session-Id': 's' });
+      return status(res, 202);
+    });
+    const c = await client(fake.url, {
+      reconnect: { minDelayMs: 20, initialDelayMs: 5, maxDelayMs: 10_000, maxRetries: 2 },
+    });
+    await initialize(c);
+    await until(() => fake.of('GET').length >= 3, 'three GETs');
+    // Doubling from 20 ms: about 7 GETs in the next second; a loop on retry: 0 made thousands.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(fake.of('GET').length).toBeLessThan(12);
+  });
+
   it('reopens a dropped standalone stream with Last-Event-ID after the retry delay', async () => {
     const fake = await fakeServer((req, res) => {
       if (req.method === 'DELETE') return status(res, 405);

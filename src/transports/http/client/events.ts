@@ -14,6 +14,8 @@ export interface StreamCursor {
   lastEventId: string | undefined;
   /** The server's last `retry` hint in milliseconds. */
   retryMs: number | undefined;
+  /** Message events read so far, on every connection of the stream (reconnect backoff). */
+  received: number;
 }
 
 /** How {@link readEventStream} reports what it reads. */

@@ -261,6 +261,11 @@ export interface ReconnectOptions {
   initialDelayMs?: number;
   /** The longest delay between attempts. Default 30000. */
   maxDelayMs?: number;
+  /**
+   * The shortest delay between attempts, whatever the server's `retry` says (a `retry: 0` on a
+   * stream that ends at once would otherwise reconnect in a tight loop). Default 250.
+   */
+  minDelayMs?: number;
 }
 
 /** ReconnectOptions with the defaults filled in. */
@@ -272,6 +277,7 @@ export function reconnectPolicy(options: ReconnectOptions = {}): ReconnectPolicy
     maxRetries: options.maxRetries ?? 3,
     initialDelayMs: options.initialDelayMs ?? 1000,
     maxDelayMs: options.maxDelayMs ?? 30_000,
+    minDelayMs: options.minDelayMs ?? 250,
   };
   for (const [name, value] of Object.entries(policy)) {
     if (!Number.isFinite(value) || value < 0) {
@@ -284,15 +290,20 @@ export function reconnectPolicy(options: ReconnectOptions = {}): ReconnectPolicy
 /**
  * The delay before reconnection attempt number `failures` (0 for the first): the server's
  * `retry` hint when it sent one (Spec 2025-11-25 basic/transports: the client MUST respect it),
- * else exponential backoff from `initialDelayMs`, capped at `maxDelayMs`.
+ * else exponential backoff from `initialDelayMs`, capped at `maxDelayMs`; never less than
+ * `minDelayMs`. After `empties` reconnections in a row that brought no message, the delay
+ * doubles as many times (up to `maxDelayMs`), so a stream that ends at once is not hammered.
  */
 export function reconnectDelay(
   policy: ReconnectPolicy,
   failures: number,
   retryMs: number | undefined,
+  empties = 0,
 ): number {
-  if (retryMs !== undefined) return retryMs;
-  return Math.min(policy.initialDelayMs * 2 ** failures, policy.maxDelayMs);
+  const base = retryMs ?? Math.min(policy.initialDelayMs * 2 ** failures, policy.maxDelayMs);
+  const floored = Math.max(base, policy.minDelayMs);
+  if (empties <= 0) return floored;
+  return Math.max(floored, Math.min(floored * 2 ** Math.min(empties, 16), policy.maxDelayMs));
 }
 
 /** Waits `ms` milliseconds; resolves false at once if `signal` aborts first. */

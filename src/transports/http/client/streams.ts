@@ -53,7 +53,7 @@ export interface PostStream {
 
 /** A fresh cursor: no event id, no retry hint. */
 export function newCursor(): StreamCursor {
-  return { lastEventId: undefined, retryMs: undefined };
+  return { lastEventId: undefined, retryMs: undefined, received: 0 };
 }
 
 /** Reads one SSE body into the host. */
@@ -68,7 +68,10 @@ function pump(
   return readEventStream(body, cursor, {
     event: (event) => {
       if (!isMessageEvent(event)) return;
-      for (const message of messagesIn(event.data, report)) host.receive(message);
+      for (const message of messagesIn(event.data, report)) {
+        cursor.received++;
+        host.receive(message);
+      }
     },
     error: report,
     ...(done === undefined ? {} : { done }),
@@ -85,8 +88,11 @@ function pump(
 export async function followPostStream(host: StreamHost, post: PostStream): Promise<void> {
   const cursor = newCursor();
   let body = post.body;
+  const backoff = new EmptyStreams(host.policy);
   for (;;) {
+    backoff.opened(cursor);
     await pump(host, body, { cursor, done: () => post.answered() });
+    backoff.closed(cursor);
     if (post.signal.aborted || post.answered()) return;
     if (!post.resumable || cursor.lastEventId === undefined) {
       post.fail({
@@ -95,7 +101,7 @@ export async function followPostStream(host: StreamHost, post: PostStream): Prom
       });
       return;
     }
-    const next = await reopen(host, cursor, post.signal);
+    const next = await reopen(host, { cursor, empties: backoff.empties }, post.signal);
     if (next === undefined) return;
     if ('failure' in next) {
       post.fail(next.failure);
@@ -110,14 +116,15 @@ type Reopened = { body: ReadableStream<Uint8Array> } | { failure: WireError } | 
 /** Reconnects a broken stream by GET with Last-Event-ID; undefined when aborted meanwhile. */
 async function reopen(
   host: StreamHost,
-  cursor: StreamCursor,
+  stream: { cursor: StreamCursor; empties: number },
   signal: AbortSignal,
 ): Promise<Reopened> {
+  const { cursor, empties } = stream;
   const { maxRetries } = host.policy;
   let problem = '';
   for (let failures = 0; failures <= maxRetries; failures++) {
-    if (!(await sleep(reconnectDelay(host.policy, failures, cursor.retryMs), signal)))
-      return undefined;
+    const delay = reconnectDelay(host.policy, failures, cursor.retryMs, empties);
+    if (!(await sleep(delay, signal))) return undefined;
     let response: Response;
     try {
       response = await host.open(cursor.lastEventId, signal);
@@ -158,10 +165,12 @@ async function reopen(
  */
 export async function runStandaloneStream(host: StreamHost, signal: AbortSignal): Promise<void> {
   const cursor = newCursor();
+  const backoff = new EmptyStreams(host.policy);
   let failures = 0;
   for (let attempt = 0; ; attempt++) {
     if (attempt > 0) {
-      const delay = reconnectDelay(host.policy, Math.max(failures - 1, 0), cursor.retryMs);
+      const retry = Math.max(failures - 1, 0);
+      const delay = reconnectDelay(host.policy, retry, cursor.retryMs, backoff.empties);
       if (!(await sleep(delay, signal))) return;
     }
     let problem: string;
@@ -169,7 +178,9 @@ export async function runStandaloneStream(host: StreamHost, signal: AbortSignal)
       const response = await host.open(cursor.lastEventId, signal);
       if (response.ok && isEventStream(response) && response.body !== null) {
         failures = 0;
+        backoff.opened(cursor);
         await pump(host, response.body, { cursor });
+        backoff.closed(cursor);
         if (signal.aborted) return;
         continue;
       }
@@ -189,6 +200,33 @@ export async function runStandaloneStream(host: StreamHost, signal: AbortSignal)
       host.report(standaloneError(`gave up after ${failures} failed attempts: ${problem}`));
       return;
     }
+  }
+}
+
+/**
+ * Counts the connections of a stream in a row that ended without a message, for the reconnect
+ * backoff. A message resets it, and so does a connection that stayed open at least `maxDelayMs`
+ * (a server that closes idle streams now and then is not misbehaving).
+ */
+class EmptyStreams {
+  empties = 0;
+  readonly #policy: ReconnectPolicy;
+  #received = 0;
+  #since = 0;
+
+  constructor(policy: ReconnectPolicy) {
+    this.#policy = policy;
+  }
+
+  opened(cursor: StreamCursor): void {
+    this.#received = cursor.received;
+    this.#since = Date.now();
+  }
+
+  closed(cursor: StreamCursor): void {
+    const quiet = cursor.received === this.#received;
+    const brief = Date.now() - this.#since < this.#policy.maxDelayMs;
+    this.empties = quiet && brief ? this.empties + 1 : 0;
   }
 }
 
