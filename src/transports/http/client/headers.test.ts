@@ -93,15 +93,15 @@ describe('HTTP helpers', () => {
 
   it('backs off exponentially unless the server sent retry', () => {
     const policy = reconnectPolicy({ initialDelayMs: 100, maxDelayMs: 350, minDelayMs: 50 });
-    expect([0, 1, 2, 3].map((n) => reconnectDelay(policy, n, undefined))).toEqual([
-      100, 200, 350, 350,
-    ]);
-    expect(reconnectDelay(policy, 3, 500)).toBe(500);
+    expect(
+      [0, 1, 2, 3].map((n) => reconnectDelay(policy, { failures: n, retryMs: undefined })),
+    ).toEqual([100, 200, 350, 350]);
+    expect(reconnectDelay(policy, { failures: 3, retryMs: 500 })).toBe(500);
     // The floor holds against the server's retry; streams that bring nothing double it.
-    expect(reconnectDelay(policy, 0, 0)).toBe(50);
-    expect([1, 2, 3].map((empties) => reconnectDelay(policy, 0, 0, empties))).toEqual([
-      100, 200, 350,
-    ]);
+    expect(reconnectDelay(policy, { failures: 0, retryMs: 0 })).toBe(50);
+    expect(
+      [1, 2, 3].map((empties) => reconnectDelay(policy, { failures: 0, retryMs: 0, empties })),
+    ).toEqual([100, 200, 350]);
     expect(reconnectPolicy({}).minDelayMs).toBe(250);
     expect(() => reconnectPolicy({ maxRetries: -1 })).toThrow(TypeError);
   });

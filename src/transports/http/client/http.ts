@@ -296,10 +296,9 @@ export function reconnectPolicy(options: ReconnectOptions = {}): ReconnectPolicy
  */
 export function reconnectDelay(
   policy: ReconnectPolicy,
-  failures: number,
-  retryMs: number | undefined,
-  empties = 0,
+  attempt: { failures: number; retryMs: number | undefined; empties?: number },
 ): number {
+  const { failures, retryMs, empties = 0 } = attempt;
   const base = retryMs ?? Math.min(policy.initialDelayMs * 2 ** failures, policy.maxDelayMs);
   const floored = Math.max(base, policy.minDelayMs);
   if (empties <= 0) return floored;

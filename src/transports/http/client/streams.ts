@@ -123,7 +123,7 @@ async function reopen(
   const { maxRetries } = host.policy;
   let problem = '';
   for (let failures = 0; failures <= maxRetries; failures++) {
-    const delay = reconnectDelay(host.policy, failures, cursor.retryMs, empties);
+    const delay = reconnectDelay(host.policy, { failures, retryMs: cursor.retryMs, empties });
     if (!(await sleep(delay, signal))) return undefined;
     let response: Response;
     try {
@@ -169,8 +169,11 @@ export async function runStandaloneStream(host: StreamHost, signal: AbortSignal)
   let failures = 0;
   for (let attempt = 0; ; attempt++) {
     if (attempt > 0) {
-      const retry = Math.max(failures - 1, 0);
-      const delay = reconnectDelay(host.policy, retry, cursor.retryMs, backoff.empties);
+      const delay = reconnectDelay(host.policy, {
+        failures: Math.max(failures - 1, 0),
+        retryMs: cursor.retryMs,
+        empties: backoff.empties,
+      });
       if (!(await sleep(delay, signal))) return;
     }
     let problem: string;
