@@ -395,6 +395,43 @@ describe('Streamable HTTP client: sessions', () => {
     expect(fake.of('GET').length).toBeLessThan(12);
   });
 
+  it('answers a flood of server requests a few POSTs at a time, and drops what overflows its queue', async () => {
+    const flood = async (count: number, answers: { concurrency: number; queue: number }) => {
+      let inFlight = 0;
+      let most = 0;
+      let answered = 0;
+      const fake = await fakeServer(async (req, res) => {
+        if (req.method === 'DELETE') return status(res, 405);
+        if (req.method === 'GET') {
+          const stream = sse(res);
+          for (let id = 1; id <= count; id++)
+            stream.message({ jsonrpc: '2.0', id, method: 'ping' });
+          return true;
+        }
+        if (req.json.method === 'initialize')
+          return json(res, result(req, {}), { 'Mcp-Session-Id': 's' });
+        if (req.json.method !== undefined) return status(res, 202);
+        inFlight++;
+        most = Math.max(most, inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        inFlight--;
+        answered++;
+        return status(res, 202);
+      });
+      const c = await client(fake.url, { answers });
+      await initialize(c);
+      return { c, most: () => most, answered: () => answered };
+    };
+    const all = await flood(300, { concurrency: 4, queue: 1000 });
+    await until(() => all.answered() === 300, 'every answer');
+    expect(all.most()).toBeLessThanOrEqual(4);
+    const over = await flood(100, { concurrency: 2, queue: 10 });
+    await until(() => over.c.errors.length > 0, 'a dropped answer reported');
+    expect(over.c.errors[0]?.message).toMatch(/answer dropped/);
+    await until(() => over.answered() >= 12, 'the answers that fit');
+    expect(over.answered()).toBeLessThan(100);
+  });
+
   it('reopens a dropped standalone stream with Last-Event-ID after the retry delay', async () => {
     const fake = await fakeServer((req, res) => {
       if (req.method === 'DELETE') return status(res, 405);

@@ -17,6 +17,8 @@ import type { HttpSendOptions, Post, PostHost } from './post.js';
 import { sendPost } from './post.js';
 import { ClientSession } from './session.js';
 import type { SseClientTransport } from './legacy-sse.js';
+import type { AnswerLimits } from './answers.js';
+import { AnswerLimiter } from './answers.js';
 import { createSseClientTransport } from './legacy-sse.js';
 
 export type { HttpSendOptions } from './post.js';
@@ -39,6 +41,13 @@ export interface StreamableHttpClientOptions {
   legacySseFallback?: boolean;
   /** How long `close` waits for the session DELETE, in milliseconds. Default 2000. */
   closeTimeoutMs?: number;
+  /**
+   * Bounds on answering the server's requests (each answer is a POST): at most `concurrency`
+   * in flight (default 16) and `queue` waiting (default 1 000); an answer beyond that is dropped
+   * and its send rejects. A server that floods the client with requests cannot make it open
+   * thousands of connections.
+   */
+  answers?: Partial<AnswerLimits>;
   /** Receives problems no caller waits for: bad events, a lost standalone stream. Must not throw. */
   onError?: (error: Error) => void;
 }
@@ -91,6 +100,7 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
   readonly #options: StreamableHttpClientOptions;
   readonly #session: ClientSession;
   readonly #posts: PostHost;
+  readonly #answers: AnswerLimiter;
   readonly #inbox = new Inbox();
   readonly #ledger = new Ledger((message) => {
     this.#session.observe(message);
@@ -129,6 +139,10 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
         this.#ledger.receive(message);
       },
       report,
+    });
+    this.#answers = new AnswerLimiter({
+      concurrency: options.answers?.concurrency ?? 16,
+      queue: options.answers?.queue ?? 1000,
     });
     this.#posts = {
       url,
@@ -178,6 +192,11 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     if (this.#fallback !== undefined) await this.#fallback.ready;
     if (this.#sse !== undefined) {
       await this.#sse.send(message);
+      return;
+    }
+    if (!Array.isArray(message) && !('method' in (message as Message))) {
+      // An answer to a server's request: the server sets the pace, so it is bounded.
+      await this.#answers.run(() => sendPost(this.#posts, message, options));
       return;
     }
     await sendPost(this.#posts, message, options);
