@@ -98,9 +98,9 @@ describe('HTTP helpers', () => {
     ).toEqual([100, 200, 350, 350]);
     expect(reconnectDelay(policy, { failures: 3, retryMs: 500 })).toBe(500);
     // The floor holds against the server's retry; streams that bring nothing double it.
-    expect(reconnectDelay(policy, { failures: 0, retryMs: 0 })).toBe(50);
+    expect(reconnectDelay(policy, { failures: 0, retryMs: 0, empties: 1 })).toBe(50);
     expect(
-      [1, 2, 3].map((empties) => reconnectDelay(policy, { failures: 0, retryMs: 0, empties })),
+      [2, 3, 4].map((empties) => reconnectDelay(policy, { failures: 0, retryMs: 0, empties })),
     ).toEqual([100, 200, 350]);
     expect(reconnectPolicy({}).minDelayMs).toBe(250);
     expect(() => reconnectPolicy({ maxRetries: -1 })).toThrow(TypeError);

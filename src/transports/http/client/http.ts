@@ -291,8 +291,8 @@ export function reconnectPolicy(options: ReconnectOptions = {}): ReconnectPolicy
  * The delay before reconnection attempt number `failures` (0 for the first): the server's
  * `retry` hint when it sent one (Spec 2025-11-25 basic/transports: the client MUST respect it),
  * else exponential backoff from `initialDelayMs`, capped at `maxDelayMs`; never less than
- * `minDelayMs`. After `empties` reconnections in a row that brought no message, the delay
- * doubles as many times (up to `maxDelayMs`), so a stream that ends at once is not hammered.
+ * `minDelayMs`. After `empties` connections in a row that brought no message, the delay
+ * doubles `empties - 1` times (up to `maxDelayMs`), so a stream that ends at once is not hammered.
  */
 export function reconnectDelay(
   policy: ReconnectPolicy,
@@ -301,8 +301,10 @@ export function reconnectDelay(
   const { failures, retryMs, empties = 0 } = attempt;
   const base = retryMs ?? Math.min(policy.initialDelayMs * 2 ** failures, policy.maxDelayMs);
   const floored = Math.max(base, policy.minDelayMs);
-  if (empties <= 0) return floored;
-  return Math.max(floored, Math.min(floored * 2 ** Math.min(empties, 16), policy.maxDelayMs));
+  // One stream that ends without a message is normal (a server closing a stream to be polled):
+  // its reconnect waits the retry as given. Each further one in a row doubles the wait.
+  if (empties <= 1) return floored;
+  return Math.max(floored, Math.min(floored * 2 ** Math.min(empties - 1, 16), policy.maxDelayMs));
 }
 
 /** Waits `ms` milliseconds; resolves false at once if `signal` aborts first. */
