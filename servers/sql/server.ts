@@ -145,23 +145,26 @@ export async function createSqlServer(options: SqlServerOptions = {}): Promise<S
 
 /**
  * Adds the sql tools and resources to an existing server (the demo composes servers this way).
- * The database opens in the background, so the server answers at once; the first query waits
- * for it. Returns what must be closed.
+ * The database opens on first use (the embedded one holds most of a gigabyte once loaded), so
+ * the server starts light and answers at once; the first query waits for it and reports a
+ * failure to open. Returns what must be closed.
  */
 export function registerSql(
   server: McpServer,
   options: SqlServerOptions = {},
 ): { close(): Promise<void> } {
   const limits = limitsOf(options);
-  const opening =
-    options.adapter === undefined ? openDatabase(options) : Promise.resolve(options.adapter);
-  // Reported by the first query that needs it; never an unhandled rejection.
-  opening.catch(() => undefined);
+  let opening: Promise<SqlAdapter> | undefined;
+  const open = (): Promise<SqlAdapter> =>
+    (opening ??=
+      options.adapter === undefined ? openDatabase(options) : Promise.resolve(options.adapter));
   const lazy: SqlAdapter = {
     kind: options.databaseUrl === undefined ? 'pglite' : 'postgres',
     schema: options.schema ?? 'public',
-    query: async (sql, params, queryOptions) => (await opening).query(sql, params, queryOptions),
-    close: async () => (await opening).close(),
+    query: async (sql, params, queryOptions) => (await open()).query(sql, params, queryOptions),
+    close: async () => {
+      if (opening !== undefined) await (await opening).close();
+    },
   };
   registerSqlFeatures(server, lazy, limits);
   return { close: () => lazy.close().catch(() => undefined) };
