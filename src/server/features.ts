@@ -209,10 +209,23 @@ async function resourcesRead(call: Call): Promise<unknown> {
     snapshot.templates.some((t) => t.template.match(uri) !== undefined);
   if (!served) throw resourceNotFound(uri, call.scope.era);
   return withInput(call, { name: uri, args: undefined }, async (ctx) => {
-    const result = await readResource(uri, snapshot, ctx);
+    const result = await readResource(uri, snapshot, ctx).catch((error: unknown) => {
+      throw handlerError(call, error, `resource ${JSON.stringify(uri)}`);
+    });
     if (result === undefined) throw resourceNotFound(uri, call.scope.era);
     return result;
   });
+}
+
+/**
+ * What a resource or prompt handler's throw answers (these have no `isError`): a JsonRpcError as
+ * is; an Error as -32603 with its message, which is also reported through onError so the cause
+ * is seen on the server; anything else is left to the pipeline ("internal error", reported).
+ */
+function handlerError(call: Call, error: unknown, what: string): unknown {
+  if (error instanceof JsonRpcError || !(error instanceof Error)) return error;
+  call.core.report(error, what);
+  return new JsonRpcError(ErrorCode.InternalError, error.message);
 }
 
 function subscribe(call: Call, on: boolean): Promise<unknown> {
@@ -226,7 +239,11 @@ async function promptsGet(call: Call): Promise<unknown> {
   const prompt = call.snapshot.prompts.get(name);
   if (prompt === undefined) throw invalidParams(`unknown prompt ${JSON.stringify(name)}`);
   const args = call.params['arguments'];
-  return withInput(call, { name, args }, (ctx) => getPrompt(prompt, args, ctx));
+  return withInput(call, { name, args }, (ctx) =>
+    getPrompt(prompt, args, ctx).catch((error: unknown) => {
+      throw handlerError(call, error, `prompt ${JSON.stringify(name)}`);
+    }),
+  );
 }
 
 function setLevel(call: Call): Promise<unknown> {

@@ -125,7 +125,7 @@ export function toReadResult(
   return { ...returned } as unknown as Spec.ReadResourceResult;
 }
 
-/** Finds what serves `uri` and reads it; undefined when nothing matches. */
+/** Finds what serves `uri` and reads it; undefined when nothing matches or its handler returned undefined. */
 export async function readResource(
   uri: string,
   where: {
@@ -134,14 +134,17 @@ export async function readResource(
   },
   ctx: HandlerContext,
 ): Promise<Spec.ReadResourceResult | undefined> {
+  // A handler that returns undefined says the resource does not exist: "resource not found".
   const resource = where.resources.get(uri);
   if (resource !== undefined) {
-    return toReadResult(await resource.handler(uri, ctx), uri, resource.wire.mimeType);
+    const returned = await resource.handler(uri, ctx);
+    return returned === undefined ? undefined : toReadResult(returned, uri, resource.wire.mimeType);
   }
   for (const entry of where.templates) {
     const variables = entry.template.match(uri);
     if (variables === undefined) continue;
-    return toReadResult(await entry.handler(uri, variables, ctx), uri, entry.wire.mimeType);
+    const returned = await entry.handler(uri, variables, ctx);
+    return returned === undefined ? undefined : toReadResult(returned, uri, entry.wire.mimeType);
   }
   return undefined;
 }

@@ -63,8 +63,19 @@ export interface McpServerOptions {
   cacheHints?: Readonly<Record<string, CacheHint>>;
   /** Capabilities to advertise on top of those derived from what is registered. */
   capabilities?: Spec.ServerCapabilities;
-  /** Receives errors that never reach the wire (handler crashes, invalid output). Default: silent. */
+  /**
+   * Receives errors whose cause does not reach the wire whole (a handler's crash, invalid
+   * output, a resource or prompt handler's throw). Default: one line on stderr
+   * (`mcpkit server: <where>: <message>`); pass `() => {}` to silence it.
+   */
   onError?: (error: unknown, where: string) => void;
+}
+
+/** The default onError: one line on stderr, through console.error (every runtime has it). */
+function reportOnStderr(error: unknown, where: string): void {
+  const message = error instanceof Error ? error.message : String(error);
+  // eslint-disable-next-line no-console -- the documented default; onError replaces it
+  console.error(`mcpkit server: ${where}: ${message}`);
 }
 
 function positiveOption(name: string, value: number): number {
@@ -101,7 +112,7 @@ export class McpServer {
       inputTimeoutMs: positiveOption('inputTimeoutMs', options.inputTimeoutMs ?? 300_000),
       maxListenStreams: positiveOption('maxListenStreams', options.maxListenStreams ?? 1000),
       cacheHints: options.cacheHints ?? {},
-      onError: options.onError,
+      onError: options.onError ?? reportOnStderr,
       capabilities: options.capabilities,
     });
     this.#validator = options.validator ?? builtinValidator;

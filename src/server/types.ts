@@ -151,7 +151,7 @@ export interface ResourceDefinition {
 export type ResourceHandler = (
   uri: string,
   ctx: HandlerContext,
-) => ResourceReturn | Promise<ResourceReturn>;
+) => ResourceReturn | undefined | Promise<ResourceReturn | undefined>;
 
 /** Completes one variable or argument: returns candidate values for what was typed so far. */
 export type Completer = (
@@ -180,7 +180,7 @@ export type ResourceTemplateHandler = (
   uri: string,
   variables: Readonly<Record<string, string | string[]>>,
   ctx: HandlerContext,
-) => ResourceReturn | Promise<ResourceReturn>;
+) => ResourceReturn | undefined | Promise<ResourceReturn | undefined>;
 
 /** One argument of a prompt. */
 export interface PromptArgumentDefinition {

@@ -596,3 +596,71 @@ describe('resources, prompts and completion', () => {
     expect(w.notifications).toHaveLength(1);
   });
 });
+
+describe('failures of resource and prompt handlers', () => {
+  function failing(onError?: (error: unknown, where: string) => void) {
+    const server = new McpServer(
+      { name: 'failing', version: '1.0.0' },
+      onError === undefined ? {} : { onError },
+    );
+    server.resourceTemplate({ uriTemplate: 'test://items/{id}', name: 'item' }, (_uri, { id }) =>
+      id === '1' ? 'one' : undefined,
+    );
+    server.resource({ uri: 'test://broken', name: 'broken' }, () => {
+      throw new Error('disk on fire');
+    });
+    server.prompt({ name: 'broken' }, () => {
+      throw new Error('no template');
+    });
+    return server;
+  }
+
+  it('answers "resource not found" when a handler returns undefined, in both eras', async () => {
+    const w = await wire(failing(() => undefined));
+    await w.initialize();
+    await expect(w.request('resources/read', { uri: 'test://items/1' })).resolves.toMatchObject({
+      contents: [{ text: 'one' }],
+    });
+    await expect(w.request('resources/read', { uri: 'test://items/2' })).rejects.toMatchObject({
+      code: -32002,
+      data: { uri: 'test://items/2' },
+    });
+    await expect(w.modern('resources/read', { uri: 'test://items/2' })).rejects.toMatchObject({
+      code: -32602,
+    });
+  });
+
+  it('answers a thrown Error with its message (-32603) and reports it where it happened', async () => {
+    const reported: string[] = [];
+    const w = await wire(
+      failing((error, where) => reported.push(`${where}: ${(error as Error).message}`)),
+    );
+    await w.initialize();
+    await expect(w.request('resources/read', { uri: 'test://broken' })).rejects.toMatchObject({
+      code: -32603,
+      message: 'disk on fire',
+    });
+    await expect(w.request('prompts/get', { name: 'broken' })).rejects.toMatchObject({
+      code: -32603,
+      message: 'no template',
+    });
+    expect(reported).toEqual([
+      'resource "test://broken": disk on fire',
+      'prompt "broken": no template',
+    ]);
+  });
+
+  it('prints what it reports on stderr by default', async () => {
+    const printed = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const w = await wire(failing());
+      await w.initialize();
+      await expect(w.request('resources/read', { uri: 'test://broken' })).rejects.toMatchObject({
+        code: -32603,
+      });
+      expect(printed).toHaveBeenCalledWith('mcpkit server: resource "test://broken": disk on fire');
+    } finally {
+      printed.mockRestore();
+    }
+  });
+});
