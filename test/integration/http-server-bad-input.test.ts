@@ -113,6 +113,25 @@ describe.each(FACES)('Streamable HTTP, bad input (%s)', (kind) => {
     }
   });
 
+  it('refuses request ids that are floats or unsafe integers with 400, -32600 and id null', async () => {
+    const { face, session, stillServes } = await start();
+    for (const id of ['1.5', '9007199254740993']) {
+      const ping = `{"jsonrpc":"2.0","id":${id},"method":"ping"}`;
+      const modern = modernRequest('ping');
+      const modernText = JSON.stringify(modern.body).replace('"id":1,', `"id":${id},`);
+      for (const init of [sessionRequest(session, ping), { ...modern, body: modernText }]) {
+        const res = await face.request(init);
+        expect(res.status, `${id} ${String(init.headers?.['mcp-session-id'])}`).toBe(400);
+        expect(await res.json()).toMatchObject({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32600 },
+        });
+      }
+      await stillServes();
+    }
+  });
+
   it('survives deeply nested arguments', async () => {
     const { face, session, stillServes } = await start();
     const depth = 200_000;

@@ -2,6 +2,8 @@
 // priming events, streams closed on purpose or lost, and GET with Last-Event-ID. Both faces.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Face } from './http-server-harness.js';
+import { MemoryEventStore } from '../../src/transports/http/server/event-store.js';
+import type { StreamableHttpOptions } from '../../src/transports/http/server/options.js';
 import {
   FACES,
   allEvents,
@@ -21,9 +23,9 @@ afterEach(async () => {
 });
 
 describe.each(FACES)('Streamable HTTP, resumption (%s)', (kind) => {
-  async function start() {
+  async function start(options: StreamableHttpOptions = {}) {
     const { server, probes } = createTestServer();
-    const face = await startFace(kind, server);
+    const face = await startFace(kind, server, options);
     faces.push(face);
     return { face, probes };
   }
@@ -86,6 +88,33 @@ describe.each(FACES)('Streamable HTTP, resumption (%s)', (kind) => {
     const rest = messages(await allEvents(resumed));
     expect(rest.filter((m) => m.id === 21)).toHaveLength(1);
     expect(rest.at(-1)).toMatchObject({ id: 21, result: { content: [{ text: 'slow done' }] } });
+  });
+
+  it("keeps a session's stream replayable while another session floods the event store", async () => {
+    const { face } = await start({ eventStore: new MemoryEventStore({ maxEvents: 30 }) });
+    const quiet = await openSession(face);
+    const busy = await openSession(face);
+    const progress = (session: string, id: number) =>
+      face.request(sessionRequest(session, call('progress', {}, id, { progressToken: id })));
+    const mine = await allEvents(await progress(quiet, 1));
+    expect(messages(mine).map((m) => m.method ?? m.id)).toEqual([
+      'notifications/progress',
+      'notifications/progress',
+      'notifications/progress',
+      1,
+    ]);
+    // 10 streams of 5 events each (priming, 3 progress, the response): more than the store holds.
+    for (let id = 100; id < 110; id++) await allEvents(await progress(busy, id));
+    const resumed = await face.request({
+      method: 'GET',
+      headers: {
+        'mcp-session-id': quiet,
+        accept: 'text/event-stream',
+        'last-event-id': mine[0]!.id!,
+      },
+    });
+    expect(resumed.status).toBe(200);
+    expect(messages(await allEvents(resumed))).toEqual(messages(mine));
   });
 
   it("refuses an unknown Last-Event-ID, and another session's", async () => {

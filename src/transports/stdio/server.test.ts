@@ -87,6 +87,22 @@ describe('createStdioServerTransport', () => {
     expect(invalid).toMatchObject({ id: null, error: { code: -32600 } });
   });
 
+  it('answers a request whose id is a float or an unsafe integer with -32600 and id null', async () => {
+    const h = await harness();
+    h.stdin.write(
+      '{"jsonrpc":"2.0","id":1.5,"method":"m"}\n' +
+        '{"jsonrpc":"2.0","id":9007199254740993,"method":"m"}\n' +
+        JSON.stringify(request(3)) +
+        '\n',
+    );
+    await nextTurn();
+    expect(h.messages).toEqual([request(3)]);
+    expect(h.output()).toMatchObject([
+      { id: null, error: { code: -32600 } },
+      { id: null, error: { code: -32600 } },
+    ]);
+  });
+
   it('reassembles a message whose multi-byte characters are split across chunks', async () => {
     const h = await harness();
     const message = request(1, { text: 'héllo € 😀' });

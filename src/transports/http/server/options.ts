@@ -74,7 +74,8 @@ export interface StreamableHttpOptions {
   responseMode?: ResponseMode;
   /**
    * Where SSE events of legacy sessions are kept for resumption (Last-Event-ID). Default: a
-   * {@link MemoryEventStore} (10 000 events, 5 minutes). `null` turns resumption off.
+   * {@link MemoryEventStore} (10 000 events, 1 000 per stream, 5 minutes). `null` turns
+   * resumption off.
    */
   eventStore?: EventStore | null;
   /** The SSE `retry` hint sent with every priming event, in milliseconds. Default 1000. */
