@@ -235,7 +235,11 @@ function walkObject(
   if (names.length > 0) {
     const where = path === '' ? { tool: at.tool } : { tool: at.tool, parameter: path };
     const what = path === '' ? 'the input schema' : `object "${path}"`;
-    if (!Array.isArray(schema['required'])) {
+    // Without "required" every property is optional: fine when each says what it defaults to.
+    const allDefaulted = names.every(
+      (name) => asSchema(properties[name])?.['default'] !== undefined,
+    );
+    if (!Array.isArray(schema['required']) && !allDefaulted) {
       at.add('schema-no-required', where, `${what} has properties but no "required" list`);
     }
     if (schema['additionalProperties'] !== false && schema['unevaluatedProperties'] !== false) {

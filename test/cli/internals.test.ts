@@ -239,6 +239,20 @@ describe('lint and budget helpers', () => {
     expect(editDistance('', 'abc')).toBe(3);
   });
 
+  it('does not ask for a "required" list when every property has a default', () => {
+    const field = (extra: object) => ({ type: 'string', description: 'A field.', ...extra });
+    const findings = lintServers([
+      {
+        name: 's',
+        tools: [
+          tool('defaults', { required: undefined, properties: { a: field({ default: 'x' }) } }),
+          tool('bare', { required: undefined, properties: { a: field({}) } }),
+        ],
+      },
+    ]);
+    expect(findings.map((f) => `${f.rule} ${f.tool ?? ''}`)).toEqual(['schema-no-required bare']);
+  });
+
   it('reads what parameter names promise', () => {
     const findings = lintServers([
       {
