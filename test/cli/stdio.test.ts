@@ -112,11 +112,23 @@ describe.concurrent('mcpkit info, list, call over stdio', () => {
     expect(ran.stdout).toBe('1 + 2 = 3\nstructured content:\n{\n  "sum": 3\n}\n');
   });
 
-  it('call --arg values are JSON when they parse, else strings', async () => {
+  it('call --arg values are read by the schema: text for a string field, else JSON when it parses', async () => {
     const ran = await cli(['call', 'echo', '--arg', 'message=42', '--json', '--', ...FIXTURE]);
-    // 42 parses as a number, which the schema refuses: a tool error naming the type.
-    expect(ran.code).toBe(1);
-    expect(JSON.stringify(json(ran))).toContain('expected string');
+    // A string field: 42 stays the text "42" (it used to parse as a number, which the schema refused).
+    expect(ran.code).toBe(0);
+    expect(json(ran)).toMatchObject({ content: [{ text: 'echo: 42' }] });
+    const sum = await cli([
+      'call',
+      'add',
+      '--arg',
+      'a=2',
+      '--arg',
+      'b=3',
+      '--json',
+      '--',
+      ...FIXTURE,
+    ]);
+    expect(json(sum)).toMatchObject({ structuredContent: { sum: 5 } });
     const text = await cli(['call', 'echo', '--arg', 'message=hello there', '--', ...FIXTURE]);
     expect(text.stdout).toBe('echo: hello there\n');
   });

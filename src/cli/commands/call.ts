@@ -26,8 +26,9 @@ When the server asks for input (elicitation), each field is asked at the termina
 from --answer; without a terminal and without answers the request is declined.
 
 Flags:
-  --arg key=value      an argument (repeatable); the value is parsed as JSON when it parses
-                       (--arg n=3 gives 3, --arg s=hi gives "hi"); overrides json-args
+  --arg key=value      an argument (repeatable), read by the tool's schema: text for a string
+                       field (--arg id=123 gives "123"), else JSON when it parses (--arg n=3
+                       gives 3, --arg s=hi gives "hi"); overrides json-args
   --answer key=value   an answer to an elicitation field (repeatable)
   --out-dir <dir>      where images, audio and binary resources are saved
 
@@ -69,10 +70,7 @@ export function run(args: readonly string[], io: Io): Promise<number> {
       );
     }
     const toolArgs = json === undefined ? {} : jsonObject(json, 'the tool arguments');
-    for (const pair of texts(ctx.parsed, 'arg')) {
-      const [key, value] = keyValue(pair, '--arg');
-      toolArgs[key] = looseValue(value);
-    }
+    const pairs = texts(ctx.parsed, 'arg').map((pair) => keyValue(pair, '--arg'));
     const answers = new Map(texts(ctx.parsed, 'answer').map((pair) => keyValue(pair, '--answer')));
     const { io: out, style, common } = ctx;
     const status = createStatus(out, { style, quiet: common.quiet });
@@ -91,6 +89,12 @@ export function run(args: readonly string[], io: Io): Promise<number> {
         );
       };
       process.once('SIGINT', cancel);
+      if (pairs.length > 0) {
+        // --arg values are read by the tool's schema: id=123 stays a string for a string field.
+        const known = (await session.client.listTools()).find((t) => t.name === tool);
+        const properties = known?.inputSchema['properties'] as Record<string, unknown> | undefined;
+        for (const [key, value] of pairs) toolArgs[key] = argValue(value, properties?.[key]);
+      }
       let result: CallToolResult;
       try {
         result = await session.client.callTool(tool, toolArgs, {
@@ -127,4 +131,15 @@ async function show(ctx: CommandContext, tool: string, result: CallToolResult): 
   });
   await renderer.blocks(result.content);
   if (result.structuredContent !== undefined) renderer.structured(result.structuredContent);
+}
+
+/**
+ * An --arg value: the raw text for a property whose schema says it is a string (and nothing
+ * else), else the value parsed as JSON when it parses (a number, a boolean, an object).
+ */
+export function argValue(value: string, property: unknown): unknown {
+  const type = (property as { type?: unknown } | undefined)?.type;
+  const types = Array.isArray(type) ? type : [type];
+  const stringOnly = types.includes('string') && types.every((t) => t === 'string' || t === 'null');
+  return stringOnly ? value : looseValue(value);
 }
