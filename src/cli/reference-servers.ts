@@ -118,6 +118,13 @@ async function loadModule(path: string, cwd: string): Promise<Served> {
       `serve one of ${SERVER_NAMES.join(', ')}, or the path of a module that exports an McpServer`,
     );
   }
+  if (/\.[cm]?tsx?$/.test(file)) {
+    // Node 20 runs JavaScript only: a TypeScript module must be compiled, or loaded through tsx.
+    throw new UsageError(
+      `${path} is TypeScript, which node does not run as is`,
+      `compile it (tsc) and serve the .js file, or run the CLI under tsx: npx tsx <mcpkit>/dist/esm/src/cli/main.js serve ${path}`,
+    );
+  }
   const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   let exported = module['default'] ?? module['server'];
   if (typeof exported === 'function') exported = await (exported as () => unknown)();

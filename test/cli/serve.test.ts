@@ -29,6 +29,13 @@ describe('mcpkit serve', () => {
     },
   );
 
+  it('serve of a TypeScript module says to compile it or run under tsx', async () => {
+    const ran = await cli(['serve', join(FIXTURES, 'not-compiled.ts')]);
+    expect(ran.code).toBe(3);
+    expect(ran.stderr).toMatch(/not-compiled\.ts is TypeScript, which node does not run as is/);
+    expect(ran.stderr).toMatch(/hint: compile it \(tsc\).*npx tsx/);
+  });
+
   it('serve pingme --stdio answers initialize, keeps stdout clean and exits at end of input', async () => {
     const child = spawnCli(['serve', 'pingme', '--stdio']);
     const done = collect(child);
