@@ -34,7 +34,10 @@ export async function runCommand(
 ): Promise<number> {
   const { args, io } = invocation;
   const style = createStyle(io.color);
-  const state = { stderrShown: false, debug: args.includes('--debug') };
+  // Only our own --debug: one after `--` belongs to the server command it precedes.
+  const dash = args.indexOf('--');
+  const own = dash < 0 ? args : args.slice(0, dash);
+  const state = { stderrShown: false, debug: own.includes('--debug') };
   try {
     const parsed = parse(args, { ...SHARED_OPTIONS, ...spec.options });
     if (flag(parsed, 'help')) {

@@ -6,6 +6,14 @@ import { FIXTURE, cli, closedPort, hasAnsi } from './run-cli.js';
 const COMMANDS = ['serve', 'info', 'list', 'call', 'read', 'prompt', 'complete', 'budget', 'lint'];
 
 describe.concurrent('mcpkit', () => {
+  it('leaves a --debug after -- to the server command', async () => {
+    const theirs = await cli(['list', '--', 'node', '/nonexistent-server.js', '--debug']);
+    expect(theirs.code).toBe(2);
+    expect(theirs.stderr).not.toMatch(/ at .*dist\/esm\//); // no stack trace of ours
+    const ours = await cli(['list', '--debug', '--', 'node', '/nonexistent-server.js']);
+    expect(ours.stderr).toMatch(/ at .*dist\/esm\//);
+  });
+
   it('lists every command in --help and exits 0', async () => {
     const ran = await cli(['--help']);
     expect(ran.code).toBe(0);
