@@ -116,6 +116,17 @@ function explainJsonRpc(error: JsonRpcError): Explained {
     case -32002:
       hint = 'no such resource: mcpkit list resources shows what the server has';
       break;
+    case -32021: {
+      // MissingRequiredClientCapability (2026-07-28): name what the request needs.
+      const needed = (error.data as { requiredCapabilities?: unknown } | undefined)
+        ?.requiredCapabilities;
+      const names = capabilityNames(needed);
+      hint =
+        names.length === 0
+          ? 'the request needs a client capability this client did not declare'
+          : `the request needs the client capability ${names.join(', ')}, which this client did not declare`;
+      break;
+    }
     case -32000:
       hint =
         status === 401 || status === 403
@@ -128,6 +139,16 @@ function explainJsonRpc(error: JsonRpcError): Explained {
       hint = undefined;
   }
   return { ...base, hint, exitCode: ExitCode.Failure };
+}
+
+/** `{ elicitation: { url: {} }, sampling: {} }` as ["elicitation.url", "sampling"]. */
+function capabilityNames(value: unknown, prefix = ''): string[] {
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, inner]) => {
+    const name = prefix === '' ? key : `${prefix}.${key}`;
+    const nested = capabilityNames(inner, name);
+    return nested.length === 0 ? [name] : nested;
+  });
 }
 
 function explainLocal(error: LocalError): Explained {

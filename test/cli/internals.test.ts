@@ -13,6 +13,8 @@ import { main } from '../../src/cli/main.js';
 import { createStyle, table } from '../../src/cli/output.js';
 import { createStatus, progressText } from '../../src/cli/progress.js';
 import { traceTransport } from '../../src/cli/trace.js';
+import { explain } from '../../src/cli/errors.js';
+import { JsonRpcError } from '../../src/jsonrpc/errors.js';
 
 function fakeIo(
   options: { isTTY?: boolean; input?: string } = {},
@@ -319,5 +321,16 @@ describe('lint and budget helpers', () => {
       ['small', 10, 0.25],
     ]);
     expect(budget.total).toBe(40);
+  });
+});
+
+describe('explaining a missing client capability (-32021)', () => {
+  it('names the capabilities the request needs', () => {
+    const error = new JsonRpcError(-32021, 'missing required client capability', {
+      requiredCapabilities: { elicitation: { url: {} }, sampling: {} },
+    });
+    expect(explain(error).hint).toBe(
+      'the request needs the client capability elicitation.url, sampling, which this client did not declare',
+    );
   });
 });
