@@ -4,6 +4,7 @@
 // names that break the spec or look alike, and too much text in the context.
 import type { Tool } from '../client/index.js';
 import { checkToolName, scanParamHeaders } from '../protocol/index.js';
+import { editDistance } from './did-you-mean.js';
 
 /** How bad a finding is. Only `error` makes lint exit 1. */
 export type Severity = 'error' | 'warn' | 'info';
@@ -400,20 +401,4 @@ function nearDuplicatesAcross(
       }
     }
   });
-}
-
-/** Levenshtein distance (insertions, deletions, substitutions). */
-export function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i += 1) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current.push(
-        Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost),
-      );
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
 }

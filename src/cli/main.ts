@@ -4,6 +4,7 @@
 import { realpathSync } from 'node:fs';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
+import { closest } from './did-you-mean.js';
 import { ExitCode } from './errors.js';
 import type { Io } from './io.js';
 import { processIo } from './io.js';
@@ -101,10 +102,14 @@ export async function main(args: readonly string[], io: Io): Promise<number> {
   const command = COMMANDS[first];
   if (command === undefined) {
     const style = createStyle(io.color);
+    const names = Object.keys(COMMANDS);
+    const near = closest(first, names);
+    const hint =
+      near === undefined
+        ? `the commands are ${names.join(', ')}; run "mcpkit --help"`
+        : `did you mean "mcpkit ${near}"? (run "mcpkit --help" for every command)`;
     io.stderr.write(`${style.red('mcpkit:')} unknown command "${first}"\n`);
-    io.stderr.write(
-      `${style.dim(`hint: the commands are ${Object.keys(COMMANDS).join(', ')}; run "mcpkit --help"`)}\n`,
-    );
+    io.stderr.write(`${style.dim(`hint: ${hint}`)}\n`);
     return ExitCode.Usage;
   }
   return (await command.load()).run(rest, io);

@@ -45,6 +45,14 @@ describe.concurrent('mcpkit', () => {
     );
   });
 
+  it('suggests the command a typo was meant to be', async () => {
+    const ran = await cli(['sevre']);
+    expect(ran.code).toBe(3);
+    expect(ran.stderr).toBe(
+      'mcpkit: unknown command "sevre"\nhint: did you mean "mcpkit serve"? (run "mcpkit --help" for every command)\n',
+    );
+  });
+
   it('exits 3 in one line plus a hint for an unknown flag', async () => {
     const ran = await cli(['list', '--nope', '--', ...FIXTURE]);
     expect(ran.code).toBe(3);

@@ -8,7 +8,8 @@ import { parseAddress } from '../../src/cli/commands/serve.js';
 import { coerce, createElicitHandler } from '../../src/cli/elicit.js';
 import type { Io } from '../../src/cli/io.js';
 import { noColor } from '../../src/cli/io.js';
-import { editDistance, lintServers } from '../../src/cli/lint-rules.js';
+import { closest, editDistance } from '../../src/cli/did-you-mean.js';
+import { lintServers } from '../../src/cli/lint-rules.js';
 import { main } from '../../src/cli/main.js';
 import { createStyle, table } from '../../src/cli/output.js';
 import { createStatus, progressText } from '../../src/cli/progress.js';
@@ -239,6 +240,8 @@ describe('lint and budget helpers', () => {
   it('measures edit distance', () => {
     expect(editDistance('kitten', 'sitting')).toBe(3);
     expect(editDistance('', 'abc')).toBe(3);
+    expect(closest('lsit', ['list', 'lint', 'serve'])).toBe('list');
+    expect(closest('frobnicate', ['list', 'lint', 'serve'])).toBeUndefined();
   });
 
   it('does not ask for a "required" list when every property has a default', () => {
