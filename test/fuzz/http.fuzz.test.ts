@@ -4,7 +4,9 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { McpServer } from '../../src/server/index.js';
-import { createFetchHandler } from '../../src/transports/http/server/fetch.js';
+import { toFetchHandler } from '../../src/transports/http/server/fetch.js';
+import { createStreamableHttpHandler } from '../../src/transports/http/server/handler.js';
+import { faceOf, initializeBody, modernRequest } from '../integration/http-server-harness.js';
 import { FUZZ, FUZZ_TIMEOUT_MS, jsonValue, message } from './settings.js';
 
 const server = new McpServer({ name: 'fuzz', version: '1.0.0' });
@@ -16,8 +18,12 @@ server.tool(
   },
   (args) => (typeof args['text'] === 'string' ? args['text'] : ''),
 );
-const handle = createFetchHandler(() => server, { maxBodyBytes: 64 * 1024 });
+const handler = createStreamableHttpHandler(() => server, { maxBodyBytes: 64 * 1024 });
+// Random requests go to the fetch handler exactly as generated; the checks after them go through
+// the test harness's face of the same handler, which adds the standard headers.
+const handle = toFetchHandler(handler);
 afterAll(async () => {
+  await handler.close();
   await server.close();
 });
 
@@ -116,55 +122,12 @@ describe('fuzz: Streamable HTTP handler', () => {
         ),
         FUZZ,
       );
-      const init = await handle(
-        new Request('http://localhost/mcp', {
-          method: 'POST',
-          headers: {
-            host: 'localhost',
-            accept: 'application/json, text/event-stream',
-            'content-type': 'application/json',
-          },
-          body: JSON.stringify({
-            jsonrpc: '2.0',
-            id: 1,
-            method: 'initialize',
-            params: {
-              protocolVersion: '2025-11-25',
-              capabilities: {},
-              clientInfo: { name: 'c', version: '1' },
-            },
-          }),
-        }),
-      );
+      const face = await faceOf('fetch', handler);
+      const init = await face.request({ body: initializeBody('2025-11-25', 1) });
       expect(init.status).toBe(200);
       expect(await init.json()).toMatchObject({ id: 1, result: { protocolVersion: '2025-11-25' } });
-      const modern = await handle(
-        new Request('http://localhost/mcp', {
-          method: 'POST',
-          headers: {
-            host: 'localhost',
-            accept: 'application/json, text/event-stream',
-            'content-type': 'application/json',
-            'mcp-protocol-version': '2026-07-28',
-            'mcp-method': 'tools/call',
-            'mcp-name': 'echo',
-          },
-          body: JSON.stringify({
-            jsonrpc: '2.0',
-            id: 2,
-            method: 'tools/call',
-            params: {
-              name: 'echo',
-              arguments: { text: 'still here' },
-              _meta: {
-                'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-                'io.modelcontextprotocol/clientCapabilities': {},
-                'io.modelcontextprotocol/clientInfo': { name: 'c', version: '1' },
-              },
-            },
-          }),
-        }),
-      );
+      const echo = { name: 'echo', arguments: { text: 'still here' } };
+      const modern = await face.request(modernRequest('tools/call', echo, { id: 2 }));
       expect(await modern.json()).toMatchObject({
         id: 2,
         result: { content: [{ text: 'still here' }] },
