@@ -17,6 +17,18 @@ import {
   startFace,
 } from './http-server-harness.js';
 
+/** Resumes a stream of `session` with a GET naming `lastEventId`. */
+function resume(face: Face, session: string, lastEventId: string): Promise<Response> {
+  return face.request({
+    method: 'GET',
+    headers: {
+      'mcp-session-id': session,
+      accept: 'text/event-stream',
+      'last-event-id': lastEventId,
+    },
+  });
+}
+
 const faces: Face[] = [];
 afterEach(async () => {
   await Promise.all(faces.splice(0).map((f) => f.close()));
@@ -40,27 +52,13 @@ describe.each(FACES)('Streamable HTTP, resumption (%s)', (kind) => {
     const first = await allEvents(res);
     expect(first).toHaveLength(1);
     expect(first[0]).toMatchObject({ data: '', retry: 1000 });
-    const resumed = await face.request({
-      method: 'GET',
-      headers: {
-        'mcp-session-id': session,
-        accept: 'text/event-stream',
-        'last-event-id': first[0]!.id!,
-      },
-    });
+    const resumed = await resume(face, session, first[0]!.id!);
     expect(resumed.status).toBe(200);
     const rest = await allEvents(resumed);
     expect(messages(rest).map((m) => m.method ?? m.id)).toEqual(['notifications/progress', 11]);
     expect(messages(rest)[1]).toMatchObject({ result: { content: [{ text: 'reconnected' }] } });
     // Resuming again from the last id replays nothing more.
-    const again = await face.request({
-      method: 'GET',
-      headers: {
-        'mcp-session-id': session,
-        accept: 'text/event-stream',
-        'last-event-id': rest.at(-1)!.id!,
-      },
-    });
+    const again = await resume(face, session, rest.at(-1)!.id!);
     expect(messages(await allEvents(again))).toEqual([]);
   });
 
@@ -81,10 +79,7 @@ describe.each(FACES)('Streamable HTTP, resumption (%s)', (kind) => {
     await probes.waiting;
     probes.release();
     // The handler ran on; its result waits in the event store.
-    const resumed = await face.request({
-      method: 'GET',
-      headers: { 'mcp-session-id': session, accept: 'text/event-stream', 'last-event-id': lastId },
-    });
+    const resumed = await resume(face, session, lastId);
     const rest = messages(await allEvents(resumed));
     expect(rest.filter((m) => m.id === 21)).toHaveLength(1);
     expect(rest.at(-1)).toMatchObject({ id: 21, result: { content: [{ text: 'slow done' }] } });
@@ -105,14 +100,7 @@ describe.each(FACES)('Streamable HTTP, resumption (%s)', (kind) => {
     ]);
     // 10 streams of 5 events each (priming, 3 progress, the response): more than the store holds.
     for (let id = 100; id < 110; id++) await allEvents(await progress(busy, id));
-    const resumed = await face.request({
-      method: 'GET',
-      headers: {
-        'mcp-session-id': quiet,
-        accept: 'text/event-stream',
-        'last-event-id': mine[0]!.id!,
-      },
-    });
+    const resumed = await resume(face, quiet, mine[0]!.id!);
     expect(resumed.status).toBe(200);
     expect(messages(await allEvents(resumed))).toEqual(messages(mine));
   });
@@ -123,15 +111,10 @@ describe.each(FACES)('Streamable HTTP, resumption (%s)', (kind) => {
     const theirs = await openSession(face);
     const res = await face.request(sessionRequest(theirs, call('test_reconnection', {}, 1)));
     const [priming] = await allEvents(res);
-    const resume = (session: string, id: string) =>
-      face.request({
-        method: 'GET',
-        headers: { 'mcp-session-id': session, accept: 'text/event-stream', 'last-event-id': id },
-      });
-    const unknown = await resume(mine, '999999');
+    const unknown = await resume(face, mine, '999999');
     expect(unknown.status).toBe(400);
     await unknown.text();
-    const foreign = await resume(mine, priming!.id!);
+    const foreign = await resume(face, mine, priming!.id!);
     expect(foreign.status).toBe(400);
     await foreign.text();
   });
