@@ -2,6 +2,7 @@
 // revision, capabilities and client (2026-07-28), a progress token when progress is wanted,
 // `notifications/cancelled` on abort, and the multi round-trip driver that answers
 // `input_required` results and retries with a new id (Spec 2026-07-28 basic/patterns/mrtr).
+import { linkSignals } from '../internal/abort.js';
 import { isObject } from '../internal/json.js';
 import type { Connection } from '../jsonrpc/connection.js';
 import type { CallOptions as ConnectionCallOptions } from '../jsonrpc/serve.js';
@@ -117,19 +118,18 @@ export class Caller {
   /** `request` under a limit on the whole call: an abort, so that the server is told. */
   async #withinTotal(method: string, params: Params, options: RequestOptions): Promise<Params> {
     const ms = options.maxTotalTimeoutMs as number;
-    const total = new AbortController();
+    const linked = linkSignals(options.signal === undefined ? [] : [options.signal]);
     const timer = setTimeout(() => {
       const message = `request "${method}" took longer than its total limit of ${String(ms)} ms`;
-      total.abort(new LocalError(LocalErrorCode.RequestTimeout, message));
+      linked.abort(new LocalError(LocalErrorCode.RequestTimeout, message));
     }, ms);
-    const signal =
-      options.signal === undefined ? total.signal : AbortSignal.any([options.signal, total.signal]);
-    const inner: RequestOptions = { ...options, signal };
+    const inner: RequestOptions = { ...options, signal: linked.signal };
     delete inner.maxTotalTimeoutMs;
     try {
       return await this.request(method, params, inner);
     } finally {
       clearTimeout(timer);
+      linked.release();
     }
   }
 

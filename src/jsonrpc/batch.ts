@@ -1,26 +1,16 @@
 // Serving an incoming batch (JSON-RPC 2.0 §6) within bounds: how many messages one batch may hold
 // (checked when it is decoded), how large its answer may grow, and a turn of the event loop
 // between its elements, so that one large batch does not hold up every other client.
-import { errorResponse, encode, MAX_BATCH_MESSAGES } from './codec.js';
+import { errorResponse, encode } from './codec.js';
 import { ErrorCode } from './errors.js';
 import type { Response } from './message.js';
 
-/** Limits of one incoming batch. */
-export interface BatchLimits {
-  /** Most messages in one batch; a larger batch is refused whole with -32600. Default 100. */
-  readonly maxMessages: number;
-  /**
-   * Most bytes of a batch's answer (its JSON text); each response that would pass it is replaced
-   * by a -32603 error naming the limit. Default 16 MiB.
-   */
-  readonly maxAnswerBytes: number;
-}
-
-/** The limits every batch has unless its transport is told otherwise. */
-export const DEFAULT_BATCH_LIMITS: BatchLimits = Object.freeze({
-  maxMessages: MAX_BATCH_MESSAGES,
-  maxAnswerBytes: 16 * 1024 * 1024,
-});
+/**
+ * The most bytes of a batch's answer (its JSON text) unless a connection is told otherwise; each
+ * response that would pass it is replaced by a -32603 error naming the limit. (The most messages
+ * in one batch is the codec's MAX_BATCH_MESSAGES, checked when it is decoded.)
+ */
+export const MAX_BATCH_ANSWER_BYTES: number = 16 * 1024 * 1024;
 
 /** Lets the event loop run other work (I/O of other clients) before the next element starts. */
 const nextTurn: () => Promise<void> =

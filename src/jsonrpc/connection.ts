@@ -4,7 +4,7 @@
 import type { MaybePromise } from '../internal/maybe.js';
 import { isPromise } from '../internal/maybe.js';
 import { SlotMap } from '../internal/slot-map.js';
-import { DEFAULT_BATCH_LIMITS, serveBatchElements } from './batch.js';
+import { MAX_BATCH_ANSWER_BYTES, serveBatchElements } from './batch.js';
 import type { BatchItem } from './codec.js';
 import { errorResponse } from './codec.js';
 import { ErrorCode, JsonRpcError, LocalError, LocalErrorCode } from './errors.js';
@@ -289,7 +289,7 @@ export class Connection implements Peer {
       this.#receive(message, info);
       return undefined;
     };
-    const maxBytes = this.#options.maxBatchAnswerBytes ?? DEFAULT_BATCH_LIMITS.maxAnswerBytes;
+    const maxBytes = this.#options.maxBatchAnswerBytes ?? MAX_BATCH_ANSWER_BYTES;
     void serveBatchElements(items, serve, maxBytes).then((batch) => {
       if (batch.length > 0) this.#reply(batch);
     });

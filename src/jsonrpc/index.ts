@@ -1,7 +1,6 @@
 // mcpkit/jsonrpc: JSON-RPC 2.0 messages, codec, connection and the Transport interface.
 // Nothing here knows about MCP.
-export type { BatchLimits } from './batch.js';
-export { DEFAULT_BATCH_LIMITS, serveBatchElements } from './batch.js';
+export { MAX_BATCH_ANSWER_BYTES, serveBatchElements } from './batch.js';
 export type { BatchItem, DecodeOptions, Decoded } from './codec.js';
 export { decode, decodeValue, encode, errorResponse } from './codec.js';
 export type { AbandonedCall, ConnectionOptions, NotificationHandler } from './connection.js';

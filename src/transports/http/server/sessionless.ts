@@ -6,7 +6,7 @@
 // the handler closing, cancels it: its `ctx.signal` aborts.
 import type { MaybePromise } from '../../../internal/maybe.js';
 import { isPromise } from '../../../internal/maybe.js';
-import { DEFAULT_BATCH_LIMITS, serveBatchElements } from '../../../jsonrpc/batch.js';
+import { MAX_BATCH_ANSWER_BYTES, serveBatchElements } from '../../../jsonrpc/batch.js';
 import type { BatchItem } from '../../../jsonrpc/codec.js';
 import { ErrorCode, LocalError, LocalErrorCode } from '../../../jsonrpc/errors.js';
 import type {
@@ -209,7 +209,7 @@ class PostRequests implements Peer {
       served.push(context);
       return server.serveRequest(request, context, options);
     };
-    serveBatchElements(batch.requests, serve, DEFAULT_BATCH_LIMITS.maxAnswerBytes).then(
+    serveBatchElements(batch.requests, serve, MAX_BATCH_ANSWER_BYTES).then(
       (responses) => {
         reply.final(responses);
       },
