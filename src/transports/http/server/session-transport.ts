@@ -85,7 +85,7 @@ export class SessionTransport implements Transport, SessionEntry {
   isBusy(): boolean {
     for (const reply of this.#routes?.values() ?? []) if (reply.attached) return true;
     if (this.#standalone?.attached === true) return true;
-    for (const stream of this.#streams?.values() ?? []) if (stream.live) return true;
+    for (const stream of this.#streams?.values() ?? []) if (stream.attached) return true;
     return false;
   }
 
@@ -140,8 +140,7 @@ export class SessionTransport implements Transport, SessionEntry {
   /** Opens the GET stream; undefined when one is already connected (409). */
   openStandalone(signal: AbortSignal): AsyncIterable<string> | undefined {
     const current = this.#standalone;
-    if (current instanceof PlainStream && !current.writer.closed) return undefined;
-    if (current instanceof ResumableStream && current.live) return undefined;
+    if (current?.attached === true) return undefined;
     current?.finish();
     if (this.#settings.store === undefined) {
       const writer = new SseWriter(signal, this.#settings.keepAliveMs, () => {

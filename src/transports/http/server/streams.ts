@@ -92,10 +92,6 @@ export class ResumableStream implements StreamSink {
   }
 
   /** True while a client connection is attached. */
-  get live(): boolean {
-    return this.#live !== undefined;
-  }
-
   get attached(): boolean {
     return this.#live !== undefined;
   }
