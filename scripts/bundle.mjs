@@ -3,8 +3,8 @@
 // of one per source module (issue #8).
 //
 // Contracts:
-// - The entries are the package.json `exports` defaults and `bin`, plus the reference servers the
-//   CLI loads. Each output path mirrors its source: dist/esm/<path>.js is <path>.ts bundled
+// - The entries are the package.json `exports` defaults and `bin` (the reference servers the CLI
+//   loads are exports too: `mcpkit/servers/<name>`). Each output path mirrors its source: dist/esm/<path>.js is <path>.ts bundled
 //   (dist/esm/src/server/index.js is src/server/index.ts), the same layout as tsc's dist/.
 // - One run, `splitting: true`: code shared by several entries lives in exactly one chunk
 //   (dist/esm/chunks/), so a class is the same object whichever subpath loaded it
@@ -25,9 +25,6 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = join(root, 'dist/esm');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
-/** The reference servers `mcpkit serve` loads on demand (src/cli/reference-servers.ts). */
-const SERVERS = ['servers/pingme/server', 'servers/everything/server', 'servers/sql/server'];
-
 /** `dist/esm/<path>.js` (as package.json spells it) → `<path>`, the source path without `.ts`. */
 function sourceOf(target) {
   const match = /^(?:\.\/)?dist\/esm\/(.+)\.js$/.exec(target);
@@ -42,7 +39,7 @@ const targets = [
   ...Object.values(pkg.bin),
 ];
 const entryPoints = Object.fromEntries(
-  [...targets.map(sourceOf), ...SERVERS].map((path) => [path, join(root, `${path}.ts`)]),
+  targets.map(sourceOf).map((path) => [path, join(root, `${path}.ts`)]),
 );
 
 const result = await build({

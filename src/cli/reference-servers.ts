@@ -33,6 +33,28 @@ export async function loadServer(
     warn?: (message: string) => void;
   },
 ): Promise<Served> {
+  return loadServerOrModule(nameOrPath, context).catch((error: unknown) => {
+    const missing = missingPackage(error);
+    if (missing === undefined) throw error;
+    throw new CliError(`${nameOrPath} needs the package "${missing}", which is not installed`, {
+      hint: `install it beside mcpkit: npm install ${missing} (mcpkit's optional peers are listed in its package.json)`,
+      cause: error,
+    });
+  });
+}
+
+/** The package named by a failed import (ERR_MODULE_NOT_FOUND for a bare specifier). */
+function missingPackage(error: unknown): string | undefined {
+  if (!(error instanceof Error) || (error as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND') {
+    return undefined;
+  }
+  return /Cannot find package '([^']+)'/.exec(error.message)?.[1];
+}
+
+async function loadServerOrModule(
+  nameOrPath: string,
+  context: Parameters<typeof loadServer>[1],
+): Promise<Served> {
   switch (nameOrPath) {
     case 'pingme': {
       const { createPingmeServer } = await import('../../servers/pingme/server.js');

@@ -25,6 +25,9 @@ const EXPECTED: Record<string, string[]> = {
   './transports/http': ['createFetchHandler', 'createStreamableHttpClientTransport'],
   './transports/http/node': ['listen'],
   './validators/ajv': ['createAjvValidator'],
+  './servers/pingme': ['createPingmeServer', 'registerPingme'],
+  './servers/everything': ['createEverythingServer', 'registerEverything'],
+  './servers/sql': ['createSqlServer', 'registerSql'],
 };
 
 /** Imports `mcpkit<subpath>` at run time (a variable specifier: typecheck runs before build). */

@@ -1,6 +1,7 @@
 // mcpkit serve: runs a reference server (or a module's McpServer) over stdio, the default, or
 // Streamable HTTP. In stdio mode stdout carries only protocol messages, so everything this
 // command says goes to stderr. SIGINT and SIGTERM close every session and exit cleanly.
+import { resolve } from 'node:path';
 import process from 'node:process';
 import type { Message, Receiver, Transport } from '../../jsonrpc/index.js';
 // The node:http face is its own public entry (mcpkit/transports/http/node), keeping the
@@ -52,8 +53,18 @@ Examples:
   DATABASE_URL=postgres://localhost/shop mcpkit serve sql --http 0.0.0.0:3000 --allowed-host db.example.com
   mcpkit serve ./dist/my-server.js --http 0
 
-In a Claude-Desktop-style config:
-  {"mcpServers": {"everything": {"command": "npx", "args": ["mcpkit", "serve", "everything"]}}}`;
+In a Claude-Desktop-style config (hosts start servers elsewhere: give absolute paths):
+  {"mcpServers": {"everything": {"command": "node",
+    "args": [${JSON.stringify(cliPath())}, "serve", "everything"]}}}
+Once mcpkit is published: {"command": "npx", "args": ["-y", "mcpkit", "serve", "everything"]}`;
+
+/** The absolute path of the CLI that is running, for a host's config. */
+function cliPath(): string {
+  const script = process.argv[1];
+  return script === undefined || script === ''
+    ? '<mcpkit>/dist/esm/src/cli/main.js'
+    : resolve(script);
+}
 
 const OPTIONS = {
   http: { type: 'string' },
