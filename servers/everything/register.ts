@@ -3,11 +3,10 @@
 // needs a request in both eras (2026-07-28: the request's `_meta` logLevel decides; legacy
 // sessions: logging/setLevel), so there is no background logger.
 import type {
-  InferArgs,
+  HandlerContext,
   McpServer,
-  SchemaInput,
+  RegisteredHandle,
   ToolDefinition,
-  ToolHandler,
 } from '../../src/server/index.js';
 import type { EverythingState } from './content.js';
 import { pickLevel } from './logic.js';
@@ -21,11 +20,8 @@ export interface ToolSettings {
   random: () => number;
 }
 
-/** Registers one tool (with the simulated-logging wrapper). */
-export type Register = <TInput extends SchemaInput>(
-  definition: ToolDefinition<TInput>,
-  handler: ToolHandler<InferArgs<TInput>>,
-) => void;
+/** Registers one tool (with the simulated-logging wrapper): `server.tool`'s own overloads. */
+export type Register = McpServer['tool'];
 
 /** The input schema of a tool without arguments. */
 export const NO_ARGS = { type: 'object', properties: {}, additionalProperties: false };
@@ -38,13 +34,19 @@ export function createRegister(
   state: EverythingState,
   settings: ToolSettings,
 ): Register {
-  return (definition, handler) => {
-    server.tool(definition, async (args, ctx) => {
+  // One wrapper for every kind of tool: the overloads of `server.tool` typed the call already.
+  type AnyHandler = (args: never, ctx: HandlerContext) => unknown;
+  const tool = server.tool.bind(server) as unknown as (
+    d: ToolDefinition,
+    h: AnyHandler,
+  ) => RegisteredHandle<ToolDefinition>;
+  const register = (definition: ToolDefinition, handler: AnyHandler) =>
+    tool(definition, async (args: never, ctx: HandlerContext) => {
       if (state.simulatedLogging) {
         const level = pickLevel(settings.random());
         await ctx.log(level, `simulated ${level} message from ${definition.name}`, 'everything');
       }
       return handler(args, ctx);
     });
-  };
+  return register;
 }

@@ -187,6 +187,22 @@ const COLUMNS_SCHEMA: JsonSchemaObject = {
   },
 };
 
+const NAMES = { type: 'array', items: { type: 'string' } };
+
+/** describe_table's structured content (logic.ts TableSchema), kept short: it is listed. */
+const TABLE_SCHEMA: JsonSchemaObject = {
+  type: 'object',
+  properties: {
+    name: { type: 'string' },
+    kind: { type: 'string' },
+    description: { type: ['string', 'null'] },
+    columns: { type: 'array', items: { type: 'object' } },
+    primaryKey: NAMES,
+    foreignKeys: { type: 'array', items: { type: 'object' } },
+  },
+  required: ['name', 'kind', 'columns', 'primaryKey', 'foreignKeys'],
+};
+
 const TABLE_NAME = {
   type: 'string',
   minLength: 1,
@@ -288,6 +304,7 @@ function registerSqlFeatures(server: McpServer, adapter: SqlAdapter, limits: Lim
         required: ['table'],
         additionalProperties: false,
       },
+      outputSchema: TABLE_SCHEMA,
       annotations: readOnlyTool,
     },
     async (args, ctx) => {

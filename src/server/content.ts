@@ -70,3 +70,40 @@ export function promptResultFor(
     ? result
     : { ...result, messages };
 }
+
+/** The string fields each block type requires (2026-07-28 schema.json, ContentBlock). */
+const REQUIRED: Readonly<Record<string, readonly string[]>> = {
+  text: ['text'],
+  image: ['data', 'mimeType'],
+  audio: ['data', 'mimeType'],
+  resource_link: ['uri', 'name'],
+  resource: [],
+};
+
+/**
+ * What is wrong with `block` as a content block of the newest revision, or undefined when it is
+ * one: a known `type` with its required fields (an embedded resource: `uri` and `text` or `blob`).
+ */
+export function contentBlockProblem(block: unknown): string | undefined {
+  if (typeof block !== 'object' || block === null || Array.isArray(block)) {
+    return 'a content block must be an object';
+  }
+  const source = block as Block;
+  const required = typeof source.type === 'string' ? REQUIRED[source.type] : undefined;
+  if (required === undefined) {
+    return `unknown content type ${JSON.stringify(source.type)} (one of ${Object.keys(REQUIRED).join(', ')})`;
+  }
+  for (const key of required) {
+    if (typeof source[key] !== 'string')
+      return `a ${String(source.type)} block needs a string "${key}"`;
+  }
+  if (source.type !== 'resource') return undefined;
+  const resource = source['resource'] as Record<string, unknown> | null | undefined;
+  if (typeof resource !== 'object' || resource === null || typeof resource['uri'] !== 'string') {
+    return 'a resource block needs "resource" with a string "uri"';
+  }
+  if (typeof resource['text'] !== 'string' && typeof resource['blob'] !== 'string') {
+    return 'a resource block\'s "resource" needs a string "text" or "blob"';
+  }
+  return undefined;
+}

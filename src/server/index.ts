@@ -30,6 +30,11 @@ export type {
   ToolHandler,
   ToolHandlerFor,
   ToolReturn,
+  ToolResult,
+  StructuredToolResult,
+  ToolErrorResult,
+  StructuredToolReturn,
+  StructuredToolHandler,
 } from './types.js';
 export type { StandardSchemaV1 } from './standard-schema.js';
 export { JsonRpcError } from '../jsonrpc/errors.js';

@@ -2,7 +2,7 @@
 import { isObject } from '../internal/json.js';
 import { invalidParams } from '../protocol/errors.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
-import { promptResultFor } from './content.js';
+import { contentBlockProblem, promptResultFor } from './content.js';
 import type { HandlerContext, PromptDefinition, PromptHandler, PromptReturn } from './types.js';
 
 /** A prompt ready to serve. */
@@ -78,9 +78,27 @@ function toPromptResult(returned: PromptReturn): Spec.GetPromptResult {
       messages: [{ role: 'user', content: { type: 'text', text: returned } }],
     } as Spec.GetPromptResult;
   }
-  if (Array.isArray(returned)) return { messages: returned } as Spec.GetPromptResult;
-  if (typeof returned !== 'object' || !Array.isArray(returned.messages)) {
+  // Checked, not trusted: a JavaScript handler may return anything.
+  const result: unknown = Array.isArray(returned) ? { messages: returned } : returned;
+  if (!isObject(result) || !Array.isArray(result['messages'])) {
     throw new TypeError('a prompt handler must return a string, messages or { messages: [...] }');
   }
-  return { ...returned } as Spec.GetPromptResult;
+  result['messages'].forEach(checkMessage);
+  return Array.isArray(returned)
+    ? (result as unknown as Spec.GetPromptResult)
+    : ({ ...result } as unknown as Spec.GetPromptResult);
+}
+
+/** Throws TypeError for a message that is not one (it would be schema-invalid on the wire). */
+function checkMessage(message: unknown, index: number): void {
+  const { role, content } = (message ?? {}) as { role?: unknown; content?: unknown };
+  const problem =
+    role === 'user' || role === 'assistant'
+      ? contentBlockProblem(content)
+      : `role must be "user" or "assistant", not ${JSON.stringify(role)}`;
+  if (problem !== undefined) {
+    throw new TypeError(
+      `a prompt handler returned an invalid message ${String(index)}: ${problem}`,
+    );
+  }
 }

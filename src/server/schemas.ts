@@ -38,6 +38,13 @@ export function compileSchema(
       `${options.where}: a schema must be a JSON Schema object or a Standard Schema`,
     );
   }
+  const shaped = Object.keys(schema).find((key) => isStandardSchema(schema[key]));
+  if (shaped !== undefined) {
+    // The official SDK's raw shape (`{ a: z.number() }`); here a schema is one object.
+    throw new TypeError(
+      `${options.where}: "${shaped}" is a schema, so this looks like a raw shape; pass one schema object instead: z.strictObject({ ${shaped}: …, … })`,
+    );
+  }
   let validate;
   try {
     validate = options.validator.compile(schema);

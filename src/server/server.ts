@@ -15,9 +15,10 @@ import { compileResource, compileTemplate } from './resources.js';
 import { Sealer } from './seal.js';
 import type { SessionOptions } from './session.js';
 import { ServerSession } from './session.js';
-import { compileTool } from './tools.js';
+import { checkToolCall, compileTool } from './tools.js';
 import type {
   CacheHint,
+  HandlerContext,
   PromptDefinition,
   PromptHandler,
   RegisteredHandle,
@@ -30,7 +31,10 @@ import type {
   ToolDefinition,
   ToolHandler,
   InferArgs,
+  JsonSchemaObject,
+  StructuredToolHandler,
 } from './types.js';
+import type { StandardSchemaV1 } from './standard-schema.js';
 
 /** Options of an McpServer. Every field is optional. */
 export interface McpServerOptions {
@@ -125,16 +129,46 @@ export class McpServer {
     return this.#core.info;
   }
 
-  /** Registers a tool. Throws TypeError on a bad name, schema or a duplicate. */
+  /**
+   * Registers a tool. Throws TypeError on a bad name, schema or a duplicate. The handler's return
+   * type follows the definition: text or a {@link ToolResult} without an `outputSchema`; with one,
+   * the structured data (or a result carrying it, or an error result).
+   */
   tool<TInput extends SchemaInput>(
-    definition: ToolDefinition<TInput>,
+    definition: ToolDefinition<TInput, undefined>,
     handler: ToolHandler<InferArgs<TInput>>,
-  ): RegisteredHandle<ToolDefinition<TInput>> {
+  ): RegisteredHandle<ToolDefinition<TInput, undefined>>;
+  tool<TInput extends SchemaInput, TData extends object>(
+    definition: ToolDefinition<TInput, StandardSchemaV1<unknown, TData>> & {
+      outputSchema: StandardSchemaV1<unknown, TData>;
+    },
+    handler: StructuredToolHandler<InferArgs<TInput>, TData>,
+  ): RegisteredHandle<ToolDefinition<TInput, StandardSchemaV1<unknown, TData>>>;
+  tool<TInput extends SchemaInput>(
+    definition: ToolDefinition<TInput, JsonSchemaObject> & { outputSchema: JsonSchemaObject },
+    handler: StructuredToolHandler<InferArgs<TInput>, Record<string, unknown>>,
+  ): RegisteredHandle<ToolDefinition<TInput, JsonSchemaObject>>;
+  tool(
+    definition: ToolDefinition,
+    handler: (args: never, ctx: HandlerContext) => unknown,
+    ...rest: unknown[]
+  ): RegisteredHandle<ToolDefinition> {
+    checkToolCall(definition, handler, rest.length);
     const map = this.#core.registry.tools;
     if (map.has(definition.name))
       throw new TypeError(`tool "${definition.name}" is already registered`);
-    const compile = (d: ToolDefinition<TInput>) => compileTool(d, handler, this.#validator);
+    const compile = (d: ToolDefinition) => compileTool(d, handler, this.#validator);
     return this.#register({ map, key: definition.name, kind: 'tools' }, definition, compile);
+  }
+
+  /**
+   * @deprecated mcpkit has no `registerTool` (the official SDK's name): write
+   * `server.tool({ name, description, inputSchema: z.strictObject({ … }) }, handler)`.
+   */
+  registerTool(...args: never[]): never {
+    throw new TypeError(
+      `mcpkit has no registerTool: write server.tool({ name: ${JSON.stringify((args as unknown[])[0] ?? 'my-tool')}, description, inputSchema: z.strictObject({ … }) }, handler)`,
+    );
   }
 
   /** Registers a static resource. Throws TypeError on a bad URI or a duplicate. */

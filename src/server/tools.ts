@@ -10,10 +10,13 @@ import { checkToolName } from '../protocol/names.js';
 import type { ParamHeader } from '../protocol/param-headers.js';
 import { scanParamHeaders } from '../protocol/param-headers.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
-import { toolResultFor } from './content.js';
+import { contentBlockProblem, toolResultFor } from './content.js';
 import type { Checked, CompiledSchema } from './schemas.js';
 import { compileSchema, requireObjectSchema } from './schemas.js';
-import type { HandlerContext, ToolDefinition, ToolHandler, ToolReturn } from './types.js';
+import type { HandlerContext, ToolDefinition } from './types.js';
+
+/** A handler as the framework holds it: what it returns is checked, not trusted. */
+type AnyToolHandler = (args: unknown, ctx: HandlerContext) => unknown;
 
 /** A tool ready to serve. */
 export interface CompiledTool {
@@ -24,7 +27,7 @@ export interface CompiledTool {
   /** The inputSchema's `x-mcp-header` annotations (2026-07-28 HTTP; empty for most tools). */
   readonly params: readonly ParamHeader[];
   readonly output: CompiledSchema | undefined;
-  readonly handler: ToolHandler<unknown>;
+  readonly handler: AnyToolHandler;
 }
 
 const EMPTY_OBJECT_SCHEMA = { type: 'object', properties: {}, additionalProperties: false };
@@ -32,7 +35,7 @@ const EMPTY_OBJECT_SCHEMA = { type: 'object', properties: {}, additionalProperti
 /** Compiles a tool definition; throws TypeError on a registration mistake. */
 export function compileTool(
   definition: ToolDefinition,
-  handler: ToolHandler<never>,
+  handler: (args: never, ctx: HandlerContext) => unknown,
   validator: JsonSchemaValidator,
 ): CompiledTool {
   const { name } = definition;
@@ -84,8 +87,22 @@ export function compileTool(
     input,
     params: scan.headers,
     output,
-    handler: handler as ToolHandler<unknown>,
+    handler: handler as AnyToolHandler,
   };
+}
+
+/**
+ * Rejects the official SDK's call forms (`tool(name, shape, handler)`, `tool(name, description,
+ * …)`) with the mcpkit form, before anything else reads the definition.
+ */
+export function checkToolCall(definition: unknown, handler: unknown, extra: number): void {
+  if (typeof definition === 'object' && definition !== null && extra === 0) return;
+  const name = typeof definition === 'string' ? definition : 'my-tool';
+  const form = `server.tool({ name: ${JSON.stringify(name)}, description: '…', inputSchema: z.strictObject({ … }) }, handler)`;
+  if (typeof definition === 'string' || extra > 0 || typeof handler !== 'function') {
+    throw new TypeError(`server.tool takes a definition object and a handler: write ${form}`);
+  }
+  throw new TypeError(`server.tool: the definition must be an object: write ${form}`);
 }
 
 /** Reports a failure that must not reach the wire (handler crashes, output schema mismatches). */
@@ -115,13 +132,13 @@ function runTool(
   if (!checked.ok) {
     return toolError(`invalid arguments for tool "${tool.name}":\n${checked.message}`);
   }
-  let returned: MaybePromise<ToolReturn>;
+  let returned: unknown;
   try {
     returned = tool.handler(checked.value, call.ctx);
   } catch (thrown) {
     return handlerFailed(tool, thrown, call.report);
   }
-  if (!isPromise(returned)) return finishTool(tool, returned, call);
+  if (!isPromise<unknown>(returned)) return finishTool(tool, returned, call);
   return returned.then(
     (value) => finishTool(tool, value, call),
     (thrown: unknown) => handlerFailed(tool, thrown, call.report),
@@ -142,10 +159,11 @@ function handlerFailed(
 
 function finishTool(
   tool: CompiledTool,
-  returned: ToolReturn,
+  returned: unknown,
   call: { ctx: HandlerContext; report: ErrorReporter },
 ): MaybePromise<Spec.CallToolResult> {
   const result = normalizeToolResult(returned, tool.output !== undefined);
+  if (typeof result === 'string') invalidResult(tool, result, call.report);
   const revision = call.ctx.revision;
   if (tool.output === undefined || result.isError === true) return toolResultFor(result, revision);
   const checked = checkOutput(tool, result, call.report);
@@ -158,23 +176,52 @@ export function toolError(message: string): Spec.CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true } as Spec.CallToolResult;
 }
 
-function normalizeToolResult(returned: ToolReturn, structured: boolean): Spec.CallToolResult {
+/** The fields of a tool result a handler may set (`resultType` is the framework's). */
+const RESULT_FIELDS = new Set(['content', 'structuredContent', 'isError', '_meta']);
+
+/**
+ * What the handler returned as a result to send, or what is wrong with it: text, a result object
+ * with valid content blocks, or (with an output schema) the structured data alone.
+ */
+function normalizeToolResult(returned: unknown, structured: boolean): Spec.CallToolResult | string {
   if (typeof returned === 'string') {
     return { content: [{ type: 'text', text: returned }] } as Spec.CallToolResult;
   }
-  if (typeof returned !== 'object' || Array.isArray(returned)) {
-    throw new TypeError('a tool handler must return a string or a result object');
+  if (typeof returned !== 'object' || returned === null || Array.isArray(returned)) {
+    return `it returned ${returned === null ? 'null' : Array.isArray(returned) ? 'an array' : typeof returned}, not a string or a result object`;
   }
-  const looksLikeResult = 'content' in returned || 'structuredContent' in returned;
-  const result = (
-    looksLikeResult || !structured ? { ...returned } : { structuredContent: returned }
-  ) as Record<string, unknown>;
-  if (result['content'] === undefined) {
-    // The text mirror of structured content, for clients that read only `content`.
-    const data = result['structuredContent'];
-    result['content'] = data === undefined ? [] : [{ type: 'text', text: JSON.stringify(data) }];
+  const record = returned as Record<string, unknown>;
+  if (
+    structured &&
+    !('content' in record || 'structuredContent' in record || 'isError' in record)
+  ) {
+    // The structured data alone; its text mirror is for clients that read only `content`.
+    const content = [{ type: 'text', text: JSON.stringify(record) }];
+    return { content, structuredContent: record } as Spec.CallToolResult;
   }
-  return result as unknown as Spec.CallToolResult;
+  for (const key in record) {
+    if (!RESULT_FIELDS.has(key)) {
+      return `its result has an unknown field "${key}" (a result has ${[...RESULT_FIELDS].join(', ')})`;
+    }
+  }
+  const data = record['structuredContent'];
+  if (data !== undefined && (typeof data !== 'object' || data === null || Array.isArray(data))) {
+    return 'its structuredContent is not an object';
+  }
+  const content = record['content'];
+  if (content === undefined) {
+    if (data === undefined) return 'its result has no content';
+    return {
+      ...record,
+      content: [{ type: 'text', text: JSON.stringify(data) }],
+    } as Spec.CallToolResult;
+  }
+  if (!Array.isArray(content)) return 'its content is not an array of content blocks';
+  for (let i = 0; i < content.length; i++) {
+    const problem = contentBlockProblem(content[i]);
+    if (problem !== undefined) return `content[${String(i)}]: ${problem}`;
+  }
+  return { ...record } as unknown as Spec.CallToolResult;
 }
 
 /**
@@ -198,6 +245,18 @@ function checkOutput(
   if (isPromise(checked)) return checked.then(judge);
   judge(checked);
   return undefined;
+}
+
+/** A result that is not one: reported, and answered -32603 (the model cannot fix a server bug). */
+function invalidResult(tool: CompiledTool, problem: string, report: ErrorReporter): never {
+  report(
+    new Error(`tool "${tool.name}" returned an invalid result: ${problem}`),
+    `tool "${tool.name}"`,
+  );
+  throw new JsonRpcError(
+    McpErrorCode.InternalError,
+    `tool "${tool.name}" returned an invalid result`,
+  );
 }
 
 function outputFailed(tool: CompiledTool, problem: string, report: ErrorReporter): never {

@@ -91,25 +91,65 @@ export interface HandlerContext {
   readonly roots: (options?: InputOptions) => Promise<Spec.Root[]>;
 }
 
-/** What a tool handler may return: a full result, text, or (with an output schema) structured data alone. */
-export type ToolReturn =
-  | string
-  | {
-      content?: Spec.ContentBlock[];
-      structuredContent?: Record<string, unknown>;
-      isError?: boolean;
-      _meta?: Record<string, unknown>;
-    }
-  | Record<string, unknown>;
+/**
+ * A tool result written out in full: content blocks of the 2026-07-28 union (a legacy revision
+ * gets each block in a form it can carry). `structuredContent` needs an output schema.
+ */
+export interface ToolResult {
+  content: Spec.ContentBlock[];
+  /** True when the tool failed in a way the model can read and fix (throwing an Error does this). */
+  isError?: boolean;
+  /** Declare an `outputSchema` to return structured content. */
+  structuredContent?: never;
+  _meta?: Record<string, unknown>;
+}
 
-/** A tool's handler. Throwing an Error gives an `isError` result with its message; a JsonRpcError is sent as is. */
+/** A result of a tool with an output schema: its `structuredContent` must match the schema. */
+export interface StructuredToolResult<TData> {
+  structuredContent: TData;
+  /** Default: `structuredContent` as JSON text, for clients that read only `content`. */
+  content?: Spec.ContentBlock[];
+  isError?: false;
+  _meta?: Record<string, unknown>;
+}
+
+/** A failed result of a tool with an output schema: content only. */
+export interface ToolErrorResult {
+  content: Spec.ContentBlock[];
+  isError: true;
+  _meta?: Record<string, unknown>;
+}
+
+/** What a tool handler without an output schema may return: text, or a {@link ToolResult}. */
+export type ToolReturn = string | ToolResult;
+
+/**
+ * What a handler of a tool with an output schema may return: the structured data alone (its
+ * JSON text is added as content), a {@link StructuredToolResult}, or a {@link ToolErrorResult}.
+ */
+export type StructuredToolReturn<TData> = TData | StructuredToolResult<TData> | ToolErrorResult;
+
+/**
+ * A tool's handler. Throwing an Error gives an `isError` result with its message; a JsonRpcError
+ * is sent as is. A returned value that is not a result (wrong shape, an unknown content type) is
+ * reported through `onError` and answered -32603: types catch it first (docs/server.md).
+ */
 export type ToolHandler<TArgs> = (
   args: TArgs,
   ctx: HandlerContext,
 ) => ToolReturn | Promise<ToolReturn>;
 
+/** The handler of a tool with an output schema whose data is `TData`. */
+export type StructuredToolHandler<TArgs, TData> = (
+  args: TArgs,
+  ctx: HandlerContext,
+) => StructuredToolReturn<TData> | Promise<StructuredToolReturn<TData>>;
+
 /** A tool's definition. Every field but `name` and `inputSchema` is optional. */
-export interface ToolDefinition<TInput extends SchemaInput = SchemaInput> {
+export interface ToolDefinition<
+  TInput extends SchemaInput = SchemaInput,
+  TOutput extends SchemaInput | undefined = SchemaInput | undefined,
+> {
   /** The tool's name: 1–128 characters of A–Z a–z 0–9 _ - . (spec 2025-11-25 tools#tool-names). */
   name: string;
   title?: string;
@@ -117,7 +157,7 @@ export interface ToolDefinition<TInput extends SchemaInput = SchemaInput> {
   /** The input schema; must describe an object. Default: an object with no properties. */
   inputSchema?: TInput;
   /** The output schema; results that are not errors must carry matching `structuredContent`. */
-  outputSchema?: SchemaInput;
+  outputSchema?: TOutput;
   annotations?: Spec.ToolAnnotations;
   icons?: Spec.Icon[];
   _meta?: Record<string, unknown>;
@@ -234,5 +274,5 @@ export interface RegisteredHandle<TDefinition> {
   readonly enabled: boolean;
 }
 
-/** Convenience: the handler type for a tool definition with schema `TInput`. */
+/** Convenience: the handler type for a tool definition with schema `TInput` (no output schema). */
 export type ToolHandlerFor<TInput extends SchemaInput> = ToolHandler<InferArgs<TInput>>;

@@ -5,7 +5,7 @@
 // The rules a block follows:
 // - A block is a module of its own. The names `server` (McpServer), `client` (Client) and
 //   `transport` (Transport) are declared for every block; a block that declares them shadows them.
-// - `<!-- sample-prelude: <code> -->` on the line before the fence is code the block needs but
+// - `<!-- sample-prelude: <code> -->` just before the fence (blank lines between allowed) is code the block needs but
 //   readers do not (a `declare` of a helper the sample calls); it is compiled before the block.
 // - A block whose first line is `// not type-checked: <reason>` is skipped, and reported.
 // Skipped when dist/ is missing (`npm test` builds first).
@@ -69,7 +69,9 @@ function extract(doc: string, samples: Sample[], skipped: Skipped[]): void {
       skipped.push({ where, reason: optOut[1] ?? '' });
       continue;
     }
-    const prelude = PRELUDE.exec(lines[start - 1] ?? '')?.[1];
+    let before = start - 1;
+    while (before > 0 && (lines[before] ?? '').trim() === '') before--;
+    const prelude = PRELUDE.exec(lines[before] ?? '')?.[1];
     const head = prelude === undefined ? [] : [prelude];
     const name = `${doc.replace(/[/.]/g, '-')}-${String(start + 1)}.ts`;
     samples.push({
