@@ -5,6 +5,8 @@ import { parseArgs } from 'node:util';
 import type { ProtocolRevision } from '../protocol/index.js';
 import { PROTOCOL_REVISIONS, isProtocolRevision } from '../protocol/index.js';
 import { UsageError } from './errors.js';
+import type { HostSettings } from './host.js';
+import { parseCapabilities, parseRoots } from './host.js';
 
 /** Option definitions, as parseArgs takes them. */
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
@@ -19,6 +21,9 @@ export const SHARED_OPTIONS: OptionSpec = {
   quiet: { type: 'boolean', short: 'q' },
   trace: { type: 'boolean' },
   debug: { type: 'boolean' },
+  capabilities: { type: 'string' },
+  root: { type: 'string', multiple: true },
+  'sample-reply': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -32,7 +37,11 @@ export const SHARED_HELP: string = `Shared flags:
   --max-time <s>         limit on a whole call, which progress does not restart (default 600)
   -q, --quiet            no progress, logs or server stderr
   --trace                print every JSON-RPC message to stderr
-  --debug                print stack traces and unsolicited errors`;
+  --debug                print stack traces and unsolicited errors
+  --capabilities <list>  what to declare as a host (default roots,sampling,elicitation; none)
+  --root <path|file:>    a root to offer the server (repeatable; default the working directory)
+  --sample-reply <text>  answer every sampling request with this text (default: ask at the
+                         terminal, else refuse)`;
 
 /** What parseArgs found, plus the command given after `--`. */
 export interface ParsedArgs {
@@ -99,6 +108,8 @@ export interface CommonOptions {
   readonly quiet: boolean;
   readonly trace: boolean;
   readonly debug: boolean;
+  /** What the CLI declares and answers as a host (--capabilities, --root, --sample-reply). */
+  readonly host: HostSettings;
 }
 
 /** Reads and validates the shared flags. Throws UsageError. */
@@ -121,6 +132,11 @@ export function commonOptions(parsed: ParsedArgs): CommonOptions {
     quiet: flag(parsed, 'quiet'),
     trace: flag(parsed, 'trace'),
     debug: flag(parsed, 'debug'),
+    host: {
+      capabilities: parseCapabilities(text(parsed, 'capabilities')),
+      roots: parseRoots(texts(parsed, 'root')),
+      sampleReply: text(parsed, 'sample-reply'),
+    },
   };
 }
 

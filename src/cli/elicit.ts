@@ -160,7 +160,7 @@ function describeField(name: string, schema: FieldSchema, required: boolean): st
 }
 
 /** Prompter asks for lines at the terminal, one prompt at a time. */
-interface Prompter {
+export interface Prompter {
   /** Writes `prompt` and resolves with the next line; undefined at end of input or on abort. */
   ask(prompt: string): Promise<string | undefined>;
   /** Stops reading. */
@@ -168,7 +168,7 @@ interface Prompter {
 }
 
 /** Reads lines from stdin until closed; ends early when `signal` aborts. */
-function openPrompter(io: Io, signal: AbortSignal): Prompter {
+export function openPrompter(io: Io, signal: AbortSignal): Prompter {
   const rl = createInterface({ input: io.stdin, terminal: false });
   const queued: string[] = [];
   let waiting: ((line: string | undefined) => void) | undefined;

@@ -2,13 +2,17 @@
 // last after `--` (stdio), or the entries of a Claude-Desktop-style config file. openSession
 // connects a Client to one, wrapping the transport for --trace.
 import { readFile } from 'node:fs/promises';
+import process from 'node:process';
 import type { ClientOptions } from '../client/index.js';
-import { Client } from '../client/index.js';
+import { Client, LocalError } from '../client/index.js';
 import type { Transport } from '../jsonrpc/index.js';
+import type { StreamableHttpClientTransport } from '../transports/http/index.js';
 import { createStreamableHttpClientTransport } from '../transports/http/index.js';
 import { createStdioClientTransport } from '../transports/stdio/index.js';
 import type { CommonOptions, ParsedArgs } from './args.js';
-import { UsageError } from './errors.js';
+import { CliError, UsageError } from './errors.js';
+import type { HostContext } from './host.js';
+import { hostOptions } from './host.js';
 import type { Io } from './io.js';
 import type { Style } from './output.js';
 import { traceTransport } from './trace.js';
@@ -202,6 +206,10 @@ export interface Session {
   readonly stderrShown: boolean;
   /** Closes the connection (and stops the server process). Idempotent. */
   close(): Promise<void>;
+  /** `error` with what the session knows that may explain it (a server logging to stdout). */
+  explain(error: unknown): unknown;
+  /** The transport in use: HTTP+SSE once a Streamable HTTP connection fell back to it. */
+  transportName(): 'stdio' | 'streamable-http' | 'http+sse';
 }
 
 /** Options of {@link openSession}. */
@@ -209,8 +217,10 @@ export interface OpenOptions {
   readonly io: Io;
   readonly common: CommonOptions;
   readonly style: Style;
-  /** Handlers and settings added to the client (onLog, onElicit, logLevel). */
+  /** Handlers and settings added to the client (onLog, logLevel). */
   readonly client?: ClientOptions;
+  /** For the host's elicitation: `--answer` values, and what to do before a prompt. */
+  readonly host?: Pick<HostContext, 'answers' | 'beforePrompt'>;
   /** Show a stdio server's stderr as it arrives. Default: unless --quiet. */
   readonly showStderr?: boolean;
 }
@@ -219,7 +229,10 @@ export interface OpenOptions {
 export async function openSession(target: Target, options: OpenOptions): Promise<Session> {
   const { io, common, style } = options;
   const showStderr = options.showStderr ?? !common.quiet;
-  let transport: Transport = createTransport(target, { io, style, showStderr });
+  const noise: StdoutNoise = { lines: 0, first: undefined };
+  const showNoise = common.trace || common.debug;
+  const raw = createTransport(target, { io, style, showStderr, noise, showNoise });
+  let transport: Transport = raw;
   if (common.trace) transport = traceTransport(transport, io.stderr, { style });
   const clientOptions: ClientOptions = {
     // Spec 2026-07-28 server/tools#x-mcp-header: clients SHOULD log the tools they leave out.
@@ -227,6 +240,7 @@ export async function openSession(target: Target, options: OpenOptions): Promise
       if (!common.quiet)
         io.stderr.write(`${style.yellow(`warning: tool "${name}" left out: ${reason}`)}\n`);
     },
+    ...hostOptions({ io, style, settings: common.host, cwd: process.cwd(), ...options.host }),
     ...options.client,
   };
   if (common.protocol !== undefined) clientOptions.mode = { pin: common.protocol };
@@ -237,18 +251,52 @@ export async function openSession(target: Target, options: OpenOptions): Promise
     };
   }
   const client = new Client({ name: 'mcpkit', version: version() }, clientOptions);
-  await client.connect(transport);
-  return { client, target, stderrShown: showStderr, close: () => client.close() };
+  await client.connect(transport).catch((error: unknown) => {
+    throw withNoise(error, noise);
+  });
+  return {
+    client,
+    target,
+    stderrShown: showStderr,
+    close: () => client.close(),
+    explain: (error) => withNoise(error, noise),
+    transportName: () =>
+      target.kind === 'command'
+        ? 'stdio'
+        : (raw as StreamableHttpClientTransport).mode === 'sse'
+          ? 'http+sse'
+          : 'streamable-http',
+  };
+}
+
+/** The lines a stdio server wrote to stdout that are not JSON-RPC (and were dropped). */
+interface StdoutNoise {
+  lines: number;
+  /** The start of the first such line, as the transport quoted it. */
+  first: string | undefined;
+}
+
+/**
+ * A failure that the server's stdout noise may explain (it logged to stdout, so the answer the
+ * client waits for may never come) says so; any other error is returned as is.
+ */
+function withNoise(error: unknown, noise: StdoutNoise): unknown {
+  if (noise.lines === 0 || !(error instanceof LocalError)) return error;
+  const lines = noise.lines === 1 ? '1 line' : `${String(noise.lines)} lines`;
+  return new CliError(error.message, {
+    hint: `the server wrote ${lines} to stdout that ${noise.lines === 1 ? 'is' : 'are'} not JSON-RPC (first: ${JSON.stringify(noise.first)}); a stdio server must write only protocol messages to stdout and log to stderr (--trace shows them)`,
+    cause: error,
+  });
 }
 
 function createTransport(
   target: Target,
-  options: { io: Io; style: Style; showStderr: boolean },
+  options: { io: Io; style: Style; showStderr: boolean; noise: StdoutNoise; showNoise: boolean },
 ): Transport {
   if (target.kind === 'url') {
     return createStreamableHttpClientTransport(target.url, { headers: target.headers });
   }
-  const { io, style, showStderr } = options;
+  const { io, style, showStderr, noise } = options;
   return createStdioClientTransport({
     command: target.command,
     args: target.args,
@@ -256,6 +304,15 @@ function createTransport(
     ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
     stderr: 'pipe',
     killTimeoutMs: 1000,
+    onError: (error: LocalError) => {
+      // The transport quotes the start of the line last: ... ("the line").
+      const line = /\("(.*)"\)$/s.exec(error.message)?.[1] ?? error.message;
+      noise.lines++;
+      noise.first ??= line;
+      if (options.showNoise) {
+        io.stderr.write(`${style.dim(`server stdout (not JSON-RPC, dropped): ${line}`)}\n`);
+      }
+    },
     ...(showStderr
       ? {
           onStderr: (chunk: string) => {
@@ -275,6 +332,8 @@ export async function withSession<TResult>(
   const session = await openSession(target, options);
   try {
     return await work(session);
+  } catch (error) {
+    throw session.explain(error);
   } finally {
     await session.close();
   }

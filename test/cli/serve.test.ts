@@ -86,10 +86,12 @@ describe('mcpkit serve', () => {
       }
     });
 
-    it('info --json over HTTP matches the stdio golden', async () => {
+    it('info --json over HTTP matches the stdio golden but for the transport', async () => {
       const ran = await cli(['info', url, '--json']);
       expect(ran.code).toBe(0);
-      expectGolden('info', json(ran));
+      const info = json(ran);
+      expect(info.transport).toBe('streamable-http');
+      expectGolden('info', { ...info, transport: 'stdio' });
     });
 
     it('call over HTTP, with headers and a pinned legacy revision', async () => {

@@ -5,7 +5,6 @@ import type { CallToolResult } from '../../client/index.js';
 import { SHARED_HELP, jsonObject, keyValue, looseValue, text, texts } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { runCommand, sessionOptions } from '../command.js';
-import { createElicitHandler } from '../elicit.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { writeJson } from '../output.js';
@@ -77,10 +76,9 @@ export function run(args: readonly string[], io: Io): Promise<number> {
     const client = {
       ...(common.quiet ? {} : { logLevel: 'debug' as const }),
       onLog: status.log,
-      onElicit: createElicitHandler({ io: out, style, answers, beforePrompt: status.done }),
-      elicitation: { url: true, applyDefaults: true },
     };
-    return withSession(target, sessionOptions(ctx, { client }), async (session) => {
+    const host = { answers, beforePrompt: status.done };
+    return withSession(target, sessionOptions(ctx, { client, host }), async (session) => {
       // Ctrl-C cancels the call (the server is told) instead of killing the process.
       const controller = new AbortController();
       const cancel = () => {

@@ -26,6 +26,8 @@ ${SHARED_HELP}`;
 
 /** The shape of `mcpkit info --json`. */
 export interface InfoJson {
+  /** stdio, streamable-http, or http+sse (after a fallback). */
+  transport: string;
   era: string;
   revision: string;
   serverInfo: unknown;
@@ -38,8 +40,10 @@ export function run(args: readonly string[], io: Io): Promise<number> {
   return runCommand({ name: 'info', options: {}, help }, { args, io }, async (ctx) => {
     const { target, rest } = singleTarget(ctx.parsed, ctx.common);
     noMoreArguments(rest);
-    return withSession(target, sessionOptions(ctx), ({ client }) => {
+    return withSession(target, sessionOptions(ctx), (session) => {
+      const { client } = session;
       const info: InfoJson = {
+        transport: session.transportName(),
         era: client.era,
         revision: client.revision,
         serverInfo: client.serverInfo ?? null,
@@ -65,7 +69,9 @@ function printInfo(ctx: CommandContext, target: Target, info: InfoJson): void {
       ? 'modern (stateless; every request carries its revision)'
       : 'legacy (initialize handshake)';
   const via =
-    target.kind === 'url' ? `Streamable HTTP ${target.url}` : `stdio: ${targetLabel(target)}`;
+    target.kind === 'url'
+      ? `${info.transport === 'http+sse' ? 'HTTP+SSE (2024-11-05, after a fallback)' : 'Streamable HTTP'} ${target.url}`
+      : `stdio: ${targetLabel(target)}`;
   const rows: [string, string][] = [
     ['server', identity],
     ['transport', via],
