@@ -12,6 +12,8 @@ export interface ServerTools {
   readonly name: string;
   readonly target: Target;
   readonly tools: readonly Tool[];
+  /** The server's instructions, which hosts put in the model's context too. */
+  readonly instructions: string | undefined;
   /** Tools the client left out (2026-07-28: invalid `x-mcp-header` annotations). */
   readonly rejected: readonly RejectedTool[];
 }
@@ -41,6 +43,7 @@ export async function gatherTools(
         name: target.name ?? client.serverInfo?.name ?? targetLabel(target),
         target,
         tools: await client.listTools(),
+        instructions: client.instructions,
         rejected,
       }));
     }),

@@ -47,7 +47,10 @@ describe.concurrent('mcpkit budget', () => {
     const total = expected.reduce((sum, tool) => sum + tool.tokens, 0);
     expect(result.total).toBe(total);
     expect(result.encoding).toBe('o200k_base');
-    expect(result.servers).toEqual([{ name: 'budget', tools: 3, tokens: total, share: 1 }]);
+    expect(result.servers).toEqual([
+      { name: 'budget', tools: 3, instructions: 0, tokens: total, share: 1 },
+    ]);
+    expect(result.instructions).toEqual([]);
   });
 
   it('pins the count of ping, checked by hand', async () => {

@@ -315,6 +315,7 @@ describe('lint and budget helpers', () => {
         name: 'a',
         target: { kind: 'url' as const, url: 'http://x', headers: {} },
         tools: [tool('small', {}), tool('big', {})],
+        instructions: undefined,
         rejected: [],
       },
     ];
@@ -324,6 +325,21 @@ describe('lint and budget helpers', () => {
       ['small', 10, 0.25],
     ]);
     expect(budget.total).toBe(40);
+  });
+
+  it("counts a server's instructions in its total and in the shares", () => {
+    const target = { kind: 'url' as const, url: 'http://x', headers: {} };
+    const servers = [
+      { name: 'a', target, tools: [tool('one', {})], instructions: 'Use one.', rejected: [] },
+      { name: 'b', target, tools: [tool('two', {})], instructions: '', rejected: [] },
+    ];
+    const budget = measure(servers, (text) => (text === 'Use one.' ? 20 : 10));
+    expect(budget.instructions).toEqual([{ server: 'a', tokens: 20, share: 0.5 }]);
+    expect(budget.total).toBe(40);
+    expect(budget.servers).toEqual([
+      { name: 'a', tools: 1, instructions: 20, tokens: 30, share: 0.75 },
+      { name: 'b', tools: 1, instructions: 0, tokens: 10, share: 0.25 },
+    ]);
   });
 });
 

@@ -21,7 +21,7 @@ export const help: string = `Usage: mcpkit budget <url>... [flags] [-- <command>
 
 Counts the tokens a host pays to put each tool in a model's context: every tool is
 serialized as ${SERIALIZATION}
-and counted with gpt-tokenizer's ${ENCODING} encoding (GPT-4o and later). Other models'
+and counted, with the server's instructions (as text, a row of their own), with gpt-tokenizer's ${ENCODING} encoding (GPT-4o and later). Other models'
 tokenizers and each host's own framing give somewhat different numbers.
 Several targets, or a Claude-Desktop-style config file, give the total an agent connected
 to all of them pays. Needs the gpt-tokenizer package (npm install gpt-tokenizer).
@@ -48,13 +48,24 @@ export interface ToolCost {
   share: number;
 }
 
+/** The cost of one server's instructions. */
+export interface InstructionsCost {
+  server: string;
+  tokens: number;
+  share: number;
+}
+
 /** The shape of `mcpkit budget --json`. */
 export interface BudgetJson {
   encoding: string;
   tokenizer: string;
   serialization: string;
-  servers: { name: string; tools: number; tokens: number; share: number }[];
+  /** Per server: its tool count, its instructions' tokens, and all its tokens (both). */
+  servers: { name: string; tools: number; instructions: number; tokens: number; share: number }[];
   tools: ToolCost[];
+  /** Servers with instructions, most expensive first. */
+  instructions: InstructionsCost[];
+  /** Every tool and every server's instructions. */
   total: number;
 }
 
@@ -85,10 +96,14 @@ export function measure(
       share: 0,
     })),
   );
-  const total = tools.reduce((sum, tool) => sum + tool.tokens, 0);
+  const instructions = servers
+    .filter((server) => server.instructions !== undefined && server.instructions !== '')
+    .map((server) => ({ server: server.name, tokens: count(server.instructions ?? ''), share: 0 }))
+    .sort((a, b) => b.tokens - a.tokens || a.server.localeCompare(b.server));
+  const total = [...tools, ...instructions].reduce((sum, item) => sum + item.tokens, 0);
   const share = (tokens: number) =>
     total === 0 ? 0 : Math.round((tokens / total) * 10_000) / 10_000;
-  for (const tool of tools) tool.share = share(tool.tokens);
+  for (const item of [...tools, ...instructions]) item.share = share(item.tokens);
   tools.sort(
     (a, b) =>
       b.tokens - a.tokens || a.server.localeCompare(b.server) || a.name.localeCompare(b.name),
@@ -98,12 +113,20 @@ export function measure(
     tokenizer: 'gpt-tokenizer',
     serialization: SERIALIZATION,
     servers: servers.map((server) => {
+      const own = instructions.find((item) => item.server === server.name)?.tokens ?? 0;
       const tokens = tools
         .filter((t) => t.server === server.name)
-        .reduce((sum, t) => sum + t.tokens, 0);
-      return { name: server.name, tools: server.tools.length, tokens, share: share(tokens) };
+        .reduce((sum, t) => sum + t.tokens, own);
+      return {
+        name: server.name,
+        tools: server.tools.length,
+        instructions: own,
+        tokens,
+        share: share(tokens),
+      };
     }),
     tools,
+    instructions,
     total,
   };
 }
@@ -111,15 +134,20 @@ export function measure(
 function print(ctx: CommandContext, budget: BudgetJson): void {
   const { io, style } = ctx;
   const many = budget.servers.length > 1;
-  const rows = budget.tools.map((tool) => [
-    ...(many ? [tool.server] : []),
-    tool.name,
-    formatCount(tool.tokens),
-    formatShare(tool.tokens, budget.total),
+  const items = [
+    ...budget.tools,
+    ...budget.instructions.map((item) => ({ ...item, name: '(instructions)' })),
+  ].sort((a, b) => b.tokens - a.tokens);
+  const rows = items.map((item) => [
+    ...(many ? [item.server] : []),
+    item.name,
+    formatCount(item.tokens),
+    formatShare(item.tokens, budget.total),
   ]);
   const toolCount = budget.tools.length;
   const serverCount = budget.servers.length;
-  const totalLabel = `TOTAL (${String(toolCount)} tool${toolCount === 1 ? '' : 's'}${many ? `, ${String(serverCount)} servers` : ''})`;
+  const withInstructions = budget.instructions.length > 0 ? ' and instructions' : '';
+  const totalLabel = `TOTAL (${String(toolCount)} tool${toolCount === 1 ? '' : 's'}${withInstructions}${many ? `, ${String(serverCount)} servers` : ''})`;
   rows.push([
     ...(many ? [''] : []),
     totalLabel,
