@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, cli, json, spawnCli, waitFor } from './run-cli.js';
+import { BIN, ROOT, cli, json, spawnCli, waitFor } from './run-cli.js';
 
 const require = createRequire(import.meta.url);
 const EVERYTHING = [
@@ -20,6 +20,8 @@ const EVERYTHING = [
   ),
   'stdio',
 ];
+/** mcpkit's own everything server, over stdio. */
+const OURS = ['node', BIN, 'serve', 'everything'];
 /** The tools server-everything registers only for clients that declare the capability. */
 const CONDITIONAL = ['get-roots-list', 'trigger-sampling-request', 'trigger-elicitation-request'];
 
@@ -114,5 +116,36 @@ describe.concurrent('mcpkit as a host', () => {
       expect(json(asJson)).toMatchObject({ transport: 'http+sse', era: 'legacy' });
       expect(asText.stdout).toContain('HTTP+SSE (2024-11-05, after a fallback)');
     });
+  });
+
+  it('list --tool shows one whole definition (--json: as listed)', async () => {
+    const [text, raw] = await Promise.all([
+      cli(['list', '--tool', 'get-sum', '--', ...OURS]),
+      cli(['list', '--tool', 'get-sum', '--json', '--', ...OURS]),
+    ]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('tool  get-sum');
+    expect(text.stdout).toContain('Adds two numbers.');
+    expect(text.stdout).toContain('input schema');
+    expect(text.stdout).toContain('"required": [');
+    expect(json(raw)).toMatchObject({ name: 'get-sum', inputSchema: { required: ['a', 'b'] } });
+  });
+
+  it('answers a mistyped tool or prompt name with the closest one', async () => {
+    const [listed, called, prompted, far] = await Promise.all([
+      cli(['list', '--tool', 'get-sun', '--', ...OURS]),
+      cli(['call', 'get-sun', '{"a":1,"b":2}', '--', ...OURS]),
+      cli(['prompt', 'simple-prompy', '--', ...OURS]),
+      cli(['call', 'zzzzzzzz', '--', ...OURS]),
+    ]);
+    for (const ran of [listed, called]) {
+      expect(ran.code).toBe(2);
+      expect(ran.stderr).toContain('the server has no tool "get-sun"');
+      expect(ran.stderr).toContain('did you mean "get-sum"?');
+    }
+    expect(prompted.stderr).toContain('the server has no prompt "simple-prompy"');
+    expect(prompted.stderr).toContain('did you mean "simple-prompt"?');
+    expect(far.stderr).toContain('the server has no tool "zzzzzzzz"');
+    expect(far.stderr).toContain('mcpkit list shows the tools it has');
   });
 });

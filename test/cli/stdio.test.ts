@@ -144,7 +144,7 @@ describe.concurrent('mcpkit info, list, call over stdio', () => {
     const ran = await cli(['call', 'nope', '--', ...FIXTURE]);
     expect(ran.code).toBe(2);
     expect(ran.stderr).toBe(
-      'mcpkit call: the server answered with error -32602: unknown tool "nope"\nhint: check the name and the arguments: mcpkit list shows what the server offers and their schemas\n',
+      'mcpkit call: the server has no tool "nope"\nhint: mcpkit list shows the tools it has\n',
     );
   });
 

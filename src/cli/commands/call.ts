@@ -11,6 +11,7 @@ import { writeJson } from '../output.js';
 import { createStatus } from '../progress.js';
 import { createRenderer } from '../render.js';
 import { singleTarget, withSession } from '../target.js';
+import { explainUnknownName } from '../unknown-name.js';
 
 /** The --help text. */
 export const help: string = `Usage: mcpkit call <url> <tool> [json-args] [flags]
@@ -101,6 +102,12 @@ export function run(args: readonly string[], io: Io): Promise<number> {
           onProgress: (progress, total, message) => {
             status.progress(progress, total, message);
           },
+        });
+      } catch (error) {
+        throw await explainUnknownName(error, {
+          kind: 'tool',
+          name: tool,
+          list: () => session.client.listTools(),
         });
       } finally {
         process.off('SIGINT', cancel);

@@ -1,25 +1,34 @@
 // mcpkit list: a server's tools, resources, resource templates or prompts, as a table for people
 // or as the raw listing (every page) with --json.
 import type { Client, Prompt, Resource, ResourceTemplate, Tool } from '../../client/index.js';
-import { SHARED_HELP } from '../args.js';
+import { SHARED_HELP, text } from '../args.js';
+import type { CommandContext } from '../command.js';
 import { noMoreArguments, runCommand, sessionOptions } from '../command.js';
-import { UsageError } from '../errors.js';
+import { closest } from '../did-you-mean.js';
+import { CliError, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import type { Style } from '../output.js';
-import { firstLine, table, writeJson } from '../output.js';
+import { columns, firstLine, table, writeJson } from '../output.js';
 import { singleTarget, withSession } from '../target.js';
 
 /** The --help text. */
 export const help: string = `Usage: mcpkit list <url> [tools|resources|templates|prompts] [flags]
        mcpkit list [tools|resources|templates|prompts] [flags] -- <command> [args...]
+       mcpkit list <url> --tool <name> [flags]
 
 Lists what a server offers, following every page. Tools show their title, the first line of
 their description and their required arguments; --json prints the raw listing instead
 ({"tools": [...]}, {"resources": [...]}, {"resourceTemplates": [...]} or {"prompts": [...]}).
+--tool shows one tool's whole definition: description, annotations and schemas (--json: the
+tool as listed).
+
+Flags:
+  --tool <name>   show this tool's full definition
 
 Examples:
   mcpkit list http://127.0.0.1:3000/mcp
   mcpkit list http://127.0.0.1:3000/mcp prompts
+  mcpkit list http://127.0.0.1:3000/mcp --tool get-sum
   mcpkit list templates -- node server.js
   mcpkit list --json -- node server.js | jq '.tools[].name'
 
@@ -37,8 +46,17 @@ type Kind = (typeof KINDS)[keyof typeof KINDS];
 
 /** Runs `mcpkit list`. */
 export function run(args: readonly string[], io: Io): Promise<number> {
-  return runCommand({ name: 'list', options: {}, help }, { args, io }, async (ctx) => {
+  const options = { tool: { type: 'string' } } as const;
+  return runCommand({ name: 'list', options, help }, { args, io }, async (ctx) => {
     const { target, rest } = singleTarget(ctx.parsed, ctx.common);
+    const one = text(ctx.parsed, 'tool');
+    if (one !== undefined) {
+      noMoreArguments(rest[0] === 'tools' ? rest.slice(1) : rest);
+      return withSession(target, sessionOptions(ctx), async ({ client }) => {
+        showTool(ctx, one, await client.listTools());
+        return 0;
+      });
+    }
     const [word = 'tools', ...extra] = rest;
     noMoreArguments(extra);
     const kind = (KINDS as Record<string, Kind | undefined>)[word];
@@ -62,6 +80,40 @@ export function run(args: readonly string[], io: Io): Promise<number> {
       return 0;
     });
   });
+}
+
+/** Prints one tool's definition; throws CliError (with the closest name) when it is not listed. */
+function showTool(ctx: CommandContext, name: string, tools: readonly Tool[]): void {
+  const tool = tools.find((t) => t.name === name);
+  if (tool === undefined) {
+    const near = closest(
+      name,
+      tools.map((t) => t.name),
+    );
+    throw new CliError(`the server has no tool "${name}"`, {
+      hint: near === undefined ? 'mcpkit list shows its tools' : `did you mean "${near}"?`,
+    });
+  }
+  const { io, style } = ctx;
+  if (ctx.common.json) {
+    writeJson(io.stdout, tool);
+    return;
+  }
+  const { title, description, inputSchema, outputSchema, annotations, ...rest } = tool;
+  const rows: [string, string][] = [[style.bold('tool'), tool.name]];
+  if (title !== undefined) rows.push([style.bold('title'), title]);
+  io.stdout.write(columns(rows));
+  if (description !== undefined) io.stdout.write(`\n${description}\n`);
+  const sections: [string, unknown][] = [
+    ['annotations', annotations],
+    ['input schema', inputSchema],
+    ['output schema', outputSchema],
+    ...Object.entries(rest).filter(([key]) => key !== 'name'),
+  ];
+  for (const [label, value] of sections) {
+    if (value === undefined) continue;
+    io.stdout.write(`\n${style.bold(label)}\n${JSON.stringify(value, null, 2)}\n`);
+  }
 }
 
 function listOf(client: Client, kind: Kind): Promise<unknown[]> {

@@ -6,6 +6,7 @@ import type { Io } from '../io.js';
 import { writeJson } from '../output.js';
 import { createRenderer } from '../render.js';
 import { singleTarget, withSession } from '../target.js';
+import { explainUnknownName } from '../unknown-name.js';
 
 /** The --help text. */
 export const help: string = `Usage: mcpkit prompt <url> <name> [--arg key=value ...] [flags]
@@ -41,7 +42,13 @@ export function run(args: readonly string[], io: Io): Promise<number> {
       texts(ctx.parsed, 'arg').map((pair) => keyValue(pair, '--arg')),
     );
     return withSession(target, sessionOptions(ctx), async ({ client }) => {
-      const result = await client.getPrompt(name, promptArgs);
+      const result = await client.getPrompt(name, promptArgs).catch(async (error: unknown) => {
+        throw await explainUnknownName(error, {
+          kind: 'prompt',
+          name,
+          list: () => client.listPrompts(),
+        });
+      });
       const { io: out, style } = ctx;
       if (ctx.common.json) {
         writeJson(out.stdout, result);
