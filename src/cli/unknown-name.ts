@@ -1,10 +1,21 @@
-// A name the server does not know (a tool or a prompt) answered with the closest one it lists.
+// A name the server does not know (a tool, a prompt or a resource URI) answered with the
+// closest one it lists.
 import { JsonRpcError } from '../client/index.js';
 import { closest } from './did-you-mean.js';
 import { CliError } from './errors.js';
 
-/** The JSON-RPC code servers answer an unknown tool or prompt with (invalid params). */
-const INVALID_PARAMS = -32602;
+/**
+ * The JSON-RPC codes servers answer an unknown name with: invalid params, and resource not found
+ * (-32002, legacy revisions).
+ */
+const UNKNOWN_CODES: ReadonlySet<number> = new Set([-32602, -32002]);
+
+/** What the CLI asks for by name, and the listing that shows the names. */
+const LISTING = {
+  tool: 'mcpkit list',
+  prompt: 'mcpkit list prompts',
+  resource: 'mcpkit list resources',
+} as const;
 
 /**
  * `error` explained when it is the server refusing `name` and `name` is not among those it
@@ -14,20 +25,18 @@ const INVALID_PARAMS = -32602;
 export async function explainUnknownName(
   error: unknown,
   asked: {
-    readonly kind: 'tool' | 'prompt';
+    readonly kind: keyof typeof LISTING;
     readonly name: string;
-    readonly list: () => Promise<readonly { name: string }[]>;
+    /** The names the server lists (resource URIs for resources). */
+    readonly list: () => Promise<readonly string[]>;
   },
 ): Promise<unknown> {
   const { kind, name, list } = asked;
-  if (!(error instanceof JsonRpcError) || error.code !== INVALID_PARAMS) return error;
-  const names = await list().then(
-    (items) => items.map((item) => item.name),
-    () => undefined,
-  );
+  if (!(error instanceof JsonRpcError) || !UNKNOWN_CODES.has(error.code)) return error;
+  const names = await list().catch(() => undefined);
   if (names === undefined || names.includes(name)) return error;
   const near = closest(name, names);
-  const listing = kind === 'tool' ? 'mcpkit list' : 'mcpkit list prompts';
+  const listing = LISTING[kind];
   return new CliError(`the server has no ${kind} "${name}"`, {
     hint:
       near === undefined

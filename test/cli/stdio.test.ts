@@ -338,6 +338,7 @@ describe.concurrent('mcpkit info, list, call over stdio', () => {
   it('read exits 2 for an unknown resource', async () => {
     const ran = await cli(['read', 'fixture://nope', '--', ...FIXTURE]);
     expect(ran.code).toBe(2);
-    expect(ran.stderr).toMatch(/^mcpkit read: the server answered with error -32\d\d\d: /);
+    expect(ran.stderr).toMatch(/^mcpkit read: the server has no resource "fixture:\/\/nope"\n/);
+    expect(ran.stderr).toContain('hint: did you mean "fixture://');
   });
 });

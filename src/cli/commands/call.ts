@@ -41,7 +41,7 @@ Examples:
   mcpkit call http://127.0.0.1:3000/mcp echo '{"message":"hi"}'
   mcpkit call echo --arg message=hi -- node server.js
   mcpkit call get-sum --arg a=1 --arg b=2 --json -- node server.js
-  mcpkit call book-table --answer date=2026-09-01 --answer guests=2 -- node server.js
+  mcpkit call simulate-research-query --arg topic=MCP --answer depth=detailed -- node server.js
   mcpkit call http://127.0.0.1:3000/mcp get-tiny-image --out-dir ./out
 
 ${SHARED_HELP}`;
@@ -107,7 +107,7 @@ export function run(args: readonly string[], io: Io): Promise<number> {
         throw await explainUnknownName(error, {
           kind: 'tool',
           name: tool,
-          list: () => session.client.listTools(),
+          list: () => session.client.listTools().then((tools) => tools.map((t) => t.name)),
         });
       } finally {
         process.off('SIGINT', cancel);

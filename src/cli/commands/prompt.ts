@@ -46,7 +46,7 @@ export function run(args: readonly string[], io: Io): Promise<number> {
         throw await explainUnknownName(error, {
           kind: 'prompt',
           name,
-          list: () => client.listPrompts(),
+          list: () => client.listPrompts().then((prompts) => prompts.map((p) => p.name)),
         });
       });
       const { io: out, style } = ctx;

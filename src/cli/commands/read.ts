@@ -6,6 +6,7 @@ import type { Io } from '../io.js';
 import { writeJson } from '../output.js';
 import { createRenderer } from '../render.js';
 import { singleTarget, withSession } from '../target.js';
+import { explainUnknownName } from '../unknown-name.js';
 
 /** The --help text. */
 export const help: string = `Usage: mcpkit read <url> <uri> [flags]
@@ -18,7 +19,7 @@ Flags:
   --out-dir <dir>   where binary contents are saved
 
 Examples:
-  mcpkit read http://127.0.0.1:3000/mcp demo://resource/static/document/architecture.md
+  mcpkit read http://127.0.0.1:3000/mcp demo://resource/static/document/readme.md
   mcpkit read 'sql://tables/customers/schema' -- mcpkit serve sql
   mcpkit list resources -- node server.js     (to find the URIs)
 
@@ -35,7 +36,13 @@ export function run(args: readonly string[], io: Io): Promise<number> {
     }
     noMoreArguments(extra);
     return withSession(target, sessionOptions(ctx), async ({ client }) => {
-      const result = await client.readResource(uri);
+      const result = await client.readResource(uri).catch(async (error: unknown) => {
+        throw await explainUnknownName(error, {
+          kind: 'resource',
+          name: uri,
+          list: () => client.listResources().then((resources) => resources.map((r) => r.uri)),
+        });
+      });
       if (ctx.common.json) {
         writeJson(ctx.io.stdout, result);
         return 0;
