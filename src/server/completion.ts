@@ -70,7 +70,11 @@ function findCompleter(
   if (ref.type === 'ref/prompt') {
     const prompt = typeof ref.name === 'string' ? sources.prompts.get(ref.name) : undefined;
     if (prompt === undefined) throw invalidParams(`unknown prompt ${JSON.stringify(ref.name)}`);
-    return prompt.definition.arguments?.find((a) => a.name === argument)?.complete;
+    const { definition } = prompt;
+    return (
+      definition.complete?.[argument] ??
+      definition.arguments?.find((a) => a.name === argument)?.complete
+    );
   }
   if (ref.type === 'ref/resource') {
     const uri = ref.uri;

@@ -1,35 +1,63 @@
 // Prompts with arguments (spec 2025-11-25 server/prompts).
 import { isObject } from '../internal/json.js';
+import { isPromise } from '../internal/maybe.js';
+import type { JsonSchemaValidator } from '../protocol/json-schema/index.js';
 import { invalidParams } from '../protocol/errors.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import { contentBlockProblem, promptResultFor } from './content.js';
-import type { HandlerContext, PromptDefinition, PromptHandler, PromptReturn } from './types.js';
+import type { CompiledSchema } from './schemas.js';
+import { compileSchema, requireObjectSchema } from './schemas.js';
+import type {
+  HandlerContext,
+  JsonSchemaObject,
+  PromptArgumentDefinition,
+  PromptDefinition,
+  PromptHandler,
+  PromptReturn,
+} from './types.js';
 
 /** A prompt ready to serve. */
 export interface CompiledPrompt {
   readonly name: string;
   readonly wire: Spec.Prompt;
   readonly definition: PromptDefinition;
-  readonly handler: PromptHandler;
+  readonly handler: PromptHandler<unknown>;
+  /** The compiled `argsSchema`, which checks (and may transform) the arguments. */
+  readonly args: CompiledSchema | undefined;
 }
 
 /** Compiles a prompt; throws TypeError on a registration mistake. */
 export function compilePrompt(
   definition: PromptDefinition,
-  handler: PromptHandler,
+  handler: PromptHandler<never>,
+  validator: JsonSchemaValidator,
 ): CompiledPrompt {
   const { name } = definition;
   if (typeof name !== 'string' || name === '')
     throw new TypeError('a prompt name must be a non-empty string');
   if (typeof handler !== 'function')
     throw new TypeError(`prompt "${name}": the handler must be a function`);
+  const where = `prompt "${name}"`;
+  let schema: CompiledSchema | undefined;
+  let listed = definition.arguments ?? [];
+  if (definition.argsSchema !== undefined) {
+    if (definition.arguments !== undefined) {
+      throw new TypeError(`${where}: give arguments or argsSchema, not both`);
+    }
+    schema = compileSchema(definition.argsSchema, 'input', {
+      validator,
+      where: `${where} argsSchema`,
+    });
+    requireObjectSchema(schema.json, `${where} argsSchema`);
+    listed = argumentsOf(schema.json, where);
+  }
   const seen = new Set<string>();
-  const args = (definition.arguments ?? []).map((argument) => {
+  const args = listed.map((argument) => {
     if (typeof argument.name !== 'string' || argument.name === '') {
-      throw new TypeError(`prompt "${name}": every argument needs a name`);
+      throw new TypeError(`${where}: every argument needs a name`);
     }
     if (seen.has(argument.name))
-      throw new TypeError(`prompt "${name}": duplicate argument "${argument.name}"`);
+      throw new TypeError(`${where}: duplicate argument "${argument.name}"`);
     seen.add(argument.name);
     const wire: Spec.PromptArgument = { name: argument.name };
     if (argument.title !== undefined) wire.title = argument.title;
@@ -43,7 +71,32 @@ export function compilePrompt(
   if (args.length > 0) wire.arguments = args;
   if (definition.icons !== undefined) wire.icons = definition.icons;
   if (definition._meta !== undefined) wire._meta = definition._meta;
-  return { name, wire, definition, handler };
+  return { name, wire, definition, handler: handler as PromptHandler<unknown>, args: schema };
+}
+
+/**
+ * The prompt arguments an object schema describes: one per property, which must take strings
+ * (prompt arguments are strings on the wire), required as the schema says.
+ */
+function argumentsOf(json: JsonSchemaObject, where: string): PromptArgumentDefinition[] {
+  const properties = (json['properties'] ?? {}) as Record<string, Record<string, unknown>>;
+  const required = new Set(Array.isArray(json['required']) ? (json['required'] as string[]) : []);
+  return Object.entries(properties).map(([name, property]) => {
+    const type = property['type'];
+    const strings =
+      type === 'string' ||
+      (Array.isArray(property['enum']) && property['enum'].every((v) => typeof v === 'string'));
+    if (!strings) {
+      throw new TypeError(
+        `${where} argsSchema: "${name}" must be a string (prompt arguments are strings; parse them in the handler)`,
+      );
+    }
+    const argument: PromptArgumentDefinition = { name };
+    if (required.has(name)) argument.required = true;
+    if (typeof property['title'] === 'string') argument.title = property['title'];
+    if (typeof property['description'] === 'string') argument.description = property['description'];
+    return argument;
+  });
 }
 
 /** Checks the arguments of a prompts/get and runs the prompt. */
@@ -59,6 +112,14 @@ export async function getPrompt(
   for (const [key, value] of Object.entries(given)) {
     if (typeof value !== 'string') throw invalidParams(`argument "${key}" must be a string`);
   }
+  if (prompt.args !== undefined) {
+    let checked = prompt.args.check(given);
+    if (isPromise(checked)) checked = await checked;
+    if (!checked.ok) {
+      throw invalidParams(`invalid arguments for prompt "${prompt.name}":\n${checked.message}`);
+    }
+    return promptResultFor(toPromptResult(await prompt.handler(checked.value, ctx)), ctx.revision);
+  }
   const missing = (prompt.wire.arguments ?? []).filter(
     (a) => a.required === true && given[a.name] === undefined,
   );
@@ -68,7 +129,7 @@ export async function getPrompt(
         missing.map((a) => `"${a.name}"`).join(', '),
     );
   }
-  const result = toPromptResult(await prompt.handler(given as Record<string, string>, ctx));
+  const result = toPromptResult(await prompt.handler(given, ctx));
   return promptResultFor(result, ctx.revision);
 }
 

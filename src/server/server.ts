@@ -201,13 +201,24 @@ export class McpServer {
     );
   }
 
-  /** Registers a prompt. Throws TypeError on a bad definition or a duplicate. */
-  prompt(definition: PromptDefinition, handler: PromptHandler): RegisteredHandle<PromptDefinition> {
+  /**
+   * Registers a prompt. Throws TypeError on a bad definition or a duplicate. With a Standard
+   * Schema `argsSchema` the handler's arguments are typed by it.
+   */
+  prompt<TArgs extends StandardSchemaV1>(
+    definition: PromptDefinition & { argsSchema: TArgs },
+    handler: PromptHandler<InferArgs<TArgs>>,
+  ): RegisteredHandle<PromptDefinition>;
+  prompt(definition: PromptDefinition, handler: PromptHandler): RegisteredHandle<PromptDefinition>;
+  prompt(
+    definition: PromptDefinition,
+    handler: PromptHandler<never>,
+  ): RegisteredHandle<PromptDefinition> {
     const map = this.#core.registry.prompts;
     if (map.has(definition.name))
       throw new TypeError(`prompt "${definition.name}" is already registered`);
     return this.#register({ map, key: definition.name, kind: 'prompts' }, definition, (d) =>
-      compilePrompt(d, handler),
+      compilePrompt(d, handler, this.#validator),
     );
   }
 

@@ -237,7 +237,16 @@ export interface PromptDefinition {
   name: string;
   title?: string;
   description?: string;
+  /** The arguments, listed one by one. Or give `argsSchema` instead. */
   arguments?: PromptArgumentDefinition[];
+  /**
+   * The arguments as one object schema of string properties (zod, or raw JSON Schema): listed
+   * as `arguments` (name, title, description, required), checked on every prompts/get (a
+   * mismatch is -32602), and typed for the handler.
+   */
+  argsSchema?: SchemaInput;
+  /** Completers for the arguments of `argsSchema`, by name. */
+  complete?: Readonly<Record<string, Completer>>;
   icons?: Spec.Icon[];
   _meta?: Record<string, unknown>;
 }
@@ -248,9 +257,9 @@ export type PromptReturn =
   | Spec.PromptMessage[]
   | { messages: Spec.PromptMessage[]; description?: string; _meta?: Record<string, unknown> };
 
-/** A prompt's handler. */
-export type PromptHandler = (
-  args: Readonly<Record<string, string>>,
+/** A prompt's handler; `TArgs` is inferred from a Standard Schema `argsSchema`. */
+export type PromptHandler<TArgs = Readonly<Record<string, string>>> = (
+  args: TArgs,
   ctx: HandlerContext,
 ) => PromptReturn | Promise<PromptReturn>;
 
