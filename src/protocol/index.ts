@@ -97,3 +97,19 @@ export type {
   UriTemplateVariables,
 } from './uri-template/index.js';
 export type { Connectable, ConnectOptions } from './connectable.js';
+export type {
+  AuthErrorCode,
+  AuthInfo,
+  InsufficientScopeData,
+  ProtectedResourceMetadata,
+} from './auth.js';
+export {
+  AuthError,
+  INSUFFICIENT_SCOPE,
+  bearerChallenge,
+  checkScopes,
+  isAuthInfo,
+  missingScopes,
+  principalKey,
+  protectedResourceMetadataUrl,
+} from './auth.js';

@@ -3,6 +3,8 @@
 import type { CallOptions } from '../jsonrpc/serve.js';
 import type { Params, RequestId } from '../jsonrpc/message.js';
 import type { MessageInfo } from '../jsonrpc/transport.js';
+import type { AuthInfo } from '../protocol/auth.js';
+import { isAuthInfo } from '../protocol/auth.js';
 import { missingRequiredClientCapability } from '../protocol/errors.js';
 import { meetsLoggingLevel } from '../protocol/logging.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
@@ -152,6 +154,11 @@ class Context implements HandlerContext {
 
   get signal(): AbortSignal {
     return (this.#inputs ?? this.#scope).signal;
+  }
+
+  get auth(): AuthInfo | undefined {
+    const auth = this.transport?.auth;
+    return isAuthInfo(auth) ? auth : undefined;
   }
 
   get progress(): HandlerContext['progress'] {

@@ -1,5 +1,7 @@
 // The methods a server serves, as one table of feature functions. Each takes the request's Call
 // and resolves with the result object (era decoration is the session's job).
+import type { InsufficientScopeData } from '../protocol/auth.js';
+import { INSUFFICIENT_SCOPE, isAuthInfo, missingScopes } from '../protocol/auth.js';
 import { LazySignal } from '../internal/abort.js';
 import { isObject } from '../internal/json.js';
 import type { MaybePromise } from '../internal/maybe.js';
@@ -161,10 +163,24 @@ function runRound<T>(
   }, inputs);
 }
 
+/**
+ * Refuses a request whose verified principal lacks `scopes` (INSUFFICIENT_SCOPE, which HTTP
+ * answers 403 with the step-up challenge). Without a verified principal (no auth gate, stdio)
+ * scopes are not checked.
+ */
+function requireScopes(call: Call, scopes: readonly string[] | undefined): void {
+  if (scopes === undefined || scopes.length === 0) return;
+  const auth = call.scope.info?.auth;
+  if (!isAuthInfo(auth) || missingScopes(auth, scopes).length === 0) return;
+  const data: InsufficientScopeData = { requiredScopes: scopes };
+  throw new JsonRpcError(INSUFFICIENT_SCOPE, `insufficient scope: needs ${scopes.join(' ')}`, data);
+}
+
 function toolsCall(call: Call): MaybePromise<unknown> {
   const name = requireString(call.params, 'name');
   const tool = call.snapshot.tools.get(name);
   if (tool === undefined) throw unknownTool(name);
+  requireScopes(call, tool.scopes);
   const args = call.params['arguments'];
   if (args !== undefined && !isObject(args)) {
     throw invalidParams('params.arguments must be an object');
@@ -208,6 +224,11 @@ async function resourcesRead(call: Call): Promise<unknown> {
     snapshot.resources.has(uri) ||
     snapshot.templates.some((t) => t.template.match(uri) !== undefined);
   if (!served) throw resourceNotFound(uri, call.scope.era);
+  requireScopes(
+    call,
+    snapshot.resources.get(uri)?.scopes ??
+      snapshot.templates.find((t) => t.template.match(uri) !== undefined)?.definition.scopes,
+  );
   return withInput(call, { name: uri, args: undefined }, async (ctx) => {
     const result = await readResource(uri, snapshot, ctx).catch((error: unknown) => {
       throw handlerError(call, error, `resource ${JSON.stringify(uri)}`);
@@ -238,6 +259,7 @@ async function promptsGet(call: Call): Promise<unknown> {
   const name = requireString(call.params, 'name');
   const prompt = call.snapshot.prompts.get(name);
   if (prompt === undefined) throw invalidParams(`unknown prompt ${JSON.stringify(name)}`);
+  requireScopes(call, prompt.definition.scopes);
   const args = call.params['arguments'];
   return withInput(call, { name, args }, (ctx) =>
     getPrompt(prompt, args, ctx).catch((error: unknown) => {

@@ -1,4 +1,5 @@
 // Prompts with arguments (spec 2025-11-25 server/prompts).
+import { checkScopes } from '../protocol/auth.js';
 import { isObject } from '../internal/json.js';
 import { isPromise } from '../internal/maybe.js';
 import type { JsonSchemaValidator } from '../protocol/json-schema/index.js';
@@ -38,6 +39,7 @@ export function compilePrompt(
   if (typeof handler !== 'function')
     throw new TypeError(`prompt "${name}": the handler must be a function`);
   const where = `prompt "${name}"`;
+  checkScopes(definition.scopes, where);
   let schema: CompiledSchema | undefined;
   let listed = definition.arguments ?? [];
   if (definition.argsSchema !== undefined) {

@@ -1,5 +1,6 @@
 // Resources: static resources by URI and RFC 6570 templates matched in registration order.
 // Spec 2025-11-25 server/resources; 2026-07-28 reports an unknown resource as -32602 (SEP-2164).
+import { checkScopes } from '../protocol/auth.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import { UriTemplate } from '../protocol/uri-template/index.js';
 import type { ProtocolRevision } from '../protocol/version.js';
@@ -18,6 +19,8 @@ export interface CompiledResource {
   readonly uri: string;
   readonly wire: Spec.Resource;
   readonly handler: ResourceHandler;
+  /** The scopes a caller needs (auth gate on). */
+  readonly scopes: readonly string[];
 }
 
 /** A resource template ready to serve. */
@@ -63,7 +66,7 @@ export function compileResource(
   if (typeof handler !== 'function')
     throw new TypeError(`resource "${uri}": the handler must be a function`);
   const wire = copyDefined<Spec.Resource>({ uri, name }, definition, DEFINITION_KEYS);
-  return { uri, wire, handler };
+  return { uri, wire, handler, scopes: checkScopes(definition.scopes, `resource "${uri}"`) };
 }
 
 /** Compiles a resource template; throws TypeError on an invalid RFC 6570 template. */
@@ -72,6 +75,7 @@ export function compileTemplate(
   handler: ResourceTemplateHandler,
 ): CompiledTemplate {
   const { uriTemplate, name } = definition;
+  checkScopes(definition.scopes, `resource template "${uriTemplate}"`);
   let template: UriTemplate;
   try {
     template = UriTemplate.parse(uriTemplate);

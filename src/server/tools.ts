@@ -1,6 +1,7 @@
 // Tools: compiled once at registration (schemas, validators, the listed definition), then called
 // through one pipeline whose two error channels follow the spec: a tool failure is an `isError`
 // result the model can read; a protocol fault is a JSON-RPC error (spec 2025-11-25 server/tools).
+import { checkScopes } from '../protocol/auth.js';
 import type { MaybePromise } from '../internal/maybe.js';
 import { isPromise } from '../internal/maybe.js';
 import { JsonRpcError } from '../jsonrpc/errors.js';
@@ -28,6 +29,8 @@ export interface CompiledTool {
   readonly params: readonly ParamHeader[];
   readonly output: CompiledSchema | undefined;
   readonly handler: AnyToolHandler;
+  /** The scopes a caller needs (auth gate on). */
+  readonly scopes: readonly string[];
 }
 
 const EMPTY_OBJECT_SCHEMA = { type: 'object', properties: {}, additionalProperties: false };
@@ -88,6 +91,7 @@ export function compileTool(
     params: scan.headers,
     output,
     handler: handler as AnyToolHandler,
+    scopes: checkScopes(definition.scopes, where),
   };
 }
 

@@ -2,6 +2,7 @@
 // Wire shapes come from the generated spec types of the newest revision; the framework trims
 // them to what each negotiated revision has.
 import type { MessageInfo } from '../jsonrpc/transport.js';
+import type { AuthInfo } from '../protocol/auth.js';
 import type { RequestId } from '../jsonrpc/message.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { ProtocolEra, ProtocolRevision } from '../protocol/version.js';
@@ -70,6 +71,11 @@ export interface HandlerContext {
   readonly client: ClientDescription;
   /** The request's `_meta`, as sent. */
   readonly meta: Readonly<Record<string, unknown>> | undefined;
+  /**
+   * The principal of a request whose access token the HTTP transport's `auth` gate verified
+   * (subject, client, scopes, claims, expiry); undefined without the gate (stdio, open HTTP).
+   */
+  readonly auth: AuthInfo | undefined;
   /** What the transport knows about the request (HTTP headers, auth). */
   readonly transport: MessageInfo | undefined;
   // The functions below may be destructured (`const { log } = ctx`): they are bound.
@@ -161,6 +167,11 @@ export interface ToolDefinition<
   annotations?: Spec.ToolAnnotations;
   icons?: Spec.Icon[];
   _meta?: Record<string, unknown>;
+  /**
+   * Scopes a caller's access token must grant to use it (HTTP with the `auth` gate; ignored
+   * without one). A caller without them gets HTTP 403 `insufficient_scope` naming them.
+   */
+  scopes?: readonly string[];
   /** Task support hint of 2025-11-25 (`execution.taskSupport`); the tasks issue serves it. */
   execution?: { taskSupport?: 'forbidden' | 'optional' | 'required' };
 }
@@ -185,6 +196,11 @@ export interface ResourceDefinition {
   annotations?: Spec.Annotations;
   icons?: Spec.Icon[];
   _meta?: Record<string, unknown>;
+  /**
+   * Scopes a caller's access token must grant to use it (HTTP with the `auth` gate; ignored
+   * without one). A caller without them gets HTTP 403 `insufficient_scope` naming them.
+   */
+  scopes?: readonly string[];
 }
 
 /** A static resource's handler. */
@@ -213,6 +229,11 @@ export interface ResourceTemplateDefinition {
   complete?: Readonly<Record<string, Completer>>;
   /** Lists concrete resources of this template in `resources/list`. */
   list?: () => ResourceDefinition[] | Promise<ResourceDefinition[]>;
+  /**
+   * Scopes a caller's access token must grant to use it (HTTP with the `auth` gate; ignored
+   * without one). A caller without them gets HTTP 403 `insufficient_scope` naming them.
+   */
+  scopes?: readonly string[];
 }
 
 /** A resource template's handler: receives the URI and the variables matched from it. */
@@ -249,6 +270,11 @@ export interface PromptDefinition {
   complete?: Readonly<Record<string, Completer>>;
   icons?: Spec.Icon[];
   _meta?: Record<string, unknown>;
+  /**
+   * Scopes a caller's access token must grant to use it (HTTP with the `auth` gate; ignored
+   * without one). A caller without them gets HTTP 403 `insufficient_scope` naming them.
+   */
+  scopes?: readonly string[];
 }
 
 /** What a prompt handler may return: a full result, messages, or a single user text. */

@@ -37,8 +37,11 @@ export interface HttpExchange {
    * microtask, when it already has), and returns a function that stops listening.
    */
   onClose(listener: () => void): () => void;
-  /** Authentication information a middleware attached (passed to handlers as `ctx.transport.auth`). */
-  readonly auth?: unknown;
+  /**
+   * Authentication a middleware attached, or the principal the `auth` gate verified (handlers
+   * see it as `ctx.transport.auth`, and the gate's as `ctx.auth`).
+   */
+  auth?: unknown;
 }
 
 /** Receives a body read by {@link HttpExchange.readBody}: the bytes, or why reading failed. */

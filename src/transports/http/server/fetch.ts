@@ -48,7 +48,7 @@ class FetchExchange implements HttpExchange {
   readonly method: string;
   readonly url: string;
   readonly headers: Record<string, string>;
-  readonly auth?: unknown;
+  auth?: unknown;
   readonly #request: Request;
   #listeners: (() => void)[] | undefined;
   #gone = false;

@@ -15,6 +15,7 @@ import { openLegacySse, postLegacySse } from './legacy-sse.js';
 import type { ResolvedOptions, StreamableHttpOptions } from './options.js';
 import { resolveOptions } from './options.js';
 import { handlePost } from './post.js';
+import { authenticate, metadataReply } from './auth.js';
 import { corsHeaders, createGuard, preflightHeaders } from './security.js';
 import { SessionTable } from './sessions.js';
 
@@ -146,6 +147,17 @@ export function createStreamableHttpHandler(
 
   function serve(exchange: HttpExchange, answer: Answer): void {
     const path = pathOf(exchange.url);
+    const auth = resolved.auth;
+    if (auth?.metadataPaths.has(path) === true) {
+      // Public metadata: the Host check only, any origin may read it.
+      const refused = guard(joined(exchange.headers['host']), undefined);
+      answer(
+        refused === undefined
+          ? metadataReply(auth, exchange.method)
+          : refusedReply(403, `forbidden: ${refused}`),
+      );
+      return;
+    }
     const origin = joined(exchange.headers['origin']);
     const refused = refusal(exchange, path, origin);
     if (refused !== undefined) {
@@ -159,6 +171,28 @@ export function createStreamableHttpHandler(
         : (reply: HttpReply) => {
             answer(cors(reply));
           };
+    if (auth === undefined) {
+      routeSafely(exchange, path, done);
+      return;
+    }
+    const admitted = authenticate(auth, exchange, report);
+    if (!isPromise(admitted)) {
+      if (admitted === undefined) routeSafely(exchange, path, done);
+      else done(admitted);
+      return;
+    }
+    admitted.then(
+      (refused) => {
+        if (refused === undefined) routeSafely(exchange, path, done);
+        else done(refused);
+      },
+      (error: unknown) => {
+        done(ctx.failed(error, exchange));
+      },
+    );
+  }
+
+  function routeSafely(exchange: HttpExchange, path: string, done: Answer): void {
     try {
       route(exchange, path, done);
     } catch (error) {

@@ -14,6 +14,7 @@ import {
   wantsReply,
 } from './context.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
+import { principalKey } from '../../../protocol/auth.js';
 import { errorReply, joined, jsonReply } from './exchange.js';
 import type { Acceptable } from './media-type.js';
 import { PostReply } from './reply.js';
@@ -37,7 +38,7 @@ export function sessionOf(
       id: requestId,
     });
   }
-  const session = ctx.sessions.get(id, 'streamable');
+  const session = ctx.sessions.get(id, 'streamable', principalKey(exchange.auth));
   if (!(session instanceof SessionTransport)) {
     const gone = { code: ErrorCode.InvalidRequest, message: 'session not found', id: requestId };
     return errorReply(404, gone);
@@ -63,7 +64,7 @@ export async function serveInitialize(
   }
   const session = new SessionTransport(newSessionId(), ctx.settings);
   await connectServer(ctx.server(exchange), session, undefined);
-  ctx.sessions.add(session);
+  ctx.sessions.add(session, principalKey(exchange.auth));
   const payload: Payload = { kind: 'message', message: request };
   const headers = { 'mcp-session-id': session.id };
   const reply = await serveInSession(ctx, exchange, {
@@ -116,6 +117,7 @@ export function serveInSession(
     open: session.openPostStream,
     headers: how.headers,
     invalid: invalidOf(payload),
+    challenge: ctx.options.auth?.challenge,
   });
   // Spec 2025-11-25 basic/transports#sending-messages-to-the-server: the server may close a POST's
   // stream early and the client polls with Last-Event-ID. Offered when the stream is resumable.

@@ -1,6 +1,7 @@
 // The deprecated HTTP+SSE transport of 2024-11-05 (spec 2024-11-05 basic/transports#http-with-sse),
 // opt-in: `GET /sse` opens the stream, whose first event names the endpoint to POST messages to;
 // every server message, responses included, goes on that one stream.
+import { principalKey } from '../../../protocol/auth.js';
 import { decodeValue, encode } from '../../../jsonrpc/codec.js';
 import { ErrorCode, LocalError, LocalErrorCode } from '../../../jsonrpc/errors.js';
 import type { Message } from '../../../jsonrpc/message.js';
@@ -91,7 +92,7 @@ export async function openLegacySse(ctx: HttpContext, exchange: HttpExchange): P
     await transport.close();
     throw error;
   }
-  ctx.sessions.add(transport);
+  ctx.sessions.add(transport, principalKey(exchange.auth));
   writer.write(
     encodeSseEvent({ event: 'endpoint', data: `${legacy.messagesPath}?sessionId=${id}` }),
   );
@@ -107,7 +108,7 @@ export function postLegacySse(ctx: HttpContext, exchange: HttpExchange, answer: 
     answer(refusedReply(400, 'missing sessionId'));
     return;
   }
-  const session = ctx.sessions.get(id, 'sse');
+  const session = ctx.sessions.get(id, 'sse', principalKey(exchange.auth));
   if (!(session instanceof LegacySseTransport)) {
     answer(refusedReply(404, 'session not found'));
     return;

@@ -66,7 +66,7 @@ class NodeExchange implements HttpExchange {
   readonly method: string;
   readonly url: string;
   readonly headers: IncomingMessage['headers'];
-  readonly auth: unknown;
+  auth: unknown;
   readonly #req: IncomingMessage;
   readonly #res: ServerResponse;
 

@@ -2,6 +2,9 @@
 import { noop } from '../../../internal/noop.js';
 import type { DecodeOptions } from '../../../jsonrpc/codec.js';
 import { MAX_BATCH_MESSAGES } from '../../../jsonrpc/codec.js';
+import type { AuthInfo } from '../../../protocol/auth.js';
+import type { ResolvedAuth } from './auth.js';
+import { resolveAuth } from './auth.js';
 import type { EventStore } from './event-store.js';
 import { MemoryEventStore } from './event-store.js';
 
@@ -89,6 +92,48 @@ export interface StreamableHttpOptions {
   enableLegacySse?: boolean | LegacySseOptions;
   /** Receives failures that never reach the wire (factory errors, store errors). Default: silent. */
   onError?: (error: unknown, where: string) => void;
+  /**
+   * Makes the endpoint an OAuth 2.1 resource server (spec basic/authorization): every request
+   * needs a valid access token, the protected resource metadata is served, and refusals carry
+   * the `WWW-Authenticate` challenge clients follow. Default: off. See docs/auth.md.
+   */
+  auth?: HttpAuthOptions;
+}
+
+/** What a token verifier is given besides the token. */
+export interface TokenRequest {
+  readonly method: string;
+  /** The request's URL as received (path and query). */
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
+}
+
+/**
+ * Verifies an access token: resolves with the principal, or rejects with an AuthError
+ * (`invalid_token`: 401). Any other rejection is the verifier's own failure (an unreachable
+ * key set): 503, reported to `onError`. `mcpkit/auth` makes JWT and introspection verifiers.
+ */
+export type TokenVerifier = (token: string, request: TokenRequest) => Promise<AuthInfo>;
+
+/** Options of {@link StreamableHttpOptions.auth}. */
+export interface HttpAuthOptions {
+  /**
+   * The canonical URL of this MCP server as clients reach it (`https://mcp.example.com/mcp`):
+   * the RFC 8707 resource, the audience tokens must be minted for, and the base of the metadata
+   * URL. Behind a proxy, the public URL.
+   */
+  readonly resource: string;
+  /** Issuer URLs of the authorization servers that mint tokens for it. */
+  readonly authorizationServers: readonly string[];
+  readonly verify: TokenVerifier;
+  /** Scopes every request needs; a token without them gets 403 `insufficient_scope`. */
+  readonly requiredScopes?: readonly string[];
+  /** `scopes_supported` of the metadata. Default: `requiredScopes`. */
+  readonly scopesSupported?: readonly string[];
+  /** `resource_name` of the metadata. */
+  readonly resourceName?: string;
+  /** `resource_documentation` of the metadata. */
+  readonly resourceDocumentation?: string;
 }
 
 /** Options with every default applied. */
@@ -109,6 +154,8 @@ export interface ResolvedOptions {
   readonly keepAliveMs: number;
   readonly legacySse: Required<LegacySseOptions> | undefined;
   readonly onError: (error: unknown, where: string) => void;
+  /** The resource-server gate, when `auth` is given. */
+  readonly auth: ResolvedAuth | undefined;
 }
 
 /** The host names a server on loopback answers to. */
@@ -130,6 +177,7 @@ export function resolveOptions(options: StreamableHttpOptions): ResolvedOptions 
     throw new TypeError('responseMode must be "auto", "json" or "sse"');
   }
   return {
+    auth: resolveAuth(options.auth, path),
     path,
     sessions: options.sessions ?? true,
     maxSessions: positive('maxSessions', options.maxSessions ?? 10_000),

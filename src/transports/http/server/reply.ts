@@ -25,6 +25,13 @@ export function answersJson(accept: Acceptable, mode: ResponseMode, status: numb
 }
 
 /** How one POST is to be answered. */
+/** An HTTP status and headers that a final response is answered with (see `challenge`). */
+export interface Challenge {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** Options of a {@link PostReply}. */
 export interface PostReplyOptions {
   readonly accept: Acceptable;
   readonly mode: ResponseMode;
@@ -36,6 +43,11 @@ export interface PostReplyOptions {
   readonly headers?: Readonly<Record<string, string>> | undefined;
   /** The HTTP status of a final response answered as JSON (2026-07-28 maps some errors). */
   readonly status?: ((response: Response) => number) | undefined;
+  /**
+   * The refusal a final response stands for (the auth gate's 403 step-up for a missing scope):
+   * its status and headers replace the JSON answer's. Answered as JSON whenever acceptable.
+   */
+  readonly challenge?: ((response: Response) => Challenge | undefined) | undefined;
   /** Error responses for invalid batch elements, answered before the others. */
   readonly invalid?: readonly ErrorResponse[] | undefined;
   /** Runs once when the reply is complete (final response out, or abandoned). */
@@ -108,10 +120,15 @@ export class PostReply {
     if (this.#state === 'done') return;
     const body = this.#withInvalid(response);
     if (this.#state === 'pending') {
-      const status = Array.isArray(body) ? 200 : (this.#options.status?.(body as Response) ?? 200);
+      const single = Array.isArray(body) ? undefined : (body as Response);
+      const challenge = single === undefined ? undefined : this.#options.challenge?.(single);
+      const status =
+        challenge?.status ?? (single === undefined ? 200 : (this.#options.status?.(single) ?? 200));
       const { accept, mode } = this.#options;
       if (answersJson(accept, mode, status)) {
-        this.#finish({ status, headers: this.#headers(JSON_HEADERS), body });
+        const base =
+          challenge === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...challenge.headers };
+        this.#finish({ status, headers: this.#headers(base), body });
         return;
       }
       this.#openStream();

@@ -240,9 +240,13 @@ class PostRequests implements Peer {
   /** The reply to a response that came first and at once, as PostReply would answer it. */
   #jsonReply(response: Response): HttpReply {
     const { accept, status: statusOf } = this.#how;
-    const status = statusOf?.(response) ?? 200;
+    const auth = this.#ctx.options.auth;
+    const challenge = auth?.challenge(response);
+    const status = challenge?.status ?? statusOf?.(response) ?? 200;
     if (answersJson(accept, this.#ctx.options.responseMode, status)) {
-      return { status, headers: JSON_HEADERS, body: response };
+      const headers =
+        challenge === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...challenge.headers };
+      return { status, headers, body: response };
     }
     // An SSE-only client (or SSE preferred): the response goes on a stream of its own.
     const reply = this.#postReply();
@@ -257,6 +261,7 @@ class PostRequests implements Peer {
       exchange: this.#exchange,
       open: plainStream(this.#ctx.options.keepAliveMs),
       status: this.#how.status,
+      challenge: this.#ctx.options.auth?.challenge,
       invalid,
       done: () => {
         this.#finish();

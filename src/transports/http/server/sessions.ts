@@ -2,6 +2,14 @@
 // CSPRNG, idle expiry, and a cap. Expiry is checked as requests arrive, not by a timer, so the
 // table works on runtimes that forbid timers outside a request (Workers).
 
+/** A session in the table: when it was used last, and the principal it belongs to. */
+interface Entry {
+  readonly session: SessionEntry;
+  lastUsed: number;
+  /** principalKey of who opened it (auth gate on), else undefined. */
+  readonly owner: string | undefined;
+}
+
 /** What the table needs of a session. */
 export interface SessionEntry {
   /** The session id. */
@@ -34,7 +42,7 @@ const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(
  * the least recently used idle session; it fails only when every session is busy.
  */
 export class SessionTable {
-  readonly #entries = new Map<string, { session: SessionEntry; lastUsed: number }>();
+  readonly #entries = new Map<string, Entry>();
   readonly #max: number;
   readonly #idleMs: number;
   readonly #onError: (error: unknown, where: string) => void;
@@ -56,10 +64,13 @@ export class SessionTable {
     return this.#entries.size;
   }
 
-  /** The session with `id` of `kind`, marked as just used; undefined when unknown or expired. */
-  get(id: string, kind: SessionEntry['kind']): SessionEntry | undefined {
+  /**
+   * The session with `id` of `kind`, marked as just used; undefined when unknown, expired, or
+   * owned by another principal than `owner` (a session id is useless with another's token).
+   */
+  get(id: string, kind: SessionEntry['kind'], owner?: string): SessionEntry | undefined {
     const entry = this.#entries.get(id);
-    if (entry?.session.kind !== kind) return undefined;
+    if (entry?.session.kind !== kind || entry.owner !== owner) return undefined;
     const now = Date.now();
     if (entry.session.closed || (now - entry.lastUsed > this.#idleMs && !entry.session.isBusy())) {
       this.delete(id);
@@ -81,7 +92,7 @@ export class SessionTable {
    * it is, so that one busy session does not churn the map on every request (each delete-and-set
    * leaves a deleted slot behind, and a full table is copied anew).
    */
-  #used(id: string, entry: { session: SessionEntry; lastUsed: number }, now: number): void {
+  #used(id: string, entry: Entry, now: number): void {
     entry.lastUsed = now;
     if (this.#newest === id) return;
     this.#entries.delete(id);
@@ -89,9 +100,9 @@ export class SessionTable {
     this.#newest = id;
   }
 
-  /** Adds a session; call `makeRoom` first. */
-  add(session: SessionEntry): void {
-    this.#entries.set(session.id, { session, lastUsed: Date.now() });
+  /** Adds a session, bound to the principal `owner` when given; call `makeRoom` first. */
+  add(session: SessionEntry, owner?: string): void {
+    this.#entries.set(session.id, { session, lastUsed: Date.now(), owner });
     this.#newest = session.id;
   }
 

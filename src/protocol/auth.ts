@@ -1,0 +1,144 @@
+// Authorization as MCP defines it (spec 2025-11-25 and 2026-07-28 basic/authorization): an MCP
+// server over HTTP is an OAuth 2.1 resource server. This file holds what every layer shares and
+// does no I/O: the principal handlers see, the error a verifier throws, the scope check, the
+// protected resource metadata document (RFC 9728) and the WWW-Authenticate challenge (RFC 6750).
+
+/** The principal of a request whose access token was verified; `ctx.auth` in handlers. */
+export interface AuthInfo {
+  /** `sub`: who the token speaks for. */
+  readonly subject: string | undefined;
+  /** `client_id` (or `azp`): the client the token was issued to. */
+  readonly clientId: string | undefined;
+  /** The scopes the token grants. */
+  readonly scopes: readonly string[];
+  /** When the token expires, in seconds since the epoch (`exp`). */
+  readonly expiresAt: number | undefined;
+  /** Every claim of the token (or of its introspection), as verified. */
+  readonly claims: Readonly<Record<string, unknown>>;
+}
+
+/** The OAuth error codes of a refusal (RFC 6750 section 3.1). */
+export type AuthErrorCode = 'invalid_request' | 'invalid_token' | 'insufficient_scope';
+
+/**
+ * AuthError is a refusal a verifier or a scope check throws: 401 for `invalid_request` and
+ * `invalid_token`, 403 for `insufficient_scope`. Its message is sent to the client as the
+ * `error_description`, so it must say what is wrong without quoting the token or internals.
+ */
+export class AuthError extends Error {
+  readonly code: AuthErrorCode;
+  /** The scopes that would have been enough (`insufficient_scope`). */
+  readonly scopes: readonly string[];
+
+  constructor(code: AuthErrorCode, message: string, scopes: readonly string[] = []) {
+    super(message);
+    this.name = 'AuthError';
+    this.code = code;
+    this.scopes = scopes;
+  }
+}
+
+/**
+ * The JSON-RPC code of a request refused for a missing scope (mcpkit's, in the server range): the
+ * HTTP transport answers it 403 with the `insufficient_scope` challenge, as the spec's step-up
+ * flow needs. `data.requiredScopes` names the scopes to ask for.
+ */
+export const INSUFFICIENT_SCOPE: number = -32003;
+
+/** The `data` of an {@link INSUFFICIENT_SCOPE} error. */
+export interface InsufficientScopeData {
+  readonly requiredScopes: readonly string[];
+}
+
+/** `scopes` of a definition, checked (strings without spaces); throws TypeError naming `where`. */
+export function checkScopes(scopes: unknown, where: string): readonly string[] {
+  if (scopes === undefined) return [];
+  if (
+    !Array.isArray(scopes) ||
+    !scopes.every((s) => typeof s === 'string' && /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(s))
+  ) {
+    throw new TypeError(
+      `${where}: scopes must be a list of scope tokens (RFC 6749: no spaces or quotes)`,
+    );
+  }
+  return scopes as readonly string[];
+}
+
+/** The scopes of `needed` that `auth` lacks (none when every one is granted). */
+export function missingScopes(auth: AuthInfo, needed: readonly string[]): string[] {
+  return needed.filter((scope) => !auth.scopes.includes(scope));
+}
+
+/**
+ * Who a principal is, as a key: issuer, subject and client. A legacy session is bound to the key
+ * of the principal that opened it. Undefined for anything that is not an {@link AuthInfo}.
+ */
+export function principalKey(value: unknown): string | undefined {
+  if (!isAuthInfo(value)) return undefined;
+  return JSON.stringify([
+    value.claims['iss'] ?? null,
+    value.subject ?? null,
+    value.clientId ?? null,
+  ]);
+}
+
+/** Whether `value` is an {@link AuthInfo} (what the HTTP transport attaches after verifying). */
+export function isAuthInfo(value: unknown): value is AuthInfo {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Array.isArray((value as { scopes?: unknown }).scopes) &&
+    typeof (value as { claims?: unknown }).claims === 'object'
+  );
+}
+
+/** The Protected Resource Metadata document (RFC 9728 section 2), as this server serves it. */
+export interface ProtectedResourceMetadata {
+  readonly resource: string;
+  readonly authorization_servers: readonly string[];
+  readonly scopes_supported?: readonly string[];
+  readonly bearer_methods_supported: readonly string[];
+  readonly resource_name?: string;
+  readonly resource_documentation?: string;
+  readonly dpop_signing_alg_values_supported?: readonly string[];
+  readonly dpop_bound_access_tokens_required?: boolean;
+}
+
+/**
+ * The URL of the metadata of `resource` (RFC 9728 section 3.1): the well-known path inserted
+ * between the host and the resource's path, `https://h/.well-known/oauth-protected-resource/mcp`.
+ */
+export function protectedResourceMetadataUrl(resource: string): string {
+  const url = new URL(resource);
+  const path = url.pathname === '/' ? '' : url.pathname.replace(/\/$/, '');
+  return `${url.origin}/.well-known/oauth-protected-resource${path}`;
+}
+
+/** Quotes a value for an auth-param (RFC 9110 quoted-string: `"` and `\` escaped). */
+function quoted(value: string): string {
+  return `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+}
+
+/**
+ * The `WWW-Authenticate` challenge of a refusal (RFC 6750 section 3, RFC 9728 section 5.1):
+ * the metadata URL always, the error when a token was given, the scopes when known.
+ */
+export function bearerChallenge(options: {
+  readonly scheme?: 'Bearer' | 'DPoP';
+  readonly metadataUrl: string;
+  readonly error?: AuthError;
+  readonly scopes?: readonly string[];
+  /** DPoP: the algorithms the server accepts for proofs. */
+  readonly algs?: readonly string[];
+}): string {
+  const params: string[] = [];
+  const { error } = options;
+  if (error !== undefined) {
+    params.push(`error=${quoted(error.code)}`, `error_description=${quoted(error.message)}`);
+  }
+  const scopes = error !== undefined && error.scopes.length > 0 ? error.scopes : options.scopes;
+  if (scopes !== undefined && scopes.length > 0) params.push(`scope=${quoted(scopes.join(' '))}`);
+  if (options.algs !== undefined) params.push(`algs=${quoted(options.algs.join(' '))}`);
+  params.push(`resource_metadata=${quoted(options.metadataUrl)}`);
+  return `${options.scheme ?? 'Bearer'} ${params.join(', ')}`;
+}

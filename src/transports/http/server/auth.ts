@@ -1,0 +1,230 @@
+// The resource-server gate of the Streamable HTTP handler (spec basic/authorization, RFC 6750,
+// RFC 9728): serves the protected resource metadata, and admits a request only with a verified
+// access token, attaching its principal to the exchange (handlers see `ctx.auth`). A refusal is
+// 401 or 403 with the challenge a client follows to its authorization server; the body says why
+// in words that quote neither the token nor the verifier's internals.
+import type { MaybePromise } from '../../../internal/maybe.js';
+import { ErrorCode } from '../../../jsonrpc/errors.js';
+import type { Response } from '../../../jsonrpc/message.js';
+import type {
+  AuthInfo,
+  InsufficientScopeData,
+  ProtectedResourceMetadata,
+} from '../../../protocol/auth.js';
+import {
+  AuthError,
+  INSUFFICIENT_SCOPE,
+  bearerChallenge,
+  missingScopes,
+  protectedResourceMetadataUrl,
+} from '../../../protocol/auth.js';
+import type { HttpExchange, HttpReply } from './exchange.js';
+import { errorReply, joined, jsonReply } from './exchange.js';
+import type { Challenge } from './reply.js';
+import type { HttpAuthOptions, TokenVerifier } from './options.js';
+
+/** The gate's settings, resolved once. */
+export interface ResolvedAuth {
+  readonly verify: TokenVerifier;
+  readonly requiredScopes: readonly string[];
+  /** The metadata URL named in every challenge. */
+  readonly metadataUrl: string;
+  /** The paths the metadata is served at. */
+  readonly metadataPaths: ReadonlySet<string>;
+  /** The metadata reply, built once. */
+  readonly metadata: HttpReply;
+  /** The 403 step-up a response stands for (INSUFFICIENT_SCOPE), if it is one. */
+  readonly challenge: (response: Response) => Challenge | undefined;
+}
+
+const WELL_KNOWN = '/.well-known/oauth-protected-resource';
+
+/** Resolves {@link HttpAuthOptions}; throws TypeError on a resource that is not an absolute URL. */
+export function resolveAuth(
+  options: HttpAuthOptions | undefined,
+  endpointPath: string,
+): ResolvedAuth | undefined {
+  if (options === undefined) return undefined;
+  let resource: URL;
+  try {
+    resource = new URL(options.resource);
+  } catch {
+    throw new TypeError(
+      `auth.resource must be an absolute URL, not ${JSON.stringify(options.resource)}`,
+    );
+  }
+  if (resource.hash !== '')
+    throw new TypeError('auth.resource must not have a fragment (RFC 8707)');
+  if (options.authorizationServers.length === 0) {
+    throw new TypeError('auth.authorizationServers must name at least one issuer');
+  }
+  if (typeof options.verify !== 'function') throw new TypeError('auth.verify must be a function');
+  const requiredScopes = options.requiredScopes ?? [];
+  const scopes = scopesOf(options);
+  const document: ProtectedResourceMetadata = {
+    resource: options.resource,
+    authorization_servers: options.authorizationServers,
+    bearer_methods_supported: ['header'],
+    ...(scopes === undefined ? {} : { scopes_supported: scopes }),
+    ...(options.resourceName === undefined ? {} : { resource_name: options.resourceName }),
+    ...(options.resourceDocumentation === undefined
+      ? {}
+      : { resource_documentation: options.resourceDocumentation }),
+  };
+  const resourcePath = resource.pathname === '/' ? '' : resource.pathname.replace(/\/$/, '');
+  const metadataUrl = protectedResourceMetadataUrl(options.resource);
+  return {
+    verify: options.verify,
+    requiredScopes,
+    metadataUrl,
+    challenge: stepUp(metadataUrl, requiredScopes),
+    metadataPaths: new Set([
+      WELL_KNOWN,
+      `${WELL_KNOWN}${resourcePath}`,
+      `${WELL_KNOWN}${endpointPath}`,
+    ]),
+    // Public and the same for everyone: any origin may read it (browser clients discover it).
+    metadata: jsonReply(200, document, {
+      'access-control-allow-origin': '*',
+      'cache-control': 'max-age=300',
+    }),
+  };
+}
+
+function scopesOf(options: HttpAuthOptions): readonly string[] | undefined {
+  const scopes = options.scopesSupported ?? options.requiredScopes;
+  return scopes === undefined || scopes.length === 0 ? undefined : scopes;
+}
+
+/** The reply to a request for the metadata (GET or HEAD; a CORS preflight too). */
+export function metadataReply(auth: ResolvedAuth, method: string): HttpReply {
+  if (method === 'GET' || method === 'HEAD') return auth.metadata;
+  if (method === 'OPTIONS') {
+    return {
+      status: 204,
+      headers: {
+        'access-control-allow-origin': '*',
+        'access-control-allow-methods': 'GET',
+        'access-control-max-age': '600',
+      },
+      body: undefined,
+    };
+  }
+  return { status: 405, headers: { allow: 'GET' }, body: undefined };
+}
+
+/** The refusal of a request by the gate: 401 or 403 with the challenge. */
+export function refusal(auth: ResolvedAuth, error: AuthError | undefined): HttpReply {
+  const status = error?.code === 'insufficient_scope' ? 403 : 401;
+  const challenge = bearerChallenge({
+    metadataUrl: auth.metadataUrl,
+    ...(error === undefined ? {} : { error }),
+    scopes: auth.requiredScopes,
+  });
+  const message =
+    error === undefined
+      ? 'unauthorized: this server needs an access token'
+      : `${status === 403 ? 'forbidden' : 'unauthorized'}: ${error.message}`;
+  return errorReply(
+    status,
+    { code: ErrorCode.InvalidRequest, message },
+    {
+      'www-authenticate': challenge,
+      'access-control-expose-headers': 'WWW-Authenticate',
+    },
+  );
+}
+
+/**
+ * Admits `exchange` (undefined; its `auth` is then the principal) or answers its refusal. A
+ * verifier that fails for a reason of its own is reported and answered 503.
+ */
+export function authenticate(
+  auth: ResolvedAuth,
+  exchange: HttpExchange,
+  report: (error: unknown, where: string) => void,
+): MaybePromise<HttpReply | undefined> {
+  if (/[?&]access_token=/.test(exchange.url)) {
+    return refusal(
+      auth,
+      new AuthError(
+        'invalid_request',
+        'access tokens are not accepted in the query string; send them in the Authorization header',
+      ),
+    );
+  }
+  const header = joined(exchange.headers['authorization']);
+  if (header === undefined || header === '') return refusal(auth, undefined);
+  const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
+  if (match?.[1] === undefined) {
+    return refusal(
+      auth,
+      new AuthError('invalid_request', 'the Authorization header must be "Bearer <access token>"'),
+    );
+  }
+  const request = { method: exchange.method, url: exchange.url, headers: exchange.headers };
+  let verified: Promise<AuthInfo>;
+  try {
+    verified = auth.verify(match[1], request);
+  } catch (error) {
+    verified = Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
+  return verified.then(
+    (info) => {
+      const missing = missingScopes(info, auth.requiredScopes);
+      if (missing.length > 0) {
+        return refusal(
+          auth,
+          new AuthError(
+            'insufficient_scope',
+            `the token lacks the scope ${missing.join(', ')}`,
+            auth.requiredScopes,
+          ),
+        );
+      }
+      (exchange as { auth?: unknown }).auth = info;
+      return undefined;
+    },
+    (error: unknown) => {
+      if (error instanceof AuthError) return refusal(auth, error);
+      report(error, 'token verification');
+      return errorReply(
+        503,
+        {
+          code: ErrorCode.InternalError,
+          message: 'the access token could not be verified now; try again later',
+        },
+        { 'retry-after': '5' },
+      );
+    },
+  );
+}
+
+/** The 403 step-up for responses that are an INSUFFICIENT_SCOPE error (the server's per-tool check). */
+function stepUp(
+  metadataUrl: string,
+  requiredScopes: readonly string[],
+): (response: Response) => Challenge | undefined {
+  return (response) => {
+    if (!('error' in response) || response.error.code !== INSUFFICIENT_SCOPE) return undefined;
+    const data = response.error.data as Partial<InsufficientScopeData> | undefined;
+    const given: unknown = data?.requiredScopes;
+    const needed = Array.isArray(given)
+      ? given.filter((scope): scope is string => typeof scope === 'string')
+      : [];
+    // Step-up asks for everything the request needs: the endpoint's scopes and the tool's.
+    const scopes = [...new Set([...requiredScopes, ...needed])];
+    const error = new AuthError(
+      'insufficient_scope',
+      `the token lacks the scope ${needed.join(' ')}`,
+      scopes,
+    );
+    return {
+      status: 403,
+      headers: {
+        'www-authenticate': bearerChallenge({ metadataUrl, error }),
+        'access-control-expose-headers': 'WWW-Authenticate',
+      },
+    };
+  };
+}
