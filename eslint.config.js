@@ -159,6 +159,7 @@ export default tseslint.config(
   deny(['src/jsonrpc/**'], [...L2, ...L3, ...L4], 'L1 knows no MCP: import internal/ only'),
   deny(['src/protocol/**'], [...L3, ...L4], 'L2 imports jsonrpc/ and internal/ only'),
   deny(['src/validators/**'], [...L3, ...L4], 'validators plug into protocol/ only'),
+  deny(['src/auth/**'], [...L3, ...L4], 'auth verifiers plug into protocol/ only'),
   deny(
     ['src/server/**'],
     ['**/client/**', '**/transports/**', ...L4],

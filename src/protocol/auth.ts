@@ -17,6 +17,21 @@ export interface AuthInfo {
   readonly claims: Readonly<Record<string, unknown>>;
 }
 
+/** What a token verifier is given besides the token. */
+export interface TokenRequest {
+  readonly method: string;
+  /** The request's URL as received (path and query). */
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
+}
+
+/**
+ * Verifies an access token: resolves with the principal, or rejects with an AuthError
+ * (`invalid_token`: 401). Any other rejection is the verifier's own failure (an unreachable
+ * key set): 503, reported to `onError`. `mcpkit/auth` makes JWT and introspection verifiers.
+ */
+export type TokenVerifier = (token: string, request: TokenRequest) => Promise<AuthInfo>;
+
 /** The OAuth error codes of a refusal (RFC 6750 section 3.1). */
 export type AuthErrorCode = 'invalid_request' | 'invalid_token' | 'insufficient_scope';
 

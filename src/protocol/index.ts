@@ -102,6 +102,8 @@ export type {
   AuthInfo,
   InsufficientScopeData,
   ProtectedResourceMetadata,
+  TokenRequest,
+  TokenVerifier,
 } from './auth.js';
 export {
   AuthError,

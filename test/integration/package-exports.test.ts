@@ -25,6 +25,7 @@ const EXPECTED: Record<string, string[]> = {
   './transports/http': ['createFetchHandler', 'createStreamableHttpClientTransport'],
   './transports/http/node': ['listen'],
   './validators/ajv': ['createAjvValidator'],
+  './auth': ['createJwtVerifier', 'AuthError'],
   './servers/pingme': ['createPingmeServer', 'registerPingme'],
   './servers/everything': ['createEverythingServer', 'registerEverything'],
   './servers/sql': ['createSqlServer', 'registerSql'],

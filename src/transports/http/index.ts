@@ -20,6 +20,7 @@ export { createStreamableHttpHandler } from './server/handler.js';
 export type { HttpMessageInfo } from './server/context.js';
 export type {
   CorsOptions,
+  HttpAuthOptions,
   LegacySseOptions,
   ResponseMode,
   StreamableHttpOptions,

@@ -21,7 +21,8 @@ import {
 import type { HttpExchange, HttpReply } from './exchange.js';
 import { errorReply, joined, jsonReply } from './exchange.js';
 import type { Challenge } from './reply.js';
-import type { HttpAuthOptions, TokenVerifier } from './options.js';
+import type { TokenVerifier } from '../../../protocol/auth.js';
+import type { HttpAuthOptions } from './options.js';
 
 /** The gate's settings, resolved once. */
 export interface ResolvedAuth {

@@ -2,7 +2,7 @@
 import { noop } from '../../../internal/noop.js';
 import type { DecodeOptions } from '../../../jsonrpc/codec.js';
 import { MAX_BATCH_MESSAGES } from '../../../jsonrpc/codec.js';
-import type { AuthInfo } from '../../../protocol/auth.js';
+import type { TokenVerifier } from '../../../protocol/auth.js';
 import type { ResolvedAuth } from './auth.js';
 import { resolveAuth } from './auth.js';
 import type { EventStore } from './event-store.js';
@@ -99,21 +99,6 @@ export interface StreamableHttpOptions {
    */
   auth?: HttpAuthOptions;
 }
-
-/** What a token verifier is given besides the token. */
-export interface TokenRequest {
-  readonly method: string;
-  /** The request's URL as received (path and query). */
-  readonly url: string;
-  readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
-}
-
-/**
- * Verifies an access token: resolves with the principal, or rejects with an AuthError
- * (`invalid_token`: 401). Any other rejection is the verifier's own failure (an unreachable
- * key set): 503, reported to `onError`. `mcpkit/auth` makes JWT and introspection verifiers.
- */
-export type TokenVerifier = (token: string, request: TokenRequest) => Promise<AuthInfo>;
 
 /** Options of {@link StreamableHttpOptions.auth}. */
 export interface HttpAuthOptions {

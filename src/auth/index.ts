@@ -1,0 +1,14 @@
+// mcpkit/auth: token verifiers for the Streamable HTTP handler's `auth` option (an MCP server as
+// an OAuth 2.1 resource server, spec basic/authorization). See docs/auth.md.
+export type { JwtVerifierOptions } from './jwt.js';
+export { DEFAULT_ALGORITHMS, createJwtVerifier, principalOf } from './jwt.js';
+export { discover, metadataUrls } from './discovery.js';
+export type {
+  AuthErrorCode,
+  AuthInfo,
+  InsufficientScopeData,
+  ProtectedResourceMetadata,
+  TokenRequest,
+  TokenVerifier,
+} from '../protocol/auth.js';
+export { AuthError, INSUFFICIENT_SCOPE } from '../protocol/auth.js';

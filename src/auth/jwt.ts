@@ -1,0 +1,165 @@
+// A verifier of JWT access tokens (RFC 9068 `at+jwt`, and plain JWTs) for the Streamable HTTP
+// handler's `auth` option. Keys come from the issuer's JWKS, found through its metadata (RFC
+// 8414, then OpenID discovery), cached and refreshed on an unknown `kid` at a bounded rate.
+// Right by default: asymmetric algorithms only, `iss` and `aud` (the server's resource URL, RFC
+// 8707: a token minted for another resource is refused), `exp` and `nbf` with a small skew. The
+// JOSE work is the `jose` package's (an optional peer of mcpkit/auth), loaded on first use.
+import type { AuthInfo, TokenVerifier } from '../protocol/auth.js';
+import { AuthError } from '../protocol/auth.js';
+import { discoverJwksUri } from './discovery.js';
+// Types only: the module itself is loaded on first use (an optional peer).
+import type * as JoseModule from 'jose';
+
+/** The asymmetric JWS algorithms accepted by default (never `none`, never HS*). */
+export const DEFAULT_ALGORITHMS: readonly string[] = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+];
+
+/** Options of {@link createJwtVerifier}. */
+export interface JwtVerifierOptions {
+  /** The issuer (`iss`), an https URL (http on loopback, for tests). */
+  readonly issuer: string;
+  /** The audience tokens must name (`aud`): this server's canonical resource URL. */
+  readonly audience: string;
+  /** The JWKS URL; default: `jwks_uri` of the issuer's metadata. */
+  readonly jwksUri?: string;
+  /** Accepted algorithms, a subset of {@link DEFAULT_ALGORITHMS}. */
+  readonly algorithms?: readonly string[];
+  /** Allowed clock skew for `exp`/`nbf`/`iat`, in seconds. Default 30. */
+  readonly clockToleranceSec?: number;
+  /** Least time between two JWKS fetches for an unknown `kid`, in ms. Default 30 000. */
+  readonly jwksCooldownMs?: number;
+  /** The fetch to use (tests). Default: globalThis.fetch. */
+  readonly fetch?: typeof fetch;
+}
+
+type Jose = typeof JoseModule;
+
+async function loadJose(): Promise<Jose> {
+  try {
+    return await import('jose');
+  } catch (error) {
+    throw new Error('mcpkit/auth needs the jose package: npm install jose', { cause: error });
+  }
+}
+
+/** Creates a {@link TokenVerifier} of JWT access tokens. Throws TypeError on bad options. */
+export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
+  const algorithms = [...(options.algorithms ?? DEFAULT_ALGORITHMS)];
+  const refused = algorithms.filter((alg) => !DEFAULT_ALGORITHMS.includes(alg));
+  if (refused.length > 0) {
+    throw new TypeError(`createJwtVerifier: ${refused.join(', ')} is not an accepted algorithm`);
+  }
+  checkUrl(options.issuer, 'issuer');
+  checkUrl(options.audience, 'audience');
+  const doFetch = options.fetch ?? globalThis.fetch;
+  let keys: Promise<{ jose: Jose; jwks: ReturnType<Jose['createRemoteJWKSet']> }> | undefined;
+  const load = () =>
+    (keys ??= (async () => {
+      const jose = await loadJose();
+      const uri = options.jwksUri ?? (await discoverJwksUri(options.issuer, doFetch));
+      const jwks = jose.createRemoteJWKSet(new URL(uri), {
+        cooldownDuration: options.jwksCooldownMs ?? 30_000,
+        cacheMaxAge: 10 * 60_000,
+        [jose.customFetch]: doFetch,
+      });
+      return { jose, jwks };
+    })().catch((error: unknown) => {
+      keys = undefined; // try discovery again on the next token
+      throw error;
+    }));
+  return async (token) => {
+    const { jose, jwks } = await load();
+    let verified: Awaited<ReturnType<Jose['jwtVerify']>>;
+    try {
+      verified = await jose.jwtVerify(token, jwks, {
+        issuer: options.issuer,
+        audience: options.audience,
+        algorithms,
+        clockTolerance: options.clockToleranceSec ?? 30,
+        requiredClaims: ['exp'],
+      });
+    } catch (error) {
+      throw refusal(jose, error);
+    }
+    const typ = verified.protectedHeader.typ?.toLowerCase();
+    if (typ !== undefined && typ !== 'jwt' && typ !== 'at+jwt' && typ !== 'application/at+jwt') {
+      throw new AuthError('invalid_token', 'the token is not an access token');
+    }
+    return principalOf(verified.payload);
+  };
+}
+
+function checkUrl(value: string, name: string): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new TypeError(`createJwtVerifier: ${name} must be a URL`);
+  }
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+    throw new TypeError(`createJwtVerifier: ${name} must be an https URL (http only on loopback)`);
+  }
+}
+
+/** What a jose failure means for the client; a failure to reach the keys is rethrown (503). */
+function refusal(jose: Jose, error: unknown): unknown {
+  const { errors } = jose;
+  if (error instanceof errors.JWTExpired)
+    return new AuthError('invalid_token', 'the access token expired');
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    const claim = error.claim;
+    const why =
+      claim === 'aud'
+        ? 'the access token was issued for another resource'
+        : claim === 'iss'
+          ? 'the access token comes from another issuer'
+          : claim === 'nbf'
+            ? 'the access token is not valid yet'
+            : `the access token's "${claim}" claim is not acceptable`;
+    return new AuthError('invalid_token', why);
+  }
+  if (error instanceof errors.JWKSNoMatchingKey) {
+    return new AuthError('invalid_token', 'the access token is signed with an unknown key');
+  }
+  if (
+    error instanceof errors.JOSEAlgNotAllowed ||
+    error instanceof errors.JWSSignatureVerificationFailed ||
+    error instanceof errors.JWSInvalid ||
+    error instanceof errors.JWTInvalid ||
+    error instanceof errors.JOSENotSupported
+  ) {
+    return new AuthError('invalid_token', 'the access token is not valid');
+  }
+  return error;
+}
+
+/** The principal of verified claims (RFC 9068 section 2.2). */
+export function principalOf(claims: Readonly<Record<string, unknown>>): AuthInfo {
+  const scope = claims['scope'];
+  const scp = claims['scp'];
+  const scopes =
+    typeof scope === 'string'
+      ? scope.split(' ').filter(Boolean)
+      : Array.isArray(scp)
+        ? scp.filter((s): s is string => typeof s === 'string')
+        : [];
+  const text = (key: string) => (typeof claims[key] === 'string' ? claims[key] : undefined);
+  return {
+    subject: text('sub'),
+    clientId: text('client_id') ?? text('azp'),
+    scopes,
+    expiresAt: typeof claims['exp'] === 'number' ? claims['exp'] : undefined,
+    claims,
+  };
+}
