@@ -77,6 +77,8 @@ function registerBasics(register: Register, settings: ToolSettings): void {
         'Returns the allow-listed environment variables that are set, as JSON. Only variables the operator allowed are ever shown.',
       inputSchema: NO_ARGS,
       annotations: READ_ONLY,
+      // It reveals the environment: behind the auth gate, only for tokens granted this scope.
+      scopes: ['everything:env'],
     },
     () => JSON.stringify(allowedEnv(settings.env, settings.envAllowList), null, 2),
   );

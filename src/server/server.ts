@@ -222,6 +222,22 @@ export class McpServer {
     );
   }
 
+  /**
+   * Every scope a registered tool, resource, template or prompt declares, sorted (for the
+   * `scopes_supported` of the protected resource metadata).
+   */
+  declaredScopes(): string[] {
+    const { tools, resources, templates, prompts } = this.#core.registry;
+    const scopes = new Set<string>();
+    for (const { compiled } of tools.values()) for (const s of compiled.scopes) scopes.add(s);
+    for (const { compiled } of resources.values()) for (const s of compiled.scopes) scopes.add(s);
+    for (const { compiled } of templates.values())
+      for (const s of compiled.definition.scopes ?? []) scopes.add(s);
+    for (const { compiled } of prompts.values())
+      for (const s of compiled.definition.scopes ?? []) scopes.add(s);
+    return [...scopes].sort();
+  }
+
   /** Tells subscribed clients that the resource at `uri` changed. */
   resourceUpdated(uri: string): void {
     this.#core.resourceUpdated(uri);

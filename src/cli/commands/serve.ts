@@ -15,6 +15,7 @@ import { UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import type { Served } from '../reference-servers.js';
 import { SERVER_NAMES, loadServer } from '../reference-servers.js';
+import { authOptions, portFor } from '../serve-auth.js';
 
 /** The default HTTP port (`mcpkit serve demo --http` serves http://127.0.0.1:3000/mcp). */
 export const DEFAULT_PORT = 3000;
@@ -43,6 +44,11 @@ Flags:
   --legacy-sse              also serve the deprecated HTTP+SSE transport (/sse, /messages)
   --allow-privileged-login  sql: serve even on a PostgreSQL login that can escape read-only
                             (a superuser, pg_execute_server_program, …; refused by default)
+  --auth-issuer <url>       HTTP: require access tokens from this authorization server (an
+                            OAuth resource server: metadata, 401/403 challenges; docs/auth.md)
+  --public-url <url>        the URL clients use (behind a proxy): the resource tokens are for
+  --auth-audience <url>     the audience tokens must name (default: the resource URL)
+  --auth-scopes <s1,s2>     scopes every request needs
   -q, --quiet               say nothing on stderr (but the URL, with --http)
   --debug                   print stack traces
 
@@ -72,6 +78,10 @@ const OPTIONS = {
   'allowed-host': { type: 'string', multiple: true },
   'legacy-sse': { type: 'boolean' },
   'allow-privileged-login': { type: 'boolean' },
+  'auth-issuer': { type: 'string' },
+  'auth-audience': { type: 'string' },
+  'auth-scopes': { type: 'string' },
+  'public-url': { type: 'string' },
 } as const;
 
 /** Runs `mcpkit serve`; resolves once the server has shut down. */
@@ -186,11 +196,14 @@ async function serveHttp(
   const allowedHosts = texts(ctx.parsed, 'allowed-host');
   let listening;
   try {
+    const port = await portFor(ctx, address);
+    const auth = await authOptions(ctx, served, { host: address.host, port });
     listening = await listen(() => served.server, {
       host: address.host,
-      port: address.port,
+      port,
       ...(allowedHosts.length === 0 ? {} : { allowedHosts }),
       ...(flag(ctx.parsed, 'legacy-sse') ? { enableLegacySse: true } : {}),
+      ...(auth === undefined ? {} : { auth }),
     });
   } catch (error) {
     throw listenError(error, address);

@@ -1,0 +1,84 @@
+// `mcpkit serve --auth-issuer`: the served endpoint as an OAuth resource server (docs/auth.md).
+// The resource URL is --public-url, or the URL the server is reached at on this machine; tokens
+// must be minted for it (or for --auth-audience) by the issuer, whose metadata is read at start.
+import { createServer } from 'node:net';
+import { createJwtVerifier, discover } from '../auth/index.js';
+import type { HttpAuthOptions } from '../transports/http/index.js';
+import type { Connectable } from '../protocol/index.js';
+import { text } from './args.js';
+import type { CommandContext } from './command.js';
+import { CliError, UsageError } from './errors.js';
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+
+/**
+ * The port to listen on: the given one, or (auth on, port 0, no --public-url) a free one found
+ * first, since the resource URL tokens are minted for must name the port.
+ */
+export async function portFor(
+  ctx: CommandContext,
+  address: { host: string; port: number },
+): Promise<number> {
+  const needsPort =
+    text(ctx.parsed, 'auth-issuer') !== undefined &&
+    address.port === 0 &&
+    text(ctx.parsed, 'public-url') === undefined;
+  if (!needsPort) return address.port;
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen(0, address.host, resolve);
+  });
+  const bound = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return typeof bound === 'object' && bound !== null ? bound.port : 0;
+}
+
+/** The `auth` option of the handler, from the --auth-* flags; undefined without --auth-issuer. */
+export async function authOptions(
+  ctx: CommandContext,
+  served: { readonly server: Connectable },
+  address: { host: string; port: number },
+): Promise<HttpAuthOptions | undefined> {
+  const issuer = text(ctx.parsed, 'auth-issuer');
+  const others = ['auth-audience', 'auth-scopes'].filter((f) => text(ctx.parsed, f) !== undefined);
+  if (issuer === undefined) {
+    if (others.length > 0) throw new UsageError(`--${others[0] ?? ''} needs --auth-issuer`);
+    return undefined;
+  }
+  const publicUrl = text(ctx.parsed, 'public-url');
+  if (publicUrl === undefined && !LOOPBACK.has(address.host)) {
+    throw new UsageError(
+      `--auth-issuer on ${address.host} needs --public-url`,
+      'give the URL clients use, as the resource tokens are minted for: --public-url https://mcp.example.com/mcp',
+    );
+  }
+  const host = address.host.includes(':') ? `[${address.host}]` : address.host;
+  const resource = publicUrl ?? `http://${host}:${String(address.port)}/mcp`;
+  const audience = text(ctx.parsed, 'auth-audience') ?? resource;
+  const requiredScopes = (text(ctx.parsed, 'auth-scopes') ?? '')
+    .split(',')
+    .map((scope) => scope.trim())
+    .filter(Boolean);
+  let verify;
+  try {
+    verify = createJwtVerifier({ issuer, audience });
+    await discover(issuer, globalThis.fetch);
+  } catch (error) {
+    throw new CliError(
+      `cannot use ${issuer} as the authorization server: ${error instanceof Error ? error.message : String(error)}`,
+      {
+        hint: 'give the issuer URL exactly as its metadata names it (https, or http on loopback)',
+        cause: error,
+      },
+    );
+  }
+  const declared = (served.server as { declaredScopes?: () => string[] }).declaredScopes?.() ?? [];
+  return {
+    resource,
+    authorizationServers: [issuer],
+    verify,
+    requiredScopes,
+    scopesSupported: [...new Set([...requiredScopes, ...declared])],
+  };
+}
