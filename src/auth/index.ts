@@ -2,6 +2,8 @@
 // an OAuth 2.1 resource server, spec basic/authorization). See docs/auth.md.
 export type { JwtVerifierOptions } from './jwt.js';
 export { DEFAULT_ALGORITHMS, createJwtVerifier, principalOf } from './jwt.js';
+export type { IntrospectionVerifierOptions } from './introspection.js';
+export { createIntrospectionVerifier } from './introspection.js';
 export { discover, metadataUrls } from './discovery.js';
 export type {
   AuthErrorCode,

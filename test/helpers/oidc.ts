@@ -14,13 +14,22 @@ export interface AuthorizationServer {
   readonly privateKey: KeyObject | CryptoKey;
   readonly publicJwk: JWK;
   readonly kid: string;
-  /** An access token for `resource` with `scope`, from the token endpoint. */
+  /**
+   * An access token for `resource` with `scope`, from the token endpoint: a JWT, or an opaque
+   * token (checked by introspection) when the resource's host starts with `opaque.`.
+   */
   token(resource: string, scope: string): Promise<string>;
+  /** Revokes a token (RFC 7009). */
+  revoke(token: string): Promise<void>;
   close(): Promise<void>;
 }
 
 export const CLIENT_ID = 'mcp-test-client';
-const CLIENT_SECRET = 'a-test-secret-that-is-long-enough';
+export const CLIENT_SECRET = 'a-test-secret-that-is-long-enough';
+
+function basicAuth(): string {
+  return `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64')}`;
+}
 
 /** Starts the provider; `scopes` are what it may grant. */
 export async function startAuthorizationServer(
@@ -55,14 +64,24 @@ export async function startAuthorizationServer(
         enabled: true,
         defaultResource: () => undefined,
         useGrantedResource: () => true,
-        getResourceServerInfo: (_ctx, resource) => ({
-          scope: scopes.join(' '),
-          audience: resource,
-          accessTokenTTL: 300,
-          accessTokenFormat: 'jwt',
-          jwt: { sign: { alg: 'ES256' } },
-        }),
+        getResourceServerInfo: (_ctx, resource) =>
+          new URL(resource).hostname.startsWith('opaque.')
+            ? {
+                scope: scopes.join(' '),
+                audience: resource,
+                accessTokenTTL: 300,
+                accessTokenFormat: 'opaque',
+              }
+            : {
+                scope: scopes.join(' '),
+                audience: resource,
+                accessTokenTTL: 300,
+                accessTokenFormat: 'jwt',
+                jwt: { sign: { alg: 'ES256' } },
+              },
       },
+      introspection: { enabled: true, allowedPolicy: () => true },
+      revocation: { enabled: true, allowedPolicy: () => true },
     },
   });
   const callback = provider.callback();
@@ -79,7 +98,7 @@ export async function startAuthorizationServer(
         method: 'POST',
         headers: {
           'content-type': 'application/x-www-form-urlencoded',
-          authorization: `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64')}`,
+          authorization: basicAuth(),
         },
         body: new URLSearchParams({ grant_type: 'client_credentials', resource, scope }),
       });
@@ -88,6 +107,17 @@ export async function startAuthorizationServer(
         throw new Error(`token endpoint: ${String(response.status)} ${JSON.stringify(body)}`);
       }
       return body.access_token;
+    },
+    async revoke(token) {
+      const response = await fetch(`${issuer}/token/revocation`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: basicAuth(),
+        },
+        body: new URLSearchParams({ token }),
+      });
+      if (!response.ok) throw new Error(`revocation: ${String(response.status)}`);
     },
     close: () =>
       new Promise<void>((resolve) => {

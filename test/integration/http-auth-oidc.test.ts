@@ -4,10 +4,10 @@
 // are found through the issuer's metadata, as a deployed server finds them.
 import { SignJWT, UnsecuredJWT, exportJWK, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createJwtVerifier } from '../../src/auth/index.js';
+import { createIntrospectionVerifier, createJwtVerifier } from '../../src/auth/index.js';
 import { McpServer } from '../../src/server/index.js';
 import type { AuthorizationServer } from '../helpers/oidc.js';
-import { CLIENT_ID, startAuthorizationServer } from '../helpers/oidc.js';
+import { CLIENT_ID, CLIENT_SECRET, startAuthorizationServer } from '../helpers/oidc.js';
 import type { Face } from './http-server-harness.js';
 import { FACES, modernRequest, startFace } from './http-server-harness.js';
 
@@ -161,3 +161,54 @@ for (const kind of FACES) {
     });
   });
 }
+
+describe('opaque access tokens through introspection (RFC 7662)', () => {
+  const OPAQUE = 'https://opaque.example.com/mcp';
+  let face: Face;
+  beforeAll(async () => {
+    const verify = createIntrospectionVerifier({
+      issuer: as.issuer,
+      clientId: CLIENT_ID,
+      clientSecret: CLIENT_SECRET,
+      audience: OPAQUE,
+      cacheMs: 0,
+    });
+    face = await startFace('node', guardedServer(), {
+      auth: { resource: OPAQUE, authorizationServers: [as.issuer], verify },
+    });
+  });
+  afterAll(() => face.close());
+
+  const whoami = (token: string) => {
+    const init = modernRequest('tools/call', { name: 'whoami', arguments: {} });
+    return face.request({
+      ...init,
+      headers: { ...init.headers, authorization: `Bearer ${token}` },
+    });
+  };
+
+  it('admits an active token for this resource, and refuses it once revoked', async () => {
+    const token = await as.token(OPAQUE, 'mcp');
+    expect(token.split('.')).toHaveLength(1); // opaque, not a JWT
+    const admitted = await whoami(token);
+    expect(admitted.status).toBe(200);
+    expect(JSON.parse((await admitted.json()).result.content[0].text)).toMatchObject({
+      client: CLIENT_ID,
+      scopes: ['mcp'],
+    });
+    await as.revoke(token);
+    const revoked = await whoami(token);
+    expect(revoked.status).toBe(401);
+    expect(revoked.headers.get('www-authenticate')).toContain(
+      'error_description="the access token is not active (expired or revoked)"',
+    );
+  });
+
+  it('refuses an active token issued for another resource, and an unknown one', async () => {
+    const other = await as.token('https://opaque.elsewhere.example/mcp', 'mcp');
+    const response = await whoami(other);
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toContain('issued for another resource');
+    expect((await whoami('made-up-token')).status).toBe(401);
+  });
+});
