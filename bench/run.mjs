@@ -82,6 +82,15 @@ const HTTP_SERVERS = [
     noTools: true,
   },
   { id: 'mcpkit-modern', label: 'mcpkit 2026-07-28', file: 'mcpkit-http.mjs', era: 'modern' },
+  // The same server behind the auth gate, every request carrying a JWT it verifies (ES256, key
+  // set cached): the cost of authorization (issue #19: >= 0.85x mcpkit 2026-07-28).
+  {
+    id: 'mcpkit-modern-auth',
+    label: 'mcpkit 2026-07-28 + JWT auth',
+    file: 'mcpkit-http.mjs',
+    era: 'modern',
+    auth: true,
+  },
   {
     id: 'mcpkit-stateless',
     label: 'mcpkit legacy stateless',
@@ -115,6 +124,26 @@ const HTTP_SERVERS = [
     session: true,
   },
 ].filter((s) => flags.servers === undefined || flags.servers.split(',').includes(s.id));
+
+/** A key pair and a long-lived ES256 access token for the auth row (made once). */
+let credentials;
+function benchCredentials() {
+  credentials ??= (async () => {
+    const { SignJWT, exportJWK, generateKeyPair } = await import('jose');
+    const { privateKey, publicKey } = await generateKeyPair('ES256');
+    const jwk = { ...(await exportJWK(publicKey)), kid: 'bench', alg: 'ES256' };
+    const token = await new SignJWT({ scope: 'mcp', client_id: 'bench' })
+      .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: 'bench' })
+      .setIssuer('https://issuer.bench.example')
+      .setAudience('https://mcp.bench.example/mcp')
+      .setSubject('bench')
+      .setIssuedAt()
+      .setExpirationTime('2h')
+      .sign(privateKey);
+    return { jwk: JSON.stringify(jwk), token };
+  })();
+  return credentials;
+}
 
 /** The SDK v2 row each row's "× SDK v2" compares with: the same era. */
 const sdk2Of = (era) => (era === 'modern' ? 'sdk2-modern' : 'sdk2-legacy');
@@ -249,14 +278,24 @@ function parseWrk(text) {
 /** Starts `server` with `tools` extra tools, checks one call, and returns how to load it. */
 async function prepare(server, extraTools, nodeArgs = []) {
   const port = await freePort();
-  const env = { PORT: String(port), BENCH_TOOLS: String(extraTools), ...server.env };
+  const credentials = server.auth === true ? await benchCredentials() : undefined;
+  const env = {
+    PORT: String(port),
+    BENCH_TOOLS: String(extraTools),
+    ...server.env,
+    ...(credentials === undefined ? {} : { BENCH_AUTH_JWK: credentials.jwk }),
+  };
   const started = await startServer(server.file, { env, nodeArgs });
   try {
     const url = `http://127.0.0.1:${String(started.port)}/mcp`;
     const agent = oneSocketAgent();
     const session = server.session ? await openSession(url, agent) : undefined;
     const tool = extraTools > 0 && !server.noTools ? 'wide_00' : 'echo';
-    const request = toolCall(server.era, { tool, session, id: 1 });
+    const call = toolCall(server.era, { tool, session, id: 1 });
+    const request =
+      credentials === undefined
+        ? call
+        : { ...call, headers: { ...call.headers, authorization: `Bearer ${credentials.token}` } };
     const reply = await post(url, { ...request, agent });
     const text = JSON.stringify(responseOf(reply, 1));
     if (!text.includes(tool === 'echo' ? 'hello world' : 'ok x1')) {
@@ -356,6 +395,12 @@ async function httpSection({ extraTools, connections, label }) {
     );
     row.vsRaw = rpsRatio(row, raw);
     row.vsSdk2 = rpsRatio(row, sdk2);
+    if (row.server === 'mcpkit-modern-auth') {
+      const open = rows.find(
+        (r) => r.server === 'mcpkit-modern' && r.connections === row.connections,
+      );
+      row.vsOpen = rpsRatio(row, open);
+    }
   }
   results.http.push(...rows);
 }
@@ -1099,6 +1144,13 @@ function evaluateTargets() {
     if (row === undefined) continue;
     target(`HTTP c=64 ${row.label} >= 75% of raw`, withCpu(ratio(row.vsRaw, 0.75), row));
     target(`HTTP c=64 ${row.label} >= 8x SDK v2`, ratio(row.vsSdk2, 8));
+  }
+  const guarded = http64('mcpkit-modern-auth');
+  if (guarded?.vsOpen !== undefined) {
+    target(
+      'HTTP c=64 mcpkit 2026-07-28 with JWT auth >= 85% of without',
+      ratio(guarded.vsOpen, 0.85),
+    );
   }
   const session = http64('mcpkit-session');
   if (session !== undefined) {

@@ -24,5 +24,31 @@ const running = await listen(() => server, {
   sessions: process.env.BENCH_SESSIONS !== '0',
   // Room for the idle-session measurement (10,000 sessions plus warm-up).
   maxSessions: 50_000,
+  ...(await benchAuth()),
 });
+
+/**
+ * BENCH_AUTH_JWK (a public JWK, set by run.mjs with the token it sends): the resource-server gate
+ * with JWT verification on, its key set cached after the first fetch (issue #19's bench row).
+ */
+async function benchAuth() {
+  const jwk = process.env.BENCH_AUTH_JWK;
+  if (jwk === undefined) return {};
+  const { createJwtVerifier } = await import('../../dist/esm/src/auth/index.js');
+  const keys = JSON.stringify({ keys: [JSON.parse(jwk)] });
+  const verify = createJwtVerifier({
+    issuer: 'https://issuer.bench.example',
+    audience: 'https://mcp.bench.example/mcp',
+    jwksUri: 'https://issuer.bench.example/jwks',
+    fetch: () =>
+      Promise.resolve(new Response(keys, { headers: { 'content-type': 'application/json' } })),
+  });
+  return {
+    auth: {
+      resource: 'https://mcp.bench.example/mcp',
+      authorizationServers: ['https://issuer.bench.example'],
+      verify,
+    },
+  };
+}
 ready(running.port);

@@ -47,11 +47,7 @@ export function createIntrospectionVerifier(options: IntrospectionVerifierOption
   const basic = btoa(
     `${encodeURIComponent(options.clientId)}:${encodeURIComponent(options.clientSecret)}`,
   );
-  return async (token) => {
-    const now = Date.now();
-    const cached = cache.get(token);
-    if (cached !== undefined && cached.until > now) return cached.info;
-    cache.delete(token);
+  const introspect = async (token: string, now: number): Promise<AuthInfo> => {
     const response = await doFetch(await endpointOf(), {
       method: 'POST',
       headers: {
@@ -78,5 +74,12 @@ export function createIntrospectionVerifier(options: IntrospectionVerifierOption
       cache.set(token, { info, until: Math.min(now + cacheMs, exp) });
     }
     return info;
+  };
+  return (token) => {
+    const now = Date.now();
+    const cached = cache.get(token);
+    if (cached !== undefined && cached.until > now) return cached.info;
+    cache.delete(token);
+    return introspect(token, now);
   };
 }

@@ -40,6 +40,11 @@ export interface JwtVerifierOptions {
   readonly jwksCooldownMs?: number;
   /** The fetch to use (tests). Default: globalThis.fetch. */
   readonly fetch?: typeof fetch;
+  /**
+   * Most verified tokens remembered, so that a client's next request with the same token skips
+   * the signature check (until the token's `exp`). Default 10 000; 0 turns it off.
+   */
+  readonly maxCached?: number;
 }
 
 type Jose = typeof JoseModule;
@@ -77,7 +82,10 @@ export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
       keys = undefined; // try discovery again on the next token
       throw error;
     }));
-  return async (token) => {
+  const maxCached = options.maxCached ?? 10_000;
+  const verifiedTokens = new Map<string, AuthInfo>();
+  const skewMs = (options.clockToleranceSec ?? 30) * 1000;
+  const verifyAnew = async (token: string): Promise<AuthInfo> => {
     const { jose, jwks } = await load();
     let verified: Awaited<ReturnType<Jose['jwtVerify']>>;
     try {
@@ -95,7 +103,23 @@ export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
     if (typ !== undefined && typ !== 'jwt' && typ !== 'at+jwt' && typ !== 'application/at+jwt') {
       throw new AuthError('invalid_token', 'the token is not an access token');
     }
-    return principalOf(verified.payload);
+    const info = principalOf(verified.payload);
+    if (maxCached > 0) {
+      if (verifiedTokens.size >= maxCached) {
+        verifiedTokens.delete(verifiedTokens.keys().next().value ?? '');
+      }
+      verifiedTokens.set(token, info);
+    }
+    return info;
+  };
+  return (token) => {
+    const known = verifiedTokens.get(token);
+    if (known !== undefined) {
+      // `exp` is required, so every cached principal has one; past it (with skew), verify anew.
+      if ((known.expiresAt ?? 0) * 1000 + skewMs > Date.now()) return known;
+      verifiedTokens.delete(token);
+    }
+    return verifyAnew(token);
   };
 }
 

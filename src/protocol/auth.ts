@@ -26,11 +26,12 @@ export interface TokenRequest {
 }
 
 /**
- * Verifies an access token: resolves with the principal, or rejects with an AuthError
- * (`invalid_token`: 401). Any other rejection is the verifier's own failure (an unreachable
- * key set): 503, reported to `onError`. `mcpkit/auth` makes JWT and introspection verifiers.
+ * Verifies an access token: returns (or resolves with) the principal, or throws (rejects) an
+ * AuthError (`invalid_token`: 401). Any other failure is the verifier's own (an unreachable key
+ * set): 503, reported to `onError`. Returning synchronously (a token verified before) keeps the
+ * request on the handler's synchronous path. `mcpkit/auth` makes JWT and introspection verifiers.
  */
-export type TokenVerifier = (token: string, request: TokenRequest) => Promise<AuthInfo>;
+export type TokenVerifier = (token: string, request: TokenRequest) => AuthInfo | Promise<AuthInfo>;
 
 /** The OAuth error codes of a refusal (RFC 6750 section 3.1). */
 export type AuthErrorCode = 'invalid_request' | 'invalid_token' | 'insufficient_scope';

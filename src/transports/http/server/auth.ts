@@ -4,6 +4,7 @@
 // 401 or 403 with the challenge a client follows to its authorization server; the body says why
 // in words that quote neither the token nor the verifier's internals.
 import type { MaybePromise } from '../../../internal/maybe.js';
+import { isPromise } from '../../../internal/maybe.js';
 import { ErrorCode } from '../../../jsonrpc/errors.js';
 import type { Response } from '../../../jsonrpc/message.js';
 import type {
@@ -164,40 +165,45 @@ export function authenticate(
     );
   }
   const request = { method: exchange.method, url: exchange.url, headers: exchange.headers };
-  let verified: Promise<AuthInfo>;
+  let verified: AuthInfo | Promise<AuthInfo>;
   try {
     verified = auth.verify(match[1], request);
   } catch (error) {
-    verified = Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    return refused(auth, error, report);
   }
+  if (!isPromise(verified)) return admit(auth, exchange, verified);
   return verified.then(
-    (info) => {
-      const missing = missingScopes(info, auth.requiredScopes);
-      if (missing.length > 0) {
-        return refusal(
-          auth,
-          new AuthError(
-            'insufficient_scope',
-            `the token lacks the scope ${missing.join(', ')}`,
-            auth.requiredScopes,
-          ),
-        );
-      }
-      (exchange as { auth?: unknown }).auth = info;
-      return undefined;
+    (info) => admit(auth, exchange, info),
+    (error: unknown) => refused(auth, error, report),
+  );
+}
+
+/** Admits a verified principal that has every required scope (undefined), else the 403. */
+function admit(auth: ResolvedAuth, exchange: HttpExchange, info: AuthInfo): HttpReply | undefined {
+  const missing = missingScopes(info, auth.requiredScopes);
+  if (missing.length > 0) {
+    const why = `the token lacks the scope ${missing.join(', ')}`;
+    return refusal(auth, new AuthError('insufficient_scope', why, auth.requiredScopes));
+  }
+  exchange.auth = info;
+  return undefined;
+}
+
+/** The refusal for a verifier's failure: 401 for an AuthError, else 503 (reported). */
+function refused(
+  auth: ResolvedAuth,
+  error: unknown,
+  report: (error: unknown, where: string) => void,
+): HttpReply {
+  if (error instanceof AuthError) return refusal(auth, error);
+  report(error, 'token verification');
+  return errorReply(
+    503,
+    {
+      code: ErrorCode.InternalError,
+      message: 'the access token could not be verified now; try again later',
     },
-    (error: unknown) => {
-      if (error instanceof AuthError) return refusal(auth, error);
-      report(error, 'token verification');
-      return errorReply(
-        503,
-        {
-          code: ErrorCode.InternalError,
-          message: 'the access token could not be verified now; try again later',
-        },
-        { 'retry-after': '5' },
-      );
-    },
+    { 'retry-after': '5' },
   );
 }
 
