@@ -1,6 +1,7 @@
 // mcpkit/auth: token verifiers for the Streamable HTTP handler's `auth` option (an MCP server as
 // an OAuth 2.1 resource server, spec basic/authorization). See docs/auth.md.
 export type { JwtVerifierOptions } from './jwt.js';
+export type { DpopOptions } from './dpop.js';
 export { DEFAULT_ALGORITHMS, createJwtVerifier, principalOf } from './jwt.js';
 export type { IntrospectionVerifierOptions } from './introspection.js';
 export { createIntrospectionVerifier } from './introspection.js';

@@ -4,9 +4,11 @@
 // Right by default: asymmetric algorithms only, `iss` and `aud` (the server's resource URL, RFC
 // 8707: a token minted for another resource is refused), `exp` and `nbf` with a small skew. The
 // JOSE work is the `jose` package's (an optional peer of mcpkit/auth), loaded on first use.
-import type { AuthInfo, TokenVerifier } from '../protocol/auth.js';
+import type { AuthInfo, TokenRequest, TokenVerifier } from '../protocol/auth.js';
 import { AuthError } from '../protocol/auth.js';
 import { discoverJwksUri } from './discovery.js';
+import type { DpopOptions } from './dpop.js';
+import { createDpopCheck } from './dpop.js';
 // Types only: the module itself is loaded on first use (an optional peer).
 import type * as JoseModule from 'jose';
 
@@ -45,6 +47,12 @@ export interface JwtVerifierOptions {
    * the signature check (until the token's `exp`). Default 10 000; 0 turns it off.
    */
   readonly maxCached?: number;
+  /**
+   * DPoP (RFC 9449): check the proofs of DPoP-bound tokens (`cnf.jkt`). Without it a bound
+   * token is refused, since its binding could not be checked. Pair it with the handler's
+   * `auth.dpop`.
+   */
+  readonly dpop?: DpopOptions;
 }
 
 type Jose = typeof JoseModule;
@@ -112,15 +120,34 @@ export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
     }
     return info;
   };
-  return (token) => {
+  const dpopCheck = createDpopCheck(options.dpop);
+  /** The DPoP side, checked on every request (a proof is made for one request). */
+  const bound = (info: AuthInfo, token: string, request: TokenRequest): MaybeInfo => {
+    const jkt = jktOf(info.claims);
+    if (options.dpop === undefined && jkt === undefined) return info;
+    return load().then(async ({ jose }) => {
+      await dpopCheck(jose, { token, boundTo: jkt }, request);
+      return info;
+    });
+  };
+  return (token, request) => {
     const known = verifiedTokens.get(token);
     if (known !== undefined) {
       // `exp` is required, so every cached principal has one; past it (with skew), verify anew.
-      if ((known.expiresAt ?? 0) * 1000 + skewMs > Date.now()) return known;
+      if ((known.expiresAt ?? 0) * 1000 + skewMs > Date.now()) return bound(known, token, request);
       verifiedTokens.delete(token);
     }
-    return verifyAnew(token);
+    return verifyAnew(token).then((info) => bound(info, token, request));
   };
+}
+
+type MaybeInfo = AuthInfo | Promise<AuthInfo>;
+
+/** The key thumbprint a token is bound to (`cnf.jkt`, RFC 9449 section 6.1). */
+function jktOf(claims: Readonly<Record<string, unknown>>): string | undefined {
+  const cnf = claims['cnf'];
+  const jkt = typeof cnf === 'object' && cnf !== null ? (cnf as { jkt?: unknown }).jkt : undefined;
+  return typeof jkt === 'string' ? jkt : undefined;
 }
 
 function checkUrl(value: string, name: string): void {

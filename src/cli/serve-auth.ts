@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { createJwtVerifier, discover } from '../auth/index.js';
 import type { HttpAuthOptions } from '../transports/http/index.js';
 import type { Connectable } from '../protocol/index.js';
-import { text } from './args.js';
+import { flag, text } from './args.js';
 import type { CommandContext } from './command.js';
 import { CliError, UsageError } from './errors.js';
 
@@ -41,7 +41,9 @@ export async function authOptions(
   address: { host: string; port: number },
 ): Promise<HttpAuthOptions | undefined> {
   const issuer = text(ctx.parsed, 'auth-issuer');
-  const others = ['auth-audience', 'auth-scopes'].filter((f) => text(ctx.parsed, f) !== undefined);
+  const others = ['auth-audience', 'auth-scopes', 'auth-dpop'].filter((f) =>
+    f === 'auth-dpop' ? flag(ctx.parsed, f) : text(ctx.parsed, f) !== undefined,
+  );
   if (issuer === undefined) {
     if (others.length > 0) throw new UsageError(`--${others[0] ?? ''} needs --auth-issuer`);
     return undefined;
@@ -60,9 +62,10 @@ export async function authOptions(
     .split(',')
     .map((scope) => scope.trim())
     .filter(Boolean);
+  const dpop = flag(ctx.parsed, 'auth-dpop') ? {} : undefined;
   let verify;
   try {
-    verify = createJwtVerifier({ issuer, audience });
+    verify = createJwtVerifier({ issuer, audience, ...(dpop === undefined ? {} : { dpop }) });
     await discover(issuer, globalThis.fetch);
   } catch (error) {
     throw new CliError(
@@ -80,5 +83,6 @@ export async function authOptions(
     verify,
     requiredScopes,
     scopesSupported: [...new Set([...requiredScopes, ...declared])],
+    ...(dpop === undefined ? {} : { dpop }),
   };
 }

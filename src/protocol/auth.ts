@@ -23,6 +23,13 @@ export interface TokenRequest {
   /** The request's URL as received (path and query). */
   readonly url: string;
   readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
+  /** How the token came: `Authorization: Bearer` or `Authorization: DPoP` (RFC 9449). */
+  readonly scheme: 'Bearer' | 'DPoP';
+  /**
+   * The URL the request was made to as the client saw it, without query or fragment: the
+   * resource's origin and the request's path (a DPoP proof's `htu`).
+   */
+  readonly htu: string;
 }
 
 /**
@@ -34,7 +41,12 @@ export interface TokenRequest {
 export type TokenVerifier = (token: string, request: TokenRequest) => AuthInfo | Promise<AuthInfo>;
 
 /** The OAuth error codes of a refusal (RFC 6750 section 3.1). */
-export type AuthErrorCode = 'invalid_request' | 'invalid_token' | 'insufficient_scope';
+export type AuthErrorCode =
+  | 'invalid_request'
+  | 'invalid_token'
+  | 'insufficient_scope'
+  | 'invalid_dpop_proof'
+  | 'use_dpop_nonce';
 
 /**
  * AuthError is a refusal a verifier or a scope check throws: 401 for `invalid_request` and
@@ -45,12 +57,19 @@ export class AuthError extends Error {
   readonly code: AuthErrorCode;
   /** The scopes that would have been enough (`insufficient_scope`). */
   readonly scopes: readonly string[];
+  /** The nonce the client must put in its next DPoP proof (`use_dpop_nonce`). */
+  readonly nonce: string | undefined;
 
-  constructor(code: AuthErrorCode, message: string, scopes: readonly string[] = []) {
+  constructor(
+    code: AuthErrorCode,
+    message: string,
+    details: { readonly scopes?: readonly string[]; readonly nonce?: string } = {},
+  ) {
     super(message);
     this.name = 'AuthError';
     this.code = code;
-    this.scopes = scopes;
+    this.scopes = details.scopes ?? [];
+    this.nonce = details.nonce;
   }
 }
 

@@ -115,4 +115,31 @@ describe('mcpkit serve --auth-issuer', () => {
     expect(lonely.code).toBe(3);
     expect(lonely.stderr).toContain('--auth-scopes needs --auth-issuer');
   });
+
+  it('--auth-dpop advertises DPoP in the metadata', async () => {
+    const child = spawnCli([
+      'serve',
+      'pingme',
+      '--http',
+      '127.0.0.1:0',
+      '--auth-issuer',
+      as.issuer,
+      '--auth-dpop',
+    ]);
+    try {
+      const match = await waitFor(child, /serving at (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/);
+      const base = match[1] ?? '';
+      const response = await fetch(
+        base.replace('/mcp', '/.well-known/oauth-protected-resource/mcp'),
+      );
+      expect(await response.json()).toMatchObject({
+        resource: base,
+        dpop_bound_access_tokens_required: false,
+        dpop_signing_alg_values_supported: expect.arrayContaining(['ES256']),
+      });
+    } finally {
+      child.kill('SIGTERM');
+      await once(child, 'close');
+    }
+  });
 });

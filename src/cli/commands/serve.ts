@@ -49,6 +49,7 @@ Flags:
   --public-url <url>        the URL clients use (behind a proxy): the resource tokens are for
   --auth-audience <url>     the audience tokens must name (default: the resource URL)
   --auth-scopes <s1,s2>     scopes every request needs
+  --auth-dpop               also take DPoP-bound tokens with their proofs (RFC 9449)
   -q, --quiet               say nothing on stderr (but the URL, with --http)
   --debug                   print stack traces
 
@@ -82,6 +83,7 @@ const OPTIONS = {
   'auth-audience': { type: 'string' },
   'auth-scopes': { type: 'string' },
   'public-url': { type: 'string' },
+  'auth-dpop': { type: 'boolean' },
 } as const;
 
 /** Runs `mcpkit serve`; resolves once the server has shut down. */

@@ -20,7 +20,7 @@ import {
   protectedResourceMetadataUrl,
 } from '../../../protocol/auth.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
-import { errorReply, joined, jsonReply } from './exchange.js';
+import { errorReply, joined, jsonReply, pathOf } from './exchange.js';
 import type { Challenge } from './reply.js';
 import type { TokenVerifier } from '../../../protocol/auth.js';
 import type { HttpAuthOptions } from './options.js';
@@ -37,9 +37,16 @@ export interface ResolvedAuth {
   readonly metadata: HttpReply;
   /** The 403 step-up a response stands for (INSUFFICIENT_SCOPE), if it is one. */
   readonly challenge: (response: Response) => Challenge | undefined;
+  /** The resource's origin, which a request's path completes into a DPoP `htu`. */
+  readonly origin: string;
+  /** DPoP settings, when on. */
+  readonly dpop: { readonly required: boolean; readonly algorithms: readonly string[] } | undefined;
 }
 
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
+
+/** The DPoP proof algorithms accepted by default (asymmetric, as RFC 9449 requires). */
+const DPOP_ALGORITHMS: readonly string[] = ['ES256', 'ES384', 'RS256', 'PS256', 'EdDSA'];
 
 /** Resolves {@link HttpAuthOptions}; throws TypeError on a resource that is not an absolute URL. */
 export function resolveAuth(
@@ -72,6 +79,12 @@ export function resolveAuth(
     ...(options.resourceDocumentation === undefined
       ? {}
       : { resource_documentation: options.resourceDocumentation }),
+    ...(options.dpop === undefined
+      ? {}
+      : {
+          dpop_signing_alg_values_supported: options.dpop.algorithms ?? DPOP_ALGORITHMS,
+          dpop_bound_access_tokens_required: options.dpop.required ?? false,
+        }),
   };
   const resourcePath = resource.pathname === '/' ? '' : resource.pathname.replace(/\/$/, '');
   const metadataUrl = protectedResourceMetadataUrl(options.resource);
@@ -79,6 +92,14 @@ export function resolveAuth(
     verify: options.verify,
     requiredScopes,
     metadataUrl,
+    origin: resource.origin,
+    dpop:
+      options.dpop === undefined
+        ? undefined
+        : {
+            required: options.dpop.required ?? false,
+            algorithms: options.dpop.algorithms ?? DPOP_ALGORITHMS,
+          },
     challenge: stepUp(metadataUrl, requiredScopes),
     metadataPaths: new Set([
       WELL_KNOWN,
@@ -116,25 +137,39 @@ export function metadataReply(auth: ResolvedAuth, method: string): HttpReply {
 }
 
 /** The refusal of a request by the gate: 401 or 403 with the challenge. */
-export function refusal(auth: ResolvedAuth, error: AuthError | undefined): HttpReply {
+export function refusal(
+  auth: ResolvedAuth,
+  error: AuthError | undefined,
+  scheme: 'Bearer' | 'DPoP' = 'Bearer',
+): HttpReply {
   const status = error?.code === 'insufficient_scope' ? 403 : 401;
+  // RFC 9449 section 7.1: DPoP errors, a DPoP request's refusal, and a server that takes only
+  // DPoP-bound tokens challenge with the DPoP scheme and the algorithms it accepts.
+  const dpop = auth.dpop;
+  const asDpop =
+    dpop !== undefined &&
+    (scheme === 'DPoP' ||
+      dpop.required ||
+      error?.code === 'invalid_dpop_proof' ||
+      error?.code === 'use_dpop_nonce');
   const challenge = bearerChallenge({
+    scheme: asDpop ? 'DPoP' : 'Bearer',
     metadataUrl: auth.metadataUrl,
     ...(error === undefined ? {} : { error }),
     scopes: auth.requiredScopes,
+    ...(asDpop ? { algs: dpop.algorithms } : {}),
   });
   const message =
     error === undefined
       ? 'unauthorized: this server needs an access token'
       : `${status === 403 ? 'forbidden' : 'unauthorized'}: ${error.message}`;
-  return errorReply(
-    status,
-    { code: ErrorCode.InvalidRequest, message },
-    {
-      'www-authenticate': challenge,
-      'access-control-expose-headers': 'WWW-Authenticate',
-    },
-  );
+  const headers: Record<string, string> = {
+    'www-authenticate': challenge,
+    'access-control-expose-headers':
+      error?.nonce === undefined ? 'WWW-Authenticate' : 'WWW-Authenticate, DPoP-Nonce',
+  };
+  if (error?.nonce !== undefined) headers['dpop-nonce'] = error.nonce;
+  return errorReply(status, { code: ErrorCode.InvalidRequest, message }, headers);
 }
 
 /**
@@ -157,24 +192,33 @@ export function authenticate(
   }
   const header = joined(exchange.headers['authorization']);
   if (header === undefined || header === '') return refusal(auth, undefined);
-  const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
-  if (match?.[1] === undefined) {
+  const match = /^(Bearer|DPoP) +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
+  const scheme = match?.[1]?.toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer';
+  if (match?.[2] === undefined || (scheme === 'DPoP' && auth.dpop === undefined)) {
+    const expected =
+      auth.dpop === undefined ? '"Bearer <token>"' : '"Bearer <token>" or "DPoP <token>"';
     return refusal(
       auth,
-      new AuthError('invalid_request', 'the Authorization header must be "Bearer <access token>"'),
+      new AuthError('invalid_request', `the Authorization header must be ${expected}`),
     );
   }
-  const request = { method: exchange.method, url: exchange.url, headers: exchange.headers };
+  const request = {
+    method: exchange.method,
+    url: exchange.url,
+    headers: exchange.headers,
+    scheme,
+    htu: auth.origin + pathOf(exchange.url),
+  } as const;
   let verified: AuthInfo | Promise<AuthInfo>;
   try {
-    verified = auth.verify(match[1], request);
+    verified = auth.verify(match[2], request);
   } catch (error) {
-    return refused(auth, error, report);
+    return refused(auth, error, { report, scheme });
   }
   if (!isPromise(verified)) return admit(auth, exchange, verified);
   return verified.then(
     (info) => admit(auth, exchange, info),
-    (error: unknown) => refused(auth, error, report),
+    (error: unknown) => refused(auth, error, { report, scheme }),
   );
 }
 
@@ -183,7 +227,7 @@ function admit(auth: ResolvedAuth, exchange: HttpExchange, info: AuthInfo): Http
   const missing = missingScopes(info, auth.requiredScopes);
   if (missing.length > 0) {
     const why = `the token lacks the scope ${missing.join(', ')}`;
-    return refusal(auth, new AuthError('insufficient_scope', why, auth.requiredScopes));
+    return refusal(auth, new AuthError('insufficient_scope', why, { scopes: auth.requiredScopes }));
   }
   exchange.auth = info;
   return undefined;
@@ -193,9 +237,10 @@ function admit(auth: ResolvedAuth, exchange: HttpExchange, info: AuthInfo): Http
 function refused(
   auth: ResolvedAuth,
   error: unknown,
-  report: (error: unknown, where: string) => void,
+  context: { report: (error: unknown, where: string) => void; scheme: 'Bearer' | 'DPoP' },
 ): HttpReply {
-  if (error instanceof AuthError) return refusal(auth, error);
+  const { report, scheme } = context;
+  if (error instanceof AuthError) return refusal(auth, error, scheme);
   report(error, 'token verification');
   return errorReply(
     503,
@@ -224,7 +269,7 @@ function stepUp(
     const error = new AuthError(
       'insufficient_scope',
       `the token lacks the scope ${needed.join(' ')}`,
-      scopes,
+      { scopes },
     );
     return {
       status: 403,

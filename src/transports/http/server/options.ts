@@ -119,6 +119,12 @@ export interface HttpAuthOptions {
   readonly resourceName?: string;
   /** `resource_documentation` of the metadata. */
   readonly resourceDocumentation?: string;
+  /**
+   * DPoP (RFC 9449): accept `Authorization: DPoP <token>`, advertise it in the metadata, and
+   * challenge with the DPoP scheme. The verifier checks the proofs (createJwtVerifier's `dpop`).
+   * `required`: only DPoP-bound tokens (default false).
+   */
+  readonly dpop?: { readonly required?: boolean; readonly algorithms?: readonly string[] };
 }
 
 /** Options with every default applied. */
