@@ -222,6 +222,27 @@ export class McpServer {
     );
   }
 
+  /** The scopes a tools/call, resources/read or prompts/get of `name` needs (Connectable). */
+  requiredScopes(method: string, name: string): readonly string[] {
+    const { tools, resources, templates, prompts } = this.#core.registry;
+    switch (method) {
+      case 'tools/call':
+        return tools.get(name)?.compiled.scopes ?? [];
+      case 'prompts/get':
+        return prompts.get(name)?.compiled.definition.scopes ?? [];
+      case 'resources/read': {
+        const resource = resources.get(name);
+        if (resource !== undefined) return resource.compiled.scopes;
+        for (const { compiled } of templates.values()) {
+          if (compiled.template.match(name) !== undefined) return compiled.definition.scopes ?? [];
+        }
+        return [];
+      }
+      default:
+        return [];
+    }
+  }
+
   /**
    * Every scope a registered tool, resource, template or prompt declares, sorted (for the
    * `scopes_supported` of the protected resource metadata).

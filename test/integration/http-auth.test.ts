@@ -177,6 +177,30 @@ for (const kind of FACES) {
       expect(names).toEqual(['whoami', 'write']); // lists show everything; calls are checked
     });
 
+    it('answers the 2026-07-28 step-up from the Mcp-Method/Mcp-Name headers, before the body', async () => {
+      const face = await start(kind);
+      const init = modernRequest('tools/call', { name: 'write', arguments: {} });
+      // A body that is not even JSON: the refusal comes from the headers alone.
+      const early = await face.request({
+        ...init,
+        headers: { ...init.headers, ...bearer('token-a') },
+        body: '{not json',
+      });
+      expect(early.status).toBe(403);
+      expect(early.headers.get('www-authenticate')).toContain('scope="mcp files:write"');
+      expect((await early.json()).error).toMatchObject({
+        code: -32003,
+        data: { requiredScopes: ['files:write'] },
+      });
+      // Allowed by its scopes, the same broken body gets the parse error it deserves.
+      const parsed = await face.request({
+        ...init,
+        headers: { ...init.headers, ...bearer('token-writer') },
+        body: '{not json',
+      });
+      expect(parsed.status).toBe(400);
+    });
+
     it('in a legacy session: the same 403 step-up, and the session is useless with another token', async () => {
       const face = await start(kind);
       const init = await face.request({ headers: bearer('token-a'), body: initializeBody() });

@@ -15,7 +15,7 @@ import { openLegacySse, postLegacySse } from './legacy-sse.js';
 import type { ResolvedOptions, StreamableHttpOptions } from './options.js';
 import { resolveOptions } from './options.js';
 import { handlePost } from './post.js';
-import { authenticate, metadataReply } from './auth.js';
+import { authenticate, earlyScopeRefusal, metadataReply, scopedTarget } from './auth.js';
 import { corsHeaders, createGuard, preflightHeaders } from './security.js';
 import { SessionTable } from './sessions.js';
 
@@ -68,6 +68,21 @@ export function createStreamableHttpHandler(
   );
   const guard = createGuard(resolved);
   let closed = false;
+  // With the auth gate, a 2026-07-28 call's scopes are checked from its headers with the server
+  // the factory gives for the exchange; the request then uses that same server (one call).
+  const early =
+    resolved.auth === undefined
+      ? undefined
+      : new WeakMap<HttpExchange, MaybePromise<Connectable>>();
+  const serverOf: ConnectableFactory =
+    early === undefined
+      ? factory
+      : (exchange) => {
+          const given = early.get(exchange);
+          if (given === undefined) return factory(exchange);
+          early.delete(exchange);
+          return given;
+        };
   const ctx: HttpContext = {
     options: resolved,
     sessions,
@@ -81,7 +96,7 @@ export function createStreamableHttpHandler(
         sessions.touch(id);
       },
     },
-    server: factory,
+    server: serverOf,
     failed(error, exchange) {
       report(error, `${exchange.method} ${pathOf(exchange.url)}`);
       return INTERNAL;
@@ -177,19 +192,49 @@ export function createStreamableHttpHandler(
     }
     const admitted = authenticate(auth, exchange, report);
     if (!isPromise(admitted)) {
-      if (admitted === undefined) routeSafely(exchange, path, done);
+      if (admitted === undefined) routeScoped(exchange, path, done);
       else done(admitted);
       return;
     }
     admitted.then(
       (refused) => {
-        if (refused === undefined) routeSafely(exchange, path, done);
+        if (refused === undefined) routeScoped(exchange, path, done);
         else done(refused);
       },
       (error: unknown) => {
         done(ctx.failed(error, exchange));
       },
     );
+  }
+
+  /** Routes an admitted exchange, after the early scope check of a 2026-07-28 call. */
+  function routeScoped(exchange: HttpExchange, path: string, done: Answer): void {
+    const auth = resolved.auth;
+    const target = scopedTarget(exchange);
+    if (auth === undefined || early === undefined || target === undefined) {
+      routeSafely(exchange, path, done);
+      return;
+    }
+    let server: MaybePromise<Connectable>;
+    try {
+      server = factory(exchange);
+    } catch (error) {
+      done(ctx.failed(error, exchange));
+      return;
+    }
+    early.set(exchange, server);
+    const check = (given: Connectable) => {
+      const refused = earlyScopeRefusal(auth, exchange, { target, server: given });
+      if (refused === undefined) routeSafely(exchange, path, done);
+      else done(refused);
+    };
+    if (!isPromise(server)) {
+      check(server);
+      return;
+    }
+    server.then(check, (error: unknown) => {
+      done(ctx.failed(error, exchange));
+    });
   }
 
   function routeSafely(exchange: HttpExchange, path: string, done: Answer): void {
