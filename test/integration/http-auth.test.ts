@@ -201,6 +201,19 @@ for (const kind of FACES) {
       expect(parsed.status).toBe(400);
     });
 
+    it('refuses a legacy initialize without a token, or with an invalid one, with the same 401s', async () => {
+      const face = await start(kind);
+      const none = await face.request({ body: initializeBody() });
+      expect(none.status).toBe(401);
+      expect(none.headers.get('www-authenticate')).toBe(
+        `Bearer scope="mcp", resource_metadata="${METADATA}"`,
+      );
+      expect(none.headers.get('mcp-session-id')).toBeNull();
+      const bad = await face.request({ headers: bearer('forged'), body: initializeBody() });
+      expect(bad.status).toBe(401);
+      expect(bad.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    });
+
     it('in a legacy session: the same 403 step-up, and the session is useless with another token', async () => {
       const face = await start(kind);
       const init = await face.request({ headers: bearer('token-a'), body: initializeBody() });
