@@ -155,6 +155,14 @@ function quoted(value: string): string {
 }
 
 /**
+ * A text as RFC 6750 section 3 allows in `error_description` (printable ASCII but `"` and `\`):
+ * other characters become `?`, quotes `'`, so a verifier's message can never break the header.
+ */
+export function challengeText(text: string): string {
+  return text.replace(/["\\]/g, "'").replace(/[^\x20-\x7e]/gu, '?');
+}
+
+/**
  * The `WWW-Authenticate` challenge of a refusal (RFC 6750 section 3, RFC 9728 section 5.1):
  * the metadata URL always, the error when a token was given, the scopes when known.
  */
@@ -169,11 +177,82 @@ export function bearerChallenge(options: {
   const params: string[] = [];
   const { error } = options;
   if (error !== undefined) {
-    params.push(`error=${quoted(error.code)}`, `error_description=${quoted(error.message)}`);
+    params.push(
+      `error=${quoted(error.code)}`,
+      `error_description=${quoted(challengeText(error.message))}`,
+    );
   }
   const scopes = error !== undefined && error.scopes.length > 0 ? error.scopes : options.scopes;
   if (scopes !== undefined && scopes.length > 0) params.push(`scope=${quoted(scopes.join(' '))}`);
   if (options.algs !== undefined) params.push(`algs=${quoted(options.algs.join(' '))}`);
   params.push(`resource_metadata=${quoted(options.metadataUrl)}`);
   return `${options.scheme ?? 'Bearer'} ${params.join(', ')}`;
+}
+
+/** One challenge of a `WWW-Authenticate` header: its scheme and its auth-params. */
+export interface Challenge {
+  /** The scheme as sent (`Bearer`, `DPoP`, …); compare it case-insensitively. */
+  readonly scheme: string;
+  /** The auth-params by lower-case name, unquoted. */
+  readonly params: Readonly<Record<string, string>>;
+  /** A token68 instead of params (`Basic` and others), if any. */
+  readonly token68?: string;
+}
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+/;
+const TOKEN68 = /^([A-Za-z0-9\-._~+/]+=*)[ \t]*(?:,|$)/;
+const QUOTED = /^"((?:[^"\\]|\\.)*)"/;
+
+/**
+ * The challenges of a `WWW-Authenticate` value (RFC 9110 section 11.6.1): several may share one
+ * header (`Bearer …, DPoP algs="ES256"`), params are quoted (with `\` escapes) or tokens, and a
+ * scheme may carry a token68 instead. Parsing stops at what does not parse; never throws.
+ */
+export function parseChallenges(header: string): Challenge[] {
+  const challenges: Challenge[] = [];
+  let params: Record<string, string> | undefined;
+  let rest = header;
+  for (;;) {
+    rest = rest.replace(/^[\s,]+/, '');
+    const name = TOKEN.exec(rest)?.[0];
+    if (name === undefined) break;
+    rest = rest.slice(name.length).replace(/^[ \t]+/, '');
+    if (rest.startsWith('=') && params !== undefined) {
+      // name=value, an auth-param of the challenge being read.
+      rest = rest.slice(1).replace(/^[ \t]+/, '');
+      const quoted = QUOTED.exec(rest);
+      const value =
+        quoted === null ? TOKEN.exec(rest)?.[0] : (quoted[1] ?? '').replace(/\\(.)/g, '$1');
+      if (value === undefined) break;
+      params[name.toLowerCase()] = value;
+      rest = rest.slice(quoted === null ? value.length : quoted[0].length);
+      continue;
+    }
+    // A new challenge: its scheme, then a token68 or its params.
+    params = {};
+    const token68 = TOKEN68.exec(rest);
+    if (token68?.[1] !== undefined && !/^[^=,\s]+[ \t]*=[ \t]*[^=\s]/.test(rest)) {
+      challenges.push({ scheme: name, params, token68: token68[1] });
+      rest = rest.slice(token68[0].length);
+    } else {
+      challenges.push({ scheme: name, params });
+    }
+  }
+  return challenges;
+}
+
+/**
+ * Where a client looks for the protected resource metadata of the MCP server at `serverUrl`
+ * (spec basic/authorization, RFC 9728 section 3.1): the URL a challenge named first, then the
+ * path-suffixed well-known URL, then the root one.
+ */
+export function resourceMetadataUrls(serverUrl: string, fromChallenge?: string): string[] {
+  const url = new URL(serverUrl);
+  const path = url.pathname === '/' ? '' : url.pathname.replace(/\/$/, '');
+  const urls = [
+    ...(fromChallenge === undefined ? [] : [fromChallenge]),
+    `${url.origin}/.well-known/oauth-protected-resource${path}`,
+    `${url.origin}/.well-known/oauth-protected-resource`,
+  ];
+  return [...new Set(urls)];
 }

@@ -100,6 +100,7 @@ export type { Connectable, ConnectOptions } from './connectable.js';
 export type {
   AuthErrorCode,
   AuthInfo,
+  Challenge,
   InsufficientScopeData,
   ProtectedResourceMetadata,
   TokenRequest,
@@ -112,6 +113,8 @@ export {
   checkScopes,
   isAuthInfo,
   missingScopes,
+  parseChallenges,
   principalKey,
   protectedResourceMetadataUrl,
+  resourceMetadataUrls,
 } from './auth.js';

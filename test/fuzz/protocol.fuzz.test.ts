@@ -4,6 +4,12 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import {
+  AuthError,
+  bearerChallenge,
+  challengeText,
+  parseChallenges,
+} from '../../src/protocol/auth.js';
 import { compileJsonSchema } from '../../src/protocol/json-schema/index.js';
 import { SchemaError } from '../../src/protocol/json-schema/index.js';
 import { UriTemplate } from '../../src/protocol/uri-template/index.js';
@@ -127,6 +133,37 @@ describe('fuzz: JSON Schema validator', () => {
           }
           const result = validate(value);
           expect(typeof result.valid).toBe('boolean');
+        }),
+        FUZZ,
+      );
+    },
+    FUZZ_TIMEOUT_MS,
+  );
+});
+
+describe('fuzz: WWW-Authenticate challenges', () => {
+  it(
+    'parseChallenges never throws, and reads back what bearerChallenge writes',
+    () => {
+      fc.assert(
+        fc.property(fc.string(), (header) => {
+          expect(() => parseChallenges(header)).not.toThrow();
+        }),
+        FUZZ,
+      );
+      const text = fc.string({ unit: 'grapheme', maxLength: 40 }).filter((s) => !/[\r\n]/.test(s));
+      const scope = fc.stringMatching(/^[a-z][a-z:_.]{0,11}$/);
+      fc.assert(
+        fc.property(text, fc.array(scope, { maxLength: 4 }), (description, scopes) => {
+          const header = bearerChallenge({
+            metadataUrl: 'https://mcp.example.com/.well-known/oauth-protected-resource/mcp',
+            error: new AuthError('invalid_token', description),
+            scopes,
+          });
+          const [challenge] = parseChallenges(header);
+          expect(challenge?.scheme).toBe('Bearer');
+          expect(challenge?.params['error_description']).toBe(challengeText(description));
+          if (scopes.length > 0) expect(challenge?.params['scope']).toBe(scopes.join(' '));
         }),
         FUZZ,
       );

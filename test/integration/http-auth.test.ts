@@ -214,6 +214,24 @@ for (const kind of FACES) {
       expect(bad.headers.get('www-authenticate')).toContain('error="invalid_token"');
     });
 
+    it("keeps a verifier's message from breaking the header (RFC 6750 error_description)", async () => {
+      const face = await startFace(kind, authServer(), {
+        auth: {
+          ...AUTH,
+          verify: () =>
+            Promise.reject(new AuthError('invalid_token', 'jeton expiré: “bad” \\ token')),
+        },
+      });
+      faces.push(face);
+      const response = await face.request(
+        withHeaders(modernRequest('tools/call', { name: 'whoami', arguments: {} }), bearer('x')),
+      );
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toContain(
+        `error_description="jeton expir?: ?bad? ' token"`,
+      );
+    });
+
     it('in a legacy session: the same 403 step-up, and the session is useless with another token', async () => {
       const face = await start(kind);
       const init = await face.request({ headers: bearer('token-a'), body: initializeBody() });
