@@ -161,6 +161,20 @@ export class McpServer {
     return this.#register({ map, key: definition.name, kind: 'tools' }, definition, compile);
   }
 
+  /** @deprecated mcpkit has no `registerResource`: write `server.resource({ uri, name }, handler)`. */
+  registerResource(...args: never[]): never {
+    throw new TypeError(
+      `mcpkit has no registerResource: write server.resource({ uri: 'notes://readme', name: ${JSON.stringify((args as unknown[])[0] ?? 'readme')} }, handler), or server.resourceTemplate({ uriTemplate, name }, handler)`,
+    );
+  }
+
+  /** @deprecated mcpkit has no `registerPrompt`: write `server.prompt({ name, argsSchema }, handler)`. */
+  registerPrompt(...args: never[]): never {
+    throw new TypeError(
+      `mcpkit has no registerPrompt: write server.prompt({ name: ${JSON.stringify((args as unknown[])[0] ?? 'my-prompt')}, argsSchema: z.strictObject({ … }) }, handler)`,
+    );
+  }
+
   /**
    * @deprecated mcpkit has no `registerTool` (the official SDK's name): write
    * `server.tool({ name, description, inputSchema: z.strictObject({ … }) }, handler)`.
@@ -175,7 +189,13 @@ export class McpServer {
   resource(
     definition: ResourceDefinition,
     handler: ResourceHandler,
+    ...rest: unknown[]
   ): RegisteredHandle<ResourceDefinition> {
+    if (typeof definition !== 'object' || rest.length > 0) {
+      throw new TypeError(
+        `server.resource takes a definition object and a handler: write server.resource({ uri: 'notes://readme', name: ${JSON.stringify(typeof definition === 'string' ? definition : 'readme')} }, handler)`,
+      );
+    }
     const map = this.#core.registry.resources;
     if (map.has(definition.uri))
       throw new TypeError(`resource "${definition.uri}" is already registered`);
@@ -213,7 +233,13 @@ export class McpServer {
   prompt(
     definition: PromptDefinition,
     handler: PromptHandler<never>,
+    ...rest: unknown[]
   ): RegisteredHandle<PromptDefinition> {
+    if (typeof definition !== 'object' || rest.length > 0) {
+      throw new TypeError(
+        `server.prompt takes a definition object and a handler: write server.prompt({ name: ${JSON.stringify(typeof definition === 'string' ? definition : 'my-prompt')}, argsSchema: z.strictObject({ … }) }, handler)`,
+      );
+    }
     const map = this.#core.registry.prompts;
     if (map.has(definition.name))
       throw new TypeError(`prompt "${definition.name}" is already registered`);

@@ -110,6 +110,18 @@ describe('tool returns', () => {
     expect(() => loose['registerTool']?.('add', {}, () => 'x')).toThrow(
       /mcpkit has no registerTool: write server\.tool\(\{ name: "add"/,
     );
+    expect(() => loose['resource']?.('readme', 'notes://readme', () => 'x')).toThrow(
+      /server\.resource\(\{ uri: 'notes:\/\/readme', name: "readme" \}, handler\)/,
+    );
+    expect(() => loose['prompt']?.('review', { code: z.string() }, () => 'x')).toThrow(
+      /server\.prompt\(\{ name: "review", argsSchema/,
+    );
+    expect(() => loose['registerResource']?.('readme', 'notes://readme', {}, () => 'x')).toThrow(
+      /mcpkit has no registerResource/,
+    );
+    expect(() => loose['registerPrompt']?.('review', {}, () => 'x')).toThrow(
+      /mcpkit has no registerPrompt/,
+    );
     expect(() =>
       server.tool(
         // A raw shape type-checks as JSON Schema (a record); registration refuses it.
