@@ -65,6 +65,13 @@ async function start(kind: 'node' | 'fetch'): Promise<Face> {
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
+/** A 2026-07-28 tools/call of `tool` with `token`. */
+function callAs(face: Face, tool: string, token: string): Promise<Response> {
+  return face.request(
+    withHeaders(modernRequest('tools/call', { name: tool, arguments: {} }), bearer(token)),
+  );
+}
+
 function withHeaders(init: ReturnType<typeof modernRequest>, headers: Record<string, string>) {
   return { ...init, headers: { ...init.headers, ...headers } };
 }
@@ -109,12 +116,7 @@ for (const kind of FACES) {
 
     it('answers an invalid token 401 invalid_token, and a token in the query string 401 invalid_request', async () => {
       const face = await start(kind);
-      const bad = await face.request(
-        withHeaders(
-          modernRequest('tools/call', { name: 'whoami', arguments: {} }),
-          bearer('forged'),
-        ),
-      );
+      const bad = await callAs(face, 'whoami', 'forged');
       expect(bad.status).toBe(401);
       expect(bad.headers.get('www-authenticate')).toContain('error="invalid_token"');
       expect(await bad.text()).not.toContain('forged');
@@ -131,20 +133,10 @@ for (const kind of FACES) {
 
     it('admits a valid token (ctx.auth), and refuses one without the required scope with 403', async () => {
       const face = await start(kind);
-      const ok = await face.request(
-        withHeaders(
-          modernRequest('tools/call', { name: 'whoami', arguments: {} }),
-          bearer('token-a'),
-        ),
-      );
+      const ok = await callAs(face, 'whoami', 'token-a');
       expect(ok.status).toBe(200);
       expect((await ok.json()).result.content[0].text).toBe('alice');
-      const weak = await face.request(
-        withHeaders(
-          modernRequest('tools/call', { name: 'whoami', arguments: {} }),
-          bearer('token-noscope'),
-        ),
-      );
+      const weak = await callAs(face, 'whoami', 'token-noscope');
       expect(weak.status).toBe(403);
       expect(weak.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
       expect(weak.headers.get('www-authenticate')).toContain('scope="mcp"');
@@ -152,23 +144,13 @@ for (const kind of FACES) {
 
     it('answers a tool that needs a scope the token lacks with the 403 step-up (2026-07-28)', async () => {
       const face = await start(kind);
-      const denied = await face.request(
-        withHeaders(
-          modernRequest('tools/call', { name: 'write', arguments: {} }),
-          bearer('token-a'),
-        ),
-      );
+      const denied = await callAs(face, 'write', 'token-a');
       expect(denied.status).toBe(403);
       expect(denied.headers.get('www-authenticate')).toBe(
         `Bearer error="insufficient_scope", error_description="the token lacks the scope files:write", scope="mcp files:write", resource_metadata="${METADATA}"`,
       );
       expect((await denied.json()).error.code).toBe(-32003);
-      const allowed = await face.request(
-        withHeaders(
-          modernRequest('tools/call', { name: 'write', arguments: {} }),
-          bearer('token-writer'),
-        ),
-      );
+      const allowed = await callAs(face, 'write', 'token-writer');
       expect(allowed.status).toBe(200);
       const listed = await face.request(
         withHeaders(modernRequest('tools/list'), bearer('token-a')),
@@ -223,9 +205,7 @@ for (const kind of FACES) {
         },
       });
       faces.push(face);
-      const response = await face.request(
-        withHeaders(modernRequest('tools/call', { name: 'whoami', arguments: {} }), bearer('x')),
-      );
+      const response = await callAs(face, 'whoami', 'x');
       expect(response.status).toBe(401);
       expect(response.headers.get('www-authenticate')).toContain(
         `error_description="jeton expir?: ?bad? ' token"`,

@@ -54,16 +54,22 @@ afterAll(async () => {
   await as.close();
 });
 
+/** An official v1 client connected with a client-credentials provider asking for `scope`. */
+async function v1Client(scope: string): Promise<ClientV1> {
+  const authProvider = new CredentialsV1({
+    clientId: CLIENT_ID,
+    clientSecret: CLIENT_SECRET,
+    expectedIssuer: as.issuer,
+    scope,
+  });
+  const client = new ClientV1({ name: 'v1', version: '1.0.0' });
+  await client.connect(new HttpV1(new URL(url), { authProvider }));
+  return client;
+}
+
 describe('the official SDK v1 client with OAuth (client credentials)', () => {
   it('gets a token through the metadata and calls a tool', async () => {
-    const authProvider = new CredentialsV1({
-      clientId: CLIENT_ID,
-      clientSecret: CLIENT_SECRET,
-      expectedIssuer: as.issuer,
-      scope: 'mcp',
-    });
-    const client = new ClientV1({ name: 'v1', version: '1.0.0' });
-    await client.connect(new HttpV1(new URL(url), { authProvider }));
+    const client = await v1Client('mcp');
     try {
       const result = await client.callTool({ name: 'whoami', arguments: {} });
       expect(result.content).toEqual([{ type: 'text', text: CLIENT_ID }]);
@@ -76,17 +82,7 @@ describe('the official SDK v1 client with OAuth (client credentials)', () => {
     // The SDK (1.32) parses the insufficient_scope challenge and re-authorizes, but its client
     // credentials provider asks for its configured scope again, so the retry is refused too:
     // the SDK's limit, written down in docs/auth.md. Configured with the scope, it calls.
-    const narrow = new ClientV1({ name: 'v1', version: '1.0.0' });
-    await narrow.connect(
-      new HttpV1(new URL(url), {
-        authProvider: new CredentialsV1({
-          clientId: CLIENT_ID,
-          clientSecret: CLIENT_SECRET,
-          expectedIssuer: as.issuer,
-          scope: 'mcp',
-        }),
-      }),
-    );
+    const narrow = await v1Client('mcp');
     try {
       await expect(narrow.callTool({ name: 'write', arguments: {} })).rejects.toThrow(
         'Server returned 403 after trying upscoping',
@@ -94,17 +90,7 @@ describe('the official SDK v1 client with OAuth (client credentials)', () => {
     } finally {
       await narrow.close();
     }
-    const wide = new ClientV1({ name: 'v1', version: '1.0.0' });
-    await wide.connect(
-      new HttpV1(new URL(url), {
-        authProvider: new CredentialsV1({
-          clientId: CLIENT_ID,
-          clientSecret: CLIENT_SECRET,
-          expectedIssuer: as.issuer,
-          scope: 'mcp files:write',
-        }),
-      }),
-    );
+    const wide = await v1Client('mcp files:write');
     try {
       const result = await wide.callTool({ name: 'write', arguments: {} });
       expect(result.content).toEqual([{ type: 'text', text: 'written' }]);
