@@ -18,7 +18,7 @@ import { createContext } from './context.js';
 import { InputRound, NEEDS_INPUT } from './input-required.js';
 import { getPrompt } from './prompts.js';
 import { paginate } from './registry.js';
-import { readResource, trimResource } from './resources.js';
+import { readResource, servingResource, trimResource } from './resources.js';
 import type { RequestScope } from './context.js';
 import type { ServerCore } from './core.js';
 import type { Snapshot } from './registry.js';
@@ -168,8 +168,8 @@ function runRound<T>(
  * answers 403 with the step-up challenge). Without a verified principal (no auth gate, stdio)
  * scopes are not checked.
  */
-function requireScopes(call: Call, scopes: readonly string[] | undefined): void {
-  if (scopes === undefined || scopes.length === 0) return;
+function requireScopes(call: Call, scopes: readonly string[]): void {
+  if (scopes.length === 0) return;
   const auth = call.scope.info?.auth;
   if (!isAuthInfo(auth) || missingScopes(auth, scopes).length === 0) return;
   const data: InsufficientScopeData = { requiredScopes: scopes };
@@ -217,20 +217,31 @@ async function resourcesList(call: Call): Promise<unknown> {
   return result;
 }
 
+/**
+ * The scopes a tools/call, resources/read or prompts/get of `name` needs in `snapshot` (none for
+ * an unknown name or another method): the check dispatch makes, for Connectable.requiredScopes.
+ */
+export function scopesFor(snapshot: Snapshot, method: string, name: string): readonly string[] {
+  switch (method) {
+    case 'tools/call':
+      return snapshot.tools.get(name)?.scopes ?? [];
+    case 'resources/read':
+      return servingResource(snapshot, name)?.scopes ?? [];
+    case 'prompts/get':
+      return snapshot.prompts.get(name)?.scopes ?? [];
+    default:
+      return [];
+  }
+}
+
 async function resourcesRead(call: Call): Promise<unknown> {
   const uri = requireString(call.params, 'uri');
   const { snapshot } = call;
-  const served =
-    snapshot.resources.has(uri) ||
-    snapshot.templates.some((t) => t.template.match(uri) !== undefined);
-  if (!served) throw resourceNotFound(uri, call.scope.era);
-  requireScopes(
-    call,
-    snapshot.resources.get(uri)?.scopes ??
-      snapshot.templates.find((t) => t.template.match(uri) !== undefined)?.definition.scopes,
-  );
+  const serving = servingResource(snapshot, uri);
+  if (serving === undefined) throw resourceNotFound(uri, call.scope.era);
+  requireScopes(call, serving.scopes);
   return withInput(call, { name: uri, args: undefined }, async (ctx) => {
-    const result = await readResource(uri, snapshot, ctx).catch((error: unknown) => {
+    const result = await readResource(uri, serving, ctx).catch((error: unknown) => {
       throw handlerError(call, error, `resource ${JSON.stringify(uri)}`);
     });
     if (result === undefined) throw resourceNotFound(uri, call.scope.era);
@@ -259,7 +270,7 @@ async function promptsGet(call: Call): Promise<unknown> {
   const name = requireString(call.params, 'name');
   const prompt = call.snapshot.prompts.get(name);
   if (prompt === undefined) throw invalidParams(`unknown prompt ${JSON.stringify(name)}`);
-  requireScopes(call, prompt.definition.scopes);
+  requireScopes(call, prompt.scopes);
   const args = call.params['arguments'];
   return withInput(call, { name, args }, (ctx) =>
     getPrompt(prompt, args, ctx).catch((error: unknown) => {

@@ -25,6 +25,8 @@ export interface CompiledPrompt {
   readonly handler: PromptHandler<unknown>;
   /** The compiled `argsSchema`, which checks (and may transform) the arguments. */
   readonly args: CompiledSchema | undefined;
+  /** The scopes a caller needs (auth gate on). */
+  readonly scopes: readonly string[];
 }
 
 /** Compiles a prompt; throws TypeError on a registration mistake. */
@@ -39,7 +41,7 @@ export function compilePrompt(
   if (typeof handler !== 'function')
     throw new TypeError(`prompt "${name}": the handler must be a function`);
   const where = `prompt "${name}"`;
-  checkScopes(definition.scopes, where);
+  const scopes = checkScopes(definition.scopes, where);
   let schema: CompiledSchema | undefined;
   let listed = definition.arguments ?? [];
   if (definition.argsSchema !== undefined) {
@@ -73,7 +75,14 @@ export function compilePrompt(
   if (args.length > 0) wire.arguments = args;
   if (definition.icons !== undefined) wire.icons = definition.icons;
   if (definition._meta !== undefined) wire._meta = definition._meta;
-  return { name, wire, definition, handler: handler as PromptHandler<unknown>, args: schema };
+  return {
+    name,
+    wire,
+    definition,
+    handler: handler as PromptHandler<unknown>,
+    args: schema,
+    scopes,
+  };
 }
 
 /**

@@ -30,6 +30,8 @@ export interface CompiledTemplate {
   readonly wire: Spec.ResourceTemplate;
   readonly definition: ResourceTemplateDefinition;
   readonly handler: ResourceTemplateHandler;
+  /** The scopes a caller needs (auth gate on). */
+  readonly scopes: readonly string[];
 }
 
 const DEFINITION_KEYS = [
@@ -75,7 +77,7 @@ export function compileTemplate(
   handler: ResourceTemplateHandler,
 ): CompiledTemplate {
   const { uriTemplate, name } = definition;
-  checkScopes(definition.scopes, `resource template "${uriTemplate}"`);
+  const scopes = checkScopes(definition.scopes, `resource template "${uriTemplate}"`);
   let template: UriTemplate;
   try {
     template = UriTemplate.parse(uriTemplate);
@@ -102,7 +104,7 @@ export function compileTemplate(
     definition,
     DEFINITION_KEYS,
   );
-  return { name, template, wire, definition, handler };
+  return { name, template, wire, definition, handler, scopes };
 }
 
 /** Normalizes what a read handler returned into a ReadResourceResult for `uri`. */
@@ -129,28 +131,31 @@ export function toReadResult(
   return { ...returned } as unknown as Spec.ReadResourceResult;
 }
 
-/** Finds what serves `uri` and reads it; undefined when nothing matches or its handler returned undefined. */
-export async function readResource(
-  uri: string,
+/** What serves `uri`: its static resource, else the first template that matches it. */
+export function servingResource(
   where: {
     resources: ReadonlyMap<string, CompiledResource>;
     templates: readonly CompiledTemplate[];
   },
+  uri: string,
+): CompiledResource | CompiledTemplate | undefined {
+  return (
+    where.resources.get(uri) ?? where.templates.find((t) => t.template.match(uri) !== undefined)
+  );
+}
+
+/** Reads `uri` from what serves it (see servingResource); undefined when its handler said so. */
+export async function readResource(
+  uri: string,
+  serving: CompiledResource | CompiledTemplate,
   ctx: HandlerContext,
 ): Promise<Spec.ReadResourceResult | undefined> {
   // A handler that returns undefined says the resource does not exist: "resource not found".
-  const resource = where.resources.get(uri);
-  if (resource !== undefined) {
-    const returned = await resource.handler(uri, ctx);
-    return returned === undefined ? undefined : toReadResult(returned, uri, resource.wire.mimeType);
-  }
-  for (const entry of where.templates) {
-    const variables = entry.template.match(uri);
-    if (variables === undefined) continue;
-    const returned = await entry.handler(uri, variables, ctx);
-    return returned === undefined ? undefined : toReadResult(returned, uri, entry.wire.mimeType);
-  }
-  return undefined;
+  const returned =
+    'template' in serving
+      ? await serving.handler(uri, serving.template.match(uri) ?? {}, ctx)
+      : await serving.handler(uri, ctx);
+  return returned === undefined ? undefined : toReadResult(returned, uri, serving.wire.mimeType);
 }
 
 function toBase64(bytes: Uint8Array): string {

@@ -15,6 +15,7 @@ import { compileResource, compileTemplate } from './resources.js';
 import { Sealer } from './seal.js';
 import type { SessionOptions } from './session.js';
 import { ServerSession } from './session.js';
+import { scopesFor } from './features.js';
 import { checkToolCall, compileTool } from './tools.js';
 import type {
   CacheHint,
@@ -250,23 +251,7 @@ export class McpServer {
 
   /** The scopes a tools/call, resources/read or prompts/get of `name` needs (Connectable). */
   requiredScopes(method: string, name: string): readonly string[] {
-    const { tools, resources, templates, prompts } = this.#core.registry;
-    switch (method) {
-      case 'tools/call':
-        return tools.get(name)?.compiled.scopes ?? [];
-      case 'prompts/get':
-        return prompts.get(name)?.compiled.definition.scopes ?? [];
-      case 'resources/read': {
-        const resource = resources.get(name);
-        if (resource !== undefined) return resource.compiled.scopes;
-        for (const { compiled } of templates.values()) {
-          if (compiled.template.match(name) !== undefined) return compiled.definition.scopes ?? [];
-        }
-        return [];
-      }
-      default:
-        return [];
-    }
+    return scopesFor(this.#core.registry.snapshot(), method, name);
   }
 
   /**
@@ -278,10 +263,8 @@ export class McpServer {
     const scopes = new Set<string>();
     for (const { compiled } of tools.values()) for (const s of compiled.scopes) scopes.add(s);
     for (const { compiled } of resources.values()) for (const s of compiled.scopes) scopes.add(s);
-    for (const { compiled } of templates.values())
-      for (const s of compiled.definition.scopes ?? []) scopes.add(s);
-    for (const { compiled } of prompts.values())
-      for (const s of compiled.definition.scopes ?? []) scopes.add(s);
+    for (const { compiled } of templates.values()) for (const s of compiled.scopes) scopes.add(s);
+    for (const { compiled } of prompts.values()) for (const s of compiled.scopes) scopes.add(s);
     return [...scopes].sort();
   }
 
