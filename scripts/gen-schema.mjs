@@ -368,7 +368,8 @@ async function generate() {
 async function compareSpec() {
   const problems = [];
   const [ours, theirs] = [await listFiles(SPEC_DIR), await listFiles(UPSTREAM_DIR)];
-  const ourSet = new Set(ours.filter((f) => f !== 'README.md'));
+  // spec/ext/<name>/ holds extension schemas, copies of ../shared/mcp-ext/<name>/ (compared below).
+  const ourSet = new Set(ours.filter((f) => f !== 'README.md' && !f.startsWith('ext/')));
   for (const file of theirs) {
     if (!ourSet.has(file)) {
       problems.push(`spec/${file} is missing (present in ${UPSTREAM_DIR})`);
@@ -382,6 +383,16 @@ async function compareSpec() {
     if (!a.equals(b)) problems.push(`spec/${file} differs from ${path.join(UPSTREAM_DIR, file)}`);
   }
   for (const file of ourSet) problems.push(`spec/${file} is not in ${UPSTREAM_DIR}`);
+  const extensions = path.resolve(ROOT, '..', 'shared', 'mcp-ext');
+  for (const file of ours.filter((f) => f.startsWith('ext/'))) {
+    const upstream = path.join(extensions, file.slice('ext/'.length));
+    if (!(await exists(upstream))) {
+      problems.push(`spec/${file} is not in ${extensions}`);
+      continue;
+    }
+    const [a, b] = await Promise.all([readFile(path.join(SPEC_DIR, file)), readFile(upstream)]);
+    if (!a.equals(b)) problems.push(`spec/${file} differs from ${upstream}`);
+  }
   return { problems, count: theirs.length };
 }
 

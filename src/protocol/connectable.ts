@@ -12,6 +12,19 @@ export interface ConnectOptions {
    * where each request may reach a fresh connection.
    */
   legacyStateless?: { revision: LegacyRevision };
+  /**
+   * Resume a legacy session another process (or an earlier connection) initialized: serve at
+   * this revision for this client without a handshake (a session store shared by processes).
+   */
+  restore?: RestoredSession;
+}
+
+/** What a resumed legacy session needs of its `initialize`. */
+export interface RestoredSession {
+  readonly revision: LegacyRevision;
+  /** The client's `capabilities` and `clientInfo`, as its initialize sent them. */
+  readonly capabilities: unknown;
+  readonly clientInfo: unknown;
 }
 
 /** Something a transport can connect to a client: McpServer is one. */

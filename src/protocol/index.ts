@@ -100,18 +100,23 @@ export type { Connectable, ConnectOptions } from './connectable.js';
 export type {
   AuthErrorCode,
   AuthInfo,
+  AuthorizedRequest,
   Challenge,
+  HttpAuthorizer,
   InsufficientScopeData,
+  RefusedRequest,
   ProtectedResourceMetadata,
   TokenRequest,
   TokenVerifier,
 } from './auth.js';
 export {
   AuthError,
+  AuthorizationError,
   INSUFFICIENT_SCOPE,
   bearerChallenge,
   checkScopes,
   isAuthInfo,
+  metadataUrls,
   missingScopes,
   parseChallenges,
   principalKey,

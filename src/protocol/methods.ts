@@ -2,6 +2,7 @@
 // Hand-written; methods.test.ts derives the same facts from spec/<rev>/schema.json and fails on any
 // difference. It drives the typing of requests and results (ParamsOf, ResultOf).
 import type { ProtocolRevision } from './version.js';
+import { TASK_METHODS } from './tasks.js';
 import type * as S20251125 from './schema/2025-11-25.js';
 import type * as S20260728 from './schema/2026-07-28.js';
 
@@ -363,9 +364,12 @@ const CACHEABLE: ReadonlySet<string> = new Set(
   Object.keys(TABLE).filter((method) => TABLE[method]?.cacheable === true),
 );
 
-/** The params field `Mcp-Name` mirrors for `method` ({@link MethodInfo.nameParam}), if any. */
-export function nameParamOf(method: string): 'name' | 'uri' | undefined {
-  return NAME_PARAMS.get(method);
+/**
+ * The params field `Mcp-Name` mirrors for `method` ({@link MethodInfo.nameParam}), if any; the
+ * tasks extension's methods mirror `taskId` (SEP-2663, routing headers).
+ */
+export function nameParamOf(method: string): 'name' | 'uri' | 'taskId' | undefined {
+  return NAME_PARAMS.get(method) ?? (TASK_METHODS.has(method) ? 'taskId' : undefined);
 }
 
 /** The methods whose Mcp-Name mirrors a params field, and the field: asked on every request. */

@@ -152,7 +152,16 @@ describe.skipIf(!hasUpstream)(`spec/ against ${upstream}`, () => {
   const ours = fileURLToPath(SPEC_DIR);
 
   it('holds the same files', () => {
-    expect(list(ours).filter((f) => f !== 'README.md')).toEqual(list(upstream));
+    const copies = list(ours).filter((f) => f !== 'README.md' && !f.startsWith('ext/'));
+    expect(copies).toEqual(list(upstream));
+  });
+
+  it('holds the tasks extension schema as shared/mcp-ext has it', () => {
+    const shared = fileURLToPath(
+      new URL('../../../shared/mcp-ext/tasks/schema.json', import.meta.url),
+    );
+    const same = readFileSync(`${ours}/ext/tasks/schema.json`).equals(readFileSync(shared));
+    expect(same).toBe(true);
   });
 
   it('holds byte-identical copies', () => {
