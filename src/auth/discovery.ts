@@ -1,16 +1,6 @@
 // Authorization server metadata (RFC 8414 section 3, then OpenID Connect Discovery 1.0 section
 // 4): where an issuer publishes its keys and endpoints.
-
-/** The metadata URLs of `issuer`, in the order the spec says to try them. */
-export function metadataUrls(issuer: string): string[] {
-  const url = new URL(issuer);
-  const path = url.pathname === '/' ? '' : url.pathname.replace(/\/$/, '');
-  return [
-    `${url.origin}/.well-known/oauth-authorization-server${path}`,
-    `${url.origin}/.well-known/openid-configuration${path}`,
-    `${url.origin}${path}/.well-known/openid-configuration`,
-  ];
-}
+import { metadataUrls } from '../protocol/auth.js';
 
 /** The issuer's metadata document; throws when none of its URLs answers one for this issuer. */
 export async function discover(

@@ -5,7 +5,8 @@ export type { DpopOptions } from './dpop.js';
 export { DEFAULT_ALGORITHMS, createJwtVerifier, principalOf } from './jwt.js';
 export type { IntrospectionVerifierOptions } from './introspection.js';
 export { createIntrospectionVerifier } from './introspection.js';
-export { discover, metadataUrls } from './discovery.js';
+export { discover } from './discovery.js';
+export { metadataUrls } from '../protocol/auth.js';
 export type {
   AuthErrorCode,
   AuthInfo,

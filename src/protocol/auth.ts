@@ -256,3 +256,70 @@ export function resourceMetadataUrls(serverUrl: string, fromChallenge?: string):
   ];
   return [...new Set(urls)];
 }
+
+/**
+ * The metadata URLs of an authorization server's `issuer`, in the order the spec says to try
+ * them (2025-11-25 basic/authorization#authorization-server-metadata-discovery): RFC 8414 with
+ * the well-known path inserted, OpenID Connect Discovery inserted, then appended. An issuer
+ * without a path has two (the root documents); one with a path is never looked up at the root.
+ */
+export function metadataUrls(issuer: string): string[] {
+  const url = new URL(issuer);
+  const path = url.pathname === '/' ? '' : url.pathname.replace(/\/$/, '');
+  const urls = [
+    `${url.origin}/.well-known/oauth-authorization-server${path}`,
+    `${url.origin}/.well-known/openid-configuration${path}`,
+    `${url.origin}${path}/.well-known/openid-configuration`,
+  ];
+  return [...new Set(urls)];
+}
+
+/** One request an {@link HttpAuthorizer} authorizes or is told was refused. */
+export interface AuthorizedRequest {
+  /** The URL requested, as sent. */
+  readonly url: string;
+  /** `POST`, `GET` or `DELETE`. */
+  readonly method: string;
+}
+
+/** A request the server refused with 401 or 403, with what the refusal said. */
+export interface RefusedRequest extends AuthorizedRequest {
+  readonly status: number;
+  /** How many times this request was already sent again after a refusal (0 at the first). */
+  readonly attempt: number;
+  /** The response's `WWW-Authenticate` header, if any. */
+  readonly wwwAuthenticate: string | undefined;
+  /** The response's `DPoP-Nonce` header, if any (RFC 9449 section 9). */
+  readonly dpopNonce: string | undefined;
+}
+
+/**
+ * What an HTTP client transport asks of the party that authorizes its requests (the OAuth
+ * client of `mcpkit/client`, or a custom one). The transport calls `headers` before every
+ * request; on a 401 or 403 it calls `refused` and, when that resolves true, sends the request
+ * again with fresh headers, at most a few times. Errors either method throws (the flow failed:
+ * a metadata mismatch, a refused consent) reject the request as they are; they must never
+ * quote a token or secret.
+ */
+export interface HttpAuthorizer {
+  /** The headers that authorize `request` (`Authorization`, `DPoP`); none when not yet known. */
+  headers(request: AuthorizedRequest): Promise<Readonly<Record<string, string>>>;
+  /** Handles a refusal; true when the request should be sent again, false to give up. */
+  refused(request: RefusedRequest): Promise<boolean>;
+}
+
+/**
+ * AuthorizationError is a failure to obtain authorization for an MCP server: the flow met
+ * something the spec says to stop at (a resource or issuer that does not match, a wrong
+ * `state` or `iss`, no PKCE S256), an authorization server that refused, or the retry limit.
+ * `code` names the reason; the message says what to check and never quotes a credential.
+ */
+export class AuthorizationError extends Error {
+  readonly code: string;
+
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'AuthorizationError';
+    this.code = code;
+  }
+}

@@ -2,6 +2,7 @@
 // 2026-07-28 request (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`) mirrored from its body
 // with the Base64 sentinel encoding for values that are not plain ASCII.
 // Spec 2026-07-28 basic/transports/streamable-http#request-metadata; SEP-2243.
+import { nameParamOf } from '../../../protocol/methods.js';
 import type { Message } from '../../../jsonrpc/message.js';
 import { encodeHeaderValue } from '../../../protocol/param-headers.js';
 import { MetaKey } from '../../../protocol/version.js';
@@ -14,13 +15,6 @@ export const HeaderName = {
   Name: 'Mcp-Name',
   LastEventId: 'Last-Event-ID',
 } as const;
-
-/** The methods whose `Mcp-Name` header mirrors a params field, and which field. */
-const NAME_SOURCES: Readonly<Record<string, 'name' | 'uri'>> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-};
 
 /**
  * The modern revision a message speaks: `params._meta["io.modelcontextprotocol/protocolVersion"]`
@@ -45,7 +39,7 @@ export function standardHeaders(message: Message): Record<string, string> {
     [HeaderName.ProtocolVersion]: revision,
     [HeaderName.Method]: message.method,
   };
-  const source = NAME_SOURCES[message.method];
+  const source = nameParamOf(message.method);
   const params = message.params;
   if (source !== undefined && isRecord(params)) {
     const value = params[source];

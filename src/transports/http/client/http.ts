@@ -6,6 +6,7 @@ import type { WireError } from '../../../jsonrpc/errors.js';
 import { JsonRpcError, LocalError, LocalErrorCode } from '../../../jsonrpc/errors.js';
 import type { ErrorResponse, Message, Request, RequestId } from '../../../jsonrpc/message.js';
 import { noop } from '../../../internal/noop.js';
+import { AuthorizationError } from '../../../protocol/auth.js';
 
 /** The fetch function the client transports call; the global `fetch` fits. */
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
@@ -233,8 +234,12 @@ export function sessionExpired(response: Response, text: string): JsonRpcError {
   );
 }
 
-/** The LocalError for a fetch that failed without a response (refused, reset, DNS). */
-export function unreachable(url: string, error: unknown): LocalError {
+/**
+ * The LocalError for a fetch that failed without a response (refused, reset, DNS); an
+ * AuthorizationError (the authorization flow failed) is kept as it is.
+ */
+export function unreachable(url: string, error: unknown): LocalError | AuthorizationError {
+  if (error instanceof AuthorizationError) return error;
   const reason = error instanceof Error ? describeFetchError(error) : String(error);
   return new LocalError(LocalErrorCode.NotConnected, `cannot reach ${url}: ${reason}`, {
     cause: error,

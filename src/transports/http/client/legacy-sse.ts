@@ -25,6 +25,8 @@ import {
 } from './http.js';
 import { Inbox } from '../../../jsonrpc/inbox.js';
 import { newCursor } from './streams.js';
+import type { HttpAuthorizer } from '../../../protocol/auth.js';
+import { withAuthorizer } from './authorized.js';
 
 /** Options for {@link createSseClientTransport}. Every field is optional. */
 export interface SseClientOptions {
@@ -32,6 +34,8 @@ export interface SseClientOptions {
   headers?: HeadersOption;
   /** The fetch to use. Default: the global `fetch`. */
   fetch?: FetchLike;
+  /** Authorizes every request and handles refusals; see the Streamable HTTP transport's `auth`. */
+  auth?: HttpAuthorizer;
   /** How long `start` waits for the stream and its `endpoint` event, in milliseconds. Default 10000. */
   connectTimeoutMs?: number;
   /** Receives problems no caller waits for (an event that is not JSON-RPC). Must not throw. */
@@ -87,7 +91,7 @@ class SseClient implements SseClientTransport {
   constructor(url: URL, options: SseClientOptions) {
     this.url = url;
     this.#options = options;
-    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    this.#fetch = withAuthorizer(options.fetch, options.auth);
   }
 
   get endpoint(): URL | undefined {

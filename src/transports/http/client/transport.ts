@@ -11,6 +11,8 @@ import type { Message, RequestId } from '../../../jsonrpc/message.js';
 import type { Receiver, Transport } from '../../../jsonrpc/transport.js';
 import type { FetchLike, HeadersOption, ReconnectOptions } from './http.js';
 import { closedError, isInitialize, jsonRpcErrorsIn, refusedPost } from './http.js';
+import type { HttpAuthorizer } from '../../../protocol/auth.js';
+import { withAuthorizer } from './authorized.js';
 import { Inbox } from '../../../jsonrpc/inbox.js';
 import { Ledger } from './ledger.js';
 import type { HttpSendOptions, Post, PostHost } from './post.js';
@@ -29,6 +31,11 @@ export interface StreamableHttpClientOptions {
   headers?: HeadersOption;
   /** The fetch to use. Default: the global `fetch`. */
   fetch?: FetchLike;
+  /**
+   * Authorizes every request and handles 401/403 refusals: the OAuth client of `mcpkit/client`
+   * (`createOAuthClient`), or any {@link HttpAuthorizer}. Default: none (a refusal fails).
+   */
+  auth?: HttpAuthorizer;
   /** A session to resume (legacy revisions): sent as `Mcp-Session-Id` from the first request. */
   sessionId?: string;
   /** The negotiated revision, when already known; see `setProtocolVersion`. */
@@ -119,7 +126,7 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
   constructor(url: URL, options: StreamableHttpClientOptions) {
     this.url = url;
     this.#options = options;
-    const fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
+    const fetchFn = withAuthorizer(options.fetch, options.auth);
     const closeTimeoutMs = options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
     if (!Number.isFinite(closeTimeoutMs) || closeTimeoutMs < 0) {
       throw new TypeError(
@@ -231,10 +238,11 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
 
   /** Connects the HTTP+SSE transport and sends `initialize` again over it. */
   async #fallBack(post: Post, response: Response, text: string): Promise<void> {
-    const { headers, fetch, onError } = this.#options;
+    const { headers, fetch, auth, onError } = this.#options;
     const sse = createSseClientTransport(this.url, {
       ...(headers === undefined ? {} : { headers }),
       ...(fetch === undefined ? {} : { fetch }),
+      ...(auth === undefined ? {} : { auth }),
       ...(onError === undefined ? {} : { onError }),
     });
     let failure = 'transport closed';
