@@ -10,16 +10,24 @@ import { meetsLoggingLevel } from '../protocol/logging.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { ProtocolEra, ProtocolRevision } from '../protocol/version.js';
 import { MetaKey } from '../protocol/version.js';
-import type { InputRound } from './input-required.js';
+
+/** Where a 2026-07-28 run's requests to the client go: its input round, or its task. */
+export interface InputAsker {
+  request(input: Spec.InputRequest, key?: string): Promise<unknown>;
+}
 
 /**
- * How a 2026-07-28 context asks for input: the run's round of embedded requests and the signal
- * that stops the run (it follows the request's, and aborts when the run needs input). Both may be
- * made on first read.
+ * How a 2026-07-28 context asks for input: the run's round of embedded requests (or its task)
+ * and the signal that stops the run (it follows the request's, and aborts when the run needs
+ * input or the task is cancelled). Both may be made on first read.
  */
 export interface RoundAccess {
-  readonly round: InputRound;
+  readonly round: InputAsker;
   readonly signal: AbortSignal;
+  /** Turns the run into a task, where it can be one (see HandlerContext.startTask). */
+  startTask?(): Promise<void>;
+  /** The scope the run now has, when it changed (a run that became a task); else undefined. */
+  readonly scope?: RequestScope | undefined;
 }
 import type {
   ClientDescription,
@@ -161,9 +169,14 @@ class Context implements HandlerContext {
     return isAuthInfo(auth) ? auth : undefined;
   }
 
+  /** The run's scope: the request's, or the task's once the run became one. */
+  get #current(): RequestScope {
+    return this.#inputs?.scope ?? this.#scope;
+  }
+
   get progress(): HandlerContext['progress'] {
     return (this.#progress ??= (progress, total, message) => {
-      const scope = this.#scope;
+      const scope = this.#current;
       const progressToken = scope.meta?.[MetaKey.ProgressToken];
       if (typeof progressToken !== 'string' && typeof progressToken !== 'number') {
         return Promise.resolve();
@@ -177,7 +190,7 @@ class Context implements HandlerContext {
 
   get log(): HandlerContext['log'] {
     return (this.#log ??= (level, data, logger) => {
-      const scope = this.#scope;
+      const scope = this.#current;
       if (scope.logLevel === undefined || !meetsLoggingLevel(level, scope.logLevel)) {
         return Promise.resolve();
       }
@@ -202,6 +215,11 @@ class Context implements HandlerContext {
     });
   }
 
+  get startTask(): HandlerContext['startTask'] {
+    const inputs = this.#inputs;
+    return () => inputs?.startTask?.() ?? Promise.resolve();
+  }
+
   get roots(): HandlerContext['roots'] {
     return (this.#roots ??= async (options) => {
       const result = (await this.#ask('roots', { method: 'roots/list' }, options)) as
@@ -215,7 +233,7 @@ class Context implements HandlerContext {
     input: Spec.InputRequest,
     options: InputOptions | undefined,
   ): Promise<unknown> {
-    return askClient(this.#scope, this.#inputs, {
+    return askClient(this.#current, this.#inputs, {
       capability,
       input,
       key: options?.key,

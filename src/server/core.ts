@@ -7,6 +7,11 @@ import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { ProtocolRevision } from '../protocol/version.js';
 import { MetaKey } from '../protocol/version.js';
 import type { RoundOptions } from './input-required.js';
+import type { TaskSettings } from './tasks/run.js';
+import { TASKS_EXTENSION } from '../protocol/tasks.js';
+import { SKILLS_EXTENSION, SKILLS_METHODS } from '../protocol/skills.js';
+import type { SkillsCapability } from '../protocol/skills.js';
+import { SkillCatalog } from './skills/catalog.js';
 import { servedResponse } from './served-response.js';
 import { Registry } from './registry.js';
 import type { CacheHint, ServerInfo } from './types.js';
@@ -67,11 +72,15 @@ export interface CoreSettings {
   cacheHints: Readonly<Record<string, CacheHint>>;
   onError: ((error: unknown, where: string) => void) | undefined;
   capabilities: Spec.ServerCapabilities | undefined;
+  /** Where tasks (tasks extension) live and what a new one gets. */
+  tasks: TaskSettings;
 }
 
 /** ServerCore is shared by every session of one server. */
 export class ServerCore {
   readonly registry: Registry = new Registry();
+  /** The skills the server publishes (skills extension). */
+  readonly skills: SkillCatalog = new SkillCatalog();
   readonly info: ServerInfo;
   readonly instructions: string | undefined;
   readonly revisions: readonly ProtocolRevision[];
@@ -79,6 +88,7 @@ export class ServerCore {
   readonly rounds: RoundOptions;
   readonly inputTimeoutMs: number;
   readonly maxListenStreams: number;
+  readonly tasks: TaskSettings;
   #listenSlots = 0;
   readonly #settings: CoreSettings;
   readonly #sessions = new Set<AttachedSession>();
@@ -97,6 +107,7 @@ export class ServerCore {
     this.rounds = settings.rounds;
     this.inputTimeoutMs = settings.inputTimeoutMs;
     this.maxListenStreams = settings.maxListenStreams;
+    this.tasks = settings.tasks;
   }
 
   /** Takes a slot for a listen stream; false when maxListenStreams are open. */
@@ -134,7 +145,28 @@ export class ServerCore {
     if (hasResources) derived['resources'] = { subscribe: true, listChanged: true };
     if (registry.prompts.size > 0) derived['prompts'] = { listChanged: true };
     if (registry.prompts.size > 0 || registry.templates.size > 0) derived['completions'] = {};
-    const merged = { ...derived, ...this.#settings.capabilities } as Record<string, unknown>;
+    const own = this.#settings.capabilities as Record<string, unknown> | undefined;
+    const ownExtensions = (own?.['extensions'] ?? {}) as Record<string, unknown>;
+    const extensions: Record<string, unknown> = {};
+    // A server with a task tool takes the tasks extension (2026-07-28 lists extensions).
+    if ([...registry.tools.values()].some((entry) => entry.compiled.task !== undefined)) {
+      extensions[TASKS_EXTENSION] = {};
+      // 2025-11-25 core tasks: tools/call as a task, tasks/list, tasks/cancel.
+      derived['tasks'] = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+    }
+    // A server that publishes skills takes the skills extension, directory reads included.
+    if (this.skills.size > 0) {
+      const skills: SkillsCapability = { directoryRead: true };
+      extensions[SKILLS_EXTENSION] = skills;
+    }
+    if (Object.keys(extensions).length > 0) {
+      derived['extensions'] = { ...extensions, ...ownExtensions };
+    }
+    const merged = {
+      ...derived,
+      ...own,
+      ...(derived['extensions'] === undefined ? {} : { extensions: derived['extensions'] }),
+    } as Record<string, unknown>;
     const allowed = DEFINITION_FIELDS[revision].ServerCapabilities ?? [];
     return Object.fromEntries(Object.entries(merged).filter(([key]) => allowed.includes(key)));
   }
@@ -170,7 +202,7 @@ export class ServerCore {
    * added fields' when those fields are all it gets (servedResponse).
    */
   modernResponse(id: RequestId, method: string, result: unknown): SuccessResponse {
-    const cacheable = isCacheable(method) ? method : undefined;
+    const cacheable = isCacheable(method) || SKILLS_METHODS.has(method) ? method : undefined;
     const decorated = this.#decorate(result, cacheable) as object;
     if (cacheable !== undefined || !plainResult(result)) return servedResponse(id, decorated);
     return servedResponse(id, decorated, { source: result, fields: this.#modernFields });

@@ -22,7 +22,20 @@ import { readResource, servingResource, trimResource } from './resources.js';
 import type { RequestScope } from './context.js';
 import type { ServerCore } from './core.js';
 import type { Snapshot } from './registry.js';
+import type { CompiledTool } from './tools.js';
 import { callTool, unknownTool } from './tools.js';
+import {
+  TASK_FEATURES,
+  callAsTask,
+  canTakeTasks,
+  taskScope,
+  tasksRequired,
+} from './tasks/features.js';
+import type { TaskRecord } from './tasks/store.js';
+import { SKILL_FEATURES } from './skills/features.js';
+import { TaskRun, createTask, createTaskResult } from './tasks/run.js';
+import type { InputAsker } from './context.js';
+import { principalKey } from '../protocol/auth.js';
 import type { HandlerContext, LoggingLevel } from './types.js';
 
 /**
@@ -85,7 +98,7 @@ function listPage(
  */
 function withInput<T>(
   call: Call,
-  target: { readonly name: string; readonly args: unknown },
+  target: { readonly name: string; readonly args: unknown; readonly taskable?: boolean },
   run: (ctx: HandlerContext) => MaybePromise<T>,
 ): MaybePromise<T | Spec.InputRequiredResult> {
   if (call.scope.era === 'legacy') return run(createContext(call.scope, undefined));
@@ -108,18 +121,42 @@ class RunInputs implements RoundAccess {
   readonly #target: { readonly name: string; readonly args: unknown };
   #round: InputRound | undefined;
   #stop: LazySignal | undefined;
+  /** Set when the run may become a task (see startTask); resolves when it does. */
+  readonly escalation: Escalation | undefined;
 
   constructor(
     call: Call,
-    target: { readonly name: string; readonly args: unknown },
+    target: { readonly name: string; readonly args: unknown; readonly taskable?: boolean },
     round: InputRound | undefined,
   ) {
     this.#call = call;
     this.#target = target;
     this.#round = round;
+    this.escalation = target.taskable === true ? new Escalation() : undefined;
   }
 
-  get round(): InputRound {
+  /** Creates the task and hands the rest of the run to it (a no-op unless taskable). */
+  async startTask(): Promise<void> {
+    const escalation = this.escalation;
+    if (escalation === undefined || escalation.run !== undefined) return;
+    const { core, scope } = this.#call;
+    const record = await createTask(core.tasks, principalKey(scope.info?.auth));
+    const run = new TaskRun(core.tasks.store, record, core.report);
+    escalation.begin(run, record, taskScope(scope, run, record.taskId));
+  }
+
+  get scope(): RequestScope | undefined {
+    return this.escalation?.scope;
+  }
+
+  get round(): InputAsker {
+    const task = this.escalation?.run;
+    if (task !== undefined) return task;
+    return this.inputRound();
+  }
+
+  /** The run's multi round-trip round (made on first use). */
+  inputRound(): InputRound {
     if (this.#round === undefined) {
       const call = this.#call;
       const { name, args } = this.#target;
@@ -129,6 +166,8 @@ class RunInputs implements RoundAccess {
   }
 
   get signal(): AbortSignal {
+    const task = this.escalation?.run;
+    if (task !== undefined) return task.signal;
     const scope = this.#call.scope;
     return (this.#stop ??= new LazySignal(() => [scope.signal])).signal;
   }
@@ -144,6 +183,42 @@ class RunInputs implements RoundAccess {
   }
 }
 
+/**
+ * A run that may become a task midway (a tool with `task.start: 'handler'`): once the handler
+ * calls ctx.startTask(), the request is answered with the task and the handler's outcome goes
+ * to the task.
+ */
+class Escalation {
+  run: TaskRun | undefined;
+  scope: RequestScope | undefined;
+  #record: TaskRecord | undefined;
+  #resolve: ((result: Record<string, unknown>) => void) | undefined;
+  readonly #started = new Promise<Record<string, unknown>>((resolve) => {
+    this.#resolve = resolve;
+  });
+
+  begin(run: TaskRun, record: TaskRecord, scope: RequestScope): void {
+    this.run = run;
+    this.scope = scope;
+    this.#record = record;
+    this.#resolve?.(createTaskResult(record));
+  }
+
+  /** Resolves with CreateTaskResult when the task starts; `running`'s outcome then goes to it. */
+  started(running: Promise<unknown>): Promise<Record<string, unknown>> {
+    return this.#started.then((result) => {
+      const run = this.run;
+      if (run !== undefined && this.#record !== undefined) {
+        running.then(
+          (value) => run.finish({ result: value }),
+          (error: unknown) => run.finish({ error }),
+        );
+      }
+      return result;
+    });
+  }
+}
+
 /** One 2026-07-28 run of a handler that may ask for input (see {@link withInput}). */
 function runRound<T>(
   call: Call,
@@ -154,13 +229,43 @@ function runRound<T>(
     const running = run(createContext(call.scope, inputs));
     // A value at hand won: input the handler asked for is needed only when it is still waiting.
     if (!isPromise(running)) return running;
-    const round = inputs.round;
-    return round.race(running).then<T | Spec.InputRequiredResult>((outcome) => {
-      if (outcome !== NEEDS_INPUT) return outcome;
+    const round = inputs.inputRound();
+    const escalation = inputs.escalation;
+    const raced =
+      escalation === undefined
+        ? round.race(running)
+        : Promise.race([round.race(running), escalation.started(running)]);
+    return raced.then<T | Spec.InputRequiredResult>((outcome) => {
+      if (outcome !== NEEDS_INPUT) return outcome as T;
       inputs.abort(new Error('the request needs client input first'));
       return round.result(call.core.rounds);
     });
   }, inputs);
+}
+
+/**
+ * How a task tool's call runs: as a task at once, or as a call (which may become a task later,
+ * `start: 'handler'`). 2026-07-28: a task for a client that declares the extension (-32021 when
+ * the tool requires one and the client does not). 2025-11-25: a task when the call asks for one
+ * (`params.task`; -32601 when the tool requires one and the call does not). Older revisions have
+ * no tasks: a call.
+ */
+function taskMode(call: Call, task: NonNullable<CompiledTool['task']>): 'task' | 'call' {
+  const { scope } = call;
+  if (scope.revision === '2025-11-25') {
+    if (isObject(call.params['task'])) return 'task';
+    if (task.support === 'required') {
+      throw new JsonRpcError(
+        ErrorCode.MethodNotFound,
+        `tool ${String(call.params['name'])} must be called as a task (params.task)`,
+      );
+    }
+    return 'call';
+  }
+  if (scope.era === 'legacy') return 'call';
+  const takes = canTakeTasks(scope);
+  if (task.support === 'required' && !takes) throw tasksRequired();
+  return takes && task.start === 'call' ? 'task' : 'call';
 }
 
 /**
@@ -195,12 +300,17 @@ function toolsCall(call: Call): MaybePromise<unknown> {
     }
   }
   const report = call.core.report;
+  if (tool.task !== undefined) {
+    const task = taskMode(call, tool.task);
+    if (task === 'task') return callAsTask(call, tool, args);
+  }
   // Legacy calls have no input round: withInput's first step, without the closure and target it
   // would need (this is the path of every legacy tools/call).
   if (call.scope.era === 'legacy') {
     return callTool(tool, args, { ctx: createContext(call.scope, undefined), report });
   }
-  return withInput(call, { name, args }, (ctx) => callTool(tool, args, { ctx, report }));
+  const taskable = tool.task?.start === 'handler' && canTakeTasks(call.scope);
+  return withInput(call, { name, args, taskable }, (ctx) => callTool(tool, args, { ctx, report }));
 }
 
 async function resourcesList(call: Call): Promise<unknown> {
@@ -384,4 +494,6 @@ export const FEATURES: Readonly<Record<string, Feature | undefined>> = {
   'resources/subscribe': (call) => subscribe(call, true),
   'resources/unsubscribe': (call) => subscribe(call, false),
   'completion/complete': (call) => complete(call.params, call.snapshot),
+  ...TASK_FEATURES,
+  ...SKILL_FEATURES,
 };

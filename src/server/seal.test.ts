@@ -48,4 +48,35 @@ describe('Sealer', () => {
   it('rejects a short secret', () => {
     expect(() => new Sealer('short')).toThrow(/at least 32 bytes/);
   });
+
+  it('rotates: named keys seal with the first, open with any, and refuse a retired one', async () => {
+    const old = { id: 'k1', secret: 'o'.repeat(32) };
+    const next = { id: 'k2', secret: 'n'.repeat(32) };
+    const before = new Sealer([old]);
+    const sealedBefore = await before.seal('state', Date.now() + 60_000);
+    expect(sealedBefore.startsWith('v2.k1.')).toBe(true);
+    const during = new Sealer([next, old]);
+    await expect(during.open(sealedBefore)).resolves.toEqual({ ok: true, value: 'state' });
+    const sealedDuring = await during.seal('new', Date.now() + 60_000);
+    expect(sealedDuring.startsWith('v2.k2.')).toBe(true);
+    const after = new Sealer([next]);
+    await expect(after.open(sealedDuring)).resolves.toEqual({ ok: true, value: 'new' });
+    await expect(after.open(sealedBefore)).resolves.toEqual({ ok: false, reason: 'tampered' });
+    // A key id that names another key's value does not open it.
+    const forged = sealedDuring.replace('v2.k2.', 'v2.k1.');
+    await expect(during.open(forged)).resolves.toEqual({ ok: false, reason: 'tampered' });
+  });
+
+  it('refuses bad key ids, duplicates and short secrets', () => {
+    expect(() => new Sealer([])).toThrow(TypeError);
+    expect(() => new Sealer([{ id: 'a.b', secret: 'x'.repeat(32) }])).toThrow(TypeError);
+    expect(
+      () =>
+        new Sealer([
+          { id: 'a', secret: 'x'.repeat(32) },
+          { id: 'a', secret: 'y'.repeat(32) },
+        ]),
+    ).toThrow(TypeError);
+    expect(() => new Sealer([{ id: 'a', secret: 'short' }])).toThrow(TypeError);
+  });
 });

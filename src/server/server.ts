@@ -12,6 +12,7 @@ import { ServerCore } from './core.js';
 import { compilePrompt } from './prompts.js';
 import type { CompiledResource, CompiledTemplate } from './resources.js';
 import { compileResource, compileTemplate } from './resources.js';
+import type { StateSecret } from './seal.js';
 import { Sealer } from './seal.js';
 import type { SessionOptions } from './session.js';
 import { ServerSession } from './session.js';
@@ -36,6 +37,10 @@ import type {
   StructuredToolHandler,
 } from './types.js';
 import type { StandardSchemaV1 } from './standard-schema.js';
+import type { TaskStore } from './tasks/store.js';
+import type { SkillEntry } from '../protocol/skills.js';
+import type { PublishedSkill } from './skills/catalog.js';
+import { MemoryTaskStore } from './tasks/store.js';
 
 /** Options of an McpServer. Every field is optional. */
 export interface McpServerOptions {
@@ -47,8 +52,12 @@ export interface McpServerOptions {
   pageSize?: number;
   /** Validator for raw JSON Schema. Default: the built-in one (no eval). */
   validator?: JsonSchemaValidator;
-  /** Secret (≥ 32 bytes) sealing `requestState`; share it across instances behind a load balancer. Default: random per process. */
-  stateSecret?: string | Uint8Array;
+  /**
+   * Secret (≥ 32 bytes) sealing `requestState`; share it across instances behind a load
+   * balancer. To rotate, give named keys `[{ id, secret }, …]`: the first seals, each one opens
+   * what it sealed (the key id travels in the sealed value). Default: random per process.
+   */
+  stateSecret?: StateSecret;
   /** How long a `requestState` stays valid. Default: 10 minutes. */
   stateTtlMs?: number;
   /** Most rounds one multi round-trip request may take. Default: 16. */
@@ -74,6 +83,15 @@ export interface McpServerOptions {
    * (`mcpkit server: <where>: <message>`); pass `() => {}` to silence it.
    */
   onError?: (error: unknown, where: string) => void;
+  /**
+   * Where tasks live (the tasks extension): `MemoryTaskStore` (the default) for one process; a
+   * shared store lets any process serve tasks/get, tasks/update and tasks/cancel.
+   */
+  taskStore?: TaskStore;
+  /** A new task's `ttlMs`: how long it and its result are kept. null: until the store drops it. Default: 1 hour. */
+  taskTtlMs?: number | null;
+  /** The `pollIntervalMs` tasks suggest. Default: 500. */
+  taskPollIntervalMs?: number;
 }
 
 /** The default onError: one line on stderr, through console.error (every runtime has it). */
@@ -119,6 +137,16 @@ export class McpServer {
       cacheHints: options.cacheHints ?? {},
       onError: options.onError ?? reportOnStderr,
       capabilities: options.capabilities,
+      tasks: {
+        store: options.taskStore ?? new MemoryTaskStore(),
+        ttlMs:
+          options.taskTtlMs === null
+            ? null
+            : Math.round(positiveOption('taskTtlMs', options.taskTtlMs ?? 3_600_000)),
+        pollIntervalMs: Math.round(
+          positiveOption('taskPollIntervalMs', options.taskPollIntervalMs ?? 500),
+        ),
+      },
     });
     this.#validator = options.validator ?? builtinValidator;
   }
@@ -247,6 +275,71 @@ export class McpServer {
     return this.#register({ map, key: definition.name, kind: 'prompts' }, definition, (d) =>
       compilePrompt(d, handler, this.#validator),
     );
+  }
+
+  /**
+   * Publishes the skills in the folder `dir` (the skills extension, SEP-2640, 2026-07-28): each
+   * subfolder with a SKILL.md is a skill named by its frontmatter (which must equal the folder's
+   * name). Every file becomes a `skill://<name>/<path>` resource; skills/list, skills/get and
+   * resources/directory/read serve the entries, with each file's sha256 digest and size, and the
+   * server declares `io.modelcontextprotocol/skills` (with `directoryRead`). The files are read
+   * once, now: later changes on disk are not served. Node only (node:fs, node:crypto, imported
+   * on first use). Rejects with a TypeError naming the folder and the problem for a bad skill, a
+   * name published already or a URI registered already; then nothing is published.
+   */
+  async skills(dir: string): Promise<SkillEntry[]> {
+    if (typeof dir !== 'string' || dir === '') {
+      throw new TypeError('server.skills takes the path of a folder of skill folders');
+    }
+    const { loadSkills } = await import('./skills/load.js');
+    const skills = await loadSkills(dir);
+    this.#publishSkills(skills);
+    return skills.map((skill) => skill.entry);
+  }
+
+  /**
+   * Publishes one skill from files in memory (the skills extension): `SKILL.md` and the files
+   * it refers to, by `/`-separated path, text or bytes; checked as a folder's skills are (its
+   * frontmatter's name must be `name`). For skills shipped inside a program. Node only
+   * (node:crypto, imported on first use). Rejects with a TypeError naming the problem.
+   */
+  async skill(
+    name: string,
+    files: Readonly<Record<string, string | Uint8Array>>,
+  ): Promise<SkillEntry> {
+    const { skillFromFiles } = await import('./skills/load.js');
+    const skill = await skillFromFiles(name, files);
+    this.#publishSkills([skill]);
+    return skill.entry;
+  }
+
+  #publishSkills(skills: readonly PublishedSkill[]): void {
+    const catalog = this.#core.skills;
+    const resources = this.#core.registry.resources;
+    for (const skill of skills) {
+      if (catalog.has(skill.name))
+        throw new TypeError(`skill "${skill.name}" is already published`);
+      const taken = skill.files.find((file) => resources.has(file.uri));
+      if (taken !== undefined) throw new TypeError(`resource "${taken.uri}" is already registered`);
+    }
+    for (const skill of skills) {
+      const { frontmatter } = skill.entry;
+      for (const file of skill.files) {
+        const manifest = file.uri === skill.entry.uri;
+        const definition: ResourceDefinition = {
+          uri: file.uri,
+          name: manifest ? frontmatter.name : file.path,
+          mimeType: file.mimeType,
+          size: file.size,
+        };
+        if (manifest) definition.description = frontmatter.description;
+        const content = file.text ?? file.bytes;
+        this.resource(definition, () => content);
+      }
+      catalog.add(skill);
+    }
+    // The capabilities now declare the extension.
+    if (skills.length > 0) this.#core.changed('resources');
   }
 
   /** The scopes a tools/call, resources/read or prompts/get of `name` needs (Connectable). */

@@ -19,6 +19,8 @@ import type { Transport } from '../jsonrpc/transport.js';
 import type { ConnectOptions } from '../protocol/connectable.js';
 import { invalidMeta, invalidParams } from '../protocol/errors.js';
 import { methodExists } from '../protocol/methods.js';
+import { isTaskMethod } from '../protocol/tasks.js';
+import { isSkillsMethod } from '../protocol/skills.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { LegacyRevision, ModernMeta } from '../protocol/version.js';
 import {
@@ -69,6 +71,22 @@ export class ServerSession implements AttachedSession, SessionState {
       this.#legacy = {
         revision: options.legacyStateless.revision,
         client: NO_CLIENT,
+        initialized: true,
+      };
+    }
+    const restore = options.restore;
+    if (restore !== undefined) {
+      const { capabilities, clientInfo } = restore;
+      this.#legacy = {
+        revision: restore.revision,
+        client: {
+          capabilities:
+            typeof capabilities === 'object' && capabilities !== null ? capabilities : {},
+          info:
+            typeof clientInfo === 'object' && clientInfo !== null
+              ? (clientInfo as Spec.Implementation)
+              : undefined,
+        },
         initialized: true,
       };
     }
@@ -300,7 +318,11 @@ export class ServerSession implements AttachedSession, SessionState {
   #dispatch(request: Request, rctx: RequestContext, fields: ScopeFields): MaybePromise<unknown> {
     const { method } = request;
     const feature = FEATURES[method];
-    if (feature === undefined || !methodExists(method, fields.revision)) {
+    const defined =
+      methodExists(method, fields.revision) ||
+      isTaskMethod(method, fields.revision) ||
+      isSkillsMethod(method, fields.revision);
+    if (feature === undefined || !defined) {
       throw new JsonRpcError(ErrorCode.MethodNotFound, `method not found: ${method}`);
     }
     const params = (request.params ?? {}) as Record<string, unknown>;

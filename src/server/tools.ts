@@ -31,6 +31,33 @@ export interface CompiledTool {
   readonly handler: AnyToolHandler;
   /** The scopes a caller needs (auth gate on). */
   readonly scopes: readonly string[];
+  /** Task support (tasks extension); undefined for a tool that never runs as a task. */
+  readonly task: ToolTask | undefined;
+}
+
+/** How a tool runs as a task: whether it must, and when the task starts. */
+export interface ToolTask {
+  readonly support: 'optional' | 'required';
+  /** `call`: the task starts with the call; `handler`: when the handler calls ctx.startTask(). */
+  readonly start: 'call' | 'handler';
+}
+
+/** Reads a definition's `task`; throws TypeError on anything else. */
+function compileTask(task: ToolDefinition['task'], where: string): ToolTask | undefined {
+  if (task === undefined) return undefined;
+  if (task === 'optional' || task === 'required') return { support: task, start: 'call' };
+  // Checked at run time too: JavaScript callers pass anything.
+  const loose = task as { support?: unknown; start?: unknown } | null;
+  const { support, start } = loose ?? {};
+  if (
+    (support === 'optional' || support === 'required') &&
+    (start === 'call' || start === 'handler')
+  ) {
+    return { support, start };
+  }
+  throw new TypeError(
+    `${where}: task must be "optional", "required" or { support, start: "call" | "handler" }`,
+  );
 }
 
 const EMPTY_OBJECT_SCHEMA = { type: 'object', properties: {}, additionalProperties: false };
@@ -70,6 +97,7 @@ export function compileTool(
         });
   if (output !== undefined) requireObjectSchema(output.json, `${where} outputSchema`);
   // Field order is the order hosts show and tokenize: identity, prose, then schemas.
+  const task = compileTask(definition.task, where);
   const fields = {
     name,
     title: definition.title,
@@ -77,7 +105,9 @@ export function compileTool(
     inputSchema: input.json,
     outputSchema: output?.json,
     annotations: definition.annotations,
-    execution: definition.execution,
+    // 2025-11-25 lists task support (`execution.taskSupport`); later revisions drop the field.
+    execution:
+      definition.execution ?? (task === undefined ? undefined : { taskSupport: task.support }),
     icons: definition.icons,
     _meta: definition._meta,
   };
@@ -92,6 +122,7 @@ export function compileTool(
     output,
     handler: handler as AnyToolHandler,
     scopes: checkScopes(definition.scopes, where),
+    task,
   };
 }
 

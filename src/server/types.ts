@@ -95,6 +95,13 @@ export interface HandlerContext {
   ) => Promise<Spec.CreateMessageResult>;
   /** Asks the client for its roots. */
   readonly roots: (options?: InputOptions) => Promise<Spec.Root[]>;
+  /**
+   * Turns the rest of this call into a task (a tool with `task: { start: 'handler' }`, for a
+   * client that declares the tasks extension): the call is answered with the task now, and the
+   * handler goes on as the task. Input asked for before comes by multi round-trip. Anywhere
+   * else it resolves at once and changes nothing.
+   */
+  readonly startTask: () => Promise<void>;
 }
 
 /**
@@ -172,8 +179,21 @@ export interface ToolDefinition<
    * without one). A caller without them gets HTTP 403 `insufficient_scope` naming them.
    */
   scopes?: readonly string[];
-  /** Task support hint of 2025-11-25 (`execution.taskSupport`); the tasks issue serves it. */
+  /** Task support hint of 2025-11-25 (`execution.taskSupport`), listed as given. */
   execution?: { taskSupport?: 'forbidden' | 'optional' | 'required' };
+  /**
+   * Runs the tool as a task (the tasks extension on 2026-07-28, SEP-2663) for a client that
+   * declares the extension: the call is answered with a task at once and the handler goes on
+   * (its `ctx.elicit`/`sample`/`roots` park the task until tasks/update answers, its `ctx.signal`
+   * aborts on tasks/cancel, its progress messages become the task's status message).
+   * `'optional'`: other clients get the plain result; `'required'`: other clients get -32021.
+   * `{ support, start: 'handler' }`: the call runs as usual (input by multi round-trip) until
+   * the handler calls `ctx.startTask()`.
+   */
+  task?:
+    | 'optional'
+    | 'required'
+    | { readonly support: 'optional' | 'required'; readonly start: 'call' | 'handler' };
 }
 
 /** The contents a resource read may return: full contents, text, or bytes. */

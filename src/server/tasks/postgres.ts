@@ -1,0 +1,206 @@
+// A TaskStore on PostgreSQL (mcpkit/tasks/postgres): tasks in one table, so they outlive the
+// process that made them and any process sharing the database serves tasks/get; signals
+// (tasks/update, tasks/cancel) travel by LISTEN/NOTIFY to the process running the task. It takes
+// a `pg` Pool (the optional peer), typed structurally so no pg types are needed to use it.
+import type { TaskRecord, TaskSignal, TaskStore } from './store.js';
+
+/** The part of a `pg` Pool the store uses. */
+export interface PgPoolLike {
+  query(text: string, values?: readonly unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+  connect(): Promise<PgClientLike>;
+}
+
+/** The part of a `pg` PoolClient the store uses (the LISTEN connection). */
+export interface PgClientLike {
+  query(text: string, values?: readonly unknown[]): Promise<unknown>;
+  /** `notification` gives `{ channel, payload }`; `error` an Error. */
+  on(event: 'notification' | 'error', listener: (value: never) => void): unknown;
+  release(error?: Error | boolean): void;
+}
+
+/** Options of {@link createPostgresTaskStore}. */
+export interface PostgresTaskStoreOptions {
+  readonly pool: PgPoolLike;
+  /** The table (created if missing). Default `mcpkit_tasks`. */
+  readonly table?: string;
+  /** The NOTIFY channel of signals. Default: the table's name. */
+  readonly channel?: string;
+  /** Receives a failure of the LISTEN connection (signals stop until the next subscribe). */
+  readonly onError?: (error: unknown) => void;
+}
+
+/** A TaskStore that can be closed (its LISTEN connection released). */
+export interface PostgresTaskStore extends TaskStore {
+  /** Creates the table if missing; every method waits for it. */
+  readonly ready: Promise<void>;
+  close(): Promise<void>;
+}
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** Creates the store; throws TypeError for a table or channel name that is not a plain identifier. */
+export function createPostgresTaskStore(options: PostgresTaskStoreOptions): PostgresTaskStore {
+  const table = options.table ?? 'mcpkit_tasks';
+  const channel = options.channel ?? table;
+  for (const [what, name] of [
+    ['table', table],
+    ['channel', channel],
+  ] as const) {
+    if (!IDENTIFIER.test(name))
+      throw new TypeError(`${what} must be a lower-case identifier, got "${name}"`);
+  }
+  return new PostgresStore(options.pool, { table, channel, onError: options.onError });
+}
+
+class PostgresStore implements PostgresTaskStore {
+  readonly ready: Promise<void>;
+  readonly #pool: PgPoolLike;
+  readonly #table: string;
+  readonly #channel: string;
+  readonly #onError: ((error: unknown) => void) | undefined;
+  readonly #listeners = new Map<string, Set<(signal: TaskSignal) => void>>();
+  #listening: Promise<PgClientLike | undefined> | undefined;
+
+  constructor(
+    pool: PgPoolLike,
+    names: { table: string; channel: string; onError: ((error: unknown) => void) | undefined },
+  ) {
+    this.#pool = pool;
+    this.#table = names.table;
+    this.#channel = names.channel;
+    this.#onError = names.onError;
+    this.ready = pool
+      .query(
+        `CREATE TABLE IF NOT EXISTS ${this.#table} (
+           task_id text PRIMARY KEY,
+           owner text,
+           expires_at timestamptz,
+           record jsonb NOT NULL)`,
+      )
+      .then(() => undefined);
+  }
+
+  async create(record: TaskRecord): Promise<void> {
+    await this.ready;
+    // The process that creates tasks runs them: it listens before the first one exists, so no
+    // signal for it is missed.
+    this.#listening ??= this.#listen();
+    await this.#listening;
+    await this.#pool.query(
+      `INSERT INTO ${this.#table} (task_id, owner, expires_at, record) VALUES ($1, $2, $3, $4)`,
+      [record.taskId, record.owner ?? null, expiry(record), JSON.stringify(record)],
+    );
+  }
+
+  async get(taskId: string): Promise<TaskRecord | undefined> {
+    await this.ready;
+    const { rows } = await this.#pool.query(
+      `SELECT record FROM ${this.#table}
+        WHERE task_id = $1 AND (expires_at IS NULL OR expires_at > now())`,
+      [taskId],
+    );
+    const record = rows[0]?.['record'];
+    return typeof record === 'string'
+      ? (JSON.parse(record) as TaskRecord)
+      : (record as TaskRecord | undefined);
+  }
+
+  async list(owner: string | undefined): Promise<TaskRecord[]> {
+    await this.ready;
+    const { rows } = await this.#pool.query(
+      `SELECT record FROM ${this.#table}
+        WHERE owner IS NOT DISTINCT FROM $1 AND (expires_at IS NULL OR expires_at > now())
+        ORDER BY record->>'createdAt'`,
+      [owner ?? null],
+    );
+    return rows.map((row) => parse(row['record']));
+  }
+
+  async put(record: TaskRecord): Promise<void> {
+    await this.ready;
+    await this.#pool.query(`UPDATE ${this.#table} SET record = $2 WHERE task_id = $1`, [
+      record.taskId,
+      JSON.stringify(record),
+    ]);
+  }
+
+  async signal(taskId: string, signal: TaskSignal): Promise<void> {
+    await this.ready;
+    await this.#pool.query('SELECT pg_notify($1, $2)', [
+      this.#channel,
+      JSON.stringify({ taskId, signal }),
+    ]);
+  }
+
+  subscribe(taskId: string, listener: (signal: TaskSignal) => void): () => void {
+    let listeners = this.#listeners.get(taskId);
+    if (listeners === undefined) {
+      listeners = new Set();
+      this.#listeners.set(taskId, listeners);
+    }
+    listeners.add(listener);
+    this.#listening ??= this.#listen();
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0) this.#listeners.delete(taskId);
+    };
+  }
+
+  /** Removes expired tasks; resolves with how many. */
+  async sweep(): Promise<number> {
+    await this.ready;
+    const { rows } = await this.#pool.query(
+      `WITH gone AS (DELETE FROM ${this.#table} WHERE expires_at <= now() RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+    );
+    return Number(rows[0]?.['n'] ?? 0);
+  }
+
+  async close(): Promise<void> {
+    const client = await this.#listening?.catch(() => undefined);
+    this.#listening = undefined;
+    client?.release();
+  }
+
+  /** One connection LISTENs for every task's signals and hands them to their listeners. */
+  async #listen(): Promise<PgClientLike | undefined> {
+    try {
+      await this.ready;
+      const client = await this.#pool.connect();
+      client.on('error', (error: Error) => {
+        this.#onError?.(error);
+        this.#listening = undefined;
+      });
+      client.on('notification', (message: { channel: string; payload?: string }) => {
+        if (message.channel !== this.#channel || message.payload === undefined) return;
+        this.#deliver(message.payload);
+      });
+      await client.query(`LISTEN ${this.#channel}`);
+      return client;
+    } catch (error) {
+      this.#onError?.(error);
+      this.#listening = undefined;
+      return undefined;
+    }
+  }
+
+  #deliver(payload: string): void {
+    let parsed: { taskId?: unknown; signal?: TaskSignal };
+    try {
+      parsed = JSON.parse(payload) as typeof parsed;
+    } catch {
+      return;
+    }
+    if (typeof parsed.taskId !== 'string' || parsed.signal === undefined) return;
+    for (const listener of this.#listeners.get(parsed.taskId) ?? []) listener(parsed.signal);
+  }
+}
+
+/** A `record` column as pg returns it (jsonb is parsed already; text is not). */
+function parse(value: unknown): TaskRecord {
+  return (typeof value === 'string' ? JSON.parse(value) : value) as TaskRecord;
+}
+
+function expiry(record: TaskRecord): string | null {
+  return record.expiresAt === undefined ? null : new Date(record.expiresAt).toISOString();
+}
