@@ -3,6 +3,8 @@
 // `notifications/cancelled` on abort, and the multi round-trip driver that answers
 // `input_required` results and retries with a new id (Spec 2026-07-28 basic/patterns/mrtr).
 import { linkSignals } from '../internal/abort.js';
+import type { TaskIo } from './tasks.js';
+import { driveTask } from './tasks.js';
 import { isObject } from '../internal/json.js';
 import type { Connection } from '../jsonrpc/connection.js';
 import type { CallOptions as ConnectionCallOptions } from '../jsonrpc/serve.js';
@@ -36,6 +38,8 @@ export interface RequestOptions extends CallOptions {
   noTimeout?: boolean;
   /** Extra transport headers for every round (HTTP `Mcp-Param-*`). */
   headers?: Readonly<Record<string, string>>;
+  /** Resolve with a 2026-07-28 CreateTaskResult as it is, instead of driving the task. */
+  rawTask?: boolean;
 }
 
 type Params = Record<string, unknown>;
@@ -167,6 +171,9 @@ export class Caller {
       call.onRound?.(id);
       const wire = this.#withMeta({ ...params, ...extra }, call.token);
       const result = await this.#send(method, wire, { ...call, id });
+      if (this.era === 'modern' && isTaskResult(result) && method === 'tools/call') {
+        return call.rawTask === true ? result : driveTask(result, this.taskIo, call);
+      }
       if (this.era === 'legacy' || !isInputRequiredResult(result)) return finish(result);
       if (round >= this.#settings.maxInputRounds) {
         throw new LocalError(
@@ -177,6 +184,20 @@ export class Caller {
       extra = await this.#answer(result as Params, call.signal);
     }
   }
+
+  /** What driving a task needs of this caller. */
+  readonly taskIo: TaskIo = {
+    request: (method, params, options) => this.request(method, params, options),
+    fulfil: (inputRequests, signal) =>
+      this.#settings.input.fulfil(inputRequests, {
+        era: this.era,
+        revision: this.#revision,
+        signal,
+      }),
+    report: (error) => {
+      this.#settings.report(error);
+    },
+  };
 
   /** The params of the retry: this round's answers and the state, echoed as received. */
   async #answer(result: Params, signal: AbortSignal | undefined): Promise<Params> {
@@ -241,6 +262,13 @@ export class Caller {
     };
     pending.then(done, done);
   }
+}
+
+/** True for a 2026-07-28 CreateTaskResult (the tasks extension). */
+function isTaskResult(result: unknown): result is Params {
+  return (
+    isObject(result) && result['resultType'] === 'task' && typeof result['taskId'] === 'string'
+  );
 }
 
 /** The final result of a request: checked, `resultType` removed. */

@@ -3,6 +3,7 @@
 // arrived in 2025-06-18, its modes and sampling tools in 2025-11-25, roots list_changed left
 // in 2026-07-28).
 import { isObject } from '../internal/json.js';
+import { TASKS_EXTENSION } from '../protocol/tasks.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { ProtocolRevision } from '../protocol/version.js';
 import { eraOf } from '../protocol/version.js';
@@ -21,7 +22,10 @@ export function deriveCapabilities(options: ClientOptions): Spec.ClientCapabilit
     derived['sampling'] = options.sampling?.tools === true ? { tools: {} } : {};
   }
   if (options.onRoots !== undefined) derived['roots'] = { listChanged: true };
-  return { ...derived, ...options.capabilities };
+  // The client drives tool calls that become tasks (2026-07-28 tasks extension).
+  const own = (options.capabilities as Capabilities | undefined)?.['extensions'];
+  const extensions = { [TASKS_EXTENSION]: {}, ...(isObject(own) ? own : {}) };
+  return { ...derived, ...options.capabilities, extensions };
 }
 
 /** `declared`, trimmed to the shape `revision` defines. */

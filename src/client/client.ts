@@ -3,6 +3,13 @@
 // behave the same in both eras. See docs/client.md.
 import { JsonRpcError, LocalError, LocalErrorCode } from '../jsonrpc/errors.js';
 import type { Transport } from '../jsonrpc/transport.js';
+import { driveLegacyTask, driveTask } from './tasks.js';
+import { isObject } from '../internal/json.js';
+import type { Task } from '../protocol/tasks.js';
+import type { SkillEntry } from '../protocol/skills.js';
+import { SKILLS_EXTENSION, SKILLS_GET_METHOD, SKILLS_LIST_METHOD } from '../protocol/skills.js';
+import type { LoadedSkill, SkillFile } from './skills.js';
+import { checkedEntry, loadedSkill, verifiedFile, violation } from './skills.js';
 import { McpErrorCode } from '../protocol/errors.js';
 import { paramHeaderValues } from '../protocol/param-headers.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
@@ -199,11 +206,7 @@ export class Client {
     const session = this.#require();
     const params = { name, arguments: args };
     if (session.caller.era === 'legacy') {
-      const result = (await session.caller.request(
-        'tools/call',
-        params,
-        options,
-      )) as CallToolResult;
+      const result = (await this.#callLegacy(session, params, options)) as CallToolResult;
       if (result.isError !== true) {
         const known = await session.tools.lookup(name, () => this.#fetchTools(session, options));
         session.outputs.check(name, result, known?.outputSchema);
@@ -213,6 +216,31 @@ export class Client {
     const { result, known } = await this.#callModern(session, params, options);
     session.outputs.check(name, result, known?.outputSchema);
     return result;
+  }
+
+  /**
+   * A legacy tools/call, as a 2025-11-25 task when the server takes tool calls as tasks
+   * (`capabilities.tasks.requests.tools.call`) and `options.task` asks for one or the tool's
+   * listing says it requires one (`execution.taskSupport`; the tools are listed first then).
+   */
+  async #callLegacy(
+    session: ClientSession,
+    params: { name: string; arguments: Record<string, unknown> },
+    options: CallOptions,
+  ): Promise<Record<string, unknown>> {
+    if (session.caller.revision === '2025-11-25' && takesToolTasks(this.serverCapabilities)) {
+      const known =
+        options.task === true
+          ? undefined
+          : await session.tools.lookup(params.name, () => this.#fetchTools(session, options));
+      if (options.task === true || known?.taskSupport === 'required') {
+        const ttl = options.taskTtlMs === undefined ? {} : { ttl: options.taskTtlMs };
+        const task = { ...params, task: ttl };
+        const created = await session.caller.request('tools/call', task, options);
+        return driveLegacyTask(created, session.caller.taskIo, options);
+      }
+    }
+    return session.caller.request('tools/call', params, options);
   }
 
   /**
@@ -249,6 +277,165 @@ export class Client {
       if (JSON.stringify(freshHeaders) === JSON.stringify(headers)) throw error;
       return { result: await send(freshHeaders), known: fresh };
     }
+  }
+
+  /**
+   * Starts a tool call as a task and resolves without waiting for it: `{ task }` (then follow it
+   * with getTask, updateTask, cancelTask, getTaskResult), or `{ result }` when the server
+   * answered at once (2026-07-28: the server decides whether a call becomes a task).
+   */
+  async callToolAsTask(
+    name: string,
+    args: Record<string, unknown> = {},
+    options: CallOptions = {},
+  ): Promise<{ task: Task } | { result: CallToolResult }> {
+    const session = this.#require();
+    const params = { name, arguments: args };
+    if (session.caller.era === 'legacy') {
+      const ttl = options.taskTtlMs === undefined ? {} : { ttl: options.taskTtlMs };
+      const created = await session.caller.request('tools/call', { ...params, task: ttl }, options);
+      if (isObject(created['task'])) return { task: created['task'] as unknown as Task };
+      return { result: created as CallToolResult };
+    }
+    const answer = await session.caller.request('tools/call', params, {
+      ...options,
+      rawTask: true,
+    });
+    if (answer['resultType'] === 'task') {
+      const task = Object.fromEntries(
+        Object.entries(answer).filter(([key]) => key !== 'resultType'),
+      );
+      return { task: task as unknown as Task };
+    }
+    return { result: answer as CallToolResult };
+  }
+
+  /** A task's current state (`tasks/get`): its status, and its input requests, result or error. */
+  async getTask(taskId: string, options: CallOptions = {}): Promise<Task> {
+    return (await this.#require().caller.request(
+      'tasks/get',
+      { taskId },
+      options,
+    )) as unknown as Task;
+  }
+
+  /** Answers a 2026-07-28 task's input requests (`tasks/update`). */
+  async updateTask(
+    taskId: string,
+    inputResponses: Record<string, unknown>,
+    options: CallOptions = {},
+  ): Promise<void> {
+    await this.#require().caller.request('tasks/update', { taskId, inputResponses }, options);
+  }
+
+  /** Asks the server to cancel a task (`tasks/cancel`); the task may still end otherwise. */
+  async cancelTask(taskId: string, options: CallOptions = {}): Promise<void> {
+    await this.#require().caller.request('tasks/cancel', { taskId }, options);
+  }
+
+  /**
+   * A task's result, once it has one: 2025-11-25 `tasks/result` (which waits); 2026-07-28 polls
+   * tasks/get, answering input requests with the client's handlers. A failed task rejects with
+   * its error; a cancelled one with LocalError.
+   */
+  async getTaskResult(taskId: string, options: CallOptions = {}): Promise<CallToolResult> {
+    const session = this.#require();
+    if (session.caller.era === 'legacy') {
+      return (await session.caller.request(
+        'tasks/result',
+        { taskId },
+        { ...options, noTimeout: true },
+      )) as CallToolResult;
+    }
+    const task = await session.caller.request('tasks/get', { taskId }, options);
+    return (await driveTask(task, session.caller.taskIo, options)) as CallToolResult;
+  }
+
+  /** The tasks the server keeps for this client (2025-11-25 `tasks/list`; one page). */
+  async listTasks(options: CallOptions & { cursor?: string } = {}): Promise<Task[]> {
+    const { cursor, ...rest } = options;
+    const params = cursor === undefined ? {} : { cursor };
+    const result = await this.#require().caller.request('tasks/list', params, rest);
+    return Array.isArray(result['tasks']) ? (result['tasks'] as Task[]) : [];
+  }
+
+  /**
+   * Lists the server's skills (the skills extension, `skills/list`), following `nextCursor`. Only
+   * the entries are fetched: no skill file is read until asked ({@link readSkill},
+   * {@link readSkillFile}). A malformed entry is left out and reported (`onError`). Rejects with
+   * LocalError('UNSUPPORTED') when the server does not declare the extension (2026-07-28).
+   */
+  async listSkills(options: ListOptions = {}): Promise<SkillEntry[]> {
+    const session = this.#requireSkills();
+    const maxPages = options.maxPages ?? this.#options.maxPages ?? 1000;
+    const entries: SkillEntry[] = [];
+    let cursor: string | undefined;
+    for (let pages = 1; ; pages++) {
+      const params = cursor === undefined ? {} : { cursor };
+      const result = await session.caller.request(SKILLS_LIST_METHOD, params, options);
+      const skills = result['skills'];
+      if (!Array.isArray(skills)) throw violation('skills/list result has no "skills" array');
+      for (const item of skills as unknown[]) {
+        try {
+          entries.push(checkedEntry(item, SKILLS_LIST_METHOD));
+        } catch (error) {
+          session.report(error);
+        }
+      }
+      const next = result['nextCursor'];
+      if (typeof next !== 'string') break;
+      if (pages >= maxPages) throw violation(`skills/list returned more than ${maxPages} pages`);
+      cursor = next;
+    }
+    const known = this.#knownSkills(session);
+    for (const entry of entries) known.set(entry.uri, entry);
+    return entries;
+  }
+
+  /**
+   * The entry of the skill whose SKILL.md is at `uri` (`skills/get`); it is what later reads of
+   * the skill are verified against. A malformed entry, or one for another URI, rejects with
+   * LocalError('PROTOCOL_VIOLATION').
+   */
+  async getSkill(uri: string, options: CallOptions = {}): Promise<SkillEntry> {
+    const session = this.#requireSkills();
+    const result = await session.caller.request(SKILLS_GET_METHOD, { uri }, options);
+    const entry = checkedEntry(result['skill'], SKILLS_GET_METHOD);
+    if (entry.uri !== uri) throw violation(`skills/get for ${uri} answered the skill ${entry.uri}`);
+    this.#knownSkills(session).set(uri, entry);
+    return entry;
+  }
+
+  /**
+   * Loads a skill: reads its SKILL.md (`resources/read`) and verifies it against the skill's
+   * entry (from listSkills or getSkill; fetched with getSkill when not known yet): its size, its
+   * sha256 digest, and its frontmatter field by field. Any discrepancy rejects with
+   * LocalError('PROTOCOL_VIOLATION') and nothing of the file is returned. Other files are not read:
+   * {@link readSkillFile} reads them when needed.
+   */
+  async readSkill(uri: string, options: CallOptions = {}): Promise<LoadedSkill> {
+    const session = this.#requireSkills();
+    const entry = this.#knownSkills(session).get(uri) ?? (await this.getSkill(uri, options));
+    const result = await session.caller.request('resources/read', { uri }, options);
+    return loadedSkill(entry, await verifiedFile(entry, uri, result));
+  }
+
+  /**
+   * Reads one file of the skill whose SKILL.md is at `skillUri` and verifies its size and digest
+   * against the skill's entry (LocalError('PROTOCOL_VIOLATION') on any discrepancy, or when the
+   * entry does not list `fileUri`). A skill whose resources are "dynamic" lists no digests: its
+   * files come back with `verified: false`.
+   */
+  async readSkillFile(
+    skillUri: string,
+    fileUri: string,
+    options: CallOptions = {},
+  ): Promise<SkillFile> {
+    const session = this.#requireSkills();
+    const entry =
+      this.#knownSkills(session).get(skillUri) ?? (await this.getSkill(skillUri, options));
+    const result = await session.caller.request('resources/read', { uri: fileUri }, options);
+    return verifiedFile(entry, fileUri, result);
   }
 
   /** Reads a resource. */
@@ -341,6 +528,31 @@ export class Client {
     return negotiated;
   }
 
+  /** The connected session, when its server declares the skills extension. */
+  #requireSkills(): ClientSession {
+    const session = this.#require();
+    const extensions = (this.serverCapabilities as Record<string, unknown>)['extensions'];
+    if (!isObject(extensions) || !isObject(extensions[SKILLS_EXTENSION])) {
+      throw new LocalError(
+        LocalErrorCode.Unsupported,
+        `the server does not declare the skills extension (${SKILLS_EXTENSION})`,
+      );
+    }
+    return session;
+  }
+
+  /** The skill entries this session has seen, by SKILL.md URI. */
+  #knownSkills(session: ClientSession): Map<string, SkillEntry> {
+    let known = this.#skills.get(session);
+    if (known === undefined) {
+      known = new Map();
+      this.#skills.set(session, known);
+    }
+    return known;
+  }
+
+  readonly #skills = new WeakMap<ClientSession, Map<string, SkillEntry>>();
+
   #require(): ClientSession {
     const session = this.#session;
     if (session === undefined) throw notConnected();
@@ -383,6 +595,14 @@ export class Client {
       session.report(error);
     });
   }
+}
+
+/** Whether a 2025-11-25 server takes tools/call as a task (`tasks.requests.tools.call`). */
+function takesToolTasks(capabilities: unknown): boolean {
+  const tasks = isObject(capabilities) ? capabilities['tasks'] : undefined;
+  const requests = isObject(tasks) ? tasks['requests'] : undefined;
+  const tools = isObject(requests) ? requests['tools'] : undefined;
+  return isObject(tools) && isObject(tools['call']);
 }
 
 function listChangedFilter(capabilities: Spec.ServerCapabilities): SubscriptionFilter {

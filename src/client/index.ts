@@ -30,3 +30,28 @@ export type {
   Tool,
 } from './types.js';
 export { JsonRpcError, LocalError, LocalErrorCode } from '../jsonrpc/errors.js';
+export type { OAuthClient } from './oauth/oauth-client.js';
+export { createOAuthClient } from './oauth/oauth-client.js';
+export type {
+  AuthorizationServerMetadata,
+  OAuthClientInformation,
+  OAuthClientMetadata,
+  OAuthClientOptions,
+  OAuthGrant,
+  OAuthProvider,
+  OAuthStore,
+  OAuthTokens,
+  TokenEndpointAuthMethod,
+} from './oauth/types.js';
+export { fileStore, memoryStore } from './oauth/store.js';
+export { AuthorizationError } from '../protocol/auth.js';
+export type { HttpAuthorizer } from '../protocol/auth.js';
+export type { DetailedTask, Task, TaskStatus } from '../protocol/tasks.js';
+export type { LoadedSkill, SkillFile } from './skills.js';
+export type {
+  SkillEntry,
+  SkillFrontmatter,
+  SkillResourceEntry,
+  SkillsCapability,
+} from '../protocol/skills.js';
+export { SKILLS_EXTENSION } from '../protocol/skills.js';

@@ -11,6 +11,8 @@ import type { RejectedTool } from './types.js';
 /** What the client knows of one listed tool. */
 export interface KnownTool {
   readonly outputSchema: Readonly<Record<string, unknown>> | undefined;
+  /** 2025-11-25 `execution.taskSupport`: whether it runs as a task (core tasks). */
+  readonly taskSupport: 'forbidden' | 'optional' | 'required' | undefined;
   /** Its `x-mcp-header` annotations (2026-07-28 listings; empty otherwise). */
   readonly headers: readonly ParamHeader[];
 }
@@ -39,14 +41,20 @@ export class KnownTools {
       const name = tool['name'];
       const output = tool['outputSchema'];
       const outputSchema = isObject(output) ? output : undefined;
+      const execution = tool['execution'];
+      const support = isObject(execution) ? execution['taskSupport'] : undefined;
+      const taskSupport =
+        support === 'forbidden' || support === 'optional' || support === 'required'
+          ? support
+          : undefined;
       if (!options.annotated) {
-        this.#tools.set(name, { outputSchema, headers: NO_HEADERS });
+        this.#tools.set(name, { outputSchema, headers: NO_HEADERS, taskSupport });
         kept.push(tool);
         continue;
       }
       const scan = scanParamHeaders(tool['inputSchema']);
       if (scan.ok) {
-        this.#tools.set(name, { outputSchema, headers: scan.headers });
+        this.#tools.set(name, { outputSchema, headers: scan.headers, taskSupport });
         kept.push(tool);
       } else {
         this.#tools.delete(name);

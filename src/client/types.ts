@@ -155,6 +155,13 @@ export interface CallOptions {
    * is told) and rejects with LocalError('REQUEST_TIMEOUT'). Default: none.
    */
   maxTotalTimeoutMs?: number;
+  /**
+   * 2025-11-25: call the tool as a task (`params.task`), even where the tool allows a plain call
+   * (a tool that requires one is called as a task anyway). In 2026-07-28 the server decides.
+   */
+  task?: boolean;
+  /** 2025-11-25: the task's requested `ttl`, in milliseconds. */
+  taskTtlMs?: number;
 }
 
 /** Options of a listing. */

@@ -1,0 +1,207 @@
+// Tool calls that become tasks, driven to their result. 2026-07-28 (the tasks extension,
+// SEP-2663): the server answers with `resultType: "task"`; the client polls tasks/get at the
+// interval the task suggests, answers its input requests with the client's handlers through
+// tasks/update, and ends with the inlined result (or the error of a failed task). 2025-11-25
+// (core tasks): the client asks for a task (`params.task`), then tasks/result, which waits for
+// the end while the server's requests about the task arrive on the session as usual; tasks/get
+// polls meanwhile for status messages. An aborted call cancels its task (tasks/cancel).
+import { JsonRpcError, LocalError, LocalErrorCode } from '../jsonrpc/errors.js';
+import type { WireError } from '../jsonrpc/errors.js';
+import { isObject } from '../internal/json.js';
+import type { CallOptions } from './types.js';
+
+type Params = Record<string, unknown>;
+
+/** What driving a task needs of the client. */
+export interface TaskIo {
+  /** Sends a request (the caller's pipeline: `_meta`, timeouts) and resolves with its result. */
+  request(
+    method: string,
+    params: Params,
+    options?: { signal?: AbortSignal; noTimeout?: boolean },
+  ): Promise<Params>;
+  /** Answers input requests with the client's handlers (as for multi round-trip requests). */
+  fulfil(inputRequests: unknown, signal: AbortSignal): Promise<Params>;
+  report(error: unknown): void;
+}
+
+/** The shortest and longest wait between two polls, whatever the task suggests. */
+const MIN_POLL_MS = 50;
+const MAX_POLL_MS = 10_000;
+
+/** The error of a task that ended cancelled. */
+export function taskCancelled(taskId: string): LocalError {
+  return new LocalError(LocalErrorCode.ConnectionClosed, `task ${taskId} was cancelled`);
+}
+
+/** Drives a 2026-07-28 task (`created`, a CreateTaskResult) to its result. */
+export async function driveTask(
+  created: Params,
+  io: TaskIo,
+  options: CallOptions,
+): Promise<Params> {
+  const taskId = String(created['taskId']);
+  const { signal } = options;
+  const cancel = cancelOnAbort(io, taskId, signal);
+  const answered = new Set<string>();
+  let message: string | undefined;
+  let task = created;
+  try {
+    for (let step = 0; ; step++) {
+      if (task['statusMessage'] !== message && typeof task['statusMessage'] === 'string') {
+        message = task['statusMessage'];
+        options.onProgress?.(step, undefined, message);
+      }
+      switch (task['status']) {
+        case 'completed':
+          return resultOf(task);
+        case 'failed':
+          throw errorOf(task);
+        case 'cancelled':
+          throw taskCancelled(taskId);
+        case 'input_required':
+          await answer(io, { taskId, task, answered, signal });
+          break;
+        default:
+          break;
+      }
+      await sleep(pollInterval(task), signal);
+      task = await io.request('tasks/get', { taskId }, signalOnly(signal));
+    }
+  } finally {
+    cancel();
+  }
+}
+
+/** Answers the input requests not answered yet, through tasks/update. */
+async function answer(
+  io: TaskIo,
+  state: { taskId: string; task: Params; answered: Set<string>; signal: AbortSignal | undefined },
+): Promise<void> {
+  const { taskId, task, answered, signal } = state;
+  const requests = isObject(task['inputRequests']) ? task['inputRequests'] : {};
+  const fresh = Object.fromEntries(Object.entries(requests).filter(([key]) => !answered.has(key)));
+  if (Object.keys(fresh).length === 0) return;
+  const responses = await io.fulfil(fresh, signal ?? new AbortController().signal);
+  for (const key of Object.keys(fresh)) answered.add(key);
+  if (Object.keys(responses).length === 0) return;
+  await io.request('tasks/update', { taskId, inputResponses: responses }, signalOnly(signal));
+}
+
+/**
+ * Drives a 2025-11-25 task (`created`, a CreateTaskResult whose `task` is the task) to its
+ * result: tasks/result, polling tasks/get for status messages until it answers.
+ */
+export async function driveLegacyTask(
+  created: Params,
+  io: TaskIo,
+  options: CallOptions,
+): Promise<Params> {
+  const task = isObject(created['task']) ? created['task'] : created;
+  const taskId = String(task['taskId']);
+  const { signal } = options;
+  const cancel = cancelOnAbort(io, taskId, signal);
+  const polling = new AbortController();
+  void watch(io, { taskId, task, onProgress: options.onProgress, stop: polling.signal });
+  try {
+    return await io.request('tasks/result', { taskId }, { ...signalOnly(signal), noTimeout: true });
+  } finally {
+    polling.abort();
+    cancel();
+  }
+}
+
+/** Polls tasks/get for status messages until `stop` aborts or the task ends. Never rejects. */
+async function watch(
+  io: TaskIo,
+  run: { taskId: string; task: Params; onProgress: CallOptions['onProgress']; stop: AbortSignal },
+): Promise<void> {
+  let task = run.task;
+  let message: string | undefined;
+  try {
+    for (let step = 0; !run.stop.aborted; step++) {
+      if (typeof task['statusMessage'] === 'string' && task['statusMessage'] !== message) {
+        message = task['statusMessage'];
+        run.onProgress?.(step, undefined, message);
+      }
+      if (['completed', 'failed', 'cancelled'].includes(String(task['status']))) return;
+      if (
+        !(await sleep(pollInterval(task), run.stop).then(
+          () => true,
+          () => false,
+        ))
+      )
+        return;
+      task = await io.request('tasks/get', { taskId: run.taskId }, { signal: run.stop });
+    }
+  } catch {
+    // Status messages are a courtesy: tasks/result carries the outcome.
+  }
+}
+
+/** The task's suggested poll interval (`pollIntervalMs`, or 2025-11-25's `pollInterval`), bounded. */
+function pollInterval(task: Params): number {
+  const suggested = task['pollIntervalMs'] ?? task['pollInterval'];
+  const ms = typeof suggested === 'number' && Number.isFinite(suggested) ? suggested : 1000;
+  return Math.min(Math.max(ms, MIN_POLL_MS), MAX_POLL_MS);
+}
+
+function resultOf(task: Params): Params {
+  const result = task['result'];
+  if (!isObject(result)) {
+    throw new LocalError(LocalErrorCode.ProtocolViolation, 'a completed task carries no result');
+  }
+  return result;
+}
+
+function errorOf(task: Params): JsonRpcError {
+  const error = task['error'];
+  if (
+    isObject(error) &&
+    typeof error['code'] === 'number' &&
+    typeof error['message'] === 'string'
+  ) {
+    return JsonRpcError.fromWire(error as unknown as WireError);
+  }
+  return new JsonRpcError(
+    -32603,
+    `the task failed${typeof task['statusMessage'] === 'string' ? `: ${task['statusMessage']}` : ''}`,
+  );
+}
+
+/** Sends tasks/cancel when `signal` aborts; returns the unlink. */
+function cancelOnAbort(io: TaskIo, taskId: string, signal: AbortSignal | undefined): () => void {
+  if (signal === undefined) return () => undefined;
+  const onAbort = (): void => {
+    io.request('tasks/cancel', { taskId }).catch((error: unknown) => {
+      io.report(error);
+    });
+  };
+  signal.addEventListener('abort', onAbort, { once: true });
+  return () => {
+    signal.removeEventListener('abort', onAbort);
+  };
+}
+
+function signalOnly(signal: AbortSignal | undefined): { signal?: AbortSignal } {
+  return signal === undefined ? {} : { signal };
+}
+
+/** Waits `ms`; rejects with the signal's reason when it aborts first. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted === true) {
+      reject(signal.reason as Error);
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason as Error);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
