@@ -20,12 +20,14 @@ export { createStreamableHttpHandler } from './server/handler.js';
 export type { HttpMessageInfo } from './server/context.js';
 export type {
   CorsOptions,
+  HealthOptions,
   HttpAuthOptions,
   LegacySseOptions,
   ResponseMode,
   StreamableHttpOptions,
 } from './server/options.js';
 export type { FetchExtra, FetchHandler } from './server/fetch.js';
+export type { SessionRecord, SessionStore } from './server/session-store.js';
 export { createFetchHandler, toFetchHandler } from './server/fetch.js';
 export { decodeHeaderValue, encodeHeaderValue } from '../../protocol/param-headers.js';
 export type { SseEvent } from './sse.js';

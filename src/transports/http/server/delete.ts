@@ -1,5 +1,6 @@
 // DELETE on the MCP endpoint ends a legacy session (spec 2025-11-25
 // basic/transports#session-management); later requests naming it get 404.
+import type { MaybePromise } from '../../../internal/maybe.js';
 import type { HttpContext } from './context.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
 import { emptyReply } from './exchange.js';
@@ -8,11 +9,12 @@ import { sessionOf } from './legacy-session.js';
 
 const ENDED: HttpReply = emptyReply(200);
 
-/** Serves a DELETE to the MCP endpoint. */
-export function handleDelete(ctx: HttpContext, exchange: HttpExchange): HttpReply {
+/** Serves a DELETE to the MCP endpoint; with a session store, the record goes too. */
+export function handleDelete(ctx: HttpContext, exchange: HttpExchange): MaybePromise<HttpReply> {
   if (!ctx.options.sessions || isModernHeader(exchange)) return notAllowed(ctx);
   const session = sessionOf(ctx, exchange, null);
   if ('status' in session) return session;
   ctx.sessions.delete(session.id);
-  return ENDED;
+  const store = ctx.options.sessionStore;
+  return store === undefined ? ENDED : store.delete(session.id).then(() => ENDED);
 }

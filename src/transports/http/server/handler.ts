@@ -9,9 +9,19 @@ import type { HttpContext } from './context.js';
 import { bodyFailed } from './context.js';
 import { handleDelete } from './delete.js';
 import type { Answer, HttpExchange, HttpReply } from './exchange.js';
-import { BodyError, emptyReply, errorReply, joined, pathOf, refusedReply } from './exchange.js';
+import {
+  BodyError,
+  emptyReply,
+  errorReply,
+  joined,
+  jsonReply,
+  pathOf,
+  refusedReply,
+} from './exchange.js';
 import { handleGet, notAllowed } from './get.js';
 import { openLegacySse, postLegacySse } from './legacy-sse.js';
+import { resumeSession } from './legacy-session.js';
+import { SessionTransport } from './session-transport.js';
 import type { ResolvedOptions, StreamableHttpOptions } from './options.js';
 import { resolveOptions } from './options.js';
 import { handlePost } from './post.js';
@@ -123,8 +133,53 @@ export function createStreamableHttpHandler(
     },
   };
 
-  /** Hands an exchange on a served path to its verb's handler, which answers it. */
+  /**
+   * Hands an exchange on a served path to its verb's handler, which answers it; a session this
+   * process does not hold is first resumed from the session store, when there is one.
+   */
   function route(exchange: HttpExchange, path: string, answer: Answer): void {
+    const id =
+      resolved.sessionStore === undefined ? undefined : joined(exchange.headers['mcp-session-id']);
+    if (id !== undefined && path === resolved.path && !sessions.knows(id)) {
+      resumeSession(ctx, exchange, id).then(
+        () => {
+          routeHeld(exchange, path, answer);
+        },
+        (error: unknown) => {
+          report(error, 'session store');
+          answer(storeUnavailable());
+        },
+      );
+      return;
+    }
+    if (id !== undefined) refresh(id);
+    routeHeld(exchange, path, answer);
+  }
+
+  // Client messages published by other processes for sessions held here (responses to requests
+  // sent from here, cancellations of requests running here).
+  const unsubscribe = resolved.sessionStore?.subscribe?.((id, message) => {
+    const session = sessions.peek(id);
+    if (session instanceof SessionTransport && session.awaits(message)) {
+      session.deliver(message, {});
+    }
+  });
+
+  /** When each stored session's expiry was last extended (at most once a minute each). */
+  const refreshed = new Map<string, number>();
+  function refresh(id: string): void {
+    const store = resolved.sessionStore;
+    const now = Date.now();
+    if (store?.touch === undefined || now - (refreshed.get(id) ?? 0) < 60_000) return;
+    if (refreshed.size > resolved.maxSessions) refreshed.clear();
+    refreshed.set(id, now);
+    store.touch(id).catch((error: unknown) => {
+      report(error, 'session store');
+    });
+  }
+
+  /** {@link route}, for a session this process holds (or none). */
+  function routeHeld(exchange: HttpExchange, path: string, answer: Answer): void {
     const { method } = exchange;
     if (path === resolved.path) {
       switch (method) {
@@ -135,7 +190,7 @@ export function createStreamableHttpHandler(
           ctx.settle(exchange, handleGet(ctx, exchange), answer);
           return;
         case 'DELETE':
-          answer(handleDelete(ctx, exchange));
+          ctx.settle(exchange, handleDelete(ctx, exchange), answer);
           return;
         default:
           answer(notAllowed(ctx));
@@ -162,6 +217,12 @@ export function createStreamableHttpHandler(
 
   function serve(exchange: HttpExchange, answer: Answer): void {
     const path = pathOf(exchange.url);
+    const health = resolved.health;
+    if (health !== undefined && path === health.path) {
+      // A probe, not MCP: no Host, Origin or token check (a load balancer probes by IP).
+      void healthReply(health.check, exchange.method).then(answer);
+      return;
+    }
     const auth = resolved.auth;
     if (auth?.metadataPaths.has(path) === true) {
       // Public metadata: the Host check only, any origin may read it.
@@ -282,6 +343,7 @@ export function createStreamableHttpHandler(
       closed = true;
       const open = [...ctx.open];
       ctx.open.clear();
+      unsubscribe?.();
       await Promise.all([sessions.closeAll(), ...open.map((t) => t.close())]);
     },
     get sessionCount() {
@@ -289,4 +351,30 @@ export function createStreamableHttpHandler(
     },
     options: resolved,
   };
+}
+
+/** The health endpoint's answer: 200 with the check's details, or 503 when it throws. */
+async function healthReply(check: (() => unknown) | undefined, method: string): Promise<HttpReply> {
+  if (method !== 'GET' && method !== 'HEAD') return emptyReply(405, { allow: 'GET, HEAD' });
+  const headers = { 'content-type': 'application/json', 'cache-control': 'no-store' };
+  try {
+    const details: unknown = await check?.();
+    const extra = typeof details === 'object' && details !== null ? details : {};
+    return jsonReply(200, { status: 'ok', ...extra }, headers);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return jsonReply(503, { status: 'unavailable', error: message }, headers);
+  }
+}
+
+/**
+ * The answer when the session store cannot be reached: 503 with a JSON-RPC error that says so,
+ * at once (the client may retry; the process recovers when the store does).
+ */
+export function storeUnavailable(): HttpReply {
+  return errorReply(503, {
+    code: ErrorCode.InternalError,
+    message: 'the session store is unavailable; try again shortly',
+    id: null,
+  });
 }

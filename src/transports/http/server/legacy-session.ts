@@ -20,6 +20,7 @@ import type { Acceptable } from './media-type.js';
 import { PostReply } from './reply.js';
 import { SessionTransport } from './session-transport.js';
 import { newSessionId } from './sessions.js';
+import { routedElsewhere } from './session-store.js';
 
 /**
  * The session a request names in `Mcp-Session-Id`, after checking its MCP-Protocol-Version; an
@@ -79,7 +80,77 @@ export async function serveInitialize(
     const unnamed = Object.entries(reply.headers).filter(([name]) => name !== 'mcp-session-id');
     return { status: reply.status, headers: Object.fromEntries(unnamed), body: reply.body };
   }
+  // Other processes find the session before the client can name it to them.
+  const store = ctx.options.sessionStore;
+  if (store !== undefined) {
+    const params = (request.params ?? {}) as Record<string, unknown>;
+    try {
+      await store.save(session.id, {
+        revision: session.revision,
+        capabilities: params['capabilities'],
+        clientInfo: params['clientInfo'],
+        owner: principalKey(exchange.auth),
+      });
+    } catch (error) {
+      // Other processes could not resume it: no session rather than half of one.
+      ctx.settings.report(error, 'session store');
+      ctx.sessions.delete(session.id);
+      return errorReply(503, {
+        code: ErrorCode.InternalError,
+        message: 'the session store is unavailable; try again shortly',
+        id: request.id,
+      });
+    }
+  }
   return reply;
+}
+
+/**
+ * Publishes the client messages of `payload` that may belong to another process (responses,
+ * cancellations), when the session store carries messages; they are delivered here too.
+ */
+function share(ctx: HttpContext, session: SessionTransport, payload: Payload): void {
+  const { id } = session;
+  const store = ctx.options.sessionStore;
+  if (store?.publish === undefined) return;
+  const messages =
+    payload.kind === 'message'
+      ? [payload.message]
+      : payload.items.flatMap((item) => ('message' in item ? [item.message] : []));
+  for (const message of messages) {
+    if (!routedElsewhere(message) || ('id' in message && session.awaits(message))) continue;
+    store.publish(id, message).catch((error: unknown) => {
+      ctx.settings.report(error, 'session store');
+    });
+  }
+}
+
+/**
+ * Resumes session `id` from the session store, when this process does not hold it: a new
+ * session transport connected to a server in the stored state. Concurrent requests for one id
+ * share one resume. Resolves when there is nothing (more) to do.
+ */
+export function resumeSession(ctx: HttpContext, exchange: HttpExchange, id: string): Promise<void> {
+  let pending = resuming.get(id);
+  if (pending === undefined) {
+    pending = resume(ctx, exchange, id).finally(() => {
+      resuming.delete(id);
+    });
+    resuming.set(id, pending);
+  }
+  return pending;
+}
+
+const resuming = new Map<string, Promise<void>>();
+
+async function resume(ctx: HttpContext, exchange: HttpExchange, id: string): Promise<void> {
+  const record = await ctx.options.sessionStore?.load(id);
+  if (record === undefined || ctx.sessions.knows(id)) return;
+  if (!ctx.sessions.makeRoom()) return;
+  const session = new SessionTransport(id, ctx.settings);
+  await connectServer(ctx.server(exchange), session, { restore: record });
+  session.revision = record.revision;
+  ctx.sessions.add(session, record.owner);
 }
 
 /** Serves a POST within a legacy session. */
@@ -95,9 +166,12 @@ export function serveInSession(
 ): MaybePromise<HttpReply> {
   const { payload, session } = how;
   const info: HttpMessageInfo = headersInfo(exchange);
+  share(ctx, session, payload);
   if (!wantsReply(payload)) {
-    if (payload.kind === 'message') session.deliver(payload.message, info);
-    else if (payload.items.length > 0) session.deliverBatch(payload.items, info);
+    // A response to a request another process sent went to it by the bus; not delivered here.
+    if (payload.kind === 'message') {
+      if (session.awaits(payload.message)) session.deliver(payload.message, info);
+    } else if (payload.items.length > 0) session.deliverBatch(payload.items, info);
     const invalid = invalidOf(payload);
     return invalid.length > 0 ? jsonReply(200, invalid) : ACCEPTED;
   }

@@ -1,4 +1,5 @@
 // The options of the Streamable HTTP server transport, their defaults, and their resolved form.
+import type { SessionStore } from './session-store.js';
 import { noop } from '../../../internal/noop.js';
 import type { DecodeOptions } from '../../../jsonrpc/codec.js';
 import { MAX_BATCH_MESSAGES } from '../../../jsonrpc/codec.js';
@@ -93,11 +94,32 @@ export interface StreamableHttpOptions {
   /** Receives failures that never reach the wire (factory errors, store errors). Default: silent. */
   onError?: (error: unknown, where: string) => void;
   /**
+   * A health endpoint for load balancers and orchestrators: `GET <path>` (no MCP, no Host or
+   * Origin check, so a probe by IP works) answers 200 `{"status":"ok"}` plus what `check`
+   * returns, or 503 `{"status":"unavailable","error":…}` when `check` throws (a store that
+   * cannot be reached). `true` serves `/healthz` with no check. Default: none.
+   */
+  health?: boolean | HealthOptions;
+  /**
+   * Where legacy sessions are kept for other processes (`createRedisSessionStore` of
+   * `mcpkit/redis`): a request naming a session this process does not hold resumes it from
+   * there. Default: none (a session lives in the process that opened it).
+   */
+  sessionStore?: SessionStore;
+  /**
    * Makes the endpoint an OAuth 2.1 resource server (spec basic/authorization): every request
    * needs a valid access token, the protected resource metadata is served, and refusals carry
    * the `WWW-Authenticate` challenge clients follow. Default: off. See docs/auth.md.
    */
   auth?: HttpAuthOptions;
+}
+
+/** Options of {@link StreamableHttpOptions.health}. */
+export interface HealthOptions {
+  /** Default `/healthz`. */
+  path?: string;
+  /** Checks what the server depends on; resolves with details to report, throws when down. */
+  check?: () => unknown;
 }
 
 /** Options of {@link StreamableHttpOptions.auth}. */
@@ -147,6 +169,10 @@ export interface ResolvedOptions {
   readonly onError: (error: unknown, where: string) => void;
   /** The resource-server gate, when `auth` is given. */
   readonly auth: ResolvedAuth | undefined;
+  readonly sessionStore: SessionStore | undefined;
+  /** The health endpoint, when `health` is given. */
+  readonly health:
+    { readonly path: string; readonly check: (() => unknown) | undefined } | undefined;
 }
 
 /** The host names a server on loopback answers to. */
@@ -203,5 +229,14 @@ export function resolveOptions(options: StreamableHttpOptions): ResolvedOptions 
             messagesPath: (legacy === true ? undefined : legacy.messagesPath) ?? '/messages',
           },
     onError: options.onError ?? noop,
+    health: resolveHealth(options.health),
+    sessionStore: options.sessionStore,
   };
+}
+
+function resolveHealth(health: StreamableHttpOptions['health']): ResolvedOptions['health'] {
+  if (health === undefined || health === false) return undefined;
+  const path = (health === true ? undefined : health.path) ?? '/healthz';
+  if (!path.startsWith('/')) throw new TypeError(`health.path must start with "/", got "${path}"`);
+  return { path, check: health === true ? undefined : health.check };
 }

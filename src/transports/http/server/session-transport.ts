@@ -89,6 +89,18 @@ export class SessionTransport implements Transport, SessionEntry {
     return false;
   }
 
+  /** Ids of the requests sent to the client and not answered yet (made on first use). */
+  #asked: Set<RequestId> | undefined;
+
+  /**
+   * True when `message` is for this process to take: anything but a response to a request this
+   * session did not send (with a shared session store, another process sent it).
+   */
+  awaits(message: Message): boolean {
+    if ('method' in message) return true;
+    return message.id !== null && this.#asked?.has(message.id) === true;
+  }
+
   /** True when a request with `id` is in flight (a second one would be ambiguous). */
   inFlight(id: RequestId): boolean {
     return this.#routes?.has(id) === true;
@@ -100,6 +112,7 @@ export class SessionTransport implements Transport, SessionEntry {
       reply?.abandon(SESSION_ENDED);
       return;
     }
+    if (!('method' in message) && message.id !== null) this.#asked?.delete(message.id);
     if (reply !== undefined && 'id' in message && 'method' in message) {
       (this.#routes ??= new SlotMap()).set(message.id, reply);
       if (message.method === 'initialize') this.#initializeId = message.id;
@@ -192,6 +205,7 @@ export class SessionTransport implements Transport, SessionEntry {
       this.#answer(single);
       return Promise.resolve();
     }
+    if ('id' in single) (this.#asked ??= new Set()).add(single.id);
     const related = options?.relatedRequestId;
     const route = related === undefined ? undefined : this.#routes?.get(related);
     if (route?.push(single) === true) return Promise.resolve();

@@ -100,6 +100,16 @@ export class SessionTable {
     this.#newest = id;
   }
 
+  /** The session `id` this process holds, whoever owns it, without marking it used. */
+  peek(id: string): SessionEntry | undefined {
+    return this.#entries.get(id)?.session;
+  }
+
+  /** True when this process holds session `id` (whoever owns it). */
+  knows(id: string): boolean {
+    return this.#entries.has(id);
+  }
+
   /** Adds a session, bound to the principal `owner` when given; call `makeRoom` first. */
   add(session: SessionEntry, owner?: string): void {
     this.#entries.set(session.id, { session, lastUsed: Date.now(), owner });

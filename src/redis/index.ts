@@ -1,0 +1,24 @@
+// mcpkit/redis: what several mcpkit processes share through Redis (node-redis, an optional peer):
+// the task store (tasks made on one process, read, answered and cancelled through any), the
+// event store of resumable SSE streams (a client resumes on any process) and the session store
+// (a legacy session opened on one process is resumed on any other). See docs/tasks.md and
+// docs/transports.md.
+export type {
+  RedisClientLike,
+  RedisSetOptions,
+  RedisSubscriberLike,
+  RedisTaskStore,
+  RedisTaskStoreOptions,
+} from '../server/tasks/redis.js';
+export { createRedisTaskStore } from '../server/tasks/redis.js';
+export type {
+  RedisEventStoreOptions,
+  RedisStreamClientLike,
+} from '../transports/http/server/redis-event-store.js';
+export { createRedisEventStore } from '../transports/http/server/redis-event-store.js';
+export type {
+  RedisBusSubscriberLike,
+  RedisKeyValueLike,
+  RedisSessionStoreOptions,
+} from '../transports/http/server/redis-session-store.js';
+export { createRedisSessionStore } from '../transports/http/server/redis-session-store.js';

@@ -1,0 +1,99 @@
+// A SessionStore on Redis (mcpkit/redis): one key per legacy session, expiring when the session
+// is idle for `ttlMs`, so that any process sharing the Redis resumes a session another opened.
+// It takes a connected node-redis client (the optional peer `redis`), typed structurally.
+import type { Message } from '../../../jsonrpc/message.js';
+import type { SessionRecord, SessionStore } from './session-store.js';
+
+/** The commands of a node-redis client the session store uses. */
+export interface RedisKeyValueLike {
+  set(
+    key: string,
+    value: string,
+    options?: { expiration: { type: 'PX'; value: number } },
+  ): Promise<unknown>;
+  get(key: string): Promise<string | null>;
+  del(key: string): Promise<unknown>;
+  pExpire(key: string, ms: number): Promise<unknown>;
+  publish(channel: string, message: string): Promise<unknown>;
+  duplicate(): RedisBusSubscriberLike;
+}
+
+/** The subscriber connection the store makes with `duplicate()` for the message bus. */
+export interface RedisBusSubscriberLike {
+  connect(): Promise<unknown>;
+  subscribe(channel: string, listener: (message: string) => void): Promise<void>;
+  quit(): Promise<unknown>;
+}
+
+/** Options of {@link createRedisSessionStore}. */
+export interface RedisSessionStoreOptions {
+  readonly client: RedisKeyValueLike;
+  /** Prefix of every key. Default `mcpkit:sessions`. */
+  readonly prefix?: string;
+  /** How long an unused session is kept, in milliseconds. Default 30 minutes (the handler's idle limit). */
+  readonly ttlMs?: number;
+  /** Receives a failure of the bus subscriber. */
+  readonly onError?: (error: unknown) => void;
+}
+
+/** Creates the store on a connected client. Throws TypeError for a ttlMs that is not positive. */
+export function createRedisSessionStore(options: RedisSessionStoreOptions): SessionStore {
+  const ttlMs = options.ttlMs ?? 1_800_000;
+  if (!(Number.isInteger(ttlMs) && ttlMs > 0)) {
+    throw new TypeError(`ttlMs must be a positive integer, got ${String(ttlMs)}`);
+  }
+  const { client } = options;
+  const prefix = options.prefix ?? 'mcpkit:sessions';
+  const key = (id: string): string => `${prefix}:${id}`;
+  const channel = `${prefix}:bus`;
+  // Who published a message: a process ignores its own (it delivered them already).
+  const origin = crypto.randomUUID();
+  return {
+    async save(id, record) {
+      await client.set(key(id), JSON.stringify(record), {
+        expiration: { type: 'PX', value: ttlMs },
+      });
+    },
+    async load(id) {
+      const text = await client.get(key(id));
+      return text === null ? undefined : (JSON.parse(text) as SessionRecord);
+    },
+    async delete(id) {
+      await client.del(key(id));
+    },
+    async touch(id) {
+      await client.pExpire(key(id), ttlMs);
+    },
+    async publish(id, message) {
+      await client.publish(channel, JSON.stringify({ o: origin, id, m: message }));
+    },
+    subscribe(listener) {
+      const subscriber = client.duplicate();
+      let closed = false;
+      const ready = subscriber
+        .connect()
+        .then(() =>
+          subscriber.subscribe(channel, (text) => {
+            let parsed: { o?: unknown; id?: unknown; m?: Message };
+            try {
+              parsed = JSON.parse(text) as typeof parsed;
+            } catch {
+              return;
+            }
+            if (parsed.o === origin || typeof parsed.id !== 'string' || parsed.m === undefined) {
+              return;
+            }
+            listener(parsed.id, parsed.m);
+          }),
+        )
+        .catch((error: unknown) => {
+          options.onError?.(error);
+        });
+      return () => {
+        if (closed) return;
+        closed = true;
+        void ready.then(() => subscriber.quit()).catch(() => undefined);
+      };
+    },
+  };
+}
