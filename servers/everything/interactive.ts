@@ -44,13 +44,24 @@ export function registerInteractive(register: Register, settings: ToolSettings):
         type: 'object',
         properties: {
           topic: { type: 'string', minLength: 1, maxLength: 200, description: 'What to research.' },
+          ambiguous: {
+            type: 'boolean',
+            description: 'Make the topic ambiguous: the task asks which meaning is wanted.',
+          },
         },
         required: ['topic'],
         additionalProperties: false,
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
+      // A client that takes tasks (2026-07-28) gets one once the question is answered.
+      task: { support: 'optional', start: 'handler' },
     },
-    (args, ctx) => research(args['topic'] as string, ctx, settings.researchStepMs),
+    (args, ctx) =>
+      research(
+        { topic: args['topic'] as string, ambiguous: args['ambiguous'] === true },
+        ctx,
+        settings.researchStepMs,
+      ),
   );
   register(
     {
@@ -87,6 +98,23 @@ export function registerInteractive(register: Register, settings: ToolSettings):
   );
 }
 
+/** Asks which meaning of an ambiguous topic is wanted; the first one when the user declines. */
+async function clarify(topic: string, ctx: HandlerContext): Promise<string> {
+  const answer = await ctx.elicit({
+    mode: 'form',
+    message: `"${topic}" has several meanings: which one?`,
+    requestedSchema: {
+      type: 'object',
+      properties: {
+        interpretation: { type: 'string', title: 'Meaning', enum: [...MEANINGS] },
+      },
+      required: ['interpretation'],
+    },
+  });
+  const chosen = answer.action === 'accept' ? answer.content?.['interpretation'] : undefined;
+  return typeof chosen === 'string' ? chosen : MEANINGS[0];
+}
+
 function samplingText(result: Spec20260728.CreateMessageResult): string {
   const blocks = Array.isArray(result.content) ? result.content : [result.content];
   return blocks.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n');
@@ -114,7 +142,15 @@ function clarifySchema(): Spec20260728.ElicitRequestFormParams['requestedSchema'
   };
 }
 
-async function research(topic: string, ctx: HandlerContext, stepMs: number): Promise<string> {
+/** The meanings an ambiguous topic may have. */
+const MEANINGS = ['the animal', 'the technology', 'the place'] as const;
+
+async function research(
+  query: { topic: string; ambiguous: boolean },
+  ctx: HandlerContext,
+  stepMs: number,
+): Promise<string> {
+  const { topic } = query;
   let depth: ResearchDepth = 'overview';
   let focus: string | undefined;
   let note: string | undefined;
@@ -138,10 +174,17 @@ async function research(topic: string, ctx: HandlerContext, stepMs: number): Pro
     const given = answer.content?.['focus'];
     if (typeof given === 'string' && given !== '') focus = given;
   }
+  // The question is answered: the rest runs as a task where the client takes one.
+  await ctx.startTask();
   const stages = researchStages(depth);
   for (const [i, stage] of stages.entries()) {
     await sleep(stepMs, ctx.signal);
     await ctx.progress(i + 1, stages.length, stage);
+    // An ambiguous topic needs a clarification midway: the task waits for it (input_required).
+    if (i === 0 && query.ambiguous && ctx.client.capabilities.elicitation !== undefined) {
+      const meaning = await clarify(topic, ctx);
+      note = `Interpretation: ${meaning}.`;
+    }
   }
   return researchSummary(topic, { depth, focus, ...(note === undefined ? {} : { note }) });
 }

@@ -5,6 +5,7 @@ import type { McpServerOptions } from '../../src/server/index.js';
 import { McpServer } from '../../src/server/index.js';
 import type { EverythingState } from './content.js';
 import { registerContent } from './content.js';
+import { TOUR_FILES, TOUR_SKILL } from './skills.js';
 import { registerTools } from './tools.js';
 
 /** Options of {@link createEverythingServer}. Every field is optional. */
@@ -29,6 +30,8 @@ export interface EverythingServer {
   readonly server: McpServer;
   /** Stops the simulated-update timer and closes every session. Idempotent. */
   close(): Promise<void>;
+  /** Resolves once its skill (mcpkit-tour, the skills extension) is published. */
+  readonly ready: Promise<void>;
 }
 
 const INSTRUCTIONS =
@@ -44,6 +47,7 @@ export function createEverythingServer(options: EverythingServerOptions = {}): E
   const registered = registerEverything(server, options);
   return {
     server,
+    ready: registered.ready,
     close: async () => {
       await registered.close();
       await server.close();
@@ -58,7 +62,7 @@ export function createEverythingServer(options: EverythingServerOptions = {}): E
 export function registerEverything(
   server: McpServer,
   options: EverythingServerOptions = {},
-): { close(): Promise<void> } {
+): { close(): Promise<void>; ready: Promise<void> } {
   const state: EverythingState = {
     simulatedLogging: false,
     updates: undefined,
@@ -75,7 +79,11 @@ export function registerEverything(
     random: options.random ?? Math.random,
   });
   registerContent(server, state);
+  // The skill is checked and hashed in the background; it is there before any client can ask.
+  const ready = server.skill(TOUR_SKILL, TOUR_FILES).then(() => undefined);
+  ready.catch(() => undefined);
   return {
+    ready,
     close: () => {
       if (state.updates !== undefined) clearInterval(state.updates);
       state.updates = undefined;

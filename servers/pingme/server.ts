@@ -1,5 +1,6 @@
 // pingme: the smallest mcpkit server, one tool with no arguments. It is the "hello world" of the
 // reference servers and a quick way to check that a client can reach a server at all.
+import type { McpServerOptions } from '../../src/server/index.js';
 import { McpServer } from '../../src/server/index.js';
 import { ping } from './logic.js';
 
@@ -7,11 +8,16 @@ import { ping } from './logic.js';
 export interface PingmeServerOptions {
   /** The version reported in the server's identity. Default: `0.1.0`. */
   version?: string;
+  /** Options of the McpServer (a shared `stateSecret`, a `taskStore`). */
+  server?: McpServerOptions;
 }
 
 /** Creates the pingme server: one tool, `PingME`, that replies `BISMILLAH`. */
 export function createPingmeServer(options: PingmeServerOptions = {}): McpServer {
-  const server = new McpServer({ name: 'pingme', version: options.version ?? '0.1.0' });
+  const server = new McpServer(
+    { name: 'pingme', version: options.version ?? '0.1.0' },
+    options.server,
+  );
   registerPingme(server);
   return server;
 }

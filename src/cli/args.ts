@@ -24,6 +24,11 @@ export const SHARED_OPTIONS: OptionSpec = {
   capabilities: { type: 'string' },
   root: { type: 'string', multiple: true },
   'sample-reply': { type: 'string' },
+  'no-browser': { type: 'boolean' },
+  'client-id': { type: 'string' },
+  'client-secret': { type: 'string' },
+  grant: { type: 'string' },
+  scope: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -41,7 +46,16 @@ export const SHARED_HELP: string = `Shared flags:
   --capabilities <list>  what to declare as a host (default roots,sampling,elicitation; none)
   --root <path|file:>    a root to offer the server (repeatable; default the working directory)
   --sample-reply <text>  answer every sampling request with this text (default: ask at the
-                         terminal, else refuse)`;
+                         terminal, else refuse)
+
+Authorization (URL targets whose server answers 401; tokens kept per server URL):
+  --no-browser           print the sign-in URL instead of opening the browser
+  --client-id <id>       a client registered with the authorization server (else the CLI
+                         registers itself where the server allows)
+  --client-secret <s>    its secret (or MCPKIT_CLIENT_SECRET)
+  --grant <grant>        authorization_code (default: sign in in a browser) or
+                         client_credentials (no user: --client-id and a secret)
+  --scope <scopes>       the scopes to ask for (default: what the server asks for)`;
 
 /** What parseArgs found, plus the command given after `--`. */
 export interface ParsedArgs {
@@ -110,6 +124,34 @@ export interface CommonOptions {
   readonly debug: boolean;
   /** What the CLI declares and answers as a host (--capabilities, --root, --sample-reply). */
   readonly host: HostSettings;
+  /** How URL targets are authorized (--no-browser, --client-id, --client-secret, …). */
+  readonly auth: AuthSettings;
+}
+
+/** The CLI's authorization settings. */
+export interface AuthSettings {
+  readonly browser: boolean;
+  readonly clientId: string | undefined;
+  readonly clientSecret: string | undefined;
+  readonly grant: 'authorization_code' | 'client_credentials';
+  readonly scope: string | undefined;
+}
+
+function authSettings(parsed: ParsedArgs): AuthSettings {
+  const grant = text(parsed, 'grant') ?? 'authorization_code';
+  if (grant !== 'authorization_code' && grant !== 'client_credentials') {
+    throw new UsageError(
+      `unknown grant "${grant}"`,
+      'use authorization_code or client_credentials',
+    );
+  }
+  return {
+    browser: !flag(parsed, 'no-browser'),
+    clientId: text(parsed, 'client-id'),
+    clientSecret: text(parsed, 'client-secret'),
+    grant,
+    scope: text(parsed, 'scope'),
+  };
 }
 
 /** Reads and validates the shared flags. Throws UsageError. */
@@ -137,6 +179,7 @@ export function commonOptions(parsed: ParsedArgs): CommonOptions {
       roots: parseRoots(texts(parsed, 'root')),
       sampleReply: text(parsed, 'sample-reply'),
     },
+    auth: authSettings(parsed),
   };
 }
 

@@ -79,6 +79,8 @@ export function explain(error: unknown, stderrShown = false): Explained {
   const exit = findCause(error, ProcessExitError);
   if (exit !== undefined) return explainExit(exit, stderrShown);
   if (error instanceof LocalError) return explainLocal(error);
+  // Matched by name: importing mcpkit/client here would load it on every start.
+  if (error instanceof Error && error.name === 'AuthorizationError') return explainAuth(error);
   const message = error instanceof Error ? error.message : String(error);
   return {
     message: `unexpected error: ${message}`,
@@ -95,6 +97,26 @@ export function report(error: unknown, io: Io, options: ReportOptions): number {
   if (hint !== undefined) io.stderr.write(`${style.dim(`hint: ${hint}`)}\n`);
   if (options.debug) io.stderr.write(debugText(error));
   return exitCode;
+}
+
+/** Hints for the AuthorizationError codes a person can act on. */
+const AUTH_HINTS: Readonly<Record<string, string>> = {
+  no_client:
+    'register a client with the authorization server and pass --client-id (and --client-secret)',
+  interaction_required: 'sign in first: mcpkit login <url>',
+  retry_limit: 'the server keeps refusing the token it asked for: check your account and --scope',
+  access_denied: 'the sign-in was declined in the browser',
+};
+
+function explainAuth(error: Error): Explained {
+  const code = (error as { code?: unknown }).code;
+  return {
+    message: `authorization failed: ${error.message}`,
+    hint:
+      (typeof code === 'string' ? AUTH_HINTS[code] : undefined) ??
+      'run again with --trace to see the OAuth exchanges (secrets masked); mcpkit logout <url> forgets stored tokens',
+    exitCode: ExitCode.Failure,
+  };
 }
 
 function explainJsonRpc(error: JsonRpcError): Explained {
@@ -130,7 +152,7 @@ function explainJsonRpc(error: JsonRpcError): Explained {
     case -32000:
       hint =
         status === 401 || status === 403
-          ? "the server wants credentials: pass them with --header 'Authorization: Bearer <token>'"
+          ? "the server wants credentials: sign in with mcpkit login <url>, or pass a token with --header 'Authorization: Bearer <token>'"
           : status === 404
             ? 'no MCP endpoint at this URL: check the path (often /mcp)'
             : 'the server answered with an HTTP error status';

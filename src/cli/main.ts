@@ -46,6 +46,14 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     summary: 'get a prompt, its arguments filled in',
     load: () => import('./commands/prompt.js'),
   },
+  tasks: {
+    summary: 'list tasks, show one, wait for its result or cancel it',
+    load: () => import('./commands/tasks.js'),
+  },
+  skills: {
+    summary: 'list the agent skills a server publishes, or fetch one (verified)',
+    load: () => import('./commands/skills.js'),
+  },
   complete: {
     summary: 'complete a prompt argument or a template variable',
     load: () => import('./commands/complete.js'),
@@ -57,6 +65,14 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   lint: {
     summary: 'check tool definitions for problems models trip on',
     load: () => import('./commands/lint.js'),
+  },
+  login: {
+    summary: 'sign in to a server that needs authorization (OAuth), ahead of use',
+    load: () => import('./commands/login.js'),
+  },
+  logout: {
+    summary: 'forget the tokens stored for a server',
+    load: () => import('./commands/logout.js'),
   },
 };
 

@@ -5,6 +5,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Connectable } from '../protocol/index.js';
+import type { McpServerOptions } from '../server/index.js';
 import { McpServer } from '../server/index.js';
 import { CliError, UsageError } from './errors.js';
 import { version } from './version.js';
@@ -31,6 +32,8 @@ export async function loadServer(
     allowPrivilegedLogin?: boolean;
     /** Where a server's warnings go (stderr). */
     warn?: (message: string) => void;
+    /** Options of the reference servers' McpServer (--state-secret, the Redis task store). */
+    server?: McpServerOptions;
   },
 ): Promise<Served> {
   return loadServerOrModule(nameOrPath, context).catch((error: unknown) => {
@@ -58,12 +61,17 @@ async function loadServerOrModule(
   switch (nameOrPath) {
     case 'pingme': {
       const { createPingmeServer } = await import('../../servers/pingme/server.js');
-      const server = createPingmeServer();
+      const server = createPingmeServer(
+        context.server === undefined ? {} : { server: context.server },
+      );
       return { name: 'pingme', server, close: () => server.close() };
     }
     case 'everything': {
       const { createEverythingServer } = await import('../../servers/everything/server.js');
-      const everything = createEverythingServer();
+      const everything = createEverythingServer(
+        context.server === undefined ? {} : { server: context.server },
+      );
+      await everything.ready;
       return { name: 'everything', server: everything.server, close: () => everything.close() };
     }
     case 'sql': {
@@ -74,6 +82,7 @@ async function loadServerOrModule(
         databaseUrl: databaseUrl(context.env),
         allowPrivilegedLogin: context.allowPrivilegedLogin,
         onWarning: context.warn,
+        server: context.server,
       }).catch((error: unknown) => {
         if (!(error instanceof PrivilegedLoginError)) throw error;
         throw new CliError(error.message, { hint: PRIVILEGED_LOGIN_HINT, cause: error });
@@ -81,7 +90,7 @@ async function loadServerOrModule(
       return { name: 'sql', server: sql.server, close: () => sql.close() };
     }
     case 'demo':
-      return loadDemo(context.env);
+      return loadDemo(context.env, context.server);
     default:
       return loadModule(nameOrPath, context.cwd);
   }
@@ -93,7 +102,10 @@ function databaseUrl(env: Readonly<Record<string, string | undefined>>): string 
 }
 
 /** The demo: the tools, resources and prompts of pingme, everything and sql on one server. */
-async function loadDemo(env: Readonly<Record<string, string | undefined>>): Promise<Served> {
+async function loadDemo(
+  env: Readonly<Record<string, string | undefined>>,
+  serverOptions: McpServerOptions | undefined,
+): Promise<Served> {
   const [pingme, everything, sql] = await Promise.all([
     import('../../servers/pingme/server.js'),
     import('../../servers/everything/server.js'),
@@ -106,14 +118,17 @@ async function loadDemo(env: Readonly<Record<string, string | undefined>>): Prom
         'Three reference servers in one. PingME checks the connection. The everything tools each ' +
         'demonstrate one MCP feature; its resources live under demo://. list_tables, ' +
         'describe_table and query read a small shop database (read-only SQL).',
+      ...serverOptions,
     },
   );
   // The database opens in the background: the endpoint answers at once.
+  const tour = everything.registerEverything(server);
   const registered = [
     pingme.registerPingme(server),
-    everything.registerEverything(server),
+    tour,
     sql.registerSql(server, { databaseUrl: databaseUrl(env) }),
   ];
+  await tour.ready;
   return {
     name: 'demo',
     server,

@@ -1,6 +1,7 @@
 // Targets: the server a command talks to. A URL given first (Streamable HTTP), a command given
 // last after `--` (stdio), or the entries of a Claude-Desktop-style config file. openSession
 // connects a Client to one, wrapping the transport for --trace.
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import process from 'node:process';
 import type { ClientOptions } from '../client/index.js';
@@ -15,6 +16,7 @@ import type { HostContext } from './host.js';
 import { hostOptions } from './host.js';
 import type { Io } from './io.js';
 import type { Style } from './output.js';
+import { cliOAuth, tokenFile } from './oauth.js';
 import { traceTransport } from './trace.js';
 import { version } from './version.js';
 
@@ -231,7 +233,7 @@ export async function openSession(target: Target, options: OpenOptions): Promise
   const showStderr = options.showStderr ?? !common.quiet;
   const noise: StdoutNoise = { lines: 0, first: undefined };
   const showNoise = common.trace || common.debug;
-  const raw = createTransport(target, { io, style, showStderr, noise, showNoise });
+  const raw = createTransport(target, { io, style, common, showStderr, noise, showNoise });
   let transport: Transport = raw;
   if (common.trace) transport = traceTransport(transport, io.stderr, { style });
   const clientOptions: ClientOptions = {
@@ -251,7 +253,7 @@ export async function openSession(target: Target, options: OpenOptions): Promise
     };
   }
   const client = new Client({ name: 'mcpkit', version: version() }, clientOptions);
-  await client.connect(transport).catch((error: unknown) => {
+  await client.connect(transport, connectOptions(target, io, common)).catch((error: unknown) => {
     throw withNoise(error, noise);
   });
   return {
@@ -289,12 +291,28 @@ function withNoise(error: unknown, noise: StdoutNoise): unknown {
   });
 }
 
-function createTransport(
-  target: Target,
-  options: { io: Io; style: Style; showStderr: boolean; noise: StdoutNoise; showNoise: boolean },
-): Transport {
+interface TransportContext {
+  io: Io;
+  style: Style;
+  common: CommonOptions;
+  showStderr: boolean;
+  noise: StdoutNoise;
+  showNoise: boolean;
+}
+
+/**
+ * The transport to `target`. A URL target is authorized by the CLI's OAuth client, unless an
+ * `Authorization` header was given (that header is then the credential).
+ */
+function createTransport(target: Target, options: TransportContext): Transport {
   if (target.kind === 'url') {
-    return createStreamableHttpClientTransport(target.url, { headers: target.headers });
+    const given = Object.keys(target.headers).some(
+      (name) => name.toLowerCase() === 'authorization',
+    );
+    return createStreamableHttpClientTransport(target.url, {
+      headers: target.headers,
+      ...(given ? {} : { auth: cliOAuth(target.url, options) }),
+    });
   }
   const { io, style, showStderr, noise } = options;
   return createStdioClientTransport({
@@ -321,6 +339,18 @@ function createTransport(
         }
       : {}),
   });
+}
+
+/** How long a browser sign-in may take when a server is first contacted. */
+const SIGN_IN_MS = 300_000;
+
+/**
+ * A URL target contacted for the first time (no tokens stored) may ask the user to sign in
+ * while connecting: the negotiation then waits up to five minutes instead of the timeout.
+ */
+function connectOptions(target: Target, io: Io, common: CommonOptions): { timeoutMs?: number } {
+  if (target.kind !== 'url' || existsSync(tokenFile(io.env, target.url))) return {};
+  return { timeoutMs: Math.max(common.timeoutMs ?? 0, SIGN_IN_MS) };
 }
 
 /** Runs `work` with a session on `target`, and closes the session however `work` ends. */

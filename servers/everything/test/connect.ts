@@ -42,6 +42,7 @@ export async function connect(
   } = {},
 ): Promise<Connected> {
   const everything = createEverythingServer({ researchStepMs: 0, ...options.server });
+  await everything.ready;
   const w = await connectWire(
     everything.server,
     options.onRequest === undefined ? {} : { onRequest: options.onRequest },

@@ -29,7 +29,9 @@ describe('everything resources', () => {
       ]);
       expect(uris).toContain('demo://resource/dynamic/text/5');
       expect(uris).toContain('demo://resource/dynamic/blob/1');
-      expect(uris).toHaveLength(14);
+      // 14 demo resources and the 2 files of the mcpkit-tour skill (skill://).
+      expect(uris).toHaveLength(16);
+      expect(uris).toContain('skill://mcpkit-tour/SKILL.md');
       const { resourceTemplates } = await c.send('resources/templates/list');
       expect(resourceTemplates.map((t: { uriTemplate: string }) => t.uriTemplate)).toEqual([
         'demo://resource/dynamic/text/{id}',

@@ -2,7 +2,7 @@
 // they come and answering elicitations (from --answer flags or at the terminal).
 import process from 'node:process';
 import type { CallToolResult } from '../../client/index.js';
-import { SHARED_HELP, jsonObject, keyValue, looseValue, text, texts } from '../args.js';
+import { SHARED_HELP, flag, jsonObject, keyValue, looseValue, text, texts } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { runCommand, sessionOptions } from '../command.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
@@ -25,12 +25,18 @@ and as "progress n/total" lines otherwise; server logs go to stderr as they come
 When the server asks for input (elicitation), each field is asked at the terminal, or taken
 from --answer; without a terminal and without answers the request is declined.
 
+A tool that runs as a task (2026-07-28 tasks extension; 2025-11-25 core tasks, for a tool whose
+listing requires one) is followed to its result: its status messages show as progress, its
+questions are asked as above, Ctrl-C cancels it. --task asks for a task where the tool only
+allows one (2025-11-25); mcpkit tasks follows tasks by id.
+
 Flags:
   --arg key=value      an argument (repeatable), read by the tool's schema: text for a string
                        field (--arg id=123 gives "123"), else JSON when it parses (--arg n=3
                        gives 3, --arg s=hi gives "hi"); overrides json-args
   --answer key=value   an answer to an elicitation field (repeatable)
   --out-dir <dir>      where images, audio and binary resources are saved
+  --task               call the tool as a task (2025-11-25 core tasks)
 
 Ctrl-C cancels the call (notifications/cancelled) and exits 130.
 
@@ -50,6 +56,7 @@ const OPTIONS = {
   arg: { type: 'string', multiple: true },
   answer: { type: 'string', multiple: true },
   'out-dir': { type: 'string' },
+  task: { type: 'boolean' },
 } as const;
 
 /** Runs `mcpkit call`. */
@@ -99,6 +106,7 @@ export function run(args: readonly string[], io: Io): Promise<number> {
         result = await session.client.callTool(tool, toolArgs, {
           signal: controller.signal,
           maxTotalTimeoutMs: ctx.common.maxTimeMs,
+          ...(flag(ctx.parsed, 'task') ? { task: true } : {}),
           onProgress: (progress, total, message) => {
             status.progress(progress, total, message);
           },
