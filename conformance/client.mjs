@@ -2,7 +2,7 @@
 // the mock server's URL as the last argument; it exits 0 when the scenario's flow completed.
 // Built only from mcpkit's public client API (Client + createStreamableHttpClientTransport).
 /* eslint-disable no-console */
-import { Client } from 'mcpkit/client';
+import { Client, LocalError, createOAuthClient } from 'mcpkit/client';
 import { createStreamableHttpClientTransport } from 'mcpkit/transports/http';
 
 const INFO = { name: 'mcpkit-conformance-client', version: '1.0.0' };
@@ -34,6 +34,29 @@ async function callFromContext(client, toolCalls) {
 }
 
 /**
+ * Loads the first listed skill as a host would when the model asks for it: SKILL.md, verified,
+ * then each other file, verified. The server of these scenarios tampers with SKILL.md, so the
+ * load must be refused (PROTOCOL_VIOLATION) before any other file is read.
+ */
+async function loadTamperedSkill(client) {
+  const [entry] = await client.listSkills();
+  if (entry === undefined) throw new Error('skills/list listed no skill');
+  try {
+    await client.readSkill(entry.uri);
+    for (const file of entry.resources) {
+      if (file.uri !== entry.uri) await client.readSkillFile(entry.uri, file.uri);
+    }
+  } catch (error) {
+    if (error instanceof LocalError && error.code === 'PROTOCOL_VIOLATION') {
+      console.error(`refused as expected: ${error.message}`);
+      return;
+    }
+    throw error;
+  }
+  throw new Error(`the tampered skill ${entry.uri} was accepted`);
+}
+
+/**
  * Scenario name → what the client does once connected. Unlisted scenarios make the calls their
  * context names, or else call every tool.
  */
@@ -52,6 +75,11 @@ const SCENARIOS = {
     if (focal === undefined) throw new Error('json_schema_2020_12_tool is not listed');
     await client.callTool('json_schema_echo', { schema: focal.inputSchema });
   },
+  // Skills (SEP-2640): list, and fetch nothing until a skill is loaded.
+  'sep-2640-client-no-prefetch': (client) => client.listSkills(),
+  'sep-2640-client-verify-digest': loadTamperedSkill,
+  'sep-2640-client-verify-size': loadTamperedSkill,
+  'sep-2640-client-verify-frontmatter': loadTamperedSkill,
 };
 
 /** Example arguments for a JSON Schema object: each required property gets a value of its type. */
@@ -80,14 +108,89 @@ function exampleOf(schema) {
   }
 }
 
+/** The Client ID Metadata Document URL the auth scenarios expect (SEP-991). */
+const CIMD_URL = 'https://conformance-test.local/client-metadata.json';
+
+/**
+ * A headless user: the suite's authorization endpoint redirects at once, so "the browser step"
+ * is one GET whose Location is the redirect back (a real app opens a browser here).
+ */
+const HEADLESS = {
+  redirectUri: () => 'http://localhost:3000/callback',
+  authorize: async (url) => {
+    const response = await fetch(url, { redirect: 'manual' });
+    const location = response.headers.get('location');
+    if (location === null)
+      throw new Error(`the authorization endpoint answered ${response.status}`);
+    return location;
+  },
+};
+
+/** The OAuth client of an `auth/*` scenario: credentials and grant from its context. */
+function oauthFor(scenario, url, context) {
+  if (!scenario.startsWith('auth/')) return undefined;
+  const base = {
+    serverUrl: url,
+    provider: HEADLESS,
+    clientMetadataUrl: CIMD_URL,
+    clientMetadata: { client_name: INFO.name },
+  };
+  const secretClient = { client_id: context.client_id, client_secret: context.client_secret };
+  switch (scenario) {
+    case 'auth/pre-registration':
+      return createOAuthClient({ ...base, client: secretClient });
+    case 'auth/client-credentials-basic':
+      return createOAuthClient({
+        ...base,
+        grant: { type: 'client_credentials' },
+        client: secretClient,
+      });
+    case 'auth/client-credentials-jwt':
+      return createOAuthClient({
+        ...base,
+        grant: { type: 'client_credentials' },
+        client: {
+          client_id: context.client_id,
+          private_key: context.private_key_pem,
+          signing_algorithm: context.signing_algorithm ?? 'ES256',
+        },
+      });
+    case 'auth/cross-app-access-complete-flow':
+    case 'auth/enterprise-managed-authorization':
+      return createOAuthClient({
+        ...base,
+        client: secretClient,
+        grant: {
+          type: 'token_exchange',
+          idp: {
+            tokenEndpoint: context.idp_token_endpoint,
+            clientId: context.idp_client_id,
+            idToken: () => context.idp_id_token,
+          },
+        },
+      });
+    case 'auth/wif-jwt-bearer':
+      return createOAuthClient({
+        ...base,
+        client: { client_id: context.client_id, token_endpoint_auth_method: 'none' },
+        grant: { type: 'jwt_bearer', assertion: () => context.valid_jwt },
+      });
+    default:
+      return createOAuthClient(base);
+  }
+}
+
 async function main() {
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
   const url = process.argv.at(-1);
   if (url === undefined || !/^https?:/.test(url)) throw new Error('usage: client.mjs <url>');
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
+  const auth = oauthFor(scenario, url, context);
   const client = new Client(INFO, { ...HANDLERS, timeoutMs: 20_000 });
-  await client.connect(createStreamableHttpClientTransport(url));
+  await client.connect(
+    createStreamableHttpClientTransport(url, auth === undefined ? {} : { auth }),
+  );
   try {
-    const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
     const fallback = Array.isArray(context.toolCalls)
       ? (c) => callFromContext(c, context.toolCalls)
       : callEveryTool;

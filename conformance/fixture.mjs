@@ -1,8 +1,11 @@
 // The conformance fixture: one McpServer exposing exactly what the official conformance suite's
-// server scenarios call (tools `test_*`, resources `test://…`, prompts `test_*`), for 2025-11-25
-// sessions and 2026-07-28 stateless requests alike. Built only from mcpkit's public entries.
+// server scenarios call (tools `test_*`, resources `test://…`, prompts `test_*`, the skills of
+// conformance/skills/), for 2025-11-25 sessions and 2026-07-28 stateless requests alike. Built
+// only from mcpkit's public entries.
 import { McpServer } from 'mcpkit/server';
 import { object, registerAskingFeatures, sleep, text } from './fixture-asks.mjs';
+import { registerTaskTools } from './fixture-tasks.mjs';
+import { registerSkills } from './fixture-skills.mjs';
 
 /** A 1×1 red PNG, the suite's reference image. */
 const PNG =
@@ -34,8 +37,8 @@ const JSON_SCHEMA_2020_12 = {
   additionalProperties: false,
 };
 
-/** Creates the fixture server. */
-export function createConformanceServer() {
+/** Creates the fixture server (async: its skills are read from disk). */
+export async function createConformanceServer() {
   const server = new McpServer(
     { name: 'mcpkit-conformance-fixture', version: '1.0.0' },
     { onError: (error, where) => process.stderr.write(`fixture error in ${where}: ${error}\n`) },
@@ -43,8 +46,10 @@ export function createConformanceServer() {
   registerContentTools(server);
   registerNotifyingTools(server);
   registerAskingFeatures(server);
+  registerTaskTools(server);
   registerResources(server);
   registerPrompts(server);
+  await registerSkills(server);
   return server;
 }
 

@@ -143,6 +143,7 @@ async function planRuns(urls) {
   runs.push(
     { version: next, side: 'server', face: 'node', url: urls.node, spec: 'extension' },
     { version: '0.1.16', side: 'client', suite: [], alone: ['sse-retry'] },
+    { version: next, side: 'client', spec: '2025-11-25', suite: [] },
     { version: next, side: 'client', spec: '2026-07-28', suite: [] },
     { version: next, side: 'client', spec: 'extension' },
   );

@@ -15,7 +15,7 @@ const { values } = parseArgs({
   options: { face: { type: 'string', default: 'node' }, port: { type: 'string', default: '0' } },
 });
 const port = Number(values.port);
-const server = createConformanceServer();
+const server = await createConformanceServer();
 const onError = (error, where) => console.error(`transport error (${where}):`, error);
 
 let running;
