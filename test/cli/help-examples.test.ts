@@ -29,6 +29,22 @@ const EVERYTHING = join(
 const NOT_RUN: Record<string, string> = {
   'DATABASE_URL=postgres://localhost/shop mcpkit serve sql --http 0.0.0.0:3000 --allowed-host db.example.com':
     'needs a PostgreSQL database "shop" on a least-privileged login; test/cli/serve.test.ts serves sql on a real one',
+  'mcpkit login https://mcp.example.com/mcp':
+    'needs a server behind an authorization server and a browser; test/cli/oauth.test.ts signs in against oidc-provider',
+  'mcpkit login --no-browser https://mcp.example.com/mcp':
+    'needs a person to open the URL; test/cli/oauth.test.ts drives the sign-in with $BROWSER',
+  'mcpkit login --grant client_credentials --client-id my-agent https://mcp.example.com/mcp':
+    'needs a registered client at an authorization server; test/cli/oauth.test.ts runs the grant against oidc-provider',
+  'mcpkit tasks list http://127.0.0.1:3000/mcp':
+    'lists 2025-11-25 tasks; the demo speaks 2026-07-28, which has no listing (test/cli/tasks.test.ts lists them on a 2025-11-25 server)',
+  'mcpkit tasks get http://127.0.0.1:3000/mcp 786512e2-9e0d-44bd-8f29-789f320fe840':
+    'needs a task made before under that id; test/cli/tasks.test.ts follows one it made',
+  'mcpkit tasks result http://127.0.0.1:3000/mcp 786512e2-9e0d-44bd-8f29-789f320fe840 --json':
+    'needs a task made before under that id; test/cli/tasks.test.ts follows one it made',
+  'mcpkit tasks cancel http://127.0.0.1:3000/mcp 786512e2-9e0d-44bd-8f29-789f320fe840':
+    'needs a task made before under that id; test/cli/tasks.test.ts cancels one it made',
+  'mcpkit logout https://mcp.example.com/mcp':
+    'runs in test/cli/oauth.test.ts after a sign-in (here it would only say nothing was stored)',
 };
 
 /** The commands `mcpkit --help` lists. */

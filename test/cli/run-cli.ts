@@ -2,8 +2,9 @@
 // first) as a child process, and compares JSON outputs with golden files (UPDATE=1 rewrites them).
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +15,11 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const DIST = process.env['MCPKIT_DIST'] ?? join(ROOT, 'dist');
 export const BIN = join(DIST, 'esm/src/cli/main.js');
 export const FIXTURES = join(ROOT, 'test/cli/fixtures');
+/**
+ * The CLI's config folder in tests (MCPKIT_CONFIG_DIR): a scratch one, so that a sign-in never
+ * writes to the user's own ~/.config/mcpkit.
+ */
+export const CONFIG_DIR = mkdtempSync(join(tmpdir(), 'mcpkit-cli-config-'));
 /** The feature fixture server as a stdio command: `[...args, '--', ...FIXTURE]`. */
 export const FIXTURE = ['node', join(FIXTURES, 'server.mjs')];
 
@@ -50,7 +56,7 @@ export function cli(args: readonly string[], options: CliOptions = {}): Promise<
 export function spawnCli(args: readonly string[], env: Record<string, string> = {}): ChildProcess {
   return spawn(process.execPath, [BIN, ...args], {
     cwd: ROOT,
-    env: { ...process.env, MCPKIT_DIST: DIST, ...env },
+    env: { ...process.env, MCPKIT_DIST: DIST, MCPKIT_CONFIG_DIR: CONFIG_DIR, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
 }

@@ -38,9 +38,12 @@ describe('mcpkit serve --auth-issuer', () => {
   });
 
   it('refuses the CLI without a token (401, exit 2), and admits it with one', async () => {
+    // The CLI starts signing in on the 401; this provider takes no registrations, so it says
+    // that a client id is needed.
     const refused = await cli(['call', url, 'get-sum', '--arg', 'a=1', '--arg', 'b=2']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('401');
+    expect(refused.stderr).toContain('authorization failed');
+    expect(refused.stderr).toContain('--client-id');
     const token = await as.token(url, 'mcp');
     const admitted = await cli([
       'call',

@@ -18,8 +18,8 @@ const EXPECTED: Record<string, string[]> = {
   '.': ['McpServer', 'Client', 'JsonRpcError'],
   './jsonrpc': ['Connection', 'JsonRpcError', 'LocalError'],
   './protocol': ['UriTemplate', 'chooseRevision'],
-  './server': ['McpServer', 'JsonRpcError'],
-  './client': ['Client', 'JsonRpcError', 'LocalError'],
+  './server': ['McpServer', 'JsonRpcError', 'MemoryTaskStore'],
+  './client': ['Client', 'JsonRpcError', 'LocalError', 'createOAuthClient', 'AuthorizationError'],
   './transports/memory': ['createMemoryPair'],
   './transports/stdio': ['createStdioServerTransport', 'createStdioClientTransport'],
   './transports/http': ['createFetchHandler', 'createStreamableHttpClientTransport'],
@@ -29,6 +29,8 @@ const EXPECTED: Record<string, string[]> = {
   './servers/pingme': ['createPingmeServer', 'registerPingme'],
   './servers/everything': ['createEverythingServer', 'registerEverything'],
   './servers/sql': ['createSqlServer', 'registerSql'],
+  './tasks/postgres': ['createPostgresTaskStore'],
+  './redis': ['createRedisTaskStore', 'createRedisEventStore'],
 };
 
 /** Imports `mcpkit<subpath>` at run time (a variable specifier: typecheck runs before build). */
