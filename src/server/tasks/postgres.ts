@@ -2,6 +2,7 @@
 // process that made them and any process sharing the database serves tasks/get; signals
 // (tasks/update, tasks/cancel) travel by LISTEN/NOTIFY to the process running the task. It takes
 // a `pg` Pool (the optional peer), typed structurally so no pg types are needed to use it.
+import { TaskListeners } from './store.js';
 import type { TaskRecord, TaskSignal, TaskStore } from './store.js';
 
 /** The part of a `pg` Pool the store uses. */
@@ -58,7 +59,7 @@ class PostgresStore implements PostgresTaskStore {
   readonly #table: string;
   readonly #channel: string;
   readonly #onError: ((error: unknown) => void) | undefined;
-  readonly #listeners = new Map<string, Set<(signal: TaskSignal) => void>>();
+  readonly #listeners = new TaskListeners();
   #listening: Promise<PgClientLike | undefined> | undefined;
 
   constructor(
@@ -128,22 +129,14 @@ class PostgresStore implements PostgresTaskStore {
     await this.ready;
     await this.#pool.query('SELECT pg_notify($1, $2)', [
       this.#channel,
-      JSON.stringify({ taskId, signal }),
+      TaskListeners.message(taskId, signal),
     ]);
   }
 
   subscribe(taskId: string, listener: (signal: TaskSignal) => void): () => void {
-    let listeners = this.#listeners.get(taskId);
-    if (listeners === undefined) {
-      listeners = new Set();
-      this.#listeners.set(taskId, listeners);
-    }
-    listeners.add(listener);
+    const remove = this.#listeners.add(taskId, listener);
     this.#listening ??= this.#listen();
-    return () => {
-      listeners.delete(listener);
-      if (listeners.size === 0) this.#listeners.delete(taskId);
-    };
+    return remove;
   }
 
   /** Removes expired tasks; resolves with how many. */
@@ -173,7 +166,7 @@ class PostgresStore implements PostgresTaskStore {
       });
       client.on('notification', (message: { channel: string; payload?: string }) => {
         if (message.channel !== this.#channel || message.payload === undefined) return;
-        this.#deliver(message.payload);
+        this.#listeners.deliverMessage(message.payload);
       });
       await client.query(`LISTEN ${this.#channel}`);
       return client;
@@ -182,17 +175,6 @@ class PostgresStore implements PostgresTaskStore {
       this.#listening = undefined;
       return undefined;
     }
-  }
-
-  #deliver(payload: string): void {
-    let parsed: { taskId?: unknown; signal?: TaskSignal };
-    try {
-      parsed = JSON.parse(payload) as typeof parsed;
-    } catch {
-      return;
-    }
-    if (typeof parsed.taskId !== 'string' || parsed.signal === undefined) return;
-    for (const listener of this.#listeners.get(parsed.taskId) ?? []) listener(parsed.signal);
   }
 }
 

@@ -2,6 +2,7 @@
 // per principal for tasks/list, and signals (tasks/update, tasks/cancel) published on one
 // channel that the process running a task subscribes to. It takes a connected node-redis client
 // (the optional peer `redis`), typed structurally; subscriptions use a duplicate of it.
+import { TaskListeners } from './store.js';
 import type { TaskRecord, TaskSignal, TaskStore } from './store.js';
 
 /** The commands of a node-redis client the store uses. */
@@ -50,7 +51,7 @@ class RedisStore implements RedisTaskStore {
   readonly #client: RedisClientLike;
   readonly #prefix: string;
   readonly #onError: ((error: unknown) => void) | undefined;
-  readonly #listeners = new Map<string, Set<(signal: TaskSignal) => void>>();
+  readonly #listeners = new TaskListeners();
   #subscriber: Promise<RedisSubscriberLike | undefined> | undefined;
 
   constructor(
@@ -112,21 +113,13 @@ class RedisStore implements RedisTaskStore {
   }
 
   async signal(taskId: string, signal: TaskSignal): Promise<void> {
-    await this.#client.publish(this.#channel, JSON.stringify({ taskId, signal }));
+    await this.#client.publish(this.#channel, TaskListeners.message(taskId, signal));
   }
 
   subscribe(taskId: string, listener: (signal: TaskSignal) => void): () => void {
-    let listeners = this.#listeners.get(taskId);
-    if (listeners === undefined) {
-      listeners = new Set();
-      this.#listeners.set(taskId, listeners);
-    }
-    listeners.add(listener);
+    const remove = this.#listeners.add(taskId, listener);
     this.#subscriber ??= this.#subscribe();
-    return () => {
-      listeners.delete(listener);
-      if (listeners.size === 0) this.#listeners.delete(taskId);
-    };
+    return remove;
   }
 
   async close(): Promise<void> {
@@ -140,7 +133,7 @@ class RedisStore implements RedisTaskStore {
       const subscriber = this.#client.duplicate();
       await subscriber.connect();
       await subscriber.subscribe(this.#channel, (message) => {
-        this.#deliver(message);
+        this.#listeners.deliverMessage(message);
       });
       return subscriber;
     } catch (error) {
@@ -148,16 +141,5 @@ class RedisStore implements RedisTaskStore {
       this.#subscriber = undefined;
       return undefined;
     }
-  }
-
-  #deliver(message: string): void {
-    let parsed: { taskId?: unknown; signal?: TaskSignal };
-    try {
-      parsed = JSON.parse(message) as typeof parsed;
-    } catch {
-      return;
-    }
-    if (typeof parsed.taskId !== 'string' || parsed.signal === undefined) return;
-    for (const listener of this.#listeners.get(parsed.taskId) ?? []) listener(parsed.signal);
   }
 }

@@ -33,6 +33,49 @@ export interface TaskStore {
   subscribe(taskId: string, listener: (signal: TaskSignal) => void): () => void;
 }
 
+/**
+ * The signal listeners of one process, by task: what every TaskStore keeps locally, whatever
+ * carries the signals between processes. `deliverMessage` takes a signal as published
+ * (`{"taskId", "signal"}` JSON) and ignores anything else.
+ */
+export class TaskListeners {
+  readonly #byTask = new Map<string, Set<(signal: TaskSignal) => void>>();
+
+  /** Adds a listener for `taskId`; returns what removes it. */
+  add(taskId: string, listener: (signal: TaskSignal) => void): () => void {
+    let listeners = this.#byTask.get(taskId);
+    if (listeners === undefined) {
+      listeners = new Set();
+      this.#byTask.set(taskId, listeners);
+    }
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0) this.#byTask.delete(taskId);
+    };
+  }
+
+  deliver(taskId: string, signal: TaskSignal): void {
+    for (const listener of this.#byTask.get(taskId) ?? []) listener(signal);
+  }
+
+  /** The published form of a signal, as `deliverMessage` reads it. */
+  static message(taskId: string, signal: TaskSignal): string {
+    return JSON.stringify({ taskId, signal });
+  }
+
+  deliverMessage(message: string): void {
+    let parsed: { taskId?: unknown; signal?: TaskSignal };
+    try {
+      parsed = JSON.parse(message) as typeof parsed;
+    } catch {
+      return;
+    }
+    if (typeof parsed.taskId !== 'string' || parsed.signal === undefined) return;
+    this.deliver(parsed.taskId, parsed.signal);
+  }
+}
+
 /** Options of {@link MemoryTaskStore}. */
 export interface MemoryTaskStoreOptions {
   /** Most tasks kept; creating one more removes the oldest. Default 10 000. */
@@ -42,7 +85,7 @@ export interface MemoryTaskStoreOptions {
 /** A TaskStore in this process's memory: tasks end with it. */
 export class MemoryTaskStore implements TaskStore {
   readonly #records = new Map<string, TaskRecord>();
-  readonly #listeners = new Map<string, Set<(signal: TaskSignal) => void>>();
+  readonly #listeners = new TaskListeners();
   readonly #maxTasks: number;
 
   constructor(options: MemoryTaskStoreOptions = {}) {
@@ -80,21 +123,12 @@ export class MemoryTaskStore implements TaskStore {
   }
 
   signal(taskId: string, signal: TaskSignal): Promise<void> {
-    for (const listener of this.#listeners.get(taskId) ?? []) listener(signal);
+    this.#listeners.deliver(taskId, signal);
     return Promise.resolve();
   }
 
   subscribe(taskId: string, listener: (signal: TaskSignal) => void): () => void {
-    let listeners = this.#listeners.get(taskId);
-    if (listeners === undefined) {
-      listeners = new Set();
-      this.#listeners.set(taskId, listeners);
-    }
-    listeners.add(listener);
-    return () => {
-      listeners.delete(listener);
-      if (listeners.size === 0) this.#listeners.delete(taskId);
-    };
+    return this.#listeners.add(taskId, listener);
   }
 
   /** Drops expired tasks (on create: the map never holds many dead ones). */
