@@ -106,6 +106,8 @@ const AUTH_HINTS: Readonly<Record<string, string>> = {
   interaction_required: 'sign in first: mcpkit login <url>',
   retry_limit: 'the server keeps refusing the token it asked for: check your account and --scope',
   access_denied: 'the sign-in was declined in the browser',
+  sign_in_incomplete:
+    'open the printed URL in a browser and finish signing in (--no-browser only prints it), or sign in ahead with mcpkit login <url>',
 };
 
 function explainAuth(error: Error): Explained {

@@ -28,6 +28,26 @@ describe('maskSecrets', () => {
     });
   });
 
+  it('masks what the authorization server returns on registration', () => {
+    const masked = maskSecrets(
+      JSON.stringify({ client_id: 'c', registration_access_token: 'rat', device_code: 'dc' }),
+    );
+    expect(JSON.parse(masked)).toEqual({
+      client_id: 'c',
+      registration_access_token: '***',
+      device_code: '***',
+    });
+  });
+
+  it('masks credentials in text that does not parse (a body cut short)', () => {
+    const cut = JSON.stringify({ token_type: 'Bearer', access_token: 'at1', refresh_token: 'rt1' });
+    const masked = maskSecrets(cut.slice(0, -5));
+    expect(masked).toContain('"token_type":"Bearer"');
+    expect(masked).not.toContain('at1');
+    expect(masked).toContain('"access_token":"***"');
+    expect(maskSecrets('error: code=abc&state=s1')).toBe('error: code=***&state=s1');
+  });
+
   it('leaves other text alone', () => {
     expect(maskSecrets('<html>not found</html>')).toBe('<html>not found</html>');
   });

@@ -5,7 +5,7 @@
 // --trace prints the OAuth HTTP exchanges with every secret and token masked.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { homedir } from 'node:os';
@@ -69,6 +69,24 @@ export function cliOAuth(
 }
 
 /**
+ * True when the token file at `file` holds tokens for `url` that need no sign-in: unexpired,
+ * or with a refresh token. Never throws (an unreadable file holds none).
+ */
+export function storedTokensUsable(file: string, url: string): boolean {
+  let all: unknown;
+  try {
+    all = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return false;
+  }
+  if (typeof all !== 'object' || all === null) return false;
+  const tokens = (all as Record<string, unknown>)[`tokens ${new URL(url).href}`];
+  if (typeof tokens !== 'object' || tokens === null) return false;
+  const { refresh_token: refresh, expires_at: expires } = tokens as Record<string, unknown>;
+  return typeof refresh === 'string' || typeof expires !== 'number' || expires > Date.now();
+}
+
+/**
  * The user's side of the authorization code grant: a one-shot listener on 127.0.0.1 for the
  * redirect (RFC 8252 section 7.3), and the browser (or the printed URL) for the sign-in.
  */
@@ -80,8 +98,8 @@ export function loopbackProvider(options: {
   const { io, style } = options;
   let listener: Promise<Listener> | undefined;
   return {
-    async redirectUri() {
-      listener ??= listen();
+    async redirectUri(registered) {
+      listener ??= listen(registeredPort(registered));
       return (await listener).uri;
     },
     async authorize(url, signal) {
@@ -109,7 +127,22 @@ interface Listener {
 
 const CALLBACK_PATH = '/callback';
 
-function listen(): Promise<Listener> {
+/** The port of a registered 127.0.0.1 callback URI, to reuse that registration; else 0. */
+function registeredPort(registered: readonly string[] | undefined): number {
+  for (const uri of registered ?? []) {
+    const match = /^http:\/\/127\.0\.0\.1:(\d+)\/callback$/.exec(uri);
+    if (match !== null) return Number(match[1]);
+  }
+  return 0;
+}
+
+/** Listens on `port` of 127.0.0.1 (a random one when it is 0 or taken). */
+async function listen(port = 0): Promise<Listener> {
+  if (port === 0) return listenOn(0);
+  return listenOn(port).catch(() => listenOn(0));
+}
+
+function listenOn(port: number): Promise<Listener> {
   let deliver: ((url: URL) => void) | undefined;
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
@@ -131,7 +164,7 @@ function listen(): Promise<Listener> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     // Not unref'd: while the user signs in, the listener is all that keeps `mcpkit login` alive.
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(port, '127.0.0.1', () => {
       resolve({
         uri: `${uriOf(server)}${CALLBACK_PATH}`,
         next: (signal) =>
@@ -182,8 +215,11 @@ function openBrowser(url: string, io: Io): void {
 }
 
 /** Names whose values are credentials: masked in traces. */
-const SECRET_NAMES =
-  /^(access_token|refresh_token|id_token|client_secret|code|code_verifier|assertion|client_assertion|subject_token|authorization|dpop|password)$/i;
+const SECRET_WORDS =
+  'access_token|refresh_token|id_token|client_secret|registration_access_token|code|code_verifier|device_code|assertion|client_assertion|subject_token|actor_token|authorization|dpop|password';
+const SECRET_NAMES = new RegExp(`^(?:${SECRET_WORDS})$`, 'i');
+/** The same names in text that does not parse (neither JSON nor a form): `name: value` pairs. */
+const SECRET_PAIRS = new RegExp(`("?\\b(?:${SECRET_WORDS})"?\\s*[:=]\\s*"?)([^"&,\\s}]+)`, 'gi');
 
 /** Masks the credentials in a form or JSON body. */
 export function maskSecrets(text: string): string {
@@ -200,7 +236,7 @@ export function maskSecrets(text: string): string {
     for (const [name] of form) if (SECRET_NAMES.test(name)) form.set(name, '***');
     return decodeURIComponent(form.toString().replace(/\+/g, ' ').replace(/%2A/g, '*'));
   }
-  return text;
+  return text.replace(SECRET_PAIRS, '$1***');
 }
 
 function maskUrl(url: string): string {
@@ -226,9 +262,11 @@ function tracedFetch(io: Io, style: Style): (url: string, init: RequestInit) => 
       .clone()
       .text()
       .catch(() => '');
-    const shown = text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
+    // Masked whole, then cut: a cut body no longer parses.
+    const masked = maskSecrets(text);
+    const shown = masked.length > 2000 ? `${masked.slice(0, 2000)}…` : masked;
     io.stderr.write(
-      `${style.dim('trace')} oauth ${style.green('<<')} ${String(response.status)} ${maskUrl(url)} ${maskSecrets(shown)}\n`,
+      `${style.dim('trace')} oauth ${style.green('<<')} ${String(response.status)} ${maskUrl(url)} ${shown}\n`,
     );
     return response;
   };

@@ -1,7 +1,6 @@
 // Targets: the server a command talks to. A URL given first (Streamable HTTP), a command given
 // last after `--` (stdio), or the entries of a Claude-Desktop-style config file. openSession
 // connects a Client to one, wrapping the transport for --trace.
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import process from 'node:process';
 import type { ClientOptions } from '../client/index.js';
@@ -16,7 +15,7 @@ import type { HostContext } from './host.js';
 import { hostOptions } from './host.js';
 import type { Io } from './io.js';
 import type { Style } from './output.js';
-import { cliOAuth, tokenFile } from './oauth.js';
+import { cliOAuth, storedTokensUsable, tokenFile } from './oauth.js';
 import { traceTransport } from './trace.js';
 import { version } from './version.js';
 
@@ -345,11 +344,14 @@ function createTransport(target: Target, options: TransportContext): Transport {
 const SIGN_IN_MS = 300_000;
 
 /**
- * A URL target contacted for the first time (no tokens stored) may ask the user to sign in
- * while connecting: the negotiation then waits up to five minutes instead of the timeout.
+ * A URL target without usable stored tokens (none, or expired with no refresh token) may ask
+ * the user to sign in while connecting: the negotiation then waits up to five minutes instead
+ * of the timeout. A step-up later in the command keeps the timeout (docs/cli.md).
  */
 function connectOptions(target: Target, io: Io, common: CommonOptions): { timeoutMs?: number } {
-  if (target.kind !== 'url' || existsSync(tokenFile(io.env, target.url))) return {};
+  if (target.kind !== 'url' || storedTokensUsable(tokenFile(io.env, target.url), target.url)) {
+    return {};
+  }
   return { timeoutMs: Math.max(common.timeoutMs ?? 0, SIGN_IN_MS) };
 }
 

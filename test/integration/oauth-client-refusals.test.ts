@@ -103,7 +103,11 @@ afterEach(async () => {
 });
 
 /** Connects through the OAuth client; resolves with how it failed. */
-async function attempt(flaw: Flaw, rs: { resource?: 'other'; refuseAll?: boolean } = {}) {
+async function attempt(
+  flaw: Flaw,
+  rs: { resource?: 'other'; refuseAll?: boolean } = {},
+  provider: OAuthProvider = headless,
+) {
   const as = await mockAuthorizationServer(flaw);
   closing.push(() => as.close());
   // A known port, so that the resource server's metadata can name its own URL (or another).
@@ -126,7 +130,7 @@ async function attempt(flaw: Flaw, rs: { resource?: 'other'; refuseAll?: boolean
     },
   });
   closing.push(() => running.close());
-  const auth = createOAuthClient({ serverUrl: url, provider: headless });
+  const auth = createOAuthClient({ serverUrl: url, provider });
   const client = new Client({ name: 'refusals', version: '1.0.0' });
   const error: unknown = await client
     .connect(createStreamableHttpClientTransport(url, { auth }))
@@ -179,6 +183,17 @@ describe('the OAuth client stops where the spec says, and sends nothing on', () 
   it('an authorization response with a state the client did not send: not exchanged', async () => {
     const { error, hits } = await attempt({ state: 'wrong' });
     expect(error).toMatchObject({ name: 'AuthorizationError', code: 'invalid_state' });
+    expect(hits).not.toContain('POST /token');
+  });
+
+  it('a sign-in the user never finishes: an authorization error saying so, no token asked', async () => {
+    const walkedAway: OAuthProvider = {
+      redirectUri: () => 'http://127.0.0.1:9/callback',
+      authorize: () => Promise.reject(new Error('no sign-in arrived in time')),
+    };
+    const { error, hits } = await attempt({}, {}, walkedAway);
+    expect(error).toMatchObject({ name: 'AuthorizationError', code: 'sign_in_incomplete' });
+    expect(error.message).toContain('no sign-in arrived in time');
     expect(hits).not.toContain('POST /token');
   });
 

@@ -13,7 +13,7 @@ import type { DpopKey } from './dpop.js';
 import { DPOP_ALG, DpopNonces, dpopKey, newDpopKey } from './dpop.js';
 import type { OAuthHttp } from './http.js';
 import { oauthFailure, request } from './http.js';
-import { clientKey, identify } from './registration.js';
+import { clientKey, identify, registeredRedirects } from './registration.js';
 import { memoryStore } from './store.js';
 import { requestToken } from './token.js';
 import type {
@@ -47,6 +47,8 @@ export function createOAuthClient(options: OAuthClientOptions): OAuthClient {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_AUTHORIZE_TIMEOUT_MS = 300_000;
+/** The most authorizations one request may go through (maxAuthorizations' ceiling). */
+const MAX_AUTHORIZATIONS = 10;
 /** Refresh this long before expiry. */
 const EXPIRY_MARGIN_MS = 30_000;
 
@@ -73,8 +75,10 @@ class OAuth implements OAuthClient {
     };
     this.#tokenKey = `tokens ${this.serverUrl.href}`;
     const max = options.maxAuthorizations ?? 3;
-    if (!Number.isInteger(max) || max < 1) {
-      throw new TypeError(`maxAuthorizations must be a positive integer, got ${String(max)}`);
+    if (!Number.isInteger(max) || max < 1 || max > MAX_AUTHORIZATIONS) {
+      throw new TypeError(
+        `maxAuthorizations must be an integer from 1 to ${String(MAX_AUTHORIZATIONS)}, got ${String(max)}`,
+      );
     }
   }
 
@@ -226,8 +230,13 @@ class OAuth implements OAuthClient {
         `${server.issuer} does not advertise PKCE S256 (code_challenge_methods_supported); refusing to authorize`,
       );
     }
-    const redirectUri = await provider.redirectUri();
-    const client = await identify(this.#http, server, { ...this.#identity(), redirectUri });
+    const identity = this.#identity();
+    const registered =
+      identity.client === undefined
+        ? await registeredRedirects(identity.store, server.issuer)
+        : undefined;
+    const redirectUri = await provider.redirectUri(registered);
+    const client = await identify(this.#http, server, { ...identity, redirectUri });
     const { verifier, challenge } = await pkce();
     const state = randomToken(32);
     const url = new URL(endpoint);
@@ -247,7 +256,17 @@ class OAuth implements OAuthClient {
     const signal = AbortSignal.timeout(
       this.#options.authorizeTimeoutMs ?? DEFAULT_AUTHORIZE_TIMEOUT_MS,
     );
-    const back = new URL(await provider.authorize(url, signal), redirectUri);
+    const back = new URL(
+      await provider.authorize(url, signal).catch((error: unknown) => {
+        if (error instanceof AuthorizationError) throw error;
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new AuthorizationError(
+          'sign_in_incomplete',
+          `the sign-in did not complete: ${reason}`,
+        );
+      }),
+      redirectUri,
+    );
     const code = checkResponse(back.searchParams, { state, server });
     return { client, params: { code, redirect_uri: redirectUri, code_verifier: verifier } };
   }

@@ -66,6 +66,15 @@ export async function identify(
   return registered;
 }
 
+/** The redirect URIs of the stored registration at `issuer`, if there is one. */
+export async function registeredRedirects(
+  store: Identity['store'],
+  issuer: string,
+): Promise<readonly string[] | undefined> {
+  const stored = (await store.get(clientKey(issuer))) as Registered | undefined;
+  return stored?.redirect_uris;
+}
+
 /** Dynamic client registration (RFC 7591 section 3). */
 async function register(
   http: OAuthHttp,

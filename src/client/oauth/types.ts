@@ -78,8 +78,13 @@ export interface OAuthStore {
  * it, drive a headless agent). The CLI's provider listens on a 127.0.0.1 loopback port.
  */
 export interface OAuthProvider {
-  /** The redirect URI to register and send; may start the listener that receives it. */
-  redirectUri(): string | Promise<string>;
+  /**
+   * The redirect URI to register and send; may start the listener that receives it.
+   * `registered` holds the redirect URIs of the client's stored registration, if any: a
+   * provider that can return one of them (a loopback port still free) spares a new
+   * registration at the authorization server.
+   */
+  redirectUri(registered?: readonly string[]): string | Promise<string>;
   /**
    * Sends the user to `url` and resolves with the URL the authorization server redirected
    * back to (its query carries `code`, `state`, `iss` or `error`). Rejects if the user gives up.
@@ -134,7 +139,7 @@ export interface OAuthClientOptions {
    * ES256 proofs and the `jose` package is installed; `true` requires it; `false` never.
    */
   readonly dpop?: boolean | 'auto';
-  /** Authorization attempts for one request before it fails (step-up loops). Default 3. */
+  /** Authorization attempts for one request before it fails (step-up loops): 1 to 10, default 3. */
   readonly maxAuthorizations?: number;
   /** The fetch for every OAuth request (trace it, proxy it). Default: the global fetch. */
   readonly fetch?: (url: string, init: RequestInit) => Promise<Response>;

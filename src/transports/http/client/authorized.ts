@@ -5,8 +5,12 @@ import type { HttpAuthorizer } from '../../../protocol/auth.js';
 import type { FetchLike } from './http.js';
 import { discardBody } from './http.js';
 
-/** The most times one request is sent again after refusals (the authorizer keeps its own limit). */
-const MAX_RESENDS = 4;
+/**
+ * The most times one request is sent again after refusals: a backstop only, above what an
+ * authorizer allows itself (mcpkit's OAuth client: at most 10 authorizations, each possibly
+ * followed by a DPoP nonce retry), so the authorizer's own limit is the one a caller meets.
+ */
+const MAX_RESENDS = 24;
 
 /** The transport's fetch: `fetchFn` (default: the global fetch), through `authorizer` if any. */
 export function withAuthorizer(
