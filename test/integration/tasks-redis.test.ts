@@ -54,6 +54,15 @@ describe.skipIf(URL_ === undefined)('the Redis task store', () => {
     expect(await store.get('r-1')).toMatchObject({ status: 'completed' });
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(await store.get('r-short')).toBeUndefined();
+    // A write after expiry does not bring the task back (with no TTL, forever).
+    await store.put({ ...record, taskId: 'r-short', status: 'completed' });
+    expect(await store.get('r-short')).toBeUndefined();
+    const raw = createClient({ url: URL_ ?? '' });
+    await raw.connect();
+    clients.push(raw);
+    expect(await raw.exists(`${prefix}:task:r-short`)).toBe(0);
+    // A write to a live task keeps its TTL.
+    expect(await raw.pTTL(`${prefix}:task:r-1`)).toBeGreaterThan(0);
     expect((await store.list('alice')).map((r) => r.taskId)).toEqual(['r-1']);
     const received = new Promise((resolve) => {
       store.subscribe('r-1', resolve);

@@ -17,9 +17,13 @@ export interface RedisClientLike {
   duplicate(): RedisSubscriberLike;
 }
 
-/** The expiry of a SET (node-redis `expiration`). */
+/**
+ * The options of a SET the store makes (node-redis): a new task's expiry, or a replacement that
+ * keeps the TTL and only applies to a key that still exists (`XX`).
+ */
 export type RedisSetOptions =
-  { expiration: { type: 'PX'; value: number } } | { expiration: { type: 'KEEPTTL' } };
+  | { expiration: { type: 'PX'; value: number } }
+  | { condition: 'XX'; expiration: { type: 'KEEPTTL' } };
 
 /** The subscriber connection the store makes with `duplicate()`. */
 export interface RedisSubscriberLike {
@@ -106,8 +110,10 @@ class RedisStore implements RedisTaskStore {
     return texts.flatMap((text) => (text === null ? [] : [JSON.parse(text) as TaskRecord]));
   }
 
+  /** Replaces a live record, keeping its TTL; an expired (gone) task stays gone. */
   async put(record: TaskRecord): Promise<void> {
     await this.#client.set(this.#key(record.taskId), JSON.stringify(record), {
+      condition: 'XX',
       expiration: { type: 'KEEPTTL' },
     });
   }
