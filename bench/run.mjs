@@ -69,6 +69,9 @@ const SECTIONS = new Set(
 );
 const OUT = flags.out ?? join(BENCH, 'results.json');
 
+/** The Redis of the Redis rows (MCPKIT_BENCH_REDIS_URL, else the tests' MCPKIT_TEST_REDIS_URL). */
+const REDIS_URL = process.env.MCPKIT_BENCH_REDIS_URL ?? process.env.MCPKIT_TEST_REDIS_URL;
+
 /** The HTTP servers under test. `era` picks the requests, `session` opens one first. */
 const HTTP_SERVERS = [
   { id: 'raw', label: 'raw node:http', file: 'raw-http.mjs', era: 'legacy', noTools: true },
@@ -105,6 +108,23 @@ const HTTP_SERVERS = [
     era: 'legacy',
     session: true,
   },
+  // The same servers with sessions and streams in Redis (issue #22): a legacy session's requests
+  // read and refresh its record; 2026-07-28 requests should not touch Redis at all.
+  {
+    id: 'mcpkit-session-redis',
+    label: 'mcpkit legacy session + Redis',
+    file: 'mcpkit-http.mjs',
+    era: 'legacy',
+    session: true,
+    redis: true,
+  },
+  {
+    id: 'mcpkit-modern-redis',
+    label: 'mcpkit 2026-07-28 + Redis',
+    file: 'mcpkit-http.mjs',
+    era: 'modern',
+    redis: true,
+  },
   { id: 'sdk2-modern', label: 'SDK v2 2026-07-28', file: 'sdk2-http.mjs', era: 'modern' },
   { id: 'sdk2-legacy', label: 'SDK v2 legacy stateless', file: 'sdk2-http.mjs', era: 'legacy' },
   { id: 'sdk1-stateless', label: 'SDK v1 stateless', file: 'sdk1-stateless.mjs', era: 'legacy' },
@@ -123,7 +143,18 @@ const HTTP_SERVERS = [
     era: 'legacy',
     session: true,
   },
-].filter((s) => flags.servers === undefined || flags.servers.split(',').includes(s.id));
+].filter(
+  (s) =>
+    (flags.servers === undefined || flags.servers.split(',').includes(s.id)) &&
+    (s.redis !== true || REDIS_URL !== undefined),
+);
+
+/** Rows measured against the same server without their one addition (`vsOpen`). */
+const BASE_ROWS = {
+  'mcpkit-modern-auth': 'mcpkit-modern',
+  'mcpkit-session-redis': 'mcpkit-session',
+  'mcpkit-modern-redis': 'mcpkit-modern',
+};
 
 /** A key pair and a long-lived ES256 access token for the auth row (made once). */
 let credentials;
@@ -284,6 +315,7 @@ async function prepare(server, extraTools, nodeArgs = []) {
     BENCH_TOOLS: String(extraTools),
     ...server.env,
     ...(credentials === undefined ? {} : { BENCH_AUTH_JWK: credentials.jwk }),
+    ...(server.redis === true ? { BENCH_REDIS_URL: REDIS_URL } : {}),
   };
   const started = await startServer(server.file, { env, nodeArgs });
   try {
@@ -395,10 +427,9 @@ async function httpSection({ extraTools, connections, label }) {
     );
     row.vsRaw = rpsRatio(row, raw);
     row.vsSdk2 = rpsRatio(row, sdk2);
-    if (row.server === 'mcpkit-modern-auth') {
-      const open = rows.find(
-        (r) => r.server === 'mcpkit-modern' && r.connections === row.connections,
-      );
+    const base = BASE_ROWS[row.server];
+    if (base !== undefined) {
+      const open = rows.find((r) => r.server === base && r.connections === row.connections);
       row.vsOpen = rpsRatio(row, open);
     }
   }
@@ -1151,6 +1182,18 @@ function evaluateTargets() {
       'HTTP c=64 mcpkit 2026-07-28 with JWT auth >= 85% of without',
       ratio(guarded.vsOpen, 0.85),
     );
+  }
+  for (const [id, what, floor] of [
+    ['mcpkit-session-redis', 'legacy session with sessions in Redis', 0.7],
+    ['mcpkit-modern-redis', '2026-07-28 with Redis configured', 0.95],
+  ]) {
+    const row = http64(id);
+    if (row?.vsOpen !== undefined) {
+      target(
+        `HTTP c=64 mcpkit ${what} >= ${String(floor * 100)}% of in memory`,
+        ratio(row.vsOpen, floor),
+      );
+    }
   }
   const session = http64('mcpkit-session');
   if (session !== undefined) {

@@ -25,7 +25,27 @@ const running = await listen(() => server, {
   // Room for the idle-session measurement (10,000 sessions plus warm-up).
   maxSessions: 50_000,
   ...(await benchAuth()),
+  ...(await benchRedis()),
 });
+
+/**
+ * BENCH_REDIS_URL: sessions and resumable streams kept in Redis (mcpkit/redis), as every process
+ * of a scaled-out deployment keeps them (issue #22's bench rows), under a prefix of this run.
+ */
+async function benchRedis() {
+  const url = process.env.BENCH_REDIS_URL;
+  if (url === undefined) return {};
+  const { createClient } = await import('redis');
+  const { createRedisEventStore, createRedisSessionStore } =
+    await import('../../dist/esm/src/redis/index.js');
+  const client = createClient({ url, disableOfflineQueue: true });
+  await client.connect();
+  const prefix = `mcpkit-bench:${String(process.pid)}`;
+  return {
+    sessionStore: createRedisSessionStore({ client, prefix: `${prefix}:sessions` }),
+    eventStore: createRedisEventStore({ client, prefix: `${prefix}:events` }),
+  };
+}
 
 /**
  * BENCH_AUTH_JWK (a public JWK, set by run.mjs with the token it sends): the resource-server gate
