@@ -1,7 +1,8 @@
 // Tasks across implementations: the official SDK v1 client's task API (2025-11-25 core tasks,
 // `client.experimental.tasks`) against an mcpkit server over Streamable HTTP, with a question
-// the task asks answered by the official client's elicitation handler on the tasks/result
-// stream; and mcpkit's own client driving the same server's tasks in both generations.
+// the task asks answered by the official client's elicitation handler; the official ext-tasks
+// requester in both generations; and mcpkit's own client driving the same server's tasks in
+// both generations.
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as StreamableHttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -113,26 +114,127 @@ describe('official SDK v1 client, core tasks (2025-11-25) → mcpkit server', ()
   });
 });
 
-// The ext-tasks requester polls tasks/get and expects a 2025-11-25 task's questions to be pushed
-// to it meanwhile; mcpkit delivers them on tasks/result (as the official v1 client reads them),
-// so this runs a task without questions (the difference is in docs/tasks.md).
-describe('official @modelcontextprotocol/ext-tasks requester (SDK v2 client, 2025-11-25) → mcpkit server', () => {
-  it('calls a task tool through a task session and settles it with the result', async () => {
-    const client = new ClientV2({ name: 'ext-tasks', version: '1.0.0' }, { capabilities: {} });
+// The ext-tasks requester polls tasks/get and calls tasks/result only at the end: in 2025-11-25 it
+// gets a task's questions sent on its tasks/get requests (related to the task by `_meta`); in 2026-07-28
+// it reads them from the task (`inputRequests`) and answers with tasks/update, over its raw
+// request path (the SDK's own codecs do not carry the extension's shapes).
+describe('official @modelcontextprotocol/ext-tasks requester → mcpkit server', () => {
+  const answerColour = (asked: unknown[]) => (request: unknown) => {
+    asked.push(request);
+    return Promise.resolve({ action: 'accept', content: { colour: 'teal' } } as never);
+  };
+
+  it('2025-11-25: settles a task whose question comes while it polls tasks/get, and one without', async () => {
+    const client = new ClientV2(
+      { name: 'ext-tasks', version: '1.0.0' },
+      { capabilities: { elicitation: {} } },
+    );
     await client.connect(new StreamableHttpV2(new URL(running.url)));
-    const session = createTaskSessionFromClient(client, { endpointId: 'mcpkit-interop' });
+    const asked: unknown[] = [];
+    const session = createTaskSessionFromClient(client, {
+      endpointId: 'mcpkit-interop',
+      onInputRequest: answerColour(asked),
+    });
     try {
-      const execution = await session.callTool('tally', {});
-      const { outcome } = await execution.settle();
-      expect(resultFromTaskOutcome(outcome)).toMatchObject({
+      const tally = await session.callTool('tally', {});
+      expect(resultFromTaskOutcome((await tally.settle()).outcome)).toMatchObject({
         content: [{ type: 'text', text: 'three' }],
       });
+      const survey = await session.callTool('survey', { topic: 'tea' });
+      expect(survey.kind).toBe('task');
+      expect(resultFromTaskOutcome((await survey.settle()).outcome)).toMatchObject({
+        content: [{ type: 'text', text: 'tea: teal' }],
+      });
+      expect(asked).toMatchObject([
+        {
+          kind: 'elicitation',
+          params: {
+            message: 'Favourite colour for tea?',
+            _meta: { 'io.modelcontextprotocol/related-task': { taskId: expect.any(String) } },
+          },
+        },
+      ]);
+    } finally {
+      await session.close();
+      await client.close();
+    }
+  });
+
+  it('2026-07-28: settles a task through tasks/get and tasks/update, answering its question', async () => {
+    const clientInfo = { name: 'ext-tasks', version: '1.0.0' };
+    const clientCapabilities = { elicitation: {} };
+    const client = new ClientV2(clientInfo, {
+      capabilities: clientCapabilities,
+      versionNegotiation: { mode: 'auto' },
+    });
+    await client.connect(new StreamableHttpV2(new URL(running.url)));
+    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    const asked: unknown[] = [];
+    const session = createTaskSessionFromClient(client, {
+      endpointId: 'mcpkit-interop-v2',
+      onInputRequest: answerColour(asked),
+      rawDispatch: (request, options) => postRaw(running.url, request, options?.signal),
+      v2RequestFraming: { protocolVersion: '2026-07-28', clientInfo, clientCapabilities },
+    });
+    try {
+      const survey = await session.callTool('survey', { topic: 'jam' });
+      expect(survey.kind).toBe('task');
+      expect(resultFromTaskOutcome((await survey.settle()).outcome)).toMatchObject({
+        content: [{ type: 'text', text: 'jam: teal' }],
+      });
+      expect(asked).toMatchObject([
+        { kind: 'elicitation', params: { message: 'Favourite colour for jam?' } },
+      ]);
     } finally {
       await session.close();
       await client.close();
     }
   });
 });
+
+let rawIds = 0;
+
+/**
+ * The ext-tasks requester's raw request path for 2026-07-28 (its `rawDispatch`): one POST with
+ * the standard headers, answered in JSON or on an SSE stream (read to its response).
+ */
+async function postRaw(
+  url: string,
+  request: unknown,
+  signal: AbortSignal | undefined,
+): Promise<
+  | { kind: 'result'; result: never }
+  | { kind: 'error'; error: { code: number; message: string; data?: never } }
+> {
+  const { method, params } = request as { method: string; params: Record<string, unknown> };
+  const id = `raw-${String(++rawIds)}`;
+  const name = params['name'] ?? params['taskId'];
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+    ...(signal === undefined ? {} : { signal }),
+  });
+  const text = await response.text();
+  const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]?.trim();
+  const messages =
+    mediaType === 'text/event-stream'
+      ? text
+          .split('\n')
+          .filter((line) => line.startsWith('data:'))
+          .map((line) => JSON.parse(line.slice(5)) as Record<string, unknown>)
+      : [JSON.parse(text) as Record<string, unknown>];
+  const answer = messages.find((m) => m['id'] === id);
+  if (answer === undefined) throw new Error(`no response to ${method}: ${text}`);
+  if (answer['error'] !== undefined) return { kind: 'error', error: answer['error'] as never };
+  return { kind: 'result', result: answer['result'] as never };
+}
 
 describe("mcpkit's client drives the same tasks in both generations", () => {
   for (const mode of [{ pin: '2025-11-25' as const }, 'auto' as const]) {

@@ -1,8 +1,9 @@
 // The 2025-11-25 core tasks on the same task runs (spec 2025-11-25 basic/utilities/tasks): the
 // client asks for a task (`params.task`), gets `{ task }`, polls tasks/get, and reads the result
 // with tasks/result, which waits for the end. What the handler asks of the client while it runs
-// is sent on the tasks/result request (related to the task by `_meta`), and the answer resumes
-// it: the task's input requests, delivered instead of polled. tasks/list and tasks/cancel too.
+// is sent on a waiting tasks/result request, else on the next tasks/get (related to the task by
+// `_meta`), and the answer resumes it: the task's input requests, delivered instead of polled.
+// tasks/list and tasks/cancel too.
 import { JsonRpcError } from '../../jsonrpc/errors.js';
 import { principalKey } from '../../protocol/auth.js';
 import { invalidParams } from '../../protocol/errors.js';
@@ -47,8 +48,16 @@ export async function ownTask(call: Call): Promise<TaskRecord> {
   return record;
 }
 
+/**
+ * tasks/get: the task; a task waiting for input that no tasks/result of this process waits for
+ * also gets its input requests sent, on this request (see {@link claimed}).
+ */
 export async function legacyGet(call: Call): Promise<unknown> {
-  return legacyTask(await ownTask(call));
+  const record = await ownTask(call);
+  const { taskId } = record;
+  if (isTerminal(record.status)) forgetInputs(taskId);
+  else if ((resultWaiters.get(taskId) ?? 0) === 0) sendInputs(call, record);
+  return legacyTask(record);
 }
 
 export async function legacyList(call: Call): Promise<unknown> {
@@ -68,30 +77,86 @@ export async function legacyCancel(call: Call): Promise<unknown> {
 }
 
 /**
+ * Who sends a 2025-11-25 task's input requests, in this process: each goes to the client once,
+ * on a waiting tasks/result if there is one, else on the next tasks/get (spec 2025-11-25
+ * basic/utilities/tasks: a requestor that sees `input_required` should call tasks/result; one
+ * that only polls tasks/get, like the official ext-tasks requester, gets them on the session
+ * meanwhile, related to the task by `_meta`). Requests served by another process sharing the
+ * store do not see these claims.
+ */
+const claimed = new Map<string, Set<string>>();
+const resultWaiters = new Map<string, number>();
+
+/** Claims the sending of `key` of task `taskId`; false when it was already claimed. */
+function claim(taskId: string, key: string): boolean {
+  let keys = claimed.get(taskId);
+  if (keys === undefined) {
+    keys = new Set();
+    claimed.set(taskId, keys);
+  }
+  if (keys.has(key)) return false;
+  keys.add(key);
+  return true;
+}
+
+function unclaim(taskId: string, key: string): void {
+  claimed.get(taskId)?.delete(key);
+}
+
+/** Forgets what was sent for a task that ended, once no tasks/result waits for it. */
+function forgetInputs(taskId: string): void {
+  if ((resultWaiters.get(taskId) ?? 0) === 0) claimed.delete(taskId);
+}
+
+function relatedTo(taskId: string): Record<string, unknown> {
+  return { [RELATED_TASK]: { taskId } };
+}
+
+/** Sends the task's input requests not yet sent, on the request `call` serves. */
+function sendInputs(call: Call, record: TaskRecord): void {
+  const related = relatedTo(record.taskId);
+  for (const [key, request] of Object.entries(record.inputRequests ?? {})) {
+    if (!claim(record.taskId, key)) continue;
+    void ask(call, { key, request, related, taskId: record.taskId });
+  }
+}
+
+/**
  * tasks/result: waits for the task's end, sending its input requests to the client on the way
- * (each once), then answers with its result, or its error.
+ * (each once, unless a tasks/get sent it), then answers with its result, or its error.
  */
 export async function legacyResult(call: Call): Promise<unknown> {
-  const { store } = call.core.tasks;
   let record = await ownTask(call);
-  const sent = new Set<string>();
-  const related = { [RELATED_TASK]: { taskId: record.taskId } };
-  while (!isTerminal(record.status)) {
-    for (const [key, request] of Object.entries(record.inputRequests ?? {})) {
-      if (sent.has(key)) continue;
-      sent.add(key);
-      void ask(call, { key, request, related, taskId: record.taskId });
-    }
-    await sleep(WATCH_MS, call.scope.signal);
-    const next = await store.get(record.taskId);
-    if (next === undefined) throw invalidParams(`unknown task: ${record.taskId}`);
-    record = next;
+  const { taskId } = record;
+  resultWaiters.set(taskId, (resultWaiters.get(taskId) ?? 0) + 1);
+  try {
+    record = await watch(call, record);
+  } finally {
+    const left = (resultWaiters.get(taskId) ?? 1) - 1;
+    if (left > 0) resultWaiters.set(taskId, left);
+    else resultWaiters.delete(taskId);
+    if (isTerminal(record.status)) forgetInputs(taskId);
   }
+  const related = relatedTo(taskId);
   if (record.status === 'completed') return { ...record.result, _meta: related };
   if (record.status === 'failed' && record.error !== undefined) {
     throw new JsonRpcError(record.error.code, record.error.message, record.error.data);
   }
   throw new JsonRpcError(-32603, `task ${record.taskId} was cancelled`);
+}
+
+/** Waits for the task's end, sending its input requests not yet sent. */
+async function watch(call: Call, first: TaskRecord): Promise<TaskRecord> {
+  const { store } = call.core.tasks;
+  let record = first;
+  while (!isTerminal(record.status)) {
+    sendInputs(call, record);
+    await sleep(WATCH_MS, call.scope.signal);
+    const next = await store.get(record.taskId);
+    if (next === undefined) throw invalidParams(`unknown task: ${record.taskId}`);
+    record = next;
+  }
+  return record;
 }
 
 /** Sends one input request of a task to the client and hands the answer to the task. */
@@ -108,6 +173,8 @@ async function ask(
       responses: { [input.key]: answer },
     });
   } catch (error) {
+    // Not sent or not answered: a later tasks/result (or none) may send it again.
+    unclaim(input.taskId, input.key);
     call.core.report(error, `task ${input.taskId} input`);
   }
 }

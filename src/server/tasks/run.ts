@@ -46,9 +46,17 @@ export async function createTask(
   return record;
 }
 
-/** The wire form of a task (tasks/get, notifications): no owner, no expiry, no empty fields. */
+/**
+ * The wire form of a task (tasks/get, notifications): no owner, no expiry, no empty fields. A
+ * completed task's result is a 2026-07-28 CallToolResult, which has `resultType: "complete"`.
+ */
 export function wireTask(record: TaskRecord): Record<string, unknown> {
-  return without(record, ['owner', 'expiresAt']);
+  const task = without(record, ['owner', 'expiresAt']);
+  const result = record.result as Record<string, unknown> | undefined;
+  if (result !== undefined && result['resultType'] === undefined) {
+    task['result'] = { ...result, resultType: 'complete' };
+  }
+  return task;
 }
 
 /** `CreateTaskResult`: the task's first state, flat, with `resultType: "task"`. */
