@@ -1,0 +1,81 @@
+// The approval gate between a model's tool call (or a server's sampling request) and its run.
+
+/** How calls are approved: every one, none, each asked, or by the tool's annotations. */
+export type ApprovalMode = 'always' | 'never' | 'ask' | 'annotations';
+
+/** A rule for one tool. */
+export type ApprovalRule = 'always' | 'never' | 'ask';
+
+/**
+ * The approval policy. `mode` applies where no rule does (default `annotations`: a tool with
+ * `readOnlyHint: true` is approved, every other one asked, as `destructiveHint` defaults to true);
+ * `tools` holds rules by the model-facing name or by `server/tool`; `sampling` rules servers'
+ * sampling requests (default `ask`).
+ */
+export interface ApprovalPolicy {
+  readonly mode?: ApprovalMode;
+  readonly tools?: Readonly<Record<string, ApprovalRule>>;
+  readonly sampling?: ApprovalRule;
+}
+
+/** What an approval callback is asked. */
+export type ApprovalRequest =
+  | {
+      readonly kind: 'tool';
+      readonly server: string;
+      readonly tool: string;
+      /** The model-facing name. */
+      readonly name: string;
+      readonly arguments: Record<string, unknown>;
+      readonly annotations?: Readonly<Record<string, unknown>>;
+    }
+  | {
+      readonly kind: 'sampling';
+      readonly server: string;
+      /** The request's messages, as text, for showing. */
+      readonly summary: string;
+    };
+
+/** Answers an approval request: true approves. */
+export type ApprovalCallback = (request: ApprovalRequest) => boolean | Promise<boolean>;
+
+/** The outcome of the gate. */
+export type Decision = 'approved' | 'declined';
+
+/**
+ * The rule that applies to a tool call: a `tools` rule by name, then by `server/tool`, then the
+ * mode (`annotations`: `readOnlyHint: true` → always, else ask).
+ */
+export function ruleFor(
+  policy: ApprovalPolicy,
+  call: {
+    name: string;
+    server: string;
+    tool: string;
+    annotations?: Readonly<Record<string, unknown>>;
+  },
+): ApprovalRule {
+  const own = policy.tools?.[call.name] ?? policy.tools?.[`${call.server}/${call.tool}`];
+  if (own !== undefined) return own;
+  const mode = policy.mode ?? 'annotations';
+  if (mode !== 'annotations') return mode;
+  return call.annotations?.['readOnlyHint'] === true ? 'always' : 'ask';
+}
+
+/**
+ * Applies a rule: `always` approves, `never` declines, `ask` asks the callback (no callback, or
+ * one that throws, declines).
+ */
+export async function decide(
+  rule: ApprovalRule,
+  request: ApprovalRequest,
+  ask: ApprovalCallback | undefined,
+): Promise<Decision> {
+  if (rule === 'always') return 'approved';
+  if (rule === 'never' || ask === undefined) return 'declined';
+  try {
+    return (await ask(request)) ? 'approved' : 'declined';
+  } catch {
+    return 'declined';
+  }
+}

@@ -1,0 +1,107 @@
+// Servers from a config: the `mcpServers` format hosts use (Claude Desktop, Claude Code, Cursor),
+// `command`/`args`/`env`/`cwd` for stdio and `url`/`headers` for Streamable HTTP (which falls
+// back to HTTP+SSE for old servers; the client negotiates the era).
+import type { Transport } from '../jsonrpc/index.js';
+import { createStreamableHttpClientTransport } from '../transports/http/index.js';
+import { createStdioClientTransport } from '../transports/stdio/index.js';
+
+/** A server run as a child process, spoken to over stdio. */
+export interface StdioServerConfig {
+  readonly command: string;
+  readonly args?: readonly string[];
+  /** Added to the default environment. */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+  readonly disabled?: boolean;
+}
+
+/** A server reached over HTTP. */
+export interface HttpServerConfig {
+  readonly url: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly disabled?: boolean;
+}
+
+/** A server given its transport directly (in-process servers, tests). */
+export interface TransportServerConfig {
+  readonly transport: () => Transport;
+  readonly disabled?: boolean;
+}
+
+/** One server of a config. */
+export type ServerConfig = StdioServerConfig | HttpServerConfig | TransportServerConfig;
+
+/**
+ * Reads a parsed config: `{"mcpServers": {name: entry}}` (`servers`, as VS Code writes it, too).
+ * Entries with `"disabled": true` are left out. Throws TypeError naming the entry at fault.
+ */
+export function parseServersConfig(json: unknown): Record<string, ServerConfig> {
+  const root = record(json);
+  const servers = record(root?.['mcpServers'] ?? root?.['servers']);
+  if (servers === undefined) throw new TypeError('the config has no "mcpServers" object');
+  const out: Record<string, ServerConfig> = {};
+  for (const [name, value] of Object.entries(servers)) {
+    const entry = record(value);
+    const bad = (what: string) => new TypeError(`server "${name}" ${what}`);
+    if (entry === undefined) throw bad('is not an object');
+    if (entry['disabled'] === true) continue;
+    if (typeof entry['url'] === 'string') {
+      try {
+        new URL(entry['url']);
+      } catch {
+        throw bad(`has an invalid "url": ${entry['url']}`);
+      }
+      const headers = strings(entry['headers']);
+      if (headers === undefined) throw bad('has "headers" that are not strings');
+      out[name] = { url: entry['url'], headers };
+      continue;
+    }
+    const command = entry['command'];
+    if (typeof command !== 'string' || command === '') throw bad('has neither "command" nor "url"');
+    const args = entry['args'] ?? [];
+    if (!Array.isArray(args) || !args.every((arg) => typeof arg === 'string')) {
+      throw bad('has "args" that are not a list of strings');
+    }
+    const env = strings(entry['env']);
+    if (env === undefined) throw bad('has "env" values that are not strings');
+    const cwd = entry['cwd'];
+    if (cwd !== undefined && typeof cwd !== 'string') throw bad('has a "cwd" that is not a string');
+    out[name] = { command, args, env, ...(cwd === undefined ? {} : { cwd }) };
+  }
+  return out;
+}
+
+/** The transport to a configured server. */
+export function createServerTransport(
+  config: ServerConfig,
+  options: { onStderr?: (chunk: string) => void } = {},
+): Transport {
+  if ('transport' in config) return config.transport();
+  if ('url' in config) {
+    return createStreamableHttpClientTransport(config.url, { headers: { ...config.headers } });
+  }
+  return createStdioClientTransport({
+    command: config.command,
+    args: config.args ?? [],
+    ...(config.env === undefined ? {} : { env: { ...config.env } }),
+    ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
+    stderr: options.onStderr === undefined ? 'ignore' : 'pipe',
+    killTimeoutMs: 1000,
+    ...(options.onStderr === undefined ? {} : { onStderr: options.onStderr }),
+  });
+}
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+function strings(value: unknown): Record<string, string> | undefined {
+  if (value === undefined) return {};
+  const entries = record(value);
+  if (entries === undefined) return undefined;
+  return Object.values(entries).every((v) => typeof v === 'string')
+    ? (entries as Record<string, string>)
+    : undefined;
+}
