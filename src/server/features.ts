@@ -26,10 +26,12 @@ import type { CompiledTool } from './tools.js';
 import { callTool, unknownTool } from './tools.js';
 import {
   TASK_FEATURES,
+  agreedTaskIds,
   callAsTask,
   canTakeTasks,
   taskScope,
   tasksRequired,
+  watchTasks,
 } from './tasks/features.js';
 import type { TaskRecord } from './tasks/store.js';
 import { SKILL_FEATURES } from './skills/features.js';
@@ -430,6 +432,9 @@ async function listen(call: Call): Promise<unknown> {
 /** Serves one subscriptions/listen stream: acknowledges its filter, then tells changes until it ends. */
 async function listening(call: Call, requested: Record<string, unknown>): Promise<unknown> {
   const filter = call.core.agreeFilter(requested);
+  // Tasks extension: status notifications for the tasks named (-32021 without the extension).
+  const taskIds = await agreedTaskIds(call, requested['taskIds']);
+  const acknowledged = taskIds === undefined ? filter : { ...filter, taskIds };
   const { id } = call.scope;
   // Copies whose fields are then set: `{ ...params, _meta }` takes V8's slow path on Node 20.
   const tag = (params: Record<string, unknown>): Record<string, unknown> => {
@@ -441,7 +446,7 @@ async function listening(call: Call, requested: Record<string, unknown>): Promis
   };
   await call.scope.notify(
     'notifications/subscriptions/acknowledged',
-    tag({ notifications: filter }),
+    tag({ notifications: acknowledged }),
   );
   const send = (method: string, params: Record<string, unknown>): void => {
     call.scope.notify(method, tag(params)).catch((error: unknown) => {
@@ -458,6 +463,12 @@ async function listening(call: Call, requested: Record<string, unknown>): Promis
       }
     },
   });
+  const unwatch =
+    taskIds === undefined
+      ? undefined
+      : watchTasks(call, taskIds, (task) => {
+          send('notifications/tasks', task);
+        });
   let off: (() => void) | undefined;
   try {
     await new Promise<void>((resolve) => {
@@ -469,6 +480,7 @@ async function listening(call: Call, requested: Record<string, unknown>): Promis
     });
   } finally {
     off?.();
+    unwatch?.();
     unlisten();
   }
   return { _meta: { [MetaKey.SubscriptionId]: id } };

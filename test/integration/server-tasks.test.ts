@@ -9,7 +9,7 @@ import { JsonRpcError } from '../../src/jsonrpc/errors.js';
 import { McpServer } from '../../src/server/index.js';
 import { assertValidAgainstSpec, createSpecAjv } from '../helpers/spec-schema.js';
 import type { Wire } from '../helpers/wire.js';
-import { connectWire } from '../helpers/wire.js';
+import { connectWire, modernMeta } from '../helpers/wire.js';
 import { AuthError } from '../../src/protocol/auth.js';
 import { startFace } from './http-server-harness.js';
 import { modernRequest } from './http-server-harness.js';
@@ -165,6 +165,52 @@ describe('tasks: creation and results', () => {
     await expect(wire.modern('tasks/get', { taskId: 'x' })).rejects.toMatchObject(required);
     // tasks/result and tasks/list are 2025-11-25 methods, not the extension's.
     await expect(wire.modern('tasks/list', {}, WITH_TASKS)).rejects.toMatchObject({ code: -32601 });
+  });
+
+  it('subscriptions/listen with taskIds: -32021 without the extension, else notifications/tasks', async () => {
+    wire = await connectWire(taskServer({ taskPollIntervalMs: 20 }).server);
+    await expect(
+      wire.modern('subscriptions/listen', { notifications: { taskIds: ['x'] } }),
+    ).rejects.toMatchObject({ code: -32021, data: { requiredCapabilities: TASKS } });
+    const created = await wire.modern('tools/call', { name: 'slow', arguments: {} }, WITH_TASKS);
+    const stop = new AbortController();
+    const listening = wire.client
+      .request(
+        'subscriptions/listen',
+        {
+          notifications: { taskIds: [created.taskId, 'unknown'], toolsListChanged: true },
+          _meta: modernMeta({}, WITH_TASKS.capabilities),
+        },
+        { signal: stop.signal },
+      )
+      .catch(() => undefined);
+    const told = (status: string) =>
+      wire?.notifications.find(
+        (n) => n.method === 'notifications/tasks' && (n.params as any).status === status,
+      );
+    for (let i = 0; i < 100 && told('completed') === undefined; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    stop.abort();
+    await listening;
+    const ack = wire.notifications.find(
+      (n) => n.method === 'notifications/subscriptions/acknowledged',
+    );
+    expect((ack?.params as any).notifications).toEqual({
+      toolsListChanged: true,
+      taskIds: [created.taskId],
+    });
+    expectValid('TaskSubscriptionAcknowledgedNotifications', { taskIds: [created.taskId] });
+    const first = wire.notifications.find((n) => n.method === 'notifications/tasks');
+    expect(first?.params).toMatchObject({ taskId: created.taskId, status: 'working' });
+    const done = told('completed');
+    expect(done?.params).toMatchObject({
+      taskId: created.taskId,
+      result: { content: [{ type: 'text', text: 'slow done' }] },
+    });
+    const { _meta, ...task } = done?.params as Record<string, unknown>;
+    expect(_meta).toHaveProperty(['io.modelcontextprotocol/subscriptionId']);
+    expectValid('TaskStatusNotificationParams', task);
   });
 
   it('advertises the extension in server/discover', async () => {

@@ -131,6 +131,72 @@ async function tasksCancel(call: Call): Promise<unknown> {
   return {};
 }
 
+/**
+ * The task ids a subscriptions/listen stream agrees to tell of (`notifications.taskIds`): those
+ * that name a task of the request's principal; undefined when none were asked for. A client that
+ * did not declare the extension gets -32021.
+ */
+export async function agreedTaskIds(call: Call, requested: unknown): Promise<string[] | undefined> {
+  if (requested === undefined) return undefined;
+  if (!declaresTasks(call.scope.client.capabilities)) throw tasksRequired();
+  if (!Array.isArray(requested))
+    throw invalidParams('params.notifications.taskIds must be an array');
+  const owner = principalKey(call.scope.info?.auth);
+  const ids = [...new Set(requested.filter((id): id is string => typeof id === 'string'))];
+  const found = await Promise.all(ids.map((id) => call.core.tasks.store.get(id)));
+  return ids.filter((_, i) => {
+    const record = found[i];
+    return record !== undefined && record.owner === owner;
+  });
+}
+
+/**
+ * Sends `notifications/tasks` (the task as tasks/get shows it) for each of `taskIds`: its state
+ * now, then each change, until it ends (or is gone) or the returned function is called. The store
+ * is read at the tasks' poll interval.
+ */
+export function watchTasks(
+  call: Call,
+  taskIds: readonly string[],
+  send: (params: Record<string, unknown>) => void,
+): () => void {
+  const { store, pollIntervalMs } = call.core.tasks;
+  const seen = new Map<string, string>();
+  const open = new Set(taskIds);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+  const look = async (): Promise<void> => {
+    for (const taskId of open) {
+      const record = await store.get(taskId);
+      if (stopped) return;
+      if (record === undefined) {
+        open.delete(taskId);
+        continue;
+      }
+      const version = `${record.status} ${record.lastUpdatedAt}`;
+      if (seen.get(taskId) !== version) {
+        seen.set(taskId, version);
+        send(wireTask(record));
+      }
+      if (isTerminal(record.status)) open.delete(taskId);
+    }
+  };
+  const tick = (): void => {
+    look()
+      .catch((error: unknown) => {
+        call.core.report(error, 'notifications/tasks');
+      })
+      .finally(() => {
+        if (!stopped && open.size > 0) timer = setTimeout(tick, Math.max(50, pollIntervalMs));
+      });
+  };
+  tick();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}
+
 /** The extension's methods, for the feature table. */
 export const TASK_FEATURES: Readonly<Record<string, (call: Call) => Promise<unknown>>> = {
   'tasks/get': tasksGet,
