@@ -1,6 +1,6 @@
 // Tool calls that become tasks, driven to their result. 2026-07-28 (the tasks extension,
 // SEP-2663): the server answers with `resultType: "task"`; the client polls tasks/get at the
-// interval the task suggests, answers its input requests with the client's handlers through
+// interval the task suggests (backing off while it stays unchanged), answers its input requests with the client's handlers through
 // tasks/update, and ends with the inlined result (or the error of a failed task). 2025-11-25
 // (core tasks): the client asks for a task (`params.task`), then tasks/result, which waits for
 // the end while the server's requests about the task arrive on the session as usual; tasks/get
@@ -28,6 +28,39 @@ export interface TaskIo {
 /** The shortest and longest wait between two polls, whatever the task suggests. */
 const MIN_POLL_MS = 50;
 const MAX_POLL_MS = 10_000;
+/** The first wait when the task suggests none; waits grow from there. */
+const DEFAULT_POLL_MS = 250;
+/** How far waits grow while the task stays unchanged (or suggests nothing). */
+const BACKOFF_CAP_MS = 5_000;
+const BACKOFF_FACTOR = 1.5;
+
+/**
+ * Paces the polls of one task: the interval the task suggests (bounded), growing by half at each
+ * poll that finds the task unchanged (status, message, update time, questions), up to
+ * {@link BACKOFF_CAP_MS} (or the suggestion, when that is longer); without a suggestion, from
+ * {@link DEFAULT_POLL_MS} growing at every poll. A change starts again from the suggestion.
+ */
+export class PollPace {
+  #last: string | undefined;
+  #unchanged = 0;
+
+  /** The wait before the next poll, having just seen `task`. */
+  next(task: Params): number {
+    const seen = JSON.stringify([
+      task['status'],
+      task['statusMessage'],
+      task['lastUpdatedAt'],
+      task['inputRequests'],
+    ]);
+    this.#unchanged = seen === this.#last ? this.#unchanged + 1 : 0;
+    this.#last = seen;
+    const suggested = task['pollIntervalMs'] ?? task['pollInterval'];
+    const given = typeof suggested === 'number' && Number.isFinite(suggested);
+    const base = given ? Math.min(Math.max(suggested, MIN_POLL_MS), MAX_POLL_MS) : DEFAULT_POLL_MS;
+    const steps = given ? this.#unchanged : this.#unchanged + 1;
+    return Math.round(Math.min(base * BACKOFF_FACTOR ** steps, Math.max(base, BACKOFF_CAP_MS)));
+  }
+}
 
 /** The error of a task that ended cancelled. */
 export function taskCancelled(taskId: string): LocalError {
@@ -46,6 +79,7 @@ export async function driveTask(
   const answered = new Set<string>();
   let message: string | undefined;
   let task = created;
+  const pace = new PollPace();
   try {
     for (let step = 0; ; step++) {
       if (task['statusMessage'] !== message && typeof task['statusMessage'] === 'string') {
@@ -65,7 +99,7 @@ export async function driveTask(
         default:
           break;
       }
-      await sleep(pollInterval(task), signal);
+      await sleep(pace.next(task), signal);
       task = await io.request('tasks/get', { taskId }, signalOnly(signal));
     }
   } finally {
@@ -118,6 +152,7 @@ async function watch(
 ): Promise<void> {
   let task = run.task;
   let message: string | undefined;
+  const pace = new PollPace();
   try {
     for (let step = 0; !run.stop.aborted; step++) {
       if (typeof task['statusMessage'] === 'string' && task['statusMessage'] !== message) {
@@ -126,7 +161,7 @@ async function watch(
       }
       if (['completed', 'failed', 'cancelled'].includes(String(task['status']))) return;
       if (
-        !(await sleep(pollInterval(task), run.stop).then(
+        !(await sleep(pace.next(task), run.stop).then(
           () => true,
           () => false,
         ))
@@ -137,13 +172,6 @@ async function watch(
   } catch {
     // Status messages are a courtesy: tasks/result carries the outcome.
   }
-}
-
-/** The task's suggested poll interval (`pollIntervalMs`, or 2025-11-25's `pollInterval`), bounded. */
-function pollInterval(task: Params): number {
-  const suggested = task['pollIntervalMs'] ?? task['pollInterval'];
-  const ms = typeof suggested === 'number' && Number.isFinite(suggested) ? suggested : 1000;
-  return Math.min(Math.max(ms, MIN_POLL_MS), MAX_POLL_MS);
 }
 
 function resultOf(task: Params): Params {
