@@ -1,7 +1,7 @@
 // The PostgreSQL TaskStore (mcpkit/tasks/postgres) on a real database: the store's own contract,
-// then two server processes sharing it (a task made on one is read and cancelled through the
-// other, the cancel reaching the handler by LISTEN/NOTIFY), and a task that outlives a restart of
-// the process that ran it. Needs MCPKIT_TEST_POSTGRES_URL (`.ci/run` sets it).
+// then two server processes sharing it (a task made on one is read, answered and cancelled
+// through the other, tasks/update and tasks/cancel reaching the handler by LISTEN/NOTIFY), a task
+// that outlives a restart of the process that ran it, and one that was still working then. Needs MCPKIT_TEST_POSTGRES_URL (`.ci/run` sets it).
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -63,7 +63,7 @@ async function call(url: string, method: string, params: Record<string, unknown>
         ...params,
         _meta: {
           'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': { extensions: TASKS },
+          'io.modelcontextprotocol/clientCapabilities': { extensions: TASKS, elicitation: {} },
           'io.modelcontextprotocol/clientInfo': { name: 'pg-test', version: '1.0.0' },
         },
       },
@@ -120,9 +120,45 @@ describe.skipIf(URL_ === undefined)('the PostgreSQL task store', () => {
     expect(await received).toEqual({ kind: 'cancel' });
     await store.close();
     expect(() => createPostgresTaskStore({ pool, table: 'bad; drop' })).toThrow(TypeError);
+    expect(() => createPostgresTaskStore({ pool, sweepIntervalMs: -1 })).toThrow(TypeError);
   });
 
-  it('a task made on one process is read and cancelled through another', async () => {
+  it('creating a task sweeps expired rows away (at most once per interval)', async () => {
+    const store = createPostgresTaskStore({ pool, table: 'mcpkit_test_store' });
+    await store.ready;
+    const now = new Date().toISOString();
+    const old = {
+      taskId: 't-expired',
+      status: 'completed',
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs: 1,
+    };
+    await pool.query(
+      `INSERT INTO mcpkit_test_store (task_id, owner, expires_at, record)
+       VALUES ($1, NULL, now() - interval '1 minute', $2)`,
+      [old.taskId, JSON.stringify(old)],
+    );
+    const rows = async () =>
+      (await pool.query('SELECT 1 FROM mcpkit_test_store WHERE task_id = $1', ['t-expired']))
+        .rowCount;
+    expect(await rows()).toBe(1);
+    await store.create({
+      ...old,
+      taskId: 't-new',
+      status: 'working',
+      ttlMs: 60_000,
+      owner: undefined,
+      expiresAt: Date.now() + 60_000,
+    });
+    for (let i = 0; i < 100 && (await rows()) !== 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(await rows()).toBe(0);
+    await store.close();
+  });
+
+  it('a task made on one process is read, answered and cancelled through another', async () => {
     const a = await startServer();
     const b = await startServer();
     try {
@@ -132,6 +168,16 @@ describe.skipIf(URL_ === undefined)('the PostgreSQL task store', () => {
       await call(b.url, 'tasks/cancel', { taskId: created.taskId });
       const cancelled = await until(b.url, created.taskId, (t) => t.status !== 'working');
       expect(cancelled.status).toBe('cancelled');
+      // tasks/update through b reaches the handler waiting on a (LISTEN/NOTIFY).
+      const asked = await call(a.url, 'tools/call', { name: 'ask', arguments: {} });
+      const parked = await until(b.url, asked.taskId, (t) => t.status === 'input_required');
+      expect(parked.inputRequests).toMatchObject({ word: { method: 'elicitation/create' } });
+      await call(b.url, 'tasks/update', {
+        taskId: asked.taskId,
+        inputResponses: { word: { action: 'accept', content: { word: 'hello' } } },
+      });
+      const answered = await until(b.url, asked.taskId, (t) => t.status === 'completed');
+      expect(answered.result.content[0].text).toBe(`hello from ${String(a.child.pid)}`);
     } finally {
       await stop(a.child);
       await stop(b.child);
@@ -149,6 +195,26 @@ describe.skipIf(URL_ === undefined)('the PostgreSQL task store', () => {
       const after = await call(again.url, 'tasks/get', { taskId: created.taskId });
       expect(after).toMatchObject({ status: 'completed', result: done.result });
       expect(after.result.content[0].text).toContain(`done by ${String(first.child.pid)}`);
+    } finally {
+      await stop(again.child);
+    }
+  });
+
+  it('a task still working when its process stops stays working (until its TTL) after a restart', async () => {
+    const first = await startServer();
+    const port = new URL(first.url).port;
+    const created = await call(first.url, 'tools/call', {
+      name: 'wait',
+      arguments: { ms: 60_000 },
+    });
+    await stop(first.child);
+    const again = await startServer(Number(port));
+    try {
+      // Nothing runs it any more; the store keeps what was last written (docs/tasks.md).
+      const after = await call(again.url, 'tasks/get', { taskId: created.taskId });
+      expect(after).toMatchObject({ taskId: created.taskId, status: 'working' });
+      expect(after.ttlMs).toBe(created.ttlMs);
+      expect(await call(again.url, 'tasks/cancel', { taskId: created.taskId })).toMatchObject({});
     } finally {
       await stop(again.child);
     }

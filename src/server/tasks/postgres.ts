@@ -1,7 +1,10 @@
 // A TaskStore on PostgreSQL (mcpkit/tasks/postgres): tasks in one table, so they outlive the
 // process that made them and any process sharing the database serves tasks/get; signals
-// (tasks/update, tasks/cancel) travel by LISTEN/NOTIFY to the process running the task. It takes
-// a `pg` Pool (the optional peer), typed structurally so no pg types are needed to use it.
+// (tasks/update, tasks/cancel) travel by LISTEN/NOTIFY to the process running the task. Expired
+// rows are hidden at once and deleted by a sweep that task creation starts at most once a minute.
+// A task whose process died while it ran stays `working` until it expires: no process is left to
+// finish it, and the store cannot tell a dead process from a slow one. It takes a `pg` Pool (the
+// optional peer), typed structurally so no pg types are needed to use it.
 import { TaskListeners } from './store.js';
 import type { TaskRecord, TaskSignal, TaskStore } from './store.js';
 
@@ -26,8 +29,16 @@ export interface PostgresTaskStoreOptions {
   readonly table?: string;
   /** The NOTIFY channel of signals. Default: the table's name. */
   readonly channel?: string;
-  /** Receives a failure of the LISTEN connection (signals stop until the next subscribe). */
+  /**
+   * Receives a failure of the LISTEN connection (signals stop until the next subscribe) or of a
+   * sweep.
+   */
   readonly onError?: (error: unknown) => void;
+  /**
+   * Least time between two sweeps of expired rows, which `create` starts (in the background)
+   * when one is due. Default 60 000; 0 for none (call `sweep()` yourself).
+   */
+  readonly sweepIntervalMs?: number;
 }
 
 /** A TaskStore that can be closed (its LISTEN connection released). */
@@ -50,7 +61,16 @@ export function createPostgresTaskStore(options: PostgresTaskStoreOptions): Post
     if (!IDENTIFIER.test(name))
       throw new TypeError(`${what} must be a lower-case identifier, got "${name}"`);
   }
-  return new PostgresStore(options.pool, { table, channel, onError: options.onError });
+  const sweepIntervalMs = options.sweepIntervalMs ?? 60_000;
+  if (!Number.isFinite(sweepIntervalMs) || sweepIntervalMs < 0) {
+    throw new TypeError(`sweepIntervalMs must be 0 or more, got ${String(sweepIntervalMs)}`);
+  }
+  return new PostgresStore(options.pool, {
+    table,
+    channel,
+    onError: options.onError,
+    sweepIntervalMs,
+  });
 }
 
 class PostgresStore implements PostgresTaskStore {
@@ -61,24 +81,45 @@ class PostgresStore implements PostgresTaskStore {
   readonly #onError: ((error: unknown) => void) | undefined;
   readonly #listeners = new TaskListeners();
   #listening: Promise<PgClientLike | undefined> | undefined;
+  readonly #sweepIntervalMs: number;
+  /** When the last sweep started (0: never). */
+  #sweptAt = 0;
 
   constructor(
     pool: PgPoolLike,
-    names: { table: string; channel: string; onError: ((error: unknown) => void) | undefined },
+    names: {
+      table: string;
+      channel: string;
+      onError: ((error: unknown) => void) | undefined;
+      sweepIntervalMs: number;
+    },
   ) {
     this.#pool = pool;
     this.#table = names.table;
     this.#channel = names.channel;
     this.#onError = names.onError;
+    this.#sweepIntervalMs = names.sweepIntervalMs;
     this.ready = pool
       .query(
         `CREATE TABLE IF NOT EXISTS ${this.#table} (
            task_id text PRIMARY KEY,
            owner text,
            expires_at timestamptz,
-           record jsonb NOT NULL)`,
+           record jsonb NOT NULL);
+         CREATE INDEX IF NOT EXISTS ${this.#table}_expires_at ON ${this.#table} (expires_at)`,
       )
       .then(() => undefined);
+  }
+
+  /** Starts a sweep in the background when one is due (at most one per sweepIntervalMs). */
+  #sweepIfDue(): void {
+    if (this.#sweepIntervalMs === 0) return;
+    const now = Date.now();
+    if (now - this.#sweptAt < this.#sweepIntervalMs) return;
+    this.#sweptAt = now;
+    this.sweep().catch((error: unknown) => {
+      this.#onError?.(error);
+    });
   }
 
   async create(record: TaskRecord): Promise<void> {
@@ -91,6 +132,7 @@ class PostgresStore implements PostgresTaskStore {
       `INSERT INTO ${this.#table} (task_id, owner, expires_at, record) VALUES ($1, $2, $3, $4)`,
       [record.taskId, record.owner ?? null, expiry(record), JSON.stringify(record)],
     );
+    this.#sweepIfDue();
   }
 
   async get(taskId: string): Promise<TaskRecord | undefined> {
@@ -139,7 +181,7 @@ class PostgresStore implements PostgresTaskStore {
     return remove;
   }
 
-  /** Removes expired tasks; resolves with how many. */
+  /** Removes expired tasks; resolves with how many. `create` calls it now and then. */
   async sweep(): Promise<number> {
     await this.ready;
     const { rows } = await this.#pool.query(
