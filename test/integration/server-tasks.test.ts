@@ -12,7 +12,13 @@ import type { Wire } from '../helpers/wire.js';
 import { connectWire, modernMeta } from '../helpers/wire.js';
 import { AuthError } from '../../src/protocol/auth.js';
 import { startFace } from './http-server-harness.js';
-import { modernRequest } from './http-server-harness.js';
+import {
+  allEvents,
+  initializeBody,
+  messages,
+  modernRequest,
+  sessionRequest,
+} from './http-server-harness.js';
 
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 const WITH_TASKS = { capabilities: { ...TASKS, elicitation: {} } };
@@ -371,17 +377,17 @@ describe('tasks: input and cancellation', () => {
 });
 
 describe("tasks: one principal cannot see another's", () => {
+  const auth = {
+    resource: 'https://mcp.example.com/mcp',
+    authorizationServers: ['https://as.example.com'],
+    verify: (token: string) => {
+      if (!token.startsWith('user-')) throw new AuthError('invalid_token', 'unknown token');
+      return { subject: token, clientId: 'c', scopes: [], expiresAt: undefined, claims: {} };
+    },
+  };
+
   it('a task made with one token is unknown (-32602) to another', async () => {
-    const face = await startFace('node', taskServer().server, {
-      auth: {
-        resource: 'https://mcp.example.com/mcp',
-        authorizationServers: ['https://as.example.com'],
-        verify: (token) => {
-          if (!token.startsWith('user-')) throw new AuthError('invalid_token', 'unknown token');
-          return { subject: token, clientId: 'c', scopes: [], expiresAt: undefined, claims: {} };
-        },
-      },
-    });
+    const face = await startFace('node', taskServer().server, { auth });
     try {
       const as = async (token: string, method: string, params: Record<string, unknown>) => {
         const init = modernRequest(method, params, {
@@ -400,6 +406,65 @@ describe("tasks: one principal cannot see another's", () => {
       expect(mine.result.taskId).toBe(created.result.taskId);
       const theirs = await as('user-b', 'tasks/get', { taskId: created.result.taskId });
       expect(theirs.error).toMatchObject({ code: -32602 });
+    } finally {
+      await face.close();
+    }
+  });
+  it('2025-11-25: tasks/list, tasks/get, tasks/result and tasks/cancel keep to the principal', async () => {
+    const face = await startFace('node', taskServer().server, { auth });
+    let ids = 0;
+    const open = async (token: string): Promise<string> => {
+      const init = await face.request({
+        headers: { authorization: `Bearer ${token}` },
+        body: initializeBody('2025-11-25'),
+      });
+      const session = init.headers.get('mcp-session-id');
+      await init.text();
+      if (session === null) throw new Error(`no session for ${token}`);
+      const done = await face.request(
+        sessionRequest(
+          session,
+          { jsonrpc: '2.0', method: 'notifications/initialized' },
+          { authorization: `Bearer ${token}` },
+        ),
+      );
+      await done.text();
+      return session;
+    };
+    const ask = async (
+      who: { token: string; session: string },
+      method: string,
+      params: Record<string, unknown>,
+    ): Promise<any> => {
+      const id = ++ids;
+      const response = await face.request(
+        sessionRequest(
+          who.session,
+          { jsonrpc: '2.0', id, method, params },
+          { authorization: `Bearer ${who.token}` },
+        ),
+      );
+      const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim();
+      const all =
+        type === 'text/event-stream'
+          ? messages(await allEvents(response))
+          : [await response.json()];
+      return all.find((m: any) => m.id === id);
+    };
+    try {
+      const a = { token: 'user-a', session: await open('user-a') };
+      const b = { token: 'user-b', session: await open('user-b') };
+      const created = await ask(a, 'tools/call', { name: 'must', arguments: {}, task: {} });
+      const { taskId } = created.result.task;
+      const listed = async (who: typeof a) =>
+        ((await ask(who, 'tasks/list', {})).result.tasks as any[]).map((t) => t.taskId);
+      expect(await listed(a)).toContain(taskId);
+      expect(await listed(b)).not.toContain(taskId);
+      for (const method of ['tasks/get', 'tasks/result', 'tasks/cancel']) {
+        expect((await ask(b, method, { taskId })).error, method).toMatchObject({ code: -32602 });
+      }
+      const result = await ask(a, 'tasks/result', { taskId });
+      expect(result.result.content).toEqual([{ type: 'text', text: 'must' }]);
     } finally {
       await face.close();
     }
