@@ -65,6 +65,10 @@ function taskServer(options: ConstructorParameters<typeof McpServer>[1] = {}) {
     }
   });
   server.tool({ name: 'must', description: 'Only as a task.', task: 'required' }, () => 'must');
+  server.tool({ name: 'meta', description: 'Has its own _meta.', task: 'required' }, () => ({
+    content: [{ type: 'text' as const, text: 'meta' }],
+    _meta: { 'example.com/trace': 'abc' },
+  }));
   server.tool({ name: 'oops', description: 'Fails as a tool.', task: 'optional' }, () => {
     throw new Error('tool failure');
   });
@@ -347,6 +351,15 @@ describe('tasks: input and cancellation', () => {
     expect(result).toMatchObject({
       content: [{ type: 'text', text: 'one two' }],
       _meta: { 'io.modelcontextprotocol/related-task': { taskId: created.task.taskId } },
+    });
+    // The result's own _meta is kept, the related task added.
+    const own = await wire.request('tools/call', { name: 'meta', arguments: {}, task: {} });
+    expect(await wire.request('tasks/result', { taskId: own.task.taskId })).toMatchObject({
+      content: [{ type: 'text', text: 'meta' }],
+      _meta: {
+        'example.com/trace': 'abc',
+        'io.modelcontextprotocol/related-task': { taskId: own.task.taskId },
+      },
     });
     expect(asked).toHaveLength(2);
     expect(asked[0]).toMatchObject({

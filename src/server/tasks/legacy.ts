@@ -138,7 +138,12 @@ export async function legacyResult(call: Call): Promise<unknown> {
     if (isTerminal(record.status)) forgetInputs(taskId);
   }
   const related = relatedTo(taskId);
-  if (record.status === 'completed') return { ...record.result, _meta: related };
+  if (record.status === 'completed') {
+    // The tool result's own `_meta` stays; the related task is added to it.
+    const own = record.result?.['_meta'];
+    const meta = typeof own === 'object' && own !== null ? { ...own, ...related } : related;
+    return { ...record.result, _meta: meta };
+  }
   if (record.status === 'failed' && record.error !== undefined) {
     throw new JsonRpcError(record.error.code, record.error.message, record.error.data);
   }
