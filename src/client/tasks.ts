@@ -80,8 +80,10 @@ export async function driveTask(
   let message: string | undefined;
   let task = created;
   const pace = new PollPace();
+  const tell = statusTeller(options.onTaskStatus);
   try {
     for (let step = 0; ; step++) {
+      tell(task);
       if (task['statusMessage'] !== message && typeof task['statusMessage'] === 'string') {
         message = task['statusMessage'];
         options.onProgress?.(step, undefined, message);
@@ -136,7 +138,13 @@ export async function driveLegacyTask(
   const { signal } = options;
   const cancel = cancelOnAbort(io, taskId, signal);
   const polling = new AbortController();
-  void watch(io, { taskId, task, onProgress: options.onProgress, stop: polling.signal });
+  void watch(io, {
+    taskId,
+    task,
+    onProgress: options.onProgress,
+    tell: statusTeller(options.onTaskStatus),
+    stop: polling.signal,
+  });
   try {
     return await io.request('tasks/result', { taskId }, { ...signalOnly(signal), noTimeout: true });
   } finally {
@@ -148,13 +156,20 @@ export async function driveLegacyTask(
 /** Polls tasks/get for status messages until `stop` aborts or the task ends. Never rejects. */
 async function watch(
   io: TaskIo,
-  run: { taskId: string; task: Params; onProgress: CallOptions['onProgress']; stop: AbortSignal },
+  run: {
+    taskId: string;
+    task: Params;
+    onProgress: CallOptions['onProgress'];
+    tell: (task: Params) => void;
+    stop: AbortSignal;
+  },
 ): Promise<void> {
   let task = run.task;
   let message: string | undefined;
   const pace = new PollPace();
   try {
     for (let step = 0; !run.stop.aborted; step++) {
+      run.tell(task);
       if (typeof task['statusMessage'] === 'string' && task['statusMessage'] !== message) {
         message = task['statusMessage'];
         run.onProgress?.(step, undefined, message);
@@ -172,6 +187,20 @@ async function watch(
   } catch {
     // Status messages are a courtesy: tasks/result carries the outcome.
   }
+}
+
+/** Calls `onTaskStatus` with a task's status and message when either changed since the last. */
+function statusTeller(onTaskStatus: CallOptions['onTaskStatus']): (task: Params) => void {
+  let last: string | undefined;
+  return (task) => {
+    if (onTaskStatus === undefined) return;
+    const status = String(task['status']);
+    const message = typeof task['statusMessage'] === 'string' ? task['statusMessage'] : undefined;
+    const seen = JSON.stringify([status, message]);
+    if (seen === last) return;
+    last = seen;
+    onTaskStatus(status, message);
+  };
 }
 
 function resultOf(task: Params): Params {

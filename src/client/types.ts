@@ -162,6 +162,11 @@ export interface CallOptions {
   task?: boolean;
   /** 2025-11-25: the task's requested `ttl`, in milliseconds. */
   taskTtlMs?: number;
+  /**
+   * When the call runs as a task: receives the task's status and status message each time
+   * either changes (as tasks/get shows them), from the first state on.
+   */
+  onTaskStatus?: (status: string, message: string | undefined) => void;
 }
 
 /** Options of a listing. */

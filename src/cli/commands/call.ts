@@ -26,9 +26,10 @@ When the server asks for input (elicitation), each field is asked at the termina
 from --answer; without a terminal and without answers the request is declined.
 
 A tool that runs as a task (2026-07-28 tasks extension; 2025-11-25 core tasks, for a tool whose
-listing requires one) is followed to its result: its status messages show as progress, its
-questions are asked as above, Ctrl-C cancels it. --task asks for a task where the tool only
-allows one (2025-11-25); mcpkit tasks follows tasks by id.
+listing requires one) is followed to its result: its status and message show as progress
+("task working: Gathering sources"), its questions are asked as above, Ctrl-C cancels it.
+--task asks for a task where the tool only allows one (2025-11-25); mcpkit tasks follows tasks
+by id.
 
 Flags:
   --arg key=value      an argument (repeatable), read by the tool's schema: text for a string
@@ -102,13 +103,19 @@ export function run(args: readonly string[], io: Io): Promise<number> {
         for (const [key, value] of pairs) toolArgs[key] = argValue(value, properties?.[key]);
       }
       let result: CallToolResult;
+      // A task's progress line is its status and message ("task working: Gathering sources").
+      let taskUpdates = 0;
       try {
         result = await session.client.callTool(tool, toolArgs, {
           signal: controller.signal,
           maxTotalTimeoutMs: ctx.common.maxTimeMs,
           ...(flag(ctx.parsed, 'task') ? { task: true } : {}),
           onProgress: (progress, total, message) => {
-            status.progress(progress, total, message);
+            if (taskUpdates === 0) status.progress(progress, total, message);
+          },
+          onTaskStatus: (taskStatus, message) => {
+            taskUpdates++;
+            status.progress(taskUpdates, undefined, taskLine(taskStatus, message));
           },
         });
       } catch (error) {
@@ -144,6 +151,12 @@ async function show(ctx: CommandContext, tool: string, result: CallToolResult): 
   });
   await renderer.blocks(result.content);
   if (result.structuredContent !== undefined) renderer.structured(result.structuredContent);
+}
+
+/** The progress text of a task: `task <status>`, then its message. */
+export function taskLine(status: string, message: string | undefined): string {
+  const label = status.replace(/_/g, ' ');
+  return message === undefined || message === '' ? `task ${label}` : `task ${label}: ${message}`;
 }
 
 /**
