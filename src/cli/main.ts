@@ -58,6 +58,10 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     summary: 'complete a prompt argument or a template variable',
     load: () => import('./commands/complete.js'),
   },
+  chat: {
+    summary: "chat with a model (Anthropic or OpenAI-compatible) that calls the servers' tools",
+    load: () => import('./commands/chat.js'),
+  },
   budget: {
     summary: 'count the tokens each tool definition costs in a model context',
     load: () => import('./commands/budget.js'),

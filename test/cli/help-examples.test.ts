@@ -18,6 +18,8 @@ import { dirname, join } from 'node:path';
 import process from 'node:process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, FIXTURES, ROOT, cli, collect, spawnCli, waitFor } from './run-cli.js';
+import type { FakeModel } from '../helpers/fake-model.js';
+import { startFakeModel } from '../helpers/fake-model.js';
 
 const require = createRequire(import.meta.url);
 const EVERYTHING = join(
@@ -162,8 +164,25 @@ async function serveUntilReady(prepared: Prepared): Promise<void> {
   }
 }
 
+/**
+ * The model API of the chat examples: a fake (test/helpers/fake-model.ts) that calls a PingME
+ * tool when one is offered and no result came back yet, and otherwise answers.
+ */
+async function startChatModel(): Promise<FakeModel> {
+  const step = (seen: { tools: string[]; results: unknown[] }) => {
+    const ping = seen.tools.find((name) => name.endsWith('PingME'));
+    return ping !== undefined && seen.results.length === 0
+      ? { toolCalls: [{ name: ping }] }
+      : { text: 'The magic word is BISMILLAH.' };
+  };
+  return startFakeModel(Array.from({ length: 50 }, () => step));
+}
+
 describe('the examples of every --help', () => {
   let demo: ChildProcess;
+  let model: FakeModel;
+  /** The endpoints the chat examples reach (a stand-in for the real model APIs). */
+  const modelEnv: Record<string, string> = {};
   const stand = { url: '', config: '', out: '' };
 
   beforeAll(async () => {
@@ -174,9 +193,17 @@ describe('the examples of every --help', () => {
     stand.config = join(dir, 'config.json');
     writeFileSync(stand.config, JSON.stringify({ mcpServers: { demo: { url: stand.url } } }));
     stand.out = join(dir, 'out');
+    model = await startChatModel();
+    Object.assign(modelEnv, {
+      ANTHROPIC_BASE_URL: model.url,
+      ANTHROPIC_API_KEY: 'sk-test',
+      OPENAI_BASE_URL: model.openaiUrl,
+      OPENAI_API_KEY: 'sk-test',
+    });
   }, 30_000);
 
   afterAll(async () => {
+    await model.close();
     demo.kill('SIGTERM');
     await once(demo, 'close');
   });
@@ -203,7 +230,10 @@ describe('the examples of every --help', () => {
           });
           continue;
         }
-        const result = await cli(prepared.args, { env: prepared.env, timeoutMs: 60_000 });
+        const result = await cli(prepared.args, {
+          env: { ...modelEnv, ...prepared.env },
+          timeoutMs: 60_000,
+        });
         if (result.code !== 0) {
           failures.push(`${example}\n  exit ${String(result.code)}: ${result.stderr.trim()}`);
         }

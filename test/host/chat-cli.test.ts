@@ -1,0 +1,147 @@
+// `mcpkit chat` end to end: the built CLI, a reference server over stdio, and the fake model
+// API (test/helpers/fake-model.ts) reached through ANTHROPIC_BASE_URL or OPENAI_BASE_URL, as
+// the issue's "Done when" states it.
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import process from 'node:process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN, cli } from '../cli/run-cli.js';
+import type { FakeModel, Step } from '../helpers/fake-model.js';
+import { startFakeModel } from '../helpers/fake-model.js';
+
+const hasDist = existsSync(BIN);
+if (!hasDist) console.log('chat-cli: skipped, dist/ is missing (npm run build)');
+
+const PINGME = ['--', process.execPath, BIN, 'serve', 'pingme'];
+const SCRIPT: Step[] = [
+  { toolCalls: [{ name: 'PingME' }] },
+  (seen) => ({ text: `The magic word is ${seen.results[0]?.text ?? '?'}.` }),
+];
+const NO_KEYS = {
+  ANTHROPIC_API_KEY: '',
+  ANTHROPIC_BASE_URL: '',
+  OPENAI_API_KEY: '',
+  OPENAI_BASE_URL: '',
+};
+
+let model: FakeModel | undefined;
+afterEach(async () => {
+  await model?.close();
+  model = undefined;
+});
+
+describe.skipIf(!hasDist)('mcpkit chat', () => {
+  it('answers "Call PingME for me" after one tool_use/tool_result round (Anthropic)', async () => {
+    model = await startFakeModel(SCRIPT);
+    const ran = await cli(['chat', '-p', 'Call PingME for me', '--server', ...PINGME], {
+      env: { ...NO_KEYS, ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-test' },
+    });
+    expect(ran.stderr).toContain('→ PingME (pingme) {}');
+    expect(ran.stderr).toContain('← BISMILLAH');
+    expect(ran.stdout).toBe('The magic word is BISMILLAH.\n');
+    expect(ran.code).toBe(0);
+    expect(model.problems).toEqual([]);
+    expect(model.requests).toHaveLength(2);
+    expect(model.requests[1]!.results).toEqual([
+      { id: 'toolu_1', text: 'BISMILLAH', isError: false },
+    ]);
+    expect(model.requests[0]!.headers['x-api-key']).toBe('sk-test');
+  }, 20_000);
+
+  it('does the same against an OpenAI-compatible endpoint, with --json', async () => {
+    model = await startFakeModel(SCRIPT);
+    const ran = await cli(
+      [
+        'chat',
+        '--provider',
+        'openai',
+        '--model',
+        'local-model',
+        '--json',
+        '-p',
+        'Call PingME for me',
+        '--server',
+        ...PINGME,
+      ],
+      { env: { ...NO_KEYS, OPENAI_BASE_URL: model.openaiUrl, OPENAI_API_KEY: 'sk-test' } },
+    );
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(model.problems).toEqual([]);
+    expect(model.requests).toHaveLength(2);
+    expect(model.requests[0]!.body.model).toBe('local-model');
+    expect(model.requests[0]!.headers.authorization).toBe('Bearer sk-test');
+    expect(JSON.parse(ran.stdout)).toMatchObject({
+      provider: 'openai',
+      answer: 'The magic word is BISMILLAH.',
+      turns: 2,
+      calls: [
+        { name: 'PingME', server: 'pingme', tool: 'PingME', isError: false, decision: 'approved' },
+      ],
+    });
+  }, 20_000);
+
+  it('reads servers from an mcpServers config', async () => {
+    model = await startFakeModel(SCRIPT);
+    const dir = mkdtempSync(join(tmpdir(), 'mcpkit-chat-'));
+    const config = join(dir, 'mcp.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: { ping: { command: process.execPath, args: [BIN, 'serve', 'pingme'] } },
+      }),
+    );
+    const ran = await cli(['chat', '--config', config, '-p', 'Call PingME for me'], {
+      env: { ...NO_KEYS, ANTHROPIC_BASE_URL: model.url },
+    });
+    expect(ran.stdout).toBe('The magic word is BISMILLAH.\n');
+    expect(ran.code).toBe(0);
+  }, 20_000);
+
+  it('chats with no server at all', async () => {
+    model = await startFakeModel([{ text: 'Hello!' }]);
+    const ran = await cli(['chat', '-p', 'Hi'], {
+      env: { ...NO_KEYS, ANTHROPIC_BASE_URL: model.url },
+    });
+    expect(ran.stdout).toBe('Hello!\n');
+    expect(ran.code).toBe(0);
+    expect(model.requests[0]!.body.tools).toBeUndefined();
+  });
+
+  it('declines a tool without readOnlyHint without a terminal or --yes, and runs it with --yes', async () => {
+    const everything = ['--', process.execPath, BIN, 'serve', 'everything'];
+    const script: Step[] = [
+      { toolCalls: [{ name: 'toggle-simulated-logging' }] },
+      (seen) => ({ text: seen.results[0]!.text }),
+    ];
+    model = await startFakeModel(script);
+    const declined = await cli(['chat', '-p', 'echo hi', '--server', ...everything], {
+      env: { ...NO_KEYS, ANTHROPIC_BASE_URL: model.url },
+    });
+    expect(declined.stdout).toBe('Error: the user declined this tool call\n');
+    expect(declined.stderr).toContain('pass --yes');
+    await model.close();
+    model = await startFakeModel(script);
+    const approved = await cli(['chat', '--yes', '-p', 'echo hi', '--server', ...everything], {
+      env: { ...NO_KEYS, ANTHROPIC_BASE_URL: model.url },
+    });
+    expect(approved.stdout).toContain('Simulated logging is on');
+    expect(approved.stdout).not.toContain('declined');
+  }, 30_000);
+
+  it('exits 2 when the model API fails, and 3 without one', async () => {
+    model = await startFakeModel([]);
+    const failed = await cli(['chat', '-p', 'Hi'], {
+      env: { ...NO_KEYS, ANTHROPIC_BASE_URL: model.url },
+    });
+    expect(failed.code).toBe(2);
+    expect(failed.stderr).toContain('the model API answered 400');
+    const none = await cli(['chat', '-p', 'Hi'], { env: NO_KEYS });
+    expect(none.code).toBe(3);
+    expect(none.stderr).toContain('no model API configured');
+    const badConfig = await cli(['chat', '--config', '/nonexistent/mcp.json', '-p', 'Hi'], {
+      env: { ...NO_KEYS, ANTHROPIC_BASE_URL: model.url },
+    });
+    expect(badConfig.code).toBe(3);
+  });
+});
