@@ -16,6 +16,8 @@ import type { Io } from '../io.js';
 import type { Served } from '../reference-servers.js';
 import { SERVER_NAMES, loadServer } from '../reference-servers.js';
 import { authOptions, portFor } from '../serve-auth.js';
+import type { SharedState } from '../serve-redis.js';
+import { sharedState } from '../serve-redis.js';
 
 /** The default HTTP port (`mcpkit serve demo --http` serves http://127.0.0.1:3000/mcp). */
 export const DEFAULT_PORT = 3000;
@@ -35,7 +37,12 @@ an McpServer (as default or as \`server\`; a function returning one works too).
 By default the server speaks stdio (for hosts that spawn it); stdout then carries nothing
 but protocol messages. With --http it serves Streamable HTTP on 127.0.0.1 (port
 ${String(DEFAULT_PORT)} unless given) and prints the endpoint URL on stderr. Every revision is
-served from one endpoint. SIGINT or SIGTERM closes every session and exits.
+served from one endpoint. GET /healthz answers 200 while the server (and Redis) is up.
+SIGINT or SIGTERM closes every session and exits.
+
+Several processes behind a load balancer (round-robin, no sticky sessions needed) act as one
+server when each is started with the same --redis and --state-secret: legacy sessions, resumable
+streams and tasks live in Redis, and 2026-07-28 requestState sealed by one opens on any other.
 
 Flags:
   --stdio                   serve over stdin/stdout (the default)
@@ -50,6 +57,12 @@ Flags:
   --auth-audience <url>     the audience tokens must name (default: the resource URL)
   --auth-scopes <s1,s2>     scopes every request needs
   --auth-dpop               also take DPoP-bound tokens with their proofs (RFC 9449)
+  --redis <url>             HTTP: share sessions, streams and tasks through Redis (needs the
+                            package redis; env MCPKIT_REDIS_URL); needs --state-secret
+  --redis-prefix <text>     the prefix of every Redis key (default mcpkit): one per deployment
+  --state-secret <secret>   seals 2026-07-28 requestState; the same on every process, at least
+                            32 characters (env MCPKIT_STATE_SECRET). To rotate, name the keys:
+                            --state-secret k2:<new> --state-secret k1:<old> (the first seals)
   -q, --quiet               say nothing on stderr (but the URL, with --http)
   --debug                   print stack traces
 
@@ -59,6 +72,7 @@ Examples:
   mcpkit serve demo --http 8080
   DATABASE_URL=postgres://localhost/shop mcpkit serve sql --http 0.0.0.0:3000 --allowed-host db.example.com
   mcpkit serve ./dist/my-server.js --http 0
+  MCPKIT_STATE_SECRET=replace-with-32-or-more-random-chars mcpkit serve everything --http 127.0.0.1:3001 --redis redis://127.0.0.1:6379  (one of several)
 
 In a Claude-Desktop-style config (hosts start servers elsewhere: give absolute paths):
   {"mcpServers": {"everything": {"command": "node",
@@ -84,6 +98,9 @@ const OPTIONS = {
   'auth-scopes': { type: 'string' },
   'public-url': { type: 'string' },
   'auth-dpop': { type: 'boolean' },
+  redis: { type: 'string' },
+  'redis-prefix': { type: 'string' },
+  'state-secret': { type: 'string', multiple: true },
 } as const;
 
 /** Runs `mcpkit serve`; resolves once the server has shut down. */
@@ -105,17 +122,29 @@ export function run(args: readonly string[], io: Io): Promise<number> {
         throw new UsageError('choose one of --stdio and --http');
       }
       const address = http === undefined ? undefined : parseAddress(http);
-      const served = await loadServer(name, {
-        env: io.env,
-        cwd: process.cwd(),
-        allowPrivilegedLogin: flag(ctx.parsed, 'allow-privileged-login'),
-        warn: (message) => io.stderr.write(`${message}\n`),
-      });
+      const shared = await sharedState(ctx, address !== undefined);
       try {
-        if (address === undefined) await serveStdio(ctx, served);
-        else await serveHttp(ctx, served, address);
+        const served = await loadServer(name, {
+          env: io.env,
+          cwd: process.cwd(),
+          allowPrivilegedLogin: flag(ctx.parsed, 'allow-privileged-login'),
+          warn: (message) => io.stderr.write(`${message}\n`),
+          server: shared.server,
+        });
+        if (!(SERVER_NAMES as readonly string[]).includes(name) && shared.describe !== undefined) {
+          say(
+            ctx,
+            `mcpkit serve: ${name} makes its own McpServer: give it the same stateSecret and a shared taskStore (createRedisTaskStore of mcpkit/redis); sessions and streams are shared here`,
+          );
+        }
+        try {
+          if (address === undefined) await serveStdio(ctx, served);
+          else await serveHttp(ctx, served, { address, shared });
+        } finally {
+          await served.close();
+        }
       } finally {
-        await served.close();
+        await shared.close();
       }
       return 0;
     },
@@ -193,7 +222,7 @@ async function serveStdio(ctx: CommandContext, served: Served): Promise<void> {
 async function serveHttp(
   ctx: CommandContext,
   served: Served,
-  address: { host: string; port: number },
+  { address, shared }: { address: { host: string; port: number }; shared: SharedState },
 ): Promise<void> {
   const allowedHosts = texts(ctx.parsed, 'allowed-host');
   let listening;
@@ -206,6 +235,8 @@ async function serveHttp(
       ...(allowedHosts.length === 0 ? {} : { allowedHosts }),
       ...(flag(ctx.parsed, 'legacy-sse') ? { enableLegacySse: true } : {}),
       ...(auth === undefined ? {} : { auth }),
+      ...shared.http,
+      health: shared.http.health ?? true,
     });
   } catch (error) {
     throw listenError(error, address);
@@ -215,6 +246,8 @@ async function serveHttp(
       ? `${listening.url}\n`
       : `mcpkit serve: ${served.name} is serving at ${listening.url}\n`,
   );
+  if (shared.describe !== undefined)
+    say(ctx, `mcpkit serve: sharing state through ${shared.describe}`);
   const reason = await untilStopped();
   say(ctx, `mcpkit serve: ${served.name} stopping (${reason})`);
   await listening.close();
