@@ -1,6 +1,8 @@
 // The health endpoint of the Streamable HTTP handler (`health`): what a load balancer's probe
-// gets on both faces, with and without a check, and that it is outside the MCP checks.
+// gets on both faces, with and without a check (redisHealthCheck's too), and that it is outside
+// the MCP checks.
 import { afterEach, describe, expect, it } from 'vitest';
+import { redisHealthCheck } from '../../src/redis/index.js';
 import { McpServer } from '../../src/server/index.js';
 import type { StreamableHttpOptions } from '../../src/transports/http/server/options.js';
 import type { Face } from './http-server-harness.js';
@@ -49,6 +51,25 @@ describe.each(FACES)('health endpoint (%s face)', (kind) => {
     expect((await face.request({ method: 'GET', path: '/ready' })).status).toBe(200);
     const posted = await face.request({ method: 'POST', path: '/ready', body: {} });
     expect(posted.status).toBe(405);
+  });
+
+  it("adds a failed check's details to the 503 (redisHealthCheck's redis: 'unreachable')", async () => {
+    const check = redisHealthCheck({ isReady: false, ping: () => Promise.resolve('PONG') });
+    const face = await start(kind, { health: { check } });
+    const down = await face.request({ method: 'GET', path: '/healthz' });
+    expect(down.status).toBe(503);
+    expect(await down.json()).toEqual({
+      status: 'unavailable',
+      redis: 'unreachable',
+      error: 'redis: not connected',
+    });
+  });
+
+  it('answers 200 {"status":"ok","redis":"ok"} while Redis answers PING', async () => {
+    const check = redisHealthCheck({ isReady: true, ping: () => Promise.resolve('PONG') });
+    const face = await start(kind, { health: { check } });
+    const ok = await face.request({ method: 'GET', path: '/healthz' });
+    expect(await ok.json()).toEqual({ status: 'ok', redis: 'ok' });
   });
 
   it('is not there unless asked for', async () => {

@@ -19,6 +19,7 @@ export type { ConnectableFactory, StreamableHttpHandler } from './server/handler
 export { createStreamableHttpHandler } from './server/handler.js';
 export type { HttpMessageInfo } from './server/context.js';
 export type {
+  CloseOptions,
   CorsOptions,
   HealthOptions,
   HttpAuthOptions,

@@ -18,11 +18,13 @@ import {
   pathOf,
   refusedReply,
 } from './exchange.js';
+import { SseWriter } from './sse-writer.js';
+import { OpenStreams, keptOnClose } from './streams.js';
 import { handleGet, notAllowed } from './get.js';
 import { openLegacySse, postLegacySse } from './legacy-sse.js';
 import { resumeSession } from './legacy-session.js';
 import { SessionTransport } from './session-transport.js';
-import type { ResolvedOptions, StreamableHttpOptions } from './options.js';
+import type { CloseOptions, ResolvedOptions, StreamableHttpOptions } from './options.js';
 import { resolveOptions } from './options.js';
 import { handlePost } from './post.js';
 import { authenticate, earlyScopeRefusal, metadataReply, scopedTarget } from './auth.js';
@@ -43,8 +45,14 @@ export interface StreamableHttpHandler {
    * POST whose body is at hand and whose tool answers synchronously); never throws.
    */
   serve(exchange: HttpExchange, answer: Answer): void;
-  /** Closes every session and open stream; later requests get 503. Idempotent. */
-  close(): Promise<void>;
+  /**
+   * Closes every session and open stream; later requests get 503 (and the health endpoint 503).
+   * With `graceMs`, requests in flight first get that long to finish, while GET streams end at
+   * once with a `retry` hint (see {@link CloseOptions}). With a session store, the sessions and
+   * their streams' events stay in the stores, for other processes to resume. Idempotent: later
+   * calls return the first call's promise.
+   */
+  close(options?: CloseOptions): Promise<void>;
   /** The number of live legacy sessions. */
   readonly sessionCount: number;
   /** The resolved options. */
@@ -56,10 +64,11 @@ const INTERNAL: HttpReply = errorReply(500, {
   code: ErrorCode.InternalError,
   message: 'internal error',
 });
-const CLOSED: HttpReply = errorReply(503, {
-  code: ErrorCode.InternalError,
-  message: 'server closed',
-});
+const CLOSED: HttpReply = errorReply(
+  503,
+  { code: ErrorCode.InternalError, message: 'server closed' },
+  { 'retry-after': '1' },
+);
 
 /**
  * Creates the Streamable HTTP server transport for every MCP revision: 2026-07-28 requests
@@ -78,6 +87,10 @@ export function createStreamableHttpHandler(
   );
   const guard = createGuard(resolved);
   let closed = false;
+  let closing: Promise<void> | undefined;
+  /** Exchanges routed and not answered yet, and the SSE replies given (for a graceful close). */
+  let pending = 0;
+  const streams = new OpenStreams();
   // With the auth gate, a 2026-07-28 call's scopes are checked from its headers with the server
   // the factory gives for the exchange; the request then uses that same server (one call).
   const early =
@@ -98,7 +111,11 @@ export function createStreamableHttpHandler(
     sessions,
     open: new Set(),
     settings: {
-      store: resolved.eventStore,
+      // Sessions that live on in a session store keep their events when this handler closes.
+      store:
+        resolved.sessionStore === undefined || resolved.eventStore === undefined
+          ? resolved.eventStore
+          : keptOnClose(resolved.eventStore, () => closed),
       retryMs: resolved.retryMs,
       keepAliveMs: resolved.keepAliveMs,
       report,
@@ -220,7 +237,7 @@ export function createStreamableHttpHandler(
     const health = resolved.health;
     if (health !== undefined && path === health.path) {
       // A probe, not MCP: no Host, Origin or token check (a load balancer probes by IP).
-      void healthReply(health.check, exchange.method).then(answer);
+      void healthReply(closed ? shuttingDown : health.check, exchange.method).then(answer);
       return;
     }
     const auth = resolved.auth;
@@ -241,12 +258,14 @@ export function createStreamableHttpHandler(
       return;
     }
     const cors = corsOf(origin);
-    const done =
+    const done = tracked(
+      exchange.method,
       cors === undefined
         ? answer
         : (reply: HttpReply) => {
             answer(cors(reply));
-          };
+          },
+    );
     if (auth === undefined) {
       routeSafely(exchange, path, done);
       return;
@@ -326,6 +345,37 @@ export function createStreamableHttpHandler(
     return undefined;
   }
 
+  /**
+   * `answer`, counting the exchange as in flight until it is called and remembering an SSE reply
+   * (for close). Once closing with a session store, a 404 of a session this process ended is a
+   * 503: the session lives on in the store, and the client should retry elsewhere.
+   */
+  function tracked(method: string, answer: Answer): Answer {
+    pending++;
+    return (reply) => {
+      pending--;
+      const { body } = reply;
+      if (body instanceof SseWriter) streams.add(body, method === 'GET');
+      const handedOver = closed && reply.status === 404 && resolved.sessionStore !== undefined;
+      answer(handedOver && method !== 'DELETE' ? CLOSED : reply);
+    };
+  }
+
+  /** True while a request is in flight: unanswered, or answering on an SSE stream. */
+  function busy(): boolean {
+    return pending > 0 || ctx.open.size > 0 || streams.posting;
+  }
+
+  /** Lets requests in flight finish, for up to `graceMs`. */
+  async function drain(graceMs: number): Promise<void> {
+    const deadline = Date.now() + graceMs;
+    while (busy()) {
+      const left = deadline - Date.now();
+      if (left <= 0) return;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(left, 20)));
+    }
+  }
+
   /** What adds the CORS headers to a reply, when CORS is on and the request has an Origin. */
   function corsOf(origin: string | undefined): ((reply: HttpReply) => HttpReply) | undefined {
     const cors = resolved.cors;
@@ -338,13 +388,21 @@ export function createStreamableHttpHandler(
 
   return {
     serve,
-    async close() {
-      if (closed) return;
-      closed = true;
-      const open = [...ctx.open];
-      ctx.open.clear();
-      unsubscribe?.();
-      await Promise.all([sessions.closeAll(), ...open.map((t) => t.close())]);
+    close(options = {}) {
+      const graceMs = options.graceMs ?? 0;
+      if (!(graceMs >= 0)) return Promise.reject(new TypeError('graceMs must be at least 0'));
+      closing ??= (async () => {
+        closed = true;
+        // GET streams carry no request: their clients reconnect at once (elsewhere).
+        streams.end(resolved.retryMs, false);
+        if (graceMs > 0) await drain(graceMs);
+        streams.end(resolved.retryMs, true);
+        const open = [...ctx.open];
+        ctx.open.clear();
+        unsubscribe?.();
+        await Promise.all([sessions.closeAll(), ...open.map((t) => t.close())]);
+      })();
+      return closing;
     },
     get sessionCount() {
       return sessions.size;
@@ -353,7 +411,15 @@ export function createStreamableHttpHandler(
   };
 }
 
-/** The health endpoint's answer: 200 with the check's details, or 503 when it throws. */
+/** The health check of a closing handler: a load balancer stops sending it requests. */
+function shuttingDown(): never {
+  throw new Error('shutting down');
+}
+
+/**
+ * The health endpoint's answer: 200 with the check's details, or 503 when it throws (with the
+ * `details` object of the error, when it has one: `redis: 'unreachable'`, say).
+ */
 async function healthReply(check: (() => unknown) | undefined, method: string): Promise<HttpReply> {
   if (method !== 'GET' && method !== 'HEAD') return emptyReply(405, { allow: 'GET, HEAD' });
   const headers = { 'content-type': 'application/json', 'cache-control': 'no-store' };
@@ -363,7 +429,9 @@ async function healthReply(check: (() => unknown) | undefined, method: string): 
     return jsonReply(200, { status: 'ok', ...extra }, headers);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return jsonReply(503, { status: 'unavailable', error: message }, headers);
+    const found = (error as { details?: unknown } | null)?.details;
+    const extra = typeof found === 'object' && found !== null ? found : {};
+    return jsonReply(503, { status: 'unavailable', ...extra, error: message }, headers);
   }
 }
 

@@ -11,11 +11,13 @@ import { ErrorCode } from '../../../jsonrpc/errors.js';
 import { JSON_HEADERS, errorReply, isStreamBody } from './exchange.js';
 import type { ConnectableFactory, StreamableHttpHandler } from './handler.js';
 import { createStreamableHttpHandler } from './handler.js';
-import type { StreamableHttpOptions } from './options.js';
+import type { CloseOptions, StreamableHttpOptions } from './options.js';
 import { LOOPBACK_HOSTS } from './options.js';
 import { readBody } from './node-body.js';
 import { lingerOnClose } from './node-linger.js';
 import { splitHost } from './security.js';
+
+export type { CloseOptions } from './options.js';
 
 /** A node:http request listener. */
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -209,8 +211,13 @@ export interface Listening {
   readonly port: number;
   /** The node:http server. */
   readonly server: Server;
-  /** Stops listening and closes every session, stream and connection. Idempotent. */
-  close(): Promise<void>;
+  /**
+   * Stops listening (new connections are refused) and closes every session, stream and
+   * connection. With `graceMs`, requests in flight get that long to finish first, while new
+   * requests on open connections get 503 and GET streams end with a `retry` hint (the handler's
+   * `close`). Idempotent: later calls return the first call's promise.
+   */
+  close(options?: CloseOptions): Promise<void>;
 }
 
 /**
@@ -235,7 +242,10 @@ export async function listen(
   const handler =
     typeof target === 'function' ? createStreamableHttpHandler(target, handlerOptions) : target;
   const serve = toNodeHandler(handler);
+  let closing: Promise<void> | undefined;
   const server = createServer((req, res) => {
+    // Once closing, every answer ends its connection: keep-alive clients reconnect elsewhere.
+    if (closing !== undefined) res.shouldKeepAlive = false;
     if ((req.socket as CountedSocket)[OVER_LIMIT] === true) send(res, TOO_MANY_CONNECTIONS);
     else serve(req, res);
   });
@@ -249,19 +259,20 @@ export async function listen(
   });
   const bound = (server.address() as AddressInfo).port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
-  let closing: Promise<void> | undefined;
   return {
     url: `http://${urlHost}:${String(bound)}${handler.options.path}`,
     port: bound,
     server,
-    close() {
+    close(options) {
+      const graceMs = options?.graceMs ?? 0;
+      if (!(graceMs >= 0)) return Promise.reject(new TypeError('graceMs must be at least 0'));
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => {
           server.close(() => {
             resolve();
           });
         });
-        await handler.close();
+        await handler.close(options);
         server.closeAllConnections();
         await stopped;
       })();

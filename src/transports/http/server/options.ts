@@ -114,6 +114,16 @@ export interface StreamableHttpOptions {
   auth?: HttpAuthOptions;
 }
 
+/** Options of a handler's (or `listen`'s) `close`. */
+export interface CloseOptions {
+  /**
+   * How long requests in flight may take to finish, in milliseconds. New requests get 503 at
+   * once and GET streams end with a `retry` hint; POSTs still unanswered when it runs out are cut
+   * (their streams end with the hint too). Default 0: close at once.
+   */
+  graceMs?: number;
+}
+
 /** Options of {@link StreamableHttpOptions.health}. */
 export interface HealthOptions {
   /** Default `/healthz`. */

@@ -216,3 +216,62 @@ export function plainStream(keepAliveMs: number): OpenStream {
 }
 
 const openers = new Map<number, OpenStream>();
+
+/**
+ * Ends an SSE reply with a `retry` field and no data (SSE: no event is dispatched, the client
+ * only learns how soon to reconnect): the client reconnects, to another process behind a load
+ * balancer, and a resumable stream resumes there from the event store with Last-Event-ID.
+ */
+export function endWithRetry(writer: SseWriter, retryMs: number): void {
+  writer.write(`retry: ${String(Math.max(0, Math.floor(retryMs)))}\n\n`);
+  writer.end();
+}
+
+/**
+ * The SSE replies a handler has given, for its shutdown: GET streams (a session's stream for
+ * server messages, a resumed stream, the deprecated HTTP+SSE stream) end as soon as it closes;
+ * POST streams carry a request in flight and are let finish within the grace period. Ended
+ * writers are dropped as more are added, so the table stays about as large as what is open.
+ */
+export class OpenStreams {
+  /** Each writer, and whether it answers a GET. */
+  readonly #writers = new Map<SseWriter, boolean>();
+  #limit = 64;
+
+  add(writer: SseWriter, isGet: boolean): void {
+    if (writer.closed) return;
+    if (this.#writers.size >= this.#limit) {
+      for (const each of this.#writers.keys()) if (each.closed) this.#writers.delete(each);
+      this.#limit = Math.max(64, this.#writers.size * 2);
+    }
+    this.#writers.set(writer, isGet);
+  }
+
+  /** True while a POST stream is open (a request in flight). */
+  get posting(): boolean {
+    for (const [writer, isGet] of this.#writers) if (!isGet && !writer.closed) return true;
+    return false;
+  }
+
+  /** Ends the GET streams (or every stream) still open with a `retry` hint. */
+  end(retryMs: number, all: boolean): void {
+    for (const [writer, isGet] of this.#writers) {
+      if (!isGet && !all) continue;
+      this.#writers.delete(writer);
+      if (!writer.closed) endWithRetry(writer, retryMs);
+    }
+  }
+}
+
+/**
+ * The event store of a handler whose sessions live on in a session store: once `closing()` is
+ * true, `forget` does nothing, so that the streams of the sessions it closes stay resumable (from
+ * another process) until the store expires them. Every other call goes to `store`.
+ */
+export function keptOnClose(store: EventStore, closing: () => boolean): EventStore {
+  return {
+    append: (streamId, message) => store.append(streamId, message),
+    replayAfter: (eventId) => store.replayAfter(eventId),
+    forget: (streamId) => (closing() ? undefined : store.forget?.(streamId)),
+  };
+}

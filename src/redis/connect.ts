@@ -1,0 +1,182 @@
+// connectRedis: a node-redis client configured the way the mcpkit stores need it. Its commands
+// fail at once while Redis is down (no offline queue, so a request answers 503 instead of
+// waiting), it reconnects by itself with a capped backoff (the process recovers when Redis
+// returns), and its 'error' events (and those of the subscriber connections the stores make
+// with `duplicate()`) are reported instead of crashing the process.
+import type {
+  RedisBusSubscriberLike,
+  RedisKeyValueLike,
+} from '../transports/http/server/redis-session-store.js';
+import type { RedisStreamClientLike } from '../transports/http/server/redis-event-store.js';
+import type { RedisClientLike } from '../server/tasks/redis.js';
+
+/** What {@link connectRedis} resolves with: a node-redis client, typed by what mcpkit uses. */
+export type RedisConnection = RedisKeyValueLike &
+  RedisStreamClientLike &
+  RedisClientLike &
+  RedisConnectionState & {
+    duplicate(): RedisBusSubscriberLike & RedisConnectionState;
+  };
+
+/** The connection-level part of a node-redis client. */
+export interface RedisConnectionState {
+  /** True while connected and usable; commands fail at once when false. */
+  readonly isReady: boolean;
+  ping(): Promise<unknown>;
+  /** Closes the connection once pending commands are answered. */
+  quit(): Promise<unknown>;
+  on(event: 'error', listener: (error: unknown) => void): unknown;
+}
+
+/** Options of {@link connectRedis}. */
+export interface ConnectRedisOptions {
+  /**
+   * At start: `'fail'` (default) rejects with a {@link RedisUnavailableError} when the first
+   * connection attempt fails, so that a process without its Redis does not start; `'background'`
+   * resolves at once and keeps connecting with the backoff (requests that need Redis answer 503
+   * and a {@link redisHealthCheck} reports 503 until it is reached).
+   */
+  startup?: 'fail' | 'background';
+  /** How long one connection attempt may take, in milliseconds. Default 5000. */
+  connectTimeoutMs?: number;
+  /** The longest wait between reconnection attempts (50 ms, doubling), in milliseconds. Default 2000. */
+  maxReconnectDelayMs?: number;
+  /**
+   * Receives the client's errors: a lost connection, every failed reconnection attempt (of the
+   * client and of the connections duplicated from it). Default: ignored.
+   */
+  onError?: (error: unknown) => void;
+  /**
+   * More node-redis `createClient` options (`password`, `database`, `socket.tls`, …). The ones
+   * above and `disableOfflineQueue: true` win over them.
+   */
+  clientOptions?: Record<string, unknown>;
+}
+
+/** Redis could not be reached (at start, with `startup: 'fail'`), or `redis` is not installed. */
+export class RedisUnavailableError extends Error {
+  override readonly name = 'RedisUnavailableError';
+}
+
+/** The part of node-redis connectRedis uses. */
+interface NodeRedis {
+  createClient(options: Record<string, unknown>): RedisConnection & { connect(): Promise<unknown> };
+}
+
+/**
+ * Creates and connects a node-redis client (the optional peer `redis`) for the stores of
+ * `mcpkit/redis`: `disableOfflineQueue` (a command while disconnected rejects at once), a
+ * reconnect strategy with a capped backoff, a connect timeout, and error listeners on the client
+ * and on every `duplicate()`. Rejects with a {@link RedisUnavailableError} when `redis` is not
+ * installed, the URL is invalid, or (with `startup: 'fail'`) Redis cannot be reached; throws
+ * TypeError for a bad option.
+ */
+export async function connectRedis(
+  url: string,
+  options: ConnectRedisOptions = {},
+): Promise<RedisConnection> {
+  const startup = options.startup ?? 'fail';
+  if (!['fail', 'background'].includes(startup)) {
+    throw new TypeError(`startup must be "fail" or "background", got ${JSON.stringify(startup)}`);
+  }
+  const connectTimeout = positive('connectTimeoutMs', options.connectTimeoutMs ?? 5000);
+  const maxDelay = positive('maxReconnectDelayMs', options.maxReconnectDelayMs ?? 2000);
+  const onError = options.onError ?? (() => undefined);
+  const nodeRedis = await loadNodeRedis();
+  // Until the first connection, a failure is final when the start must fail.
+  let connected = startup === 'background';
+  const given = options.clientOptions ?? {};
+  const socket = (given['socket'] ?? {}) as Record<string, unknown>;
+  let client: ReturnType<NodeRedis['createClient']>;
+  try {
+    client = nodeRedis.createClient({
+      ...given,
+      url,
+      disableOfflineQueue: true,
+      socket: {
+        ...socket,
+        connectTimeout,
+        reconnectStrategy: (retries: number, cause: Error) =>
+          connected ? Math.min(50 * 2 ** retries, maxDelay) : cause,
+      },
+    });
+  } catch (error) {
+    throw new RedisUnavailableError(`invalid Redis URL ${masked(url)}: ${messageOf(error)}`, {
+      cause: error,
+    });
+  }
+  reportErrors(client, onError);
+  const connecting = client.connect().then(() => {
+    connected = true;
+  });
+  if (startup === 'background') {
+    connecting.catch(onError);
+    return client;
+  }
+  try {
+    await connecting;
+  } catch (error) {
+    throw new RedisUnavailableError(`cannot reach Redis at ${masked(url)}: ${messageOf(error)}`, {
+      cause: error,
+    });
+  }
+  return client;
+}
+
+/** What {@link reportErrors} needs of a client. */
+interface ErrorSource {
+  on(event: 'error', listener: (error: unknown) => void): unknown;
+  duplicate(...args: unknown[]): unknown;
+}
+
+/** Listens to 'error' on the client and on every connection duplicated from it. */
+function reportErrors(client: ErrorSource, onError: (error: unknown) => void): void {
+  // node-redis emits 'error' on every failed (re)connection; with no listener it would throw.
+  client.on('error', onError);
+  const duplicate = client.duplicate.bind(client);
+  Object.defineProperty(client, 'duplicate', {
+    configurable: true,
+    writable: true,
+    value: (...args: unknown[]) => {
+      const copy = duplicate(...args) as ErrorSource;
+      reportErrors(copy, onError);
+      return copy;
+    },
+  });
+}
+
+async function loadNodeRedis(): Promise<NodeRedis> {
+  // A variable specifier: bundlers and TypeScript leave the optional peer alone.
+  const name = 'redis';
+  try {
+    return (await import(name)) as NodeRedis;
+  } catch (error) {
+    throw new RedisUnavailableError(
+      'connectRedis needs the package "redis" (node-redis): npm install redis',
+      { cause: error },
+    );
+  }
+}
+
+function positive(name: string, value: number): number {
+  if (!(Number.isFinite(value) && value > 0)) {
+    throw new TypeError(`${name} must be a positive number, got ${String(value)}`);
+  }
+  return value;
+}
+
+/** The URL with its password replaced by `***`. */
+function masked(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(unparsable URL)';
+  }
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) return messageOf(error.errors[0]);
+  return error instanceof Error ? error.message || error.name : String(error);
+}

@@ -1,0 +1,180 @@
+// Graceful shutdown of the Streamable HTTP server (`close({ graceMs })` of listen and of the
+// handler): new connections are refused and new requests get 503, GET streams end at once with a
+// `retry` hint, a request in flight finishes within the grace period, and close returns when the
+// period runs out even if it does not; the health endpoint reports 503 while closing.
+import { afterEach, describe, expect, it } from 'vitest';
+import { McpServer } from '../../src/server/index.js';
+import { createStreamableHttpHandler } from '../../src/transports/http/server/handler.js';
+import type { Listening } from '../../src/transports/http/server/node.js';
+import { listen } from '../../src/transports/http/server/node.js';
+import type { RawInit } from './http-server-harness.js';
+import {
+  ACCEPT_BOTH,
+  call,
+  faceOf,
+  initializeBody,
+  modernRequest,
+  nodeRequest,
+  readTextUntil,
+} from './http-server-harness.js';
+
+/** A server whose `slow` tool waits until released; `started` resolves when it runs. */
+function slowServer() {
+  let release: () => void = () => undefined;
+  let started: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const running = new Promise<void>((resolve) => {
+    started = resolve;
+  });
+  const server = new McpServer({ name: 'shutdown', version: '1.0.0' }, { onError: () => {} });
+  server.tool({ name: 'slow', description: 'Waits until released.' }, async () => {
+    started();
+    await released;
+    return 'finished';
+  });
+  return { server, release, running };
+}
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  await Promise.all(cleanups.splice(0).map((c) => Promise.resolve(c()).catch(() => undefined)));
+});
+
+/** A request to `running` over a new connection, with valid MCP headers. */
+function requestTo(running: Listening, init: RawInit = {}): Promise<Response> {
+  const headers: Record<string, string> = { host: `127.0.0.1:${String(running.port)}` };
+  if (init.body !== undefined) headers['content-type'] = 'application/json';
+  for (const [k, v] of Object.entries(init.headers ?? {})) if (v !== undefined) headers[k] = v;
+  return nodeRequest(running.port, { ...init, headers });
+}
+
+async function openSession(running: Listening): Promise<string> {
+  const init = await requestTo(running, {
+    body: initializeBody(),
+    headers: { accept: ACCEPT_BOTH },
+  });
+  expect(init.status).toBe(200);
+  await init.text();
+  const id = init.headers.get('mcp-session-id') ?? '';
+  const done = await requestTo(running, {
+    body: { jsonrpc: '2.0', method: 'notifications/initialized' },
+    headers: { accept: ACCEPT_BOTH, 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' },
+  });
+  expect(done.status).toBe(202);
+  return id;
+}
+
+function inSession(id: string, accept = 'application/json'): Record<string, string> {
+  return { accept, 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' };
+}
+
+describe('graceful shutdown of listen', () => {
+  it('finishes a request in flight, ends the GET stream with a retry hint, refuses new connections', async () => {
+    const { server, release, running: toolRunning } = slowServer();
+    cleanups.push(release);
+    const running = await listen(() => server, { retryMs: 750 });
+    cleanups.push(() => running.close());
+    const id = await openSession(running);
+    const stream = await requestTo(running, {
+      method: 'GET',
+      headers: inSession(id, 'text/event-stream'),
+    });
+    expect(stream.status).toBe(200);
+    const post = requestTo(running, { body: call('slow', {}, 5), headers: inSession(id) });
+    await toolRunning;
+
+    const closing = running.close({ graceMs: 30_000 });
+    // The GET stream ends at once; its last words are the retry hint.
+    const text = await readTextUntil(stream, () => false);
+    expect(text.trimEnd().endsWith('retry: 750')).toBe(true);
+    // A new connection is refused; a kept-alive one gets 503.
+    const later = await requestTo(running, {
+      body: call('slow', {}, 9),
+      headers: inSession(id),
+    }).then(
+      (response) => response.status,
+      () => 'refused',
+    );
+    expect([503, 'refused']).toContain(later);
+
+    release();
+    const answered = await post;
+    expect(answered.status).toBe(200);
+    const body = (await answered.json()) as { id: number; result: { content: { text: string }[] } };
+    expect(body.id).toBe(5);
+    expect(body.result.content[0]?.text).toBe('finished');
+    await closing;
+  });
+
+  it('returns when the grace period runs out, though a request still runs', async () => {
+    const { server, release, running: toolRunning } = slowServer();
+    cleanups.push(release);
+    const running = await listen(() => server, {});
+    cleanups.push(() => running.close());
+    const id = await openSession(running);
+    const post = requestTo(running, { body: call('slow', {}, 6), headers: inSession(id) }).then(
+      (response) => response.status,
+      () => 'connection closed',
+    );
+    await toolRunning;
+    await running.close({ graceMs: 200 });
+    // Cut: an error status (the session ended with the process) or the connection closed.
+    const outcome = await post;
+    expect(outcome === 'connection closed' || (typeof outcome === 'number' && outcome >= 400)).toBe(
+      true,
+    );
+  });
+
+  it('refuses a negative grace period', async () => {
+    const running = await listen(() => slowServer().server, {});
+    cleanups.push(() => running.close());
+    await expect(running.close({ graceMs: -1 })).rejects.toThrow(TypeError);
+  });
+});
+
+describe('graceful shutdown of the handler (fetch face)', () => {
+  it('answers new requests 503 and /healthz 503 while a 2026-07-28 request finishes', async () => {
+    const { server, release, running: toolRunning } = slowServer();
+    const handler = createStreamableHttpHandler(() => server, { health: true });
+    const face = await faceOf('fetch', handler);
+    cleanups.push(() => face.close());
+    expect((await face.request({ method: 'GET', path: '/healthz' })).status).toBe(200);
+    const inFlight = face.request(modernRequest('tools/call', { name: 'slow', arguments: {} }));
+    await toolRunning;
+
+    const closing = handler.close({ graceMs: 30_000 });
+    const refused = await face.request(modernRequest('tools/list', {}, { id: 2 }));
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(await refused.json()).toMatchObject({
+      jsonrpc: '2.0',
+      error: { code: -32603, message: 'server closed' },
+    });
+    const health = await face.request({ method: 'GET', path: '/healthz' });
+    expect(health.status).toBe(503);
+    expect(await health.json()).toEqual({ status: 'unavailable', error: 'shutting down' });
+
+    release();
+    const answered = await inFlight;
+    expect(answered.status).toBe(200);
+    const text = await answered.text();
+    expect(text).toContain('finished');
+    await closing;
+    // Later calls share the first call's promise.
+    await handler.close();
+  });
+
+  it('without a grace period closes at once, as before', async () => {
+    const { server, release, running: toolRunning } = slowServer();
+    cleanups.push(release);
+    const handler = createStreamableHttpHandler(() => server, {});
+    const face = await faceOf('fetch', handler);
+    const inFlight = face.request(modernRequest('tools/call', { name: 'slow', arguments: {} }));
+    await toolRunning;
+    await handler.close();
+    const answered = await inFlight;
+    expect(answered.status).toBeGreaterThanOrEqual(400);
+  });
+});
