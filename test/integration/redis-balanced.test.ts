@@ -407,9 +407,11 @@ function sseReader(response: Response) {
   return {
     /** The next event; undefined when the stream ends or nothing comes within `timeoutMs`. */
     async next(timeoutMs: number): Promise<SseEvent | undefined> {
-      let timer: NodeJS.Timeout | undefined;
+      let timer: ReturnType<typeof setTimeout> | undefined;
       const timeout = new Promise<undefined>((resolve) => {
-        timer = setTimeout(resolve, timeoutMs);
+        timer = setTimeout(() => {
+          resolve(undefined);
+        }, timeoutMs);
       });
       try {
         return await Promise.race([this.read(), timeout]);
