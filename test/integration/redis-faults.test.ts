@@ -3,8 +3,9 @@
 // health endpoint 503) and started again on the same port (requests succeed again); Redis
 // unreachable at start (connectRedis fails clearly, or starts degraded and recovers); a session
 // expiring while its GET stream is open; 10 000 sessions left behind expire by their TTL (on the
-// shared Redis, under a private prefix). Needs MCPKIT_TEST_REDIS_URL, and /usr/bin/redis-server
-// for the private instance.
+// shared Redis, under a private prefix); a process closing gracefully leaves its streams' events
+// for another process to replay. Needs MCPKIT_TEST_REDIS_URL, and /usr/bin/redis-server for the
+// private instance.
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -25,9 +26,13 @@ import { McpServer } from '../../src/server/index.js';
 import type { StreamableHttpOptions } from '../../src/transports/http/server/options.js';
 import type { SessionStore } from '../../src/transports/http/server/session-store.js';
 import type { Face } from './http-server-harness.js';
+import type { SseEvent } from '../../src/transports/http/sse.js';
 import {
   call,
+  events,
+  eventsUntil,
   initializeBody,
+  messages,
   openSession,
   sessionRequest,
   startFace,
@@ -234,6 +239,58 @@ describe.skipIf(SHARED_URL === undefined || !hasBinary)('a private Redis that go
     await eventually(async () => (await health(a)).status === 200, 'healthy');
     const session = await openSession(a);
     expect((await a.request(sessionRequest(session, call('ping', {}, 1)))).status).toBe(200);
+  });
+});
+
+describe.skipIf(SHARED_URL === undefined)('a process closing gracefully', () => {
+  it('ends its GET stream; its events stay for another process to replay', async () => {
+    const client = await connectRedis(SHARED_URL ?? '');
+    clients.push(client);
+    const prefix = prefixOf('handover');
+    const stores = (): StreamableHttpOptions => ({
+      sessionStore: createRedisSessionStore({ client, prefix: `${prefix}:sessions` }),
+      eventStore: createRedisEventStore({ client, prefix: `${prefix}:events` }),
+    });
+    const server = new McpServer({ name: 'leaving', version: '1.0.0' }, { onError: () => {} });
+    server.tool({ name: 'ping', description: 'Answers pong.' }, () => 'pong');
+    const a = await startFace('node', server, { ...stores(), retryMs: 300 });
+    const b = await processOn(client, prefix, stores());
+    const session = await openSession(a);
+    const stream = await a.request({
+      method: 'GET',
+      headers: { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' },
+    });
+    expect(stream.status).toBe(200);
+    const seen = events(stream);
+    const [priming] = await eventsUntil(seen, () => true);
+    expect(priming?.id).toBeDefined();
+    // A message for the client on the GET stream: a tool list change.
+    server.tool({ name: 'late', description: 'Added later.' }, () => 'late');
+    const sent = await eventsUntil(seen, (e) => e.data.includes('list_changed'));
+    expect(messages(sent).map((m: { method: string }) => m.method)).toContain(
+      'notifications/tools/list_changed',
+    );
+
+    await a.handler.close({ graceMs: 1000 });
+    const rest: SseEvent[] = [];
+    for (;;) {
+      const next = await seen.next();
+      if (next.done === true) break;
+      rest.push(next.value);
+    }
+    expect(rest.every((e) => e.data === '')).toBe(true);
+    // The client reconnects elsewhere with the last id it saw before the list change.
+    const resumed = await b.request({
+      method: 'GET',
+      headers: {
+        'mcp-session-id': session,
+        'mcp-protocol-version': '2025-11-25',
+        'last-event-id': priming?.id ?? '',
+      },
+    });
+    expect(resumed.status).toBe(200);
+    const replayed = await eventsUntil(events(resumed), (e) => e.data.includes('list_changed'));
+    expect(replayed.some((e) => e.data.includes('notifications/tools/list_changed'))).toBe(true);
   });
 });
 
