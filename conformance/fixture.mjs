@@ -38,10 +38,14 @@ const JSON_SCHEMA_2020_12 = {
 };
 
 /** Creates the fixture server (async: its skills are read from disk). */
-export async function createConformanceServer() {
+export async function createConformanceServer(options = {}) {
   const server = new McpServer(
     { name: 'mcpkit-conformance-fixture', version: '1.0.0' },
-    { onError: (error, where) => process.stderr.write(`fixture error in ${where}: ${error}\n`) },
+    {
+      onError: (error, where) => process.stderr.write(`fixture error in ${where}: ${error}\n`),
+      // Several processes as one (server.mjs --redis): the shared stateSecret and taskStore.
+      ...options,
+    },
   );
   registerContentTools(server);
   registerNotifyingTools(server);

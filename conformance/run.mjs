@@ -2,16 +2,23 @@
 // client side, and judges the results against conformance/expected-failures.yml.
 //
 //   node conformance/run.mjs [--no-build] [--only <text>] [--scenario <name>] [--keep]
+//                            [--balanced [--redis <url>]]
 //
 // Everything runs on this Node (20): the suite's CLI with node20.mjs, which supplies the one
 // Node 22 export its bundle imports (fs.globSync, unused by the commands run here).
 // Runs: @modelcontextprotocol/conformance 0.1.16 (every server and client scenario) and
 // 0.2.0-alpha.12 (legacy server scenarios at 2025-11-25, every 2026-07-28 scenario, and the
 // extension scenarios), servers over both faces of mcpkit's Streamable HTTP handler.
+// --balanced instead runs the legacy server suites (0.1.16 `--suite all`, 0.2.0-alpha.12 at
+// 2025-11-25) and the 2026-07-28 one against three fixture processes sharing one Redis
+// (MCPKIT_TEST_REDIS_URL, or --redis) behind a private nginx that routes round-robin with no
+// stickiness: scale-out (#22) passes when they pass as against one process.
 /* eslint-disable no-console */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +42,8 @@ const { values: flags } = parseArgs({
     only: { type: 'string' },
     scenario: { type: 'string' },
     keep: { type: 'boolean', default: false },
+    balanced: { type: 'boolean', default: false },
+    redis: { type: 'string' },
   },
 });
 
@@ -83,9 +92,9 @@ async function newest(dir) {
 }
 
 /** Starts the fixture server on one face; resolves with its URL and a stop function. */
-function startFixture(face) {
+function startFixture(face, extra = []) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(here, 'server.mjs'), '--face', face], {
+    const child = spawn(process.execPath, [join(here, 'server.mjs'), '--face', face, ...extra], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -132,7 +141,7 @@ async function fetchList(version, args) {
 async function planRuns(urls) {
   const next = '0.2.0-alpha.12';
   const runs = [];
-  for (const face of ['node', 'fetch']) {
+  for (const face of flags.balanced ? ['balanced'] : ['node', 'fetch']) {
     const url = urls[face];
     runs.push(
       { version: '0.1.16', side: 'server', face, url, suite: [] },
@@ -140,13 +149,14 @@ async function planRuns(urls) {
       { version: next, side: 'server', face, url, spec: '2026-07-28', suite: [] },
     );
   }
-  runs.push(
-    { version: next, side: 'server', face: 'node', url: urls.node, spec: 'extension' },
-    { version: '0.1.16', side: 'client', suite: [], alone: ['sse-retry'] },
-    { version: next, side: 'client', spec: '2025-11-25', suite: [] },
-    { version: next, side: 'client', spec: '2026-07-28', suite: [] },
-    { version: next, side: 'client', spec: 'extension' },
-  );
+  if (!flags.balanced)
+    runs.push(
+      { version: next, side: 'server', face: 'node', url: urls.node, spec: 'extension' },
+      { version: '0.1.16', side: 'client', suite: [], alone: ['sse-retry'] },
+      { version: next, side: 'client', spec: '2025-11-25', suite: [] },
+      { version: next, side: 'client', spec: '2026-07-28', suite: [] },
+      { version: next, side: 'client', spec: 'extension' },
+    );
   for (const run of runs) {
     const listed = await listScenarios(run.version, [`--${run.side}`, ...specArgs(run)]);
     run.scenarios = listed
@@ -240,16 +250,15 @@ async function main() {
   const started = Date.now();
   if (!flags['no-build']) await buildIfStale();
   const expected = await loadExpected(join(here, 'expected-failures.yml'));
-  const fixtures = { node: await startFixture('node'), fetch: await startFixture('fetch') };
   const outRoot = await mkdtemp(join(tmpdir(), 'mcpkit-conformance-'));
+  const servers = flags.balanced ? await startBalanced(outRoot) : await startFaces();
   let runs;
   let timings;
   try {
-    runs = await planRuns({ node: fixtures.node.url, fetch: fixtures.fetch.url });
+    runs = await planRuns(servers.urls);
     timings = await runAll(runs, outRoot);
   } finally {
-    fixtures.node.stop();
-    fixtures.fetch.stop();
+    await servers.stop();
   }
   const rows = [];
   const totals = [];
@@ -266,6 +275,127 @@ async function main() {
   const elapsed = ((Date.now() - started) / 1000).toFixed(1);
   console.log(`\n${problems.length === 0 ? 'OK' : 'FAILED'} in ${elapsed} s`);
   return problems.length === 0 ? 0 : 1;
+}
+
+/** The fixture on both faces, one process each. */
+async function startFaces() {
+  const fixtures = { node: await startFixture('node'), fetch: await startFixture('fetch') };
+  return {
+    urls: { node: fixtures.node.url, fetch: fixtures.fetch.url },
+    stop: async () => {
+      fixtures.node.stop();
+      fixtures.fetch.stop();
+    },
+  };
+}
+
+/**
+ * --balanced: three fixture processes (node face) sharing one Redis under a prefix of their own
+ * and one state secret, behind a private nginx (config, pid, logs in `dir`) on a free port,
+ * round-robin, no stickiness, unbuffered for SSE. Stopping deletes this run's Redis keys.
+ */
+async function startBalanced(dir) {
+  const nginx = ['nginx', '/usr/sbin/nginx'].find(
+    (bin) => spawnSync(bin, ['-v'], { stdio: 'ignore' }).status === 0,
+  );
+  if (nginx === undefined) {
+    throw new Error('--balanced needs nginx: apt-get install nginx (.ci/run installs it)');
+  }
+  const redisUrl = flags.redis ?? process.env.MCPKIT_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const prefix = `mcpkit-conformance-balanced:${String(process.pid)}`;
+  const secret = `conformance-balanced-${String(Date.now())}-0123456789abcdef`;
+  const args = ['--redis', redisUrl, '--redis-prefix', prefix, '--state-secret', secret];
+  const fixtures = await Promise.all([0, 1, 2].map(() => startFixture('node', args)));
+  const port = await freePort();
+  const upstreams = fixtures.map((f) => new URL(f.url).host);
+  await writeFile(join(dir, 'nginx.conf'), nginxConfig(dir, port, upstreams));
+  const balancer = spawn(
+    nginx,
+    ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'nginx-error.log')],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  await untilListening(port);
+  const url = `http://127.0.0.1:${String(port)}/mcp`;
+  console.log(
+    `== balanced: nginx at ${url} -> ${upstreams.join(', ')} (Redis ${redisUrl}, prefix ${prefix})`,
+  );
+  return {
+    urls: { balanced: url },
+    stop: async () => {
+      balancer.kill('SIGTERM');
+      for (const fixture of fixtures) fixture.stop();
+      await forgetKeys(redisUrl, prefix);
+    },
+  };
+}
+
+/** The nginx config of --balanced (the same as test/helpers/balancer.ts's). */
+function nginxConfig(dir, port, upstreams) {
+  const servers = upstreams.map((u) => `    server ${u} max_fails=1 fail_timeout=2s;`).join('\n');
+  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
+    .map((kind) => `  ${kind}_temp_path ${dir}/${kind};`)
+    .join('\n');
+  return `daemon off;
+${process.getuid?.() === 0 ? 'user root;\n' : ''}worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/nginx-error.log warn;
+events { worker_connections 1024; }
+http {
+${temp}
+  access_log ${dir}/nginx-access.log;
+  upstream mcp {
+${servers}
+  }
+  server {
+    listen 127.0.0.1:${String(port)};
+    location / {
+      proxy_pass http://mcp;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $http_host;
+      proxy_buffering off;
+      proxy_request_buffering off;
+      proxy_read_timeout 1h;
+      proxy_send_timeout 1h;
+    }
+  }
+}
+`;
+}
+
+async function freePort() {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address();
+  probe.close();
+  await once(probe, 'close');
+  return port;
+}
+
+async function untilListening(port) {
+  for (let i = 0; i < 100; i++) {
+    const response = await fetch(`http://127.0.0.1:${String(port)}/healthz`).catch(() => undefined);
+    if (response !== undefined) {
+      await response.arrayBuffer();
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`nginx did not listen on port ${String(port)}`);
+}
+
+/** Deletes the keys of one --balanced run. */
+async function forgetKeys(url, prefix) {
+  const { createClient } = await import('redis');
+  const client = createClient({ url });
+  client.on('error', () => undefined);
+  await client.connect();
+  for await (const keys of client.scanIterator({ MATCH: `${prefix}:*`, COUNT: 500 })) {
+    if (keys.length > 0) await client.del(keys);
+  }
+  await client.quit();
 }
 
 const counts = (o) => [o.success, o.failure, o.warning];

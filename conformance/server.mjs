@@ -1,8 +1,11 @@
 // Serves the conformance fixture over mcpkit's Streamable HTTP on 127.0.0.1 and prints the
 // endpoint URL as its first line of output. Two faces of the same handler:
-//   node conformance/server.mjs [--face node|fetch] [--port N]
+//   node conformance/server.mjs [--face node|fetch] [--port N] [--redis URL --state-secret S]
 // `node` (default) uses mcpkit's node:http face (`listen`); `fetch` serves `createFetchHandler`
 // through the small node:http → Request adapter below, as a Workers/Bun/Deno host would.
+// With --redis (and the --state-secret every process shares; --redis-prefix for the keys), like
+// `mcpkit serve`, any number of these processes behind a round-robin balancer act as one
+// server: sessions, event streams and tasks in Redis, requestState sealed with one secret.
 /* eslint-disable no-console */
 import { createServer } from 'node:http';
 import { Readable } from 'node:stream';
@@ -12,18 +15,25 @@ import { listen } from 'mcpkit/transports/http/node';
 import { createConformanceServer } from './fixture.mjs';
 
 const { values } = parseArgs({
-  options: { face: { type: 'string', default: 'node' }, port: { type: 'string', default: '0' } },
+  options: {
+    face: { type: 'string', default: 'node' },
+    port: { type: 'string', default: '0' },
+    redis: { type: 'string' },
+    'redis-prefix': { type: 'string', default: 'mcpkit-conformance' },
+    'state-secret': { type: 'string' },
+  },
 });
 const port = Number(values.port);
-const server = await createConformanceServer();
+const shared = await sharedState(values);
+const server = await createConformanceServer(shared.server);
 const onError = (error, where) => console.error(`transport error (${where}):`, error);
 
 let running;
 if (values.face === 'node') {
-  running = await listen(() => server, { port, onError });
+  running = await listen(() => server, { port, onError, ...shared.http });
 } else if (values.face === 'fetch') {
   running = await listenFetch(
-    createFetchHandler(() => server, { onError }),
+    createFetchHandler(() => server, { onError, ...shared.http }),
     port,
   );
 } else {
@@ -40,6 +50,39 @@ const stop = () => {
 };
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
+
+/**
+ * The McpServer's and the handler's options for --redis / --state-secret (as `mcpkit serve`
+ * takes them); none without. --redis without a secret is refused: sealed state must be shared.
+ */
+async function sharedState(flags) {
+  const secret = flags['state-secret'] ?? process.env.MCPKIT_STATE_SECRET;
+  const url = flags.redis ?? process.env.MCPKIT_REDIS_URL;
+  if (url === undefined || url === '') {
+    return { server: secret ? { stateSecret: secret } : {}, http: {} };
+  }
+  if (!secret) {
+    console.error('--redis needs --state-secret: every process must seal requestState alike');
+    process.exit(2);
+  }
+  const { createClient } = await import('redis');
+  const redis = await import('mcpkit/redis');
+  const client = createClient({ url });
+  client.on('error', (error) => console.error('redis:', error.message));
+  await client.connect();
+  const prefix = flags['redis-prefix'];
+  return {
+    server: {
+      stateSecret: secret,
+      taskStore: redis.createRedisTaskStore({ client, prefix: `${prefix}:tasks` }),
+    },
+    http: {
+      sessionStore: redis.createRedisSessionStore({ client, prefix: `${prefix}:sessions` }),
+      eventStore: redis.createRedisEventStore({ client, prefix: `${prefix}:events` }),
+      health: { check: async () => ({ redis: String(await client.ping()) }) },
+    },
+  };
+}
 
 /** Serves a fetch handler on node:http at 127.0.0.1 (the adapter a fetch-runtime host provides). */
 async function listenFetch(handle, wanted) {

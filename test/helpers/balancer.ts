@@ -188,8 +188,12 @@ export async function startServe(
     stderr: () => stderr,
     close: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
       child.kill('SIGTERM');
-      await once(child, 'exit');
+      // A process that does not stop within 5 s is killed, so that no test leaves one behind.
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
     },
   };
 }

@@ -99,8 +99,7 @@ describe.skipIf(missing.length > 0)('three processes behind a round-robin nginx,
   }, 60_000);
 
   afterAll(async () => {
-    await balancer.close();
-    await Promise.all(processes.map((p) => p.close()));
+    await Promise.allSettled([balancer.close(), ...processes.map((p) => p.close())]);
     // Only this run's keys.
     for await (const keys of redis.scanIterator({ MATCH: `${PREFIX}:*`, COUNT: 500 })) {
       if (keys.length > 0) await redis.del(keys);
