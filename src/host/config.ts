@@ -24,7 +24,7 @@ export interface HttpServerConfig {
 
 /** A server given its transport directly (in-process servers, tests). */
 export interface TransportServerConfig {
-  readonly transport: () => Transport;
+  readonly transport: () => Transport | Promise<Transport>;
   readonly disabled?: boolean;
 }
 
@@ -75,7 +75,7 @@ export function parseServersConfig(json: unknown): Record<string, ServerConfig> 
 export function createServerTransport(
   config: ServerConfig,
   options: { onStderr?: (chunk: string) => void } = {},
-): Transport {
+): Transport | Promise<Transport> {
   if ('transport' in config) return config.transport();
   if ('url' in config) {
     return createStreamableHttpClientTransport(config.url, { headers: { ...config.headers } });

@@ -374,7 +374,7 @@ export class Host {
     try {
       const onStderr = this.#options.onStderr;
       await client.connect(
-        createServerTransport(state.config, {
+        await createServerTransport(state.config, {
           ...(onStderr === undefined
             ? {}
             : {
