@@ -9,7 +9,14 @@
 //
 // Every statement goes through the extended protocol, which refuses more than one command, so
 // `COMMIT; DELETE …` never runs; a lone COMMIT or ROLLBACK only ends a transaction that wrote nothing.
-import type { DatabaseErrorInfo, JsonValue, QueryResult, SqlParam } from './logic.js';
+import type {
+  DatabaseErrorInfo,
+  JsonValue,
+  QueryResult,
+  SqlParam,
+  TableInfo,
+  TableSchema,
+} from './logic.js';
 import { knownTypeName, normalizeValue } from './logic.js';
 
 /** Limits of one query. */
@@ -36,14 +43,27 @@ export interface QueryOptions {
  * in its own transaction. `close` is idempotent.
  */
 export interface SqlAdapter {
-  /** `pglite` (embedded) or `postgres`. */
-  readonly kind: 'pglite' | 'postgres';
+  /** `pglite` (embedded), `postgres` or `mysql` (MySQL or MariaDB). */
+  readonly kind: 'pglite' | 'postgres' | 'mysql';
   /** The schema the tools look in (also the search_path of every query). */
   readonly schema: string;
   /** Runs one statement with bound parameters. Rejects with SqlError when the database refuses. */
   query(sql: string, params: readonly SqlParam[], options: QueryOptions): Promise<QueryResult>;
   /** Releases the database. */
   close(): Promise<void>;
+  /** How list_tables and describe_table read this database. Default: PostgreSQL's catalog. */
+  readonly catalog?: SqlCatalog | undefined;
+}
+
+/** Runs one catalog statement read-only, under the server's limits. */
+export type CatalogRead = (sql: string, params: readonly SqlParam[]) => Promise<QueryResult>;
+
+/** Reads the tables of a database and their columns and keys, in the engine's own catalog. */
+export interface SqlCatalog {
+  /** The tables and views of `schema` the login may read, by name. */
+  listTables(read: CatalogRead, schema: string): Promise<TableInfo[]>;
+  /** One table or view of `schema`, or undefined when there is none of that name. */
+  describeTable(read: CatalogRead, schema: string, table: string): Promise<TableSchema | undefined>;
 }
 
 /** SqlError is a failure the database reported (or that stands for one: a timeout, a cancel). */
@@ -210,7 +230,7 @@ async function fetchBatches(session: SqlSession, kept: Kept): Promise<RawResult[
 }
 
 /** The rows kept so far under the row and byte limits, normalized, with cells cut. */
-class Kept {
+export class Kept {
   readonly rows: JsonValue[][] = [];
   /** Why rows were left out, once they were. */
   stoppedBy: 'rows' | 'bytes' | undefined;

@@ -143,6 +143,53 @@ CREATE VIEW order_totals AS
 COMMENT ON VIEW order_totals IS 'The total of each order.';
 `;
 
+// The same tables in MySQL/MariaDB's dialect (the MySQL tests' dataset): indexed text is
+// varchar, comments are table options, and a view cannot have one.
+const MYSQL_SCHEMA_SQL: readonly string[] = [
+  `CREATE TABLE customers (
+  id integer PRIMARY KEY,
+  name text NOT NULL,
+  email varchar(255) NOT NULL UNIQUE,
+  country char(2) NOT NULL,
+  created_at date NOT NULL
+) COMMENT 'People who have an account in the shop.'`,
+  `CREATE TABLE products (
+  id integer PRIMARY KEY,
+  name varchar(255) NOT NULL UNIQUE,
+  category text NOT NULL,
+  price numeric(10, 2) NOT NULL CHECK (price >= 0),
+  in_stock boolean NOT NULL DEFAULT true
+) COMMENT 'What the shop sells, with current prices.'`,
+  `CREATE TABLE orders (
+  id integer PRIMARY KEY,
+  customer_id integer NOT NULL,
+  status varchar(16) NOT NULL CHECK (status IN ('pending', 'shipped', 'delivered', 'cancelled')),
+  ordered_at datetime NOT NULL,
+  note text,
+  CONSTRAINT orders_customer_id_fkey FOREIGN KEY (customer_id) REFERENCES customers (id)
+) COMMENT 'One row per order; lines are in order_lines.'`,
+  `CREATE TABLE order_lines (
+  order_id integer NOT NULL,
+  line_no integer NOT NULL,
+  product_id integer NOT NULL,
+  quantity integer NOT NULL CHECK (quantity > 0),
+  unit_price numeric(10, 2) NOT NULL,
+  PRIMARY KEY (order_id, line_no),
+  CONSTRAINT order_lines_order_id_fkey FOREIGN KEY (order_id) REFERENCES orders (id),
+  CONSTRAINT order_lines_product_id_fkey FOREIGN KEY (product_id) REFERENCES products (id)
+) COMMENT 'The products of each order, at the price paid.'`,
+  `CREATE VIEW order_totals AS
+  SELECT o.id AS order_id, o.customer_id, o.status, sum(l.quantity * l.unit_price) AS total
+  FROM orders o JOIN order_lines l ON l.order_id = o.id
+  GROUP BY o.id, o.customer_id, o.status`,
+];
+
+/** The shop in MySQL/MariaDB's dialect, one statement per entry, for the current database. */
+export function mysqlShopStatements(seed = 20_260_728): string[] {
+  const [, ...inserts] = shopStatements(seed);
+  return [...MYSQL_SCHEMA_SQL, ...inserts.map((statement) => statement.replace(/;$/, ''))];
+}
+
 function pad(n: number): string {
   return String(n).padStart(2, '0');
 }

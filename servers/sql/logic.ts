@@ -195,7 +195,10 @@ export function describeFailure(error: DatabaseErrorInfo, limits: { timeoutMs: n
   if (error.hint !== undefined && error.hint !== '') lines.push(`HINT: ${error.hint}`);
   if (code === '25006' || code === '25001') {
     lines.push('This server runs every query in a read-only transaction: only reads are allowed.');
-  } else if (code === '57014' && /statement timeout/.test(message)) {
+  } else if (
+    (code === '57014' && /statement timeout/.test(message)) ||
+    /max_statement_time exceeded|maximum statement execution time exceeded/.test(message)
+  ) {
     lines.push(
       `The query ran longer than ${String(limits.timeoutMs)} ms and was cancelled; narrow it (WHERE, LIMIT) and try again.`,
     );

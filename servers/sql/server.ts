@@ -1,11 +1,12 @@
 // sql: a read-only database gateway. Tools list tables, describe them and run one read-only
 // statement with bound parameters; each table's schema is also a resource. Without a
 // databaseUrl it serves an embedded PGlite seeded with a small shop; with one, a PostgreSQL
-// database. The same tools and SQL dialect in both.
+// database, or a MySQL or MariaDB one (mysql:// or mariadb://). The same tools in all; the SQL
+// is the engine's own dialect (PostgreSQL's $1 parameters, MySQL's ?).
 import type { JsonSchemaObject, McpServerOptions } from '../../src/server/index.js';
 import { McpServer } from '../../src/server/index.js';
 import { resourceNotFound } from '../../src/protocol/index.js';
-import type { QueryOptions, SqlAdapter } from './adapter.js';
+import type { CatalogRead, QueryOptions, SqlAdapter, SqlCatalog } from './adapter.js';
 import {
   DEFAULT_MAX_CELL_BYTES,
   DEFAULT_MAX_RESULT_BYTES,
@@ -25,6 +26,7 @@ import {
   formatTableSchema,
   toTableSchema,
 } from './logic.js';
+import { isMysqlUrl, openMysql } from './mysql.js';
 import { startPglite } from './pglite.js';
 import { startPostgres } from './postgres.js';
 
@@ -33,11 +35,18 @@ export type { SqlAdapter } from './adapter.js';
 
 /** Options of {@link createSqlServer}. Every field is optional. */
 export interface SqlServerOptions {
-  /** A PostgreSQL URL (`postgres://…`). Default: the embedded PGlite with the shop dataset. */
+  /**
+   * A PostgreSQL URL (`postgres://…`), or a MySQL/MariaDB one (`mysql://…`, `mariadb://…`, which
+   * needs the mysql2 package and names its database). Default: the embedded PGlite with the
+   * shop dataset.
+   */
   databaseUrl?: string | undefined;
-  /** The schema the tools show and queries resolve names in. Default: `public`. */
+  /**
+   * The schema the tools show and queries resolve names in. Default: `public`; on MySQL, the
+   * database of the URL (a schema is a database there).
+   */
   schema?: string | undefined;
-  /** A role every query runs as (SET LOCAL ROLE), to narrow what it may read. Default: none. */
+  /** PostgreSQL: a role every query runs as (SET LOCAL ROLE), to narrow what it may read. Default: none. */
   role?: string | undefined;
   /** How long one query may run. Default: 5000 ms. */
   timeoutMs?: number | undefined;
@@ -51,17 +60,18 @@ export interface SqlServerOptions {
   cacheDir?: string | undefined;
   /** PGlite only: most queries waiting for their turn; more fail at once as busy. Default: 32. */
   maxWaitingQueries?: number | undefined;
-  /** PostgreSQL only: connections in the pool. Default: 4. */
+  /** PostgreSQL and MySQL: connections in the pool. Default: 4. */
   poolSize?: number | undefined;
-  /** PostgreSQL only: how long opening a connection may take, at start-up and later. Default: 10 000 ms. */
+  /** PostgreSQL and MySQL: how long opening a connection may take, at start-up and later. Default: 10 000 ms. */
   connectTimeoutMs?: number | undefined;
   /**
-   * PostgreSQL only: serve even on a privileged login (a superuser, a member of
-   * pg_execute_server_program and the like), which a read-only transaction does not contain.
+   * PostgreSQL and MySQL: serve even on a privileged login (PostgreSQL: a superuser, a member of
+   * pg_execute_server_program and the like; MySQL: a login or role holding more than SELECT and
+   * SHOW VIEW, such as FILE or SUPER), which a read-only transaction does not contain.
    * Default false: opening the database fails with a message naming the privilege.
    */
   allowPrivilegedLogin?: boolean | undefined;
-  /** PostgreSQL only: told what was found when a privileged login is allowed. Default: process.emitWarning. */
+  /** PostgreSQL and MySQL: told what was found when a privileged login is allowed. Default: process.emitWarning. */
   onWarning?: ((message: string) => void) | undefined;
   /** An adapter to serve instead of opening one (tests, other engines). */
   adapter?: SqlAdapter | undefined;
@@ -79,10 +89,27 @@ export interface SqlServer {
   close(): Promise<void>;
 }
 
-/** Opens the database the options name: PostgreSQL with a databaseUrl, else the embedded one. */
+/**
+ * Opens the database the options name: MySQL/MariaDB for a mysql:// or mariadb:// URL,
+ * PostgreSQL for any other databaseUrl, else the embedded one.
+ */
 export async function openDatabase(options: SqlServerOptions = {}): Promise<SqlAdapter> {
   const schema = options.schema ?? 'public';
   const onError = options.server?.onError;
+  if (options.databaseUrl !== undefined && isMysqlUrl(options.databaseUrl)) {
+    if (options.role !== undefined) {
+      throw new TypeError('role applies to PostgreSQL only; on MySQL, connect as that login');
+    }
+    return openMysql({
+      databaseUrl: options.databaseUrl,
+      database: options.schema,
+      poolSize: options.poolSize,
+      connectTimeoutMs: options.connectTimeoutMs,
+      onError,
+      allowPrivilegedLogin: options.allowPrivilegedLogin,
+      onWarning: options.onWarning,
+    });
+  }
   if (options.databaseUrl !== undefined) {
     const source = await startPostgres({
       databaseUrl: options.databaseUrl,
@@ -120,9 +147,41 @@ function limitsOf(options: SqlServerOptions): Limits {
   return { timeoutMs, defaultMaxRows, maxBytes, maxCellBytes };
 }
 
-const instructionsFor = (schema: string): string =>
-  `A read-only PostgreSQL gateway (schema "${schema}"). Call list_tables, then describe_table, ` +
-  'then query with one SELECT per call and $1, $2, … for values.';
+/** The words that differ between the engines: the tools and the SQL are otherwise the same. */
+interface Dialect {
+  engine: string;
+  where: string;
+  placeholders: string;
+  example: string;
+  paramsHelp: string;
+}
+
+function dialectOf(kind: SqlAdapter['kind']): Dialect {
+  if (kind === 'mysql') {
+    return {
+      engine: 'MySQL/MariaDB',
+      where: 'database',
+      placeholders: '?',
+      example: 'SELECT name FROM customers WHERE country = ?',
+      paramsHelp: 'Values for each ?, in order.',
+    };
+  }
+  return {
+    engine: 'PostgreSQL',
+    where: 'schema',
+    placeholders: '$1, $2, …',
+    example: 'SELECT name FROM customers WHERE country = $1',
+    paramsHelp: 'Values for $1, $2, … in order.',
+  };
+}
+
+const instructionsFor = (adapter: SqlAdapter): string => {
+  const d = dialectOf(adapter.kind);
+  return (
+    `A read-only ${d.engine} gateway (${d.where} "${adapter.schema}"). Call list_tables, then ` +
+    `describe_table, then query with one SELECT per call and ${d.placeholders} for values.`
+  );
+};
 
 /** Creates the sql server, opening its database first (the embedded one takes a few seconds). */
 export async function createSqlServer(options: SqlServerOptions = {}): Promise<SqlServer> {
@@ -130,7 +189,7 @@ export async function createSqlServer(options: SqlServerOptions = {}): Promise<S
   const adapter = options.adapter ?? (await openDatabase(options));
   const server = new McpServer(
     { name: 'sql', title: 'SQL gateway (read-only)', version: '0.1.0' },
-    { instructions: instructionsFor(adapter.schema), ...options.server },
+    { instructions: instructionsFor(adapter), ...options.server },
   );
   registerSqlFeatures(server, adapter, limits);
   return {
@@ -158,16 +217,54 @@ export function registerSql(
   const open = (): Promise<SqlAdapter> =>
     (opening ??=
       options.adapter === undefined ? openDatabase(options) : Promise.resolve(options.adapter));
+  const url = options.databaseUrl;
+  const mysql = url !== undefined && isMysqlUrl(url);
   const lazy: SqlAdapter = {
-    kind: options.databaseUrl === undefined ? 'pglite' : 'postgres',
-    schema: options.schema ?? 'public',
+    kind: url === undefined ? 'pglite' : mysql ? 'mysql' : 'postgres',
+    schema: options.schema ?? (mysql ? mysqlDatabaseOf(url) : 'public'),
     query: async (sql, params, queryOptions) => (await open()).query(sql, params, queryOptions),
+    catalog: {
+      listTables: async (read, schema) => catalogOf(await open()).listTables(read, schema),
+      describeTable: async (read, schema, table) =>
+        catalogOf(await open()).describeTable(read, schema, table),
+    },
     close: async () => {
       if (opening !== undefined) await (await opening).close();
     },
   };
   registerSqlFeatures(server, lazy, limits);
   return { close: () => lazy.close().catch(() => undefined) };
+}
+
+/** The database a mysql:// URL names (the schema the tools show before it opens). */
+function mysqlDatabaseOf(url: string): string {
+  try {
+    return decodeURIComponent(new URL(url).pathname.slice(1));
+  } catch {
+    return '';
+  }
+}
+
+/** PostgreSQL's catalog (PGlite and PostgreSQL): one statement each, over pg_catalog. */
+const POSTGRES_CATALOG: SqlCatalog = {
+  async listTables(read: CatalogRead, schema: string): Promise<TableInfo[]> {
+    const result = await read(LIST_TABLES_SQL, [schema]);
+    const text = (value: unknown) => (typeof value === 'string' ? value : '');
+    return result.rows.map(([name, kind, description]) => ({
+      name: text(name),
+      kind: text(kind),
+      description: typeof description === 'string' ? description : null,
+    }));
+  },
+  async describeTable(read, schema, table): Promise<TableSchema | undefined> {
+    const result = await read(DESCRIBE_TABLE_SQL, [schema, table]);
+    const row = result.rows[0];
+    return row === undefined ? undefined : toTableSchema(row[0]);
+  },
+};
+
+function catalogOf(adapter: SqlAdapter): SqlCatalog {
+  return adapter.catalog ?? POSTGRES_CATALOG;
 }
 
 interface Limits {
@@ -206,7 +303,7 @@ const TABLE_SCHEMA: JsonSchemaObject = {
 const TABLE_NAME = {
   type: 'string',
   minLength: 1,
-  maxLength: 63,
+  maxLength: 64,
   description: 'A table or view name, as list_tables shows it.',
 };
 
@@ -221,23 +318,16 @@ function registerSqlFeatures(server: McpServer, adapter: SqlAdapter, limits: Lim
       maxCellBytes: limits.maxCellBytes,
       ...options,
     });
-  const listTables = async (signal?: AbortSignal): Promise<TableInfo[]> => {
-    const result = await read(LIST_TABLES_SQL, [adapter.schema], { signal });
-    const text = (value: unknown) => (typeof value === 'string' ? value : '');
-    return result.rows.map(([name, kind, description]) => ({
-      name: text(name),
-      kind: text(kind),
-      description: typeof description === 'string' ? description : null,
-    }));
-  };
-  const describe = async (
-    table: string,
-    signal?: AbortSignal,
-  ): Promise<TableSchema | undefined> => {
-    const result = await read(DESCRIBE_TABLE_SQL, [adapter.schema, table], { signal });
-    const row = result.rows[0];
-    return row === undefined ? undefined : toTableSchema(row[0]);
-  };
+  const catalog = catalogOf(adapter);
+  const reader =
+    (signal: AbortSignal | undefined): CatalogRead =>
+    (sql, params) =>
+      read(sql, params, { signal });
+  const listTables = (signal?: AbortSignal): Promise<TableInfo[]> =>
+    catalog.listTables(reader(signal), adapter.schema);
+  const describe = (table: string, signal?: AbortSignal): Promise<TableSchema | undefined> =>
+    catalog.describeTable(reader(signal), adapter.schema, table);
+  const dialect = dialectOf(adapter.kind);
   const failed = (error: unknown): Error =>
     new Error(describeFailure(toSqlError(error), { timeoutMs: limits.timeoutMs }), {
       cause: error,
@@ -328,8 +418,7 @@ function registerSqlFeatures(server: McpServer, adapter: SqlAdapter, limits: Lim
     {
       name: 'query',
       title: 'Run a read-only query',
-      description:
-        'Runs one read-only SQL statement (PostgreSQL dialect) and returns the rows as a table. Pass values as params for $1, $2, …; never inline them. Writes are refused.',
+      description: `Runs one read-only SQL statement (${dialect.engine} dialect) and returns the rows as a table. Pass values as params for ${dialect.placeholders}; never inline them. Writes are refused.`,
       inputSchema: {
         type: 'object',
         properties: {
@@ -337,13 +426,13 @@ function registerSqlFeatures(server: McpServer, adapter: SqlAdapter, limits: Lim
             type: 'string',
             minLength: 1,
             maxLength: 100_000,
-            description: 'One SQL statement, e.g. SELECT name FROM customers WHERE country = $1.',
+            description: `One SQL statement, e.g. ${dialect.example}.`,
           },
           params: {
             type: 'array',
             items: { type: ['string', 'number', 'boolean', 'null'] },
             maxItems: 100,
-            description: 'Values for $1, $2, … in order.',
+            description: dialect.paramsHelp,
           },
           maxRows: {
             type: 'integer',

@@ -1,0 +1,707 @@
+// A MySQL or MariaDB database through mysql2 (loaded on first use), behind the same SqlAdapter as
+// PostgreSQL. Read-only is enforced by the database, never by inspecting the SQL. Each query
+// holds one pooled connection and runs:
+//
+//   USE `db`                                            -- a USE of an earlier query does not stay
+//   SET SESSION tx_read_only = 1, max_statement_time = s, sql_select_limit = maxRows+1   (MariaDB)
+//   SET SESSION transaction_read_only = 1, max_execution_time = ms, sql_select_limit = …  (MySQL)
+//   START TRANSACTION READ ONLY
+//   <sql>                                               -- text protocol, or a prepared statement
+//                                                       -- when it has ? parameters
+//   COM_RESET_CONNECTION                                -- rolls back; nothing a statement set survives
+//
+// mysql2 runs with multipleStatements off, so `COMMIT; DELETE …` is a syntax error; a lone COMMIT
+// only ends a transaction that wrote nothing, and the session stays read-only. MySQL's
+// max_execution_time covers SELECT only: a guard kills the query from another connection and
+// closes its own once it outlives the limit by a grace period, as a cancel does with KILL QUERY.
+import type * as Mysql2 from 'mysql2';
+import type { FieldPacket, Pool, PoolConnection } from 'mysql2';
+import type { CatalogRead, QueryOptions, SqlAdapter, SqlCatalog } from './adapter.js';
+import { DEFAULT_MAX_CELL_BYTES, DEFAULT_MAX_RESULT_BYTES, Kept, SqlError } from './adapter.js';
+import type { JsonValue, QueryResult, SqlParam, TableInfo, TableSchema } from './logic.js';
+import { findMysqlPrivileges, mysqlPrivilegedLoginError } from './mysql-privileges.js';
+
+/** Options of a MySQL or MariaDB connection. */
+export interface MysqlOptions {
+  /** A `mysql://` or `mariadb://` URL naming the database (`mysql://user:pw@host:3306/shop`). */
+  databaseUrl: string;
+  /** The database to serve instead of the URL's. */
+  database?: string | undefined;
+  /** Connections in the pool. Default: 4. */
+  poolSize?: number | undefined;
+  /** How long past its time limit a query may take before it is killed and its connection closed. Default: 2000 ms. */
+  graceMs?: number | undefined;
+  /** How long opening a connection may take. Default: 10 000 ms. */
+  connectTimeoutMs?: number | undefined;
+  /** Receives errors that concern no query (an idle connection dropped, a failed KILL). */
+  onError?: ((error: unknown, where: string) => void) | undefined;
+  /**
+   * Serve even when the login (or a role granted to it) holds more than reading (see
+   * mysql-privileges.ts). Default false: openMysql rejects, naming the privileges.
+   */
+  allowPrivilegedLogin?: boolean | undefined;
+  /** Told what was found when a privileged login is allowed. Default: process.emitWarning. */
+  onWarning?: ((message: string) => void) | undefined;
+}
+
+/** True for the URLs this adapter serves. */
+export function isMysqlUrl(url: string): boolean {
+  return /^(mysql|mariadb):\/\//i.test(url);
+}
+
+/** Rows read and dropped after a limit stops, hoping for the end, before the connection is closed instead. */
+const DRAIN_ROWS = 1000;
+
+async function loadMysql(): Promise<typeof Mysql2> {
+  try {
+    const module = (await import('mysql2')) as typeof Mysql2 & { default?: typeof Mysql2 };
+    return module.default ?? module;
+  } catch (error) {
+    throw new Error('a mysql:// databaseUrl needs the mysql2 package (npm install mysql2)', {
+      cause: error,
+    });
+  }
+}
+
+/** The engine behind the URL, as found at start-up. */
+interface Engine {
+  mariadb: boolean;
+  version: string;
+}
+
+/** Connects, checks the login and resolves with the adapter once one connection has succeeded. */
+export async function openMysql(options: MysqlOptions): Promise<SqlAdapter> {
+  const url = new URL(options.databaseUrl.replace(/^mariadb:/i, 'mysql:'));
+  const database = options.database ?? decodeURIComponent(url.pathname.slice(1));
+  if (database === '') {
+    throw new TypeError(
+      'a mysql:// databaseUrl names its database, e.g. mysql://reader@127.0.0.1:3306/shop',
+    );
+  }
+  const mysql = await loadMysql();
+  const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
+  const pool: Pool = mysql.createPool({
+    uri: url.toString(),
+    database,
+    connectionLimit: options.poolSize ?? 4,
+    connectTimeout: connectTimeoutMs,
+    multipleStatements: false,
+    dateStrings: true,
+    supportBigNumbers: true,
+    bigNumberStrings: true,
+    decimalNumbers: false,
+    rowsAsArray: true,
+    timezone: 'Z',
+  });
+  const report = options.onError ?? (() => undefined);
+  // A connection that fails while idle emits 'error'; with no listener that would crash.
+  pool.on('connection', (connection) => {
+    connection.on('error', (error: unknown) => {
+      report(error, 'sql: MySQL connection');
+    });
+  });
+  let engine: Engine;
+  try {
+    engine = await probe(pool, options);
+  } catch (error) {
+    await endPool(pool);
+    if (error instanceof Error && error.name === 'PrivilegedLoginError') throw error;
+    if (isConnectTimeout(error)) {
+      throw new SqlError({
+        message: `MySQL at ${url.hostname}:${url.port === '' ? '3306' : url.port} did not answer within ${String(connectTimeoutMs)} ms`,
+        code: '08001',
+        hint: 'check that the server is up and reachable, or raise connectTimeoutMs',
+      });
+    }
+    throw toMysqlError(error);
+  }
+  return createMysqlAdapter(pool, {
+    engine,
+    database,
+    graceMs: options.graceMs ?? 2000,
+    report,
+  });
+}
+
+/** Learns the engine and checks the login on one connection. */
+async function probe(pool: Pool, options: MysqlOptions): Promise<Engine> {
+  const connection = await pool.promise().getConnection();
+  try {
+    const read = async (sql: string) => {
+      const [rows] = await connection.query({ sql, rowsAsArray: true });
+      return rows as unknown as unknown[][];
+    };
+    const [[version]] = (await read('SELECT VERSION()')) as [[string]];
+    const found = await findMysqlPrivileges(read);
+    if (found.length > 0) {
+      if (options.allowPrivilegedLogin !== true) throw mysqlPrivilegedLoginError(found);
+      const message = `warning: serving on a privileged login (--allow-privileged-login): ${found.join('; ')}`;
+      if (options.onWarning !== undefined) options.onWarning(message);
+      else process.emitWarning(message);
+    }
+    return { mariadb: /mariadb/i.test(version), version };
+  } finally {
+    // The check may have SET ROLE: this connection is not reused.
+    connection.destroy();
+  }
+}
+
+function endPool(pool: Pool): Promise<void> {
+  return new Promise((resolve) => {
+    pool.end(() => {
+      resolve();
+    });
+  });
+}
+
+interface Settings {
+  engine: Engine;
+  database: string;
+  graceMs: number;
+  report: (error: unknown, where: string) => void;
+}
+
+function createMysqlAdapter(pool: Pool, settings: Settings): SqlAdapter {
+  let closed = false;
+  return {
+    kind: 'mysql',
+    schema: settings.database,
+    catalog: MYSQL_CATALOG,
+    async query(sql, params, options) {
+      if (closed) throw new SqlError({ message: 'the database is closed' });
+      return runQuery(pool, settings, { sql, params, options });
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await endPool(pool);
+    },
+  };
+}
+
+interface Job {
+  sql: string;
+  params: readonly SqlParam[];
+  options: QueryOptions;
+}
+
+/** Runs one job on its own connection under the time limit, the signal and the guard. */
+async function runQuery(pool: Pool, settings: Settings, job: Job): Promise<QueryResult> {
+  const { timeoutMs, signal } = job.options;
+  if (!Number.isSafeInteger(job.options.maxRows) || job.options.maxRows < 1) {
+    throw new RangeError('maxRows must be ≥ 1');
+  }
+  if (signal?.aborted === true) throw cancelled();
+  // The time limit counts from the call: waiting for a connection uses it up too.
+  const deadline = Date.now() + timeoutMs;
+  const connection = await acquire(pool, timeoutMs);
+  const threadId = connection.threadId;
+  const kill = (what: 'QUERY' | 'CONNECTION') => {
+    pool.query(`KILL ${what} ${String(threadId)}`, (error: unknown) => {
+      // 1094: the thread has ended already.
+      if (error !== null && error !== undefined && (error as { errno?: unknown }).errno !== 1094) {
+        report(error);
+      }
+    });
+  };
+  const report = (error: unknown) => {
+    settings.report(error, 'sql: killing a MySQL query');
+  };
+  // Whether the connection must be closed rather than reused (killed, cut short, broken).
+  let discard = false;
+  let onGuard: (error: SqlError) => void = () => undefined;
+  const guarded = new Promise<never>((_, reject) => {
+    onGuard = reject;
+  });
+  const guard = setTimeout(
+    () => {
+      discard = true;
+      kill('CONNECTION');
+      onGuard(
+        new SqlError({
+          message: `the query outlived its ${String(timeoutMs)} ms limit and its connection was closed`,
+          code: '70100',
+        }),
+      );
+    },
+    Math.max(0, deadline - Date.now()) + settings.graceMs,
+  );
+  const onAbort = () => {
+    discard = true;
+    kill('QUERY');
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const work = inTransaction(connection, settings, job);
+    // When the guard wins, the statement's own failure (its connection closed) has no reader.
+    work.catch(() => undefined);
+    const outcome = await Promise.race([work, guarded]);
+    if (outcome.cutShort) discard = true;
+    return outcome.result;
+  } catch (error) {
+    if (error instanceof SqlError || error instanceof RangeError) throw error;
+    discard ||= isFatal(error);
+    throw toMysqlError(error, job.sql);
+  } finally {
+    clearTimeout(guard);
+    signal?.removeEventListener('abort', onAbort);
+    // A statement cut short may still run on the server (holding its locks) until it next
+    // writes to the closed socket: end it there as well.
+    if (discard) kill('CONNECTION');
+    await finish(connection, discard);
+  }
+}
+
+/** Resets a connection and returns it to the pool, or closes it. */
+async function finish(connection: PoolConnection, discard: boolean): Promise<void> {
+  if (discard) {
+    connection.destroy();
+    return;
+  }
+  const reset = await new Promise<boolean>((resolve) => {
+    connection.reset((error: unknown) => {
+      resolve(error === null || error === undefined);
+    });
+  });
+  if (reset) connection.release();
+  else connection.destroy();
+}
+
+/** The session settings of one query, for the engine. */
+function settingsSql(engine: Engine, timeoutMs: number, maxRows: number): string {
+  const limit =
+    `sql_select_limit = ${String(maxRows + 1)}, ` +
+    `lock_wait_timeout = ${String(Math.max(1, Math.ceil(timeoutMs / 1000)))}`;
+  if (engine.mariadb) {
+    const seconds = (Math.max(1, timeoutMs) / 1000).toFixed(3);
+    return `SET SESSION tx_read_only = 1, max_statement_time = ${seconds}, ${limit}`;
+  }
+  const ms = String(Math.max(1, Math.ceil(timeoutMs)));
+  return `SET SESSION transaction_read_only = 1, max_execution_time = ${ms}, ${limit}`;
+}
+
+async function inTransaction(
+  connection: PoolConnection,
+  settings: Settings,
+  job: Job,
+): Promise<{ result: QueryResult; cutShort: boolean }> {
+  const { options } = job;
+  await plain(connection, `USE ${connection.escapeId(settings.database)}`);
+  await plain(connection, settingsSql(settings.engine, options.timeoutMs, options.maxRows));
+  await plain(connection, options.readOnly ? 'START TRANSACTION READ ONLY' : 'START TRANSACTION');
+  return stream(connection, job);
+}
+
+/** Runs a statement of the adapter's own and waits for it. */
+function plain(connection: PoolConnection, sql: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    connection.query(sql, (error: Error | null) => {
+      if (error === null) resolve();
+      else reject(error);
+    });
+  });
+}
+
+/**
+ * Runs the statement and keeps the first result set's rows under the row and byte limits. The
+ * server sends at most maxRows+1 rows of a SELECT without its own LIMIT (sql_select_limit); past
+ * a limit, up to DRAIN_ROWS rows are read and dropped before the connection is given up instead.
+ */
+function stream(
+  connection: PoolConnection,
+  job: Job,
+): Promise<{ result: QueryResult; cutShort: boolean }> {
+  const { sql, params, options } = job;
+  const kept = new Kept(options.maxRows, {
+    bytes: options.maxBytes ?? DEFAULT_MAX_RESULT_BYTES,
+    cell: options.maxCellBytes ?? DEFAULT_MAX_CELL_BYTES,
+  });
+  return new Promise((resolve, reject) => {
+    let fields: FieldPacket[] | undefined;
+    let settled = false;
+    let dropped = 0;
+    const done = (cutShort: boolean) => {
+      if (settled) return;
+      settled = true;
+      resolve({ result: resultOf(kept, fields ?? []), cutShort });
+    };
+    const command =
+      params.length === 0
+        ? connection.query({ sql, rowsAsArray: true })
+        : connection.execute({ sql, rowsAsArray: true }, [...params]);
+    command.on('fields', (received: FieldPacket[] | undefined, index?: number) => {
+      if ((index ?? 0) === 0 && fields === undefined) fields = received ?? [];
+    });
+    command.on('result', (row: unknown, index?: number) => {
+      if (settled || (index ?? 0) !== 0 || fields === undefined || !Array.isArray(row)) return;
+      if (kept.stoppedBy !== undefined) {
+        if (++dropped > DRAIN_ROWS) done(true);
+        return;
+      }
+      kept.take([row.map((value, i) => cellOf(value, fields?.[i]))], TYPELESS(fields.length));
+    });
+    command.on('error', (error: unknown) => {
+      // A failure after a limit stopped the rows (e.g. the time limit while draining) changes
+      // nothing the caller sees, as with PostgreSQL's cursor, which never reads that far.
+      if (kept.stoppedBy !== undefined) done(true);
+      if (settled) return;
+      settled = true;
+      reject(error instanceof Error ? error : new Error(String(error)));
+    });
+    command.on('end', () => {
+      done(false);
+    });
+  });
+}
+
+const typeless = new Map<number, { name: string; typeId: number }[]>();
+/** Fields for Kept that leave values as they are (they are normalized already). */
+function TYPELESS(count: number): { name: string; typeId: number }[] {
+  let fields = typeless.get(count);
+  if (fields === undefined) {
+    fields = Array.from({ length: count }, () => ({ name: '', typeId: 0 }));
+    typeless.set(count, fields);
+  }
+  return fields;
+}
+
+function resultOf(kept: Kept, fields: readonly FieldPacket[]): QueryResult {
+  const result: QueryResult = {
+    columns: fields.map((f) => ({ name: f.name, type: resultTypeName(f) })),
+    rows: kept.rows,
+    rowCount: kept.rows.length,
+    truncated: kept.stoppedBy !== undefined,
+  };
+  if (kept.stoppedBy !== undefined) result.truncatedBy = kept.stoppedBy;
+  if (kept.cutCells > 0) result.cutCells = kept.cutCells;
+  return result;
+}
+
+// mysql2's column type codes (MySQL protocol).
+const T = {
+  DECIMAL: 0,
+  TINY: 1,
+  SHORT: 2,
+  LONG: 3,
+  FLOAT: 4,
+  DOUBLE: 5,
+  NULL: 6,
+  TIMESTAMP: 7,
+  LONGLONG: 8,
+  INT24: 9,
+  DATE: 10,
+  TIME: 11,
+  DATETIME: 12,
+  YEAR: 13,
+  VARCHAR: 15,
+  BIT: 16,
+  JSON: 245,
+  NEWDECIMAL: 246,
+  ENUM: 247,
+  SET: 248,
+  TINY_BLOB: 249,
+  MEDIUM_BLOB: 250,
+  LONG_BLOB: 251,
+  BLOB: 252,
+  VAR_STRING: 253,
+  STRING: 254,
+  GEOMETRY: 255,
+} as const;
+const UNSIGNED_FLAG = 32;
+const BINARY_CHARSET = 63;
+
+/** A result column's type, in the words PostgreSQL's results use (logic.ts). */
+export function resultTypeName(field: FieldPacket): string {
+  const type = field.columnType ?? field.type ?? -1;
+  const unsigned = ((field.flags as number | undefined) ?? 0) & UNSIGNED_FLAG;
+  const binary = field.characterSet === BINARY_CHARSET;
+  switch (type) {
+    case T.TINY:
+      return field.columnLength === 1 && unsigned === 0 ? 'boolean' : 'smallint';
+    case T.SHORT:
+      return unsigned === 0 ? 'smallint' : 'integer';
+    case T.LONG:
+    case T.INT24:
+      return unsigned === 0 || type === T.INT24 ? 'integer' : 'bigint';
+    case T.LONGLONG:
+      return unsigned === 0 ? 'bigint' : 'numeric';
+    case T.DECIMAL:
+    case T.NEWDECIMAL:
+      return 'numeric';
+    case T.FLOAT:
+      return 'real';
+    case T.DOUBLE:
+      return 'double precision';
+    case T.DATE:
+      return 'date';
+    case T.TIME:
+      return 'time without time zone';
+    case T.DATETIME:
+      return 'timestamp without time zone';
+    case T.TIMESTAMP:
+      return 'timestamp with time zone';
+    case T.YEAR:
+      return 'smallint';
+    case T.JSON:
+      return 'json';
+    case T.BIT:
+      return 'bit';
+    case T.NULL:
+      return 'text';
+    case T.GEOMETRY:
+      return 'geometry';
+    case T.ENUM:
+    case T.SET:
+      return 'text';
+    case T.STRING:
+      return binary ? 'bytea' : 'character';
+    case T.VARCHAR:
+    case T.VAR_STRING:
+      return binary ? 'bytea' : 'character varying';
+    case T.TINY_BLOB:
+    case T.MEDIUM_BLOB:
+    case T.LONG_BLOB:
+    case T.BLOB:
+      return binary ? 'bytea' : 'text';
+    default:
+      return `mysql type ${String(type)}`;
+  }
+}
+
+/** A cell as JSON: exact integers as numbers, tinyint(1) 0/1 as booleans, bytes as `\x…` hex. */
+function cellOf(value: unknown, field: FieldPacket | undefined): JsonValue {
+  if (value === null || value === undefined) return null;
+  const type = field === undefined ? 'text' : resultTypeName(field);
+  if (type === 'boolean' && (value === 0 || value === 1)) return value === 1;
+  if (typeof value === 'string' && (type === 'bigint' || type === 'numeric')) {
+    if (/^-?\d+$/.test(value) && Number.isSafeInteger(Number(value))) return Number(value);
+    return value;
+  }
+  if (typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
+  if (typeof value === 'bigint') {
+    return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+  }
+  if (Buffer.isBuffer(value)) {
+    if (type === 'bit') return value.reduce((n, byte) => n * 256 + byte, 0);
+    return `\\x${value.toString('hex')}`;
+  }
+  if (value instanceof Date) return value.toISOString();
+  return JSON.parse(JSON.stringify(value)) as JsonValue;
+}
+
+/** A pooled connection within `ms`, else a SqlError; one that comes later goes back. */
+function acquire(pool: Pool, ms: number): Promise<PoolConnection> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const timer = setTimeout(() => {
+      settled = true;
+      const message = `no database connection within the ${String(ms)} ms limit: the database did not answer`;
+      reject(new SqlError({ message, code: '70100' }));
+    }, ms);
+    // mysql2 passes no connection with an error, whatever its types say.
+    const got = (error: unknown, connection: PoolConnection | undefined) => {
+      if (settled) {
+        connection?.release();
+        return;
+      }
+      settled = true;
+      clearTimeout(timer);
+      if (connection === undefined) reject(toMysqlError(error));
+      else resolve(connection);
+    };
+    pool.getConnection(got);
+  });
+}
+
+/** True for errors after which the connection cannot be reused. */
+function isFatal(error: unknown): boolean {
+  return (error as { fatal?: unknown } | null)?.fatal === true;
+}
+
+function isConnectTimeout(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ETIMEDOUT' || code === 'PROTOCOL_SEQUENCE_TIMEOUT';
+}
+
+/**
+ * A mysql2 error as a SqlError: the server's message and SQLSTATE. A syntax error in text that
+ * holds more than one statement gets the hint that only one is allowed.
+ */
+export function toMysqlError(error: unknown, sql?: string): SqlError {
+  if (error instanceof SqlError) return error;
+  const e = (typeof error === 'object' && error !== null ? error : {}) as Record<string, unknown>;
+  const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+  const message = text(e['sqlMessage']) ?? text(e['message']) ?? String(error);
+  const code = text(e['sqlState']) ?? text(e['code']);
+  const several = e['errno'] === 1064 && sql !== undefined && /;\s*\S/.test(sql);
+  return new SqlError({
+    message,
+    code,
+    hint: several ? 'send exactly one SQL statement per call (several are refused)' : undefined,
+  });
+}
+
+function cancelled(): SqlError {
+  return new SqlError({ message: 'Query execution was interrupted', code: '70100' });
+}
+
+// The catalog, from information_schema: what the login may see is what it has privileges on.
+
+const LIST_SQL = `SELECT TABLE_NAME, TABLE_TYPE, TABLE_COMMENT
+FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? ORDER BY CAST(TABLE_NAME AS BINARY)`;
+
+const TABLE_SQL = `SELECT TABLE_NAME, TABLE_TYPE, TABLE_COMMENT
+FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?`;
+
+const COLUMNS_SQL = `SELECT COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE, COLUMN_DEFAULT, COLUMN_COMMENT
+FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?
+ORDER BY ORDINAL_POSITION`;
+
+const KEYS_SQL = `SELECT CONSTRAINT_NAME, COLUMN_NAME, REFERENCED_TABLE_SCHEMA,
+  REFERENCED_TABLE_NAME, REFERENCED_COLUMN_NAME
+FROM information_schema.KEY_COLUMN_USAGE
+WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?
+  AND (CONSTRAINT_NAME = 'PRIMARY' OR REFERENCED_TABLE_NAME IS NOT NULL)
+ORDER BY CONSTRAINT_NAME, ORDINAL_POSITION`;
+
+const str = (value: unknown): string => (typeof value === 'string' ? value : String(value));
+const orNull = (value: unknown): string | null =>
+  typeof value === 'string' && value !== '' ? value : null;
+
+function kindOf(tableType: unknown): string {
+  const type = str(tableType).toUpperCase();
+  if (type.includes('VIEW')) return 'view';
+  if (type === 'SEQUENCE') return 'sequence';
+  return 'table';
+}
+
+/** The description of a table: its comment (a view's comment is always "VIEW", so none). */
+function descriptionOf(tableType: unknown, comment: unknown): string | null {
+  return kindOf(tableType) === 'view' ? null : orNull(comment);
+}
+
+/** list_tables and describe_table on MySQL and MariaDB. */
+export const MYSQL_CATALOG: SqlCatalog = {
+  async listTables(read: CatalogRead, schema: string): Promise<TableInfo[]> {
+    const { rows } = await read(LIST_SQL, [schema]);
+    return rows.map(([name, type, comment]) => ({
+      name: str(name),
+      kind: kindOf(type),
+      description: descriptionOf(type, comment),
+    }));
+  },
+  async describeTable(read, schema, table): Promise<TableSchema | undefined> {
+    const [found] = (await read(TABLE_SQL, [schema, table])).rows;
+    if (found === undefined) return undefined;
+    const [name, type, comment] = found;
+    const columns = (await read(COLUMNS_SQL, [schema, table])).rows.map(
+      ([column, columnType, nullable, defaultValue, columnComment]) => ({
+        name: str(column),
+        type: columnTypeName(str(columnType)),
+        nullable: nullable === 'YES',
+        default: defaultValue === null || defaultValue === 'NULL' ? null : str(defaultValue),
+        description: orNull(columnComment),
+      }),
+    );
+    const keys = (await read(KEYS_SQL, [schema, table])).rows;
+    const primaryKey = keys
+      .filter(([constraint]) => constraint === 'PRIMARY')
+      .map((k) => str(k[1]));
+    const foreignKeys: TableSchema['foreignKeys'] = [];
+    for (const [constraint, column, refSchema, refTable, refColumn] of keys) {
+      if (constraint === 'PRIMARY') continue;
+      let fk = foreignKeys.find((k) => k.name === constraint);
+      if (fk === undefined) {
+        fk = {
+          name: str(constraint),
+          columns: [],
+          references: { schema: str(refSchema), table: str(refTable), columns: [] },
+        };
+        foreignKeys.push(fk);
+      }
+      fk.columns.push(str(column));
+      fk.references.columns.push(str(refColumn));
+    }
+    return {
+      name: str(name),
+      kind: kindOf(type),
+      description: descriptionOf(type, comment),
+      columns,
+      primaryKey,
+      foreignKeys,
+    };
+  },
+};
+
+/**
+ * A column type of information_schema (`int(11)`, `decimal(10,2)`, `varchar(80)`) in the words
+ * PostgreSQL's describe_table uses (`integer`, `numeric(10,2)`, `character varying(80)`); types
+ * PostgreSQL has no name for (enum, set, year, spatial types) stay as MySQL spells them.
+ */
+export function columnTypeName(columnType: string): string {
+  const type = columnType.trim().toLowerCase();
+  const match = /^([a-z ]+?)(?:\((.*)\))?((?: unsigned| signed| zerofill)*)$/.exec(type);
+  if (match === null) return type;
+  const [, base = '', args, modifiers = ''] = match;
+  const unsigned = modifiers.includes('unsigned');
+  const size = args === undefined ? '' : `(${args.replace(/\s+/g, '')})`;
+  switch (base) {
+    case 'tinyint':
+      if (args === '1' && !unsigned) return 'boolean';
+      return 'smallint';
+    case 'bool':
+    case 'boolean':
+      return 'boolean';
+    case 'smallint':
+      return unsigned ? 'integer' : 'smallint';
+    case 'mediumint':
+      return 'integer';
+    case 'int':
+    case 'integer':
+      return unsigned ? 'bigint' : 'integer';
+    case 'bigint':
+      return unsigned ? 'numeric(20,0)' : 'bigint';
+    case 'decimal':
+    case 'numeric':
+      return `numeric${size}`;
+    case 'float':
+      return 'real';
+    case 'double':
+    case 'double precision':
+    case 'real':
+      return 'double precision';
+    case 'char':
+      return `character${size}`;
+    case 'varchar':
+      return `character varying${size}`;
+    case 'tinytext':
+    case 'text':
+    case 'mediumtext':
+    case 'longtext':
+      return 'text';
+    case 'binary':
+    case 'varbinary':
+    case 'tinyblob':
+    case 'blob':
+    case 'mediumblob':
+    case 'longblob':
+      return 'bytea';
+    case 'date':
+      return 'date';
+    case 'datetime':
+      return `timestamp${size} without time zone`;
+    case 'timestamp':
+      return `timestamp${size} with time zone`;
+    case 'time':
+      return `time${size} without time zone`;
+    case 'json':
+      return 'json';
+    case 'uuid':
+      return 'uuid';
+    case 'bit':
+      return `bit${size}`;
+    default:
+      return type;
+  }
+}
