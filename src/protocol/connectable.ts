@@ -25,6 +25,10 @@ export interface RestoredSession {
   /** The client's `capabilities` and `clientInfo`, as its initialize sent them. */
   readonly capabilities: unknown;
   readonly clientInfo: unknown;
+  /** The level `logging/setLevel` set, if any. */
+  readonly logLevel?: string;
+  /** The URIs `resources/subscribe` subscribed to, if any. */
+  readonly subscriptions?: readonly string[];
 }
 
 /** Something a transport can connect to a client: McpServer is one. */

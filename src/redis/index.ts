@@ -1,8 +1,9 @@
 // mcpkit/redis: what several mcpkit processes share through Redis (node-redis, an optional peer):
 // the task store (tasks made on one process, read, answered and cancelled through any), the
 // event store of resumable SSE streams (a client resumes on any process) and the session store
-// (a legacy session opened on one process is resumed on any other). See docs/tasks.md and
-// docs/transports.md.
+// (a legacy session opened on one process is resumed on any other, its events carried between
+// them) and the change bus (list changes and resource updates reach every process's clients).
+// See docs/tasks.md and docs/transports.md.
 export type {
   RedisClientLike,
   RedisSetOptions,
@@ -26,3 +27,9 @@ export type { ConnectRedisOptions, RedisConnection, RedisConnectionState } from 
 export { RedisUnavailableError, connectRedis } from './connect.js';
 export type { RedisHealthCheckOptions, RedisPingLike } from './health.js';
 export { HealthCheckError, redisHealthCheck } from './health.js';
+export type {
+  RedisChangeBusOptions,
+  RedisChannelSubscriberLike,
+  RedisPublisherLike,
+} from '../server/redis-change-bus.js';
+export { createRedisChangeBus } from '../server/redis-change-bus.js';

@@ -30,6 +30,22 @@ export interface Subscriber {
   resourceUpdated(uri: string): void;
 }
 
+const CHANGE_KINDS: ReadonlySet<unknown> = new Set(['tools', 'resources', 'prompts']);
+
+/** A change of the server that every process serving as one hears (a {@link ChangeBus} carries it). */
+export type ServerChange = { readonly list: ChangeKind } | { readonly uri: string };
+
+/**
+ * ChangeBus carries server changes between the processes that serve as one server (several
+ * behind a load balancer, sharing a Redis): each process publishes its own changes and hears
+ * the others' (never its own). `createRedisChangeBus` of mcpkit/redis is one.
+ */
+export interface ChangeBus {
+  publish(change: ServerChange): Promise<void>;
+  /** Hears the other processes' changes until the returned function is called. */
+  subscribe(listener: (change: ServerChange) => void): () => void;
+}
+
 /** A legacy session attached to the core: told of changes, and closed when the server closes. */
 export interface AttachedSession extends Subscriber {
   close(): Promise<void>;
@@ -74,6 +90,8 @@ export interface CoreSettings {
   capabilities: Spec.ServerCapabilities | undefined;
   /** Where tasks (tasks extension) live and what a new one gets. */
   tasks: TaskSettings;
+  /** Carries changes to and from the other processes serving as this server, if any. */
+  changeBus?: ChangeBus | undefined;
 }
 
 /** ServerCore is shared by every session of one server. */
@@ -96,6 +114,8 @@ export class ServerCore {
   readonly #shutdown = new Set<() => void>();
   readonly #capabilities = new Map<ProtocolRevision, object>();
   readonly #pendingChanges = new Set<ChangeKind>();
+  /** Stops hearing the change bus (on shutdown). */
+  readonly #unsubscribe: (() => void) | undefined;
 
   constructor(settings: CoreSettings) {
     this.#settings = settings;
@@ -108,6 +128,28 @@ export class ServerCore {
     this.inputTimeoutMs = settings.inputTimeoutMs;
     this.maxListenStreams = settings.maxListenStreams;
     this.tasks = settings.tasks;
+    this.#unsubscribe = settings.changeBus?.subscribe((change) => {
+      this.#heard(change);
+    });
+  }
+
+  /** Tells this process's sessions and listen streams of a change another process made. */
+  #heard(change: ServerChange): void {
+    if ('list' in change) {
+      const kind = change.list;
+      if (!CHANGE_KINDS.has(kind)) return;
+      for (const session of this.#sessions) session.listChanged(kind);
+      for (const listener of this.#listeners) listener.listChanged(kind);
+    } else if (typeof change.uri === 'string') {
+      this.#resourceUpdatedHere(change.uri);
+    }
+  }
+
+  /** Sends a change to the other processes, when there is a change bus. */
+  #share(change: ServerChange): void {
+    this.#settings.changeBus?.publish(change).catch((error: unknown) => {
+      this.report(error, 'change bus');
+    });
   }
 
   /** Takes a slot for a listen stream; false when maxListenStreams are open. */
@@ -255,6 +297,7 @@ export class ServerCore {
 
   /** Ends open listen streams and closes every session. */
   async shutdown(): Promise<void> {
+    this.#unsubscribe?.();
     const ending = this.#shutdown.size > 0;
     for (const fn of this.#shutdown) fn();
     this.#shutdown.clear();
@@ -274,14 +317,23 @@ export class ServerCore {
         for (const k of kinds) {
           for (const session of this.#sessions) session.listChanged(k);
           for (const listener of this.#listeners) listener.listChanged(k);
+          this.#share({ list: k });
         }
       });
     }
     this.#pendingChanges.add(kind);
   }
 
-  /** Tells every session and listen stream that the resource at `uri` changed. */
+  /**
+   * Tells every session and listen stream that the resource at `uri` changed, those of the
+   * other processes too (through the change bus).
+   */
   resourceUpdated(uri: string): void {
+    this.#resourceUpdatedHere(uri);
+    this.#share({ uri });
+  }
+
+  #resourceUpdatedHere(uri: string): void {
     for (const session of this.#sessions) session.resourceUpdated(uri);
     for (const listener of this.#listeners) listener.resourceUpdated(uri);
   }

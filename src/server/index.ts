@@ -1,6 +1,7 @@
 // mcpkit/server: the MCP server framework.
 export { McpServer } from './server.js';
 export type { McpServerOptions } from './server.js';
+export type { ChangeBus, ServerChange } from './core.js';
 export { ServerSession } from './session.js';
 export type { SessionOptions } from './session.js';
 export { MissingCapabilityError } from './context.js';

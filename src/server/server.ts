@@ -8,6 +8,7 @@ import { builtinValidator } from '../protocol/json-schema/index.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { LegacyRevision, ProtocolRevision } from '../protocol/version.js';
 import { PROTOCOL_REVISIONS } from '../protocol/version.js';
+import type { ChangeBus } from './core.js';
 import { ServerCore } from './core.js';
 import { compilePrompt } from './prompts.js';
 import type { CompiledResource, CompiledTemplate } from './resources.js';
@@ -92,6 +93,12 @@ export interface McpServerOptions {
   taskTtlMs?: number | null;
   /** The `pollIntervalMs` tasks suggest. Default: 500. */
   taskPollIntervalMs?: number;
+  /**
+   * Carries list changes and resource updates between the processes that serve as one server
+   * (`createRedisChangeBus` of mcpkit/redis): a change made on one process reaches the clients
+   * and `subscriptions/listen` streams of every process. Default: none (one process).
+   */
+  changeBus?: ChangeBus;
 }
 
 /** The default onError: one line on stderr, through console.error (every runtime has it). */
@@ -137,6 +144,7 @@ export class McpServer {
       cacheHints: options.cacheHints ?? {},
       onError: options.onError ?? reportOnStderr,
       capabilities: options.capabilities,
+      changeBus: options.changeBus,
       tasks: {
         store: options.taskStore ?? new MemoryTaskStore(),
         ttlMs:

@@ -18,6 +18,7 @@ import { serveRequest } from '../jsonrpc/serve.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import type { ConnectOptions } from '../protocol/connectable.js';
 import { invalidMeta, invalidParams } from '../protocol/errors.js';
+import { isLoggingLevel } from '../protocol/logging.js';
 import { methodExists } from '../protocol/methods.js';
 import { isTaskMethod } from '../protocol/tasks.js';
 import { isSkillsMethod } from '../protocol/skills.js';
@@ -89,10 +90,15 @@ export class ServerSession implements AttachedSession, SessionState {
         },
         initialized: true,
       };
+      if (isLoggingLevel(restore.logLevel)) this.#logLevel = restore.logLevel;
+      const uris = restore.subscriptions;
+      if (Array.isArray(uris) && uris.length > 0) this.#subscriptions = new Set(uris);
     }
     this.#handlers = new ServerSession.#Handlers(this);
     this.#connection =
       transport === undefined ? undefined : new Connection(transport, this.#handlers);
+    // A resumed session hears of changes as the one initialize made does.
+    if (restore !== undefined && this.#connection !== undefined) core.attach(this);
   }
 
   /**

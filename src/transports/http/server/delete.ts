@@ -9,12 +9,21 @@ import { sessionOf } from './legacy-session.js';
 
 const ENDED: HttpReply = emptyReply(200);
 
-/** Serves a DELETE to the MCP endpoint; with a session store, the record goes too. */
+/**
+ * Serves a DELETE to the MCP endpoint; with a session store, the record goes too and the other
+ * processes are told to drop their copies.
+ */
 export function handleDelete(ctx: HttpContext, exchange: HttpExchange): MaybePromise<HttpReply> {
   if (!ctx.options.sessions || isModernHeader(exchange)) return notAllowed(ctx);
   const session = sessionOf(ctx, exchange, null);
   if ('status' in session) return session;
-  ctx.sessions.delete(session.id);
+  const { id } = session;
+  ctx.sessions.delete(id);
   const store = ctx.options.sessionStore;
-  return store === undefined ? ENDED : store.delete(session.id).then(() => ENDED);
+  if (store === undefined) return ENDED;
+  // Every process that resumed it drops its copy too.
+  return store
+    .delete(id)
+    .then(() => store.publish?.(id, { type: 'ended' }))
+    .then(() => ENDED);
 }

@@ -22,8 +22,7 @@ import { SseWriter } from './sse-writer.js';
 import { OpenStreams, keptOnClose } from './streams.js';
 import { handleGet, notAllowed } from './get.js';
 import { openLegacySse, postLegacySse } from './legacy-sse.js';
-import { resumeSession } from './legacy-session.js';
-import { SessionTransport } from './session-transport.js';
+import { onSessionEvent, resumeSession, sharedHooks } from './legacy-session.js';
 import type { CloseOptions, ResolvedOptions, StreamableHttpOptions } from './options.js';
 import { resolveOptions } from './options.js';
 import { handlePost } from './post.js';
@@ -119,6 +118,10 @@ export function createStreamableHttpHandler(
       retryMs: resolved.retryMs,
       keepAliveMs: resolved.keepAliveMs,
       report,
+      shared:
+        resolved.sessionStore === undefined
+          ? undefined
+          : sharedHooks(resolved.sessionStore, report),
       touched: (id) => {
         sessions.touch(id);
       },
@@ -169,29 +172,52 @@ export function createStreamableHttpHandler(
       );
       return;
     }
-    if (id !== undefined) refresh(id);
-    routeHeld(exchange, path, answer);
+    const refreshing = id === undefined ? undefined : refresh(id);
+    if (refreshing === undefined) {
+      routeHeld(exchange, path, answer);
+      return;
+    }
+    refreshing.then(
+      () => {
+        routeHeld(exchange, path, answer);
+      },
+      (error: unknown) => {
+        // The store is unreachable: the copy held here still serves.
+        report(error, 'session store');
+        routeHeld(exchange, path, answer);
+      },
+    );
   }
 
-  // Client messages published by other processes for sessions held here (responses to requests
-  // sent from here, cancellations of requests running here).
-  const unsubscribe = resolved.sessionStore?.subscribe?.((id, message) => {
-    const session = sessions.peek(id);
-    if (session instanceof SessionTransport && session.awaits(message)) {
-      session.deliver(message, {});
-    }
+  // What other processes publish about sessions held here: client messages for requests sent
+  // or running here, messages for a GET stream held here, the GET stream taken elsewhere, the
+  // client's changes, the end of a session.
+  const unsubscribe = resolved.sessionStore?.subscribe?.((id, event) => {
+    onSessionEvent(ctx, id, event);
   });
 
   /** When each stored session's expiry was last extended (at most once a minute each). */
   const refreshed = new Map<string, number>();
-  function refresh(id: string): void {
+  /**
+   * Extends the expiry of stored session `id` when due (at most once a minute): a promise then,
+   * after which a session whose record is gone (expired, deleted) is no longer held here.
+   */
+  function refresh(id: string): Promise<void> | undefined {
     const store = resolved.sessionStore;
     const now = Date.now();
-    if (store?.touch === undefined || now - (refreshed.get(id) ?? 0) < 60_000) return;
+    if (store?.touch === undefined || now - (refreshed.get(id) ?? 0) < 60_000) return undefined;
+    if (!sessions.knows(id)) return undefined;
     if (refreshed.size > resolved.maxSessions) refreshed.clear();
     refreshed.set(id, now);
-    store.touch(id).catch((error: unknown) => {
-      report(error, 'session store');
+    return store.touch(id).then((alive) => {
+      if (alive === false) {
+        refreshed.delete(id);
+        sessions.delete(id);
+        // The other processes that hold it drop it too.
+        store.publish?.(id, { type: 'ended' }).catch((error: unknown) => {
+          report(error, 'session store');
+        });
+      }
     });
   }
 

@@ -2,7 +2,7 @@
 // opens a session and mints its id; later POSTs name it in `Mcp-Session-Id`.
 import type { MaybePromise } from '../../../internal/maybe.js';
 import { ErrorCode } from '../../../jsonrpc/errors.js';
-import type { Request } from '../../../jsonrpc/message.js';
+import type { Message, Request } from '../../../jsonrpc/message.js';
 import { isRequest } from '../../../jsonrpc/message.js';
 import type { HttpContext, HttpMessageInfo, Payload } from './context.js';
 import {
@@ -18,8 +18,10 @@ import { principalKey } from '../../../protocol/auth.js';
 import { errorReply, joined, jsonReply } from './exchange.js';
 import type { Acceptable } from './media-type.js';
 import { PostReply } from './reply.js';
+import type { SharedSessionHooks } from './session-transport.js';
 import { SessionTransport } from './session-transport.js';
 import { newSessionId } from './sessions.js';
+import type { SessionEvent, SessionRecord, SessionStore } from './session-store.js';
 import { routedElsewhere } from './session-store.js';
 
 /**
@@ -84,13 +86,15 @@ export async function serveInitialize(
   const store = ctx.options.sessionStore;
   if (store !== undefined) {
     const params = (request.params ?? {}) as Record<string, unknown>;
+    const record: SessionRecord = {
+      revision: session.revision,
+      capabilities: params['capabilities'],
+      clientInfo: params['clientInfo'],
+      owner: principalKey(exchange.auth),
+    };
+    session.record = record;
     try {
-      await store.save(session.id, {
-        revision: session.revision,
-        capabilities: params['capabilities'],
-        clientInfo: params['clientInfo'],
-        owner: principalKey(exchange.auth),
-      });
+      await store.save(session.id, record);
     } catch (error) {
       // Other processes could not resume it: no session rather than half of one.
       ctx.settings.report(error, 'session store');
@@ -119,7 +123,7 @@ function share(ctx: HttpContext, session: SessionTransport, payload: Payload): v
       : payload.items.flatMap((item) => ('message' in item ? [item.message] : []));
   for (const message of messages) {
     if (!routedElsewhere(message) || ('id' in message && session.awaits(message))) continue;
-    store.publish(id, message).catch((error: unknown) => {
+    store.publish(id, { type: 'client', message }).catch((error: unknown) => {
       ctx.settings.report(error, 'session store');
     });
   }
@@ -150,7 +154,69 @@ async function resume(ctx: HttpContext, exchange: HttpExchange, id: string): Pro
   const session = new SessionTransport(id, ctx.settings);
   await connectServer(ctx.server(exchange), session, { restore: record });
   session.revision = record.revision;
+  session.record = record;
   ctx.sessions.add(session, record.owner);
+}
+
+/**
+ * What the sessions of a handler with a session store tell other processes: the changes their
+ * clients make are saved in the record; with a bus, they are published too, as are the messages
+ * for a GET stream held elsewhere and the taking of the GET stream.
+ */
+export function sharedHooks(
+  store: SessionStore,
+  report: (error: unknown, where: string) => void,
+): SharedSessionHooks {
+  const failed = (error: unknown): void => {
+    report(error, 'session store');
+  };
+  const bus = store.publish?.bind(store);
+  const publish = (id: string, event: SessionEvent): boolean => {
+    if (bus === undefined) return false;
+    bus(id, event).catch(failed);
+    return true;
+  };
+  return {
+    forward: (id, message) => publish(id, { type: 'server', message }),
+    holding(id) {
+      publish(id, { type: 'stream' });
+    },
+    changed(session, change) {
+      if (session.record !== undefined) store.save(session.id, session.record).catch(failed);
+      publish(session.id, { type: 'state', change });
+    },
+  };
+}
+
+/** Acts on an event another process published about session `id`, when this process holds it. */
+export function onSessionEvent(ctx: HttpContext, id: string, event: SessionEvent): void {
+  const session = ctx.sessions.peek(id);
+  if (!(session instanceof SessionTransport)) return;
+  switch (event.type) {
+    case 'client':
+      if (isMessage(event.message) && session.awaits(event.message)) {
+        session.deliver(event.message, {});
+      }
+      return;
+    case 'server':
+      if (isMessage(event.message)) session.forwarded(event.message);
+      return;
+    case 'stream':
+      session.release();
+      return;
+    case 'state':
+      session.apply(event.change);
+      return;
+    case 'ended':
+      ctx.sessions.delete(id);
+      return;
+    default:
+      return;
+  }
+}
+
+function isMessage(value: unknown): value is Message {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Serves a POST within a legacy session. */

@@ -1,8 +1,7 @@
 // A SessionStore on Redis (mcpkit/redis): one key per legacy session, expiring when the session
 // is idle for `ttlMs`, so that any process sharing the Redis resumes a session another opened.
 // It takes a connected node-redis client (the optional peer `redis`), typed structurally.
-import type { Message } from '../../../jsonrpc/message.js';
-import type { SessionRecord, SessionStore } from './session-store.js';
+import type { SessionEvent, SessionRecord, SessionStore } from './session-store.js';
 
 /** The commands of a node-redis client the session store uses. */
 export interface RedisKeyValueLike {
@@ -62,10 +61,11 @@ export function createRedisSessionStore(options: RedisSessionStoreOptions): Sess
       await client.del(key(id));
     },
     async touch(id) {
-      await client.pExpire(key(id), ttlMs);
+      // PEXPIRE answers 0 when the key is gone (expired or deleted).
+      return (await client.pExpire(key(id), ttlMs)) !== 0;
     },
-    async publish(id, message) {
-      await client.publish(channel, JSON.stringify({ o: origin, id, m: message }));
+    async publish(id, event) {
+      await client.publish(channel, JSON.stringify({ o: origin, id, e: event }));
     },
     subscribe(listener) {
       const subscriber = client.duplicate();
@@ -74,16 +74,20 @@ export function createRedisSessionStore(options: RedisSessionStoreOptions): Sess
         .connect()
         .then(() =>
           subscriber.subscribe(channel, (text) => {
-            let parsed: { o?: unknown; id?: unknown; m?: Message };
+            let parsed: { o?: unknown; id?: unknown; e?: unknown };
             try {
               parsed = JSON.parse(text) as typeof parsed;
             } catch {
               return;
             }
-            if (parsed.o === origin || typeof parsed.id !== 'string' || parsed.m === undefined) {
-              return;
+            const event: unknown = parsed.e;
+            if (parsed.o === origin || typeof parsed.id !== 'string') return;
+            if (!isEvent(event)) return;
+            try {
+              listener(parsed.id, event);
+            } catch (error) {
+              options.onError?.(error);
             }
-            listener(parsed.id, parsed.m);
           }),
         )
         .catch((error: unknown) => {
@@ -96,4 +100,8 @@ export function createRedisSessionStore(options: RedisSessionStoreOptions): Sess
       };
     },
   };
+}
+
+function isEvent(value: unknown): value is SessionEvent {
+  return typeof value === 'object' && value !== null && 'type' in value;
 }

@@ -21,10 +21,27 @@ import type { OpenStream, StreamHooks } from './streams.js';
 import { PlainStream, ResumableStream } from './streams.js';
 import { encodeSseEvent } from '../sse.js';
 import { SseWriter } from './sse-writer.js';
+import type { SessionChange, SessionRecord } from './session-store.js';
+import { withChange } from './session-store.js';
+
+/**
+ * What a session shared with other processes (a session store with a bus) tells them; the
+ * handler publishes it.
+ */
+export interface SharedSessionHooks {
+  /** A server message for the GET stream, which this process does not hold: to its holder. */
+  forward(id: string, message: Message): void;
+  /** This process now holds the session's GET stream: the others let theirs go. */
+  holding(id: string): void;
+  /** The client changed what the session keeps (a request answered with success here). */
+  changed(session: SessionTransport, change: SessionChange): void;
+}
 
 /** Settings shared by every session of one handler. */
 export interface SessionSettings {
   readonly store: EventStore | undefined;
+  /** Set when sessions are shared with other processes through a session store's bus. */
+  readonly shared?: SharedSessionHooks | undefined;
   readonly retryMs: number;
   readonly keepAliveMs: number;
   readonly report: (error: unknown, where: string) => void;
@@ -57,6 +74,14 @@ export class SessionTransport implements Transport, SessionEntry {
   #standalone: ResumableStream | PlainStream | undefined;
   #initializeId: RequestId | undefined;
   #seq = 0;
+  /** Random, per copy of the session: stream ids stay unique when several processes serve it. */
+  #nonce: string | undefined;
+  /** The stored record (a session store is set): updated as the client changes what it keeps. */
+  record: SessionRecord | undefined;
+  /** Requests that change what the session keeps, awaiting their answer (shared sessions). */
+  #changes: Map<RequestId, SessionChange> | undefined;
+  /** Ids of the requests {@link apply} made up (their answers go nowhere). */
+  #applied = 0;
 
   constructor(id: string, settings: SessionSettings) {
     this.id = id;
@@ -113,6 +138,7 @@ export class SessionTransport implements Transport, SessionEntry {
       return;
     }
     if (!('method' in message) && message.id !== null) this.#asked?.delete(message.id);
+    if (this.#settings.shared !== undefined) this.#watch(message);
     if (reply !== undefined && 'id' in message && 'method' in message) {
       (this.#routes ??= new SlotMap()).set(message.id, reply);
       if (message.method === 'initialize') this.#initializeId = message.id;
@@ -125,6 +151,9 @@ export class SessionTransport implements Transport, SessionEntry {
     if (this.#inbox.closed) {
       reply?.abandon(SESSION_ENDED);
       return;
+    }
+    if (this.#settings.shared !== undefined) {
+      for (const item of items) if ('message' in item) this.#watch(item.message);
     }
     if (reply !== undefined) {
       for (const item of items) {
@@ -155,6 +184,7 @@ export class SessionTransport implements Transport, SessionEntry {
     const current = this.#standalone;
     if (current?.attached === true) return undefined;
     current?.finish();
+    this.#settings.shared?.holding(this.id);
     if (this.#settings.store === undefined) {
       const writer = new SseWriter(signal, this.#settings.keepAliveMs, () => {
         this.#settings.touched(this.id);
@@ -164,7 +194,7 @@ export class SessionTransport implements Transport, SessionEntry {
       writer.write(': open\n\n');
       return writer;
     }
-    const stream = this.#newStream();
+    const stream = this.#newStream(STANDALONE);
     this.#standalone = stream;
     return stream.open(signal);
   }
@@ -183,7 +213,15 @@ export class SessionTransport implements Transport, SessionEntry {
     if (replay === undefined || !replay.streamId.startsWith(`${this.id}/`)) return undefined;
     const stream = this.#streams?.get(replay.streamId);
     if (stream !== undefined) return stream.resume(signal, lastEventId);
-    // The stream finished: replay what followed and end.
+    if (this.#settings.shared !== undefined && isStandaloneId(replay.streamId, this.id)) {
+      // The GET stream another process held (or one that died): this process holds it now.
+      this.#standalone?.finish();
+      this.#settings.shared.holding(this.id);
+      const taken = this.#newStream(STANDALONE, replay.streamId);
+      this.#standalone = taken;
+      return taken.resume(signal, lastEventId);
+    }
+    // The stream finished (or is another process's POST stream): replay what followed and end.
     const writer = new SseWriter(signal, 0);
     for (const event of replay.events) {
       writer.write(encodeSseEvent({ id: event.id, data: encode(event.message) }));
@@ -213,19 +251,67 @@ export class SessionTransport implements Transport, SessionEntry {
     // A related notification that its JSON-only POST cannot carry is dropped; requests and
     // unrelated messages use the GET stream.
     if (route !== undefined && !isRequest) return Promise.resolve();
-    const standalone = this.#standalone;
-    if (standalone instanceof ResumableStream && !standalone.done) {
-      standalone.send(single);
-      return Promise.resolve();
-    }
-    if (standalone instanceof PlainStream && !standalone.writer.closed) {
-      standalone.send(single);
+    if (this.#toStandalone(single)) return Promise.resolve();
+    const shared = this.#settings.shared;
+    if (shared !== undefined && !BROADCAST.has(single.method)) {
+      // Another process may hold the GET stream. What every process tells its own copies
+      // (list_changed, resources/updated: the server's change bus) is not forwarded: the
+      // holder's copy sends it.
+      shared.forward(this.id, single);
       return Promise.resolve();
     }
     if (!isRequest) return Promise.resolve();
     return Promise.reject(
       new LocalError(LocalErrorCode.NotConnected, 'no open stream to send the request on'),
     );
+  }
+
+  /** Sends `message` on the GET stream when this process holds it; false when it does not. */
+  #toStandalone(message: Message): boolean {
+    const standalone = this.#standalone;
+    if (standalone instanceof ResumableStream && !standalone.done) {
+      standalone.send(message);
+      return true;
+    }
+    if (standalone instanceof PlainStream && !standalone.writer.closed) {
+      standalone.send(message);
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * A server message another process forwarded for the GET stream: sent on it when this process
+   * holds it (never forwarded again).
+   */
+  forwarded(message: Message): void {
+    // A request's answer goes to the process that sent it (by the bus), not to this one.
+    if (!this.#inbox.closed) this.#toStandalone(message);
+  }
+
+  /** Another process holds the GET stream now: this one lets its own go (the events stay). */
+  release(): void {
+    const standalone = this.#standalone;
+    this.#standalone = undefined;
+    standalone?.finish();
+  }
+
+  /**
+   * Applies a change another process's client request made, as that request would have: the
+   * server is sent it as a request of its own, whose answer goes nowhere.
+   */
+  apply(change: SessionChange): void {
+    if (this.#inbox.closed) return;
+    if (this.record !== undefined) this.record = withChange(this.record, change);
+    const id = `mcpkit/applied/${String(++this.#applied)}`;
+    this.#inbox.message({ jsonrpc: '2.0', id, ...requestOf(change) }, {});
+  }
+
+  /** Notes a client request that changes what the session keeps (told once it succeeds). */
+  #watch(message: Message): void {
+    if (!('method' in message) || !('id' in message)) return;
+    const change = changeOf(message.method, message.params);
+    if (change !== undefined) (this.#changes ??= new Map()).set(message.id, change);
   }
 
   close(): Promise<void> {
@@ -250,6 +336,7 @@ export class SessionTransport implements Transport, SessionEntry {
       reply ??= this.#routes?.get(r.id);
       this.#unroute(r.id);
       if (r.id === this.#initializeId) this.#negotiated(r);
+      if (this.#changes !== undefined) this.#changed(r);
     }
     reply?.final(response);
     if (reply !== undefined && this.#routes === undefined) this.#settings.touched(this.id);
@@ -263,6 +350,18 @@ export class SessionTransport implements Transport, SessionEntry {
     if (routes.size === 0) this.#routes = undefined;
   }
 
+  /** A watched request was answered: on success, the handler tells the other processes. */
+  #changed(response: Response): void {
+    const changes = this.#changes;
+    const change = response.id === null ? undefined : changes?.get(response.id);
+    if (changes === undefined || change === undefined || response.id === null) return;
+    changes.delete(response.id);
+    if (changes.size === 0) this.#changes = undefined;
+    if (!('result' in response)) return;
+    if (this.record !== undefined) this.record = withChange(this.record, change);
+    this.#settings.shared?.changed(this, change);
+  }
+
   #negotiated(response: Response): void {
     this.#initializeId = undefined;
     if (!('result' in response)) return;
@@ -271,9 +370,15 @@ export class SessionTransport implements Transport, SessionEntry {
     if (known !== undefined) this.revision = known;
   }
 
-  #newStream(): ResumableStream {
+  /**
+   * A new resumable stream: id `<session id>/<kind><nonce>.<n>`, unique across the processes
+   * that serve the session (or `id`, a stream another process began).
+   */
+  #newStream(kind: string = POST, id?: string): ResumableStream {
+    const store = this.#settings.store as EventStore;
     const hooks: StreamHooks = {
-      store: this.#settings.store as EventStore,
+      // A shared session's events outlive this copy of it: they expire in the store.
+      store: this.#settings.shared === undefined ? store : kept(store),
       retryMs: this.#settings.retryMs,
       keepAliveMs: this.#settings.keepAliveMs,
       finished: (stream) => {
@@ -284,7 +389,9 @@ export class SessionTransport implements Transport, SessionEntry {
       },
       report: this.#settings.report,
     };
-    const stream = new ResumableStream(`${this.id}/${String(++this.#seq)}`, hooks);
+    this.#nonce ??= randomNonce();
+    const streamId = id ?? `${this.id}/${kind}${this.#nonce}.${String(++this.#seq)}`;
+    const stream = new ResumableStream(streamId, hooks);
     (this.#streams ??= new Map()).set(stream.id, stream);
     return stream;
   }
@@ -297,4 +404,69 @@ export class SessionTransport implements Transport, SessionEntry {
       if (m !== undefined && isRequest(m)) this.#unroute(m.id);
     }
   }
+}
+
+/** The kinds of stream, first in the part of a stream id after the session id. */
+const POST = 'p';
+const STANDALONE = 'g';
+
+/** True when `streamId` names a GET stream of session `sessionId`. */
+function isStandaloneId(streamId: string, sessionId: string): boolean {
+  return streamId.startsWith(`${sessionId}/${STANDALONE}`);
+}
+
+/** 48 random bits as 12 hex digits. */
+function randomNonce(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(6));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** What every process tells its own copies of a session, through the server's change bus. */
+const BROADCAST: ReadonlySet<string> = new Set([
+  'notifications/tools/list_changed',
+  'notifications/resources/list_changed',
+  'notifications/prompts/list_changed',
+  'notifications/resources/updated',
+]);
+
+/** The store without `forget` (a shared session's streams expire in it). */
+function kept(store: EventStore): EventStore {
+  let without = keptStores.get(store);
+  if (without === undefined) {
+    without = {
+      append: (streamId, message) => store.append(streamId, message),
+      replayAfter: (eventId) => store.replayAfter(eventId),
+    };
+    keptStores.set(store, without);
+  }
+  return without;
+}
+
+const keptStores = new WeakMap<EventStore, EventStore>();
+
+/** The change a client request makes to what its session keeps, if any. */
+function changeOf(method: string, params: unknown): SessionChange | undefined {
+  const fields = (typeof params === 'object' && params !== null ? params : {}) as Record<
+    string,
+    unknown
+  >;
+  switch (method) {
+    case 'logging/setLevel':
+      return typeof fields['level'] === 'string' ? { logLevel: fields['level'] } : undefined;
+    case 'resources/subscribe':
+      return typeof fields['uri'] === 'string' ? { subscribe: fields['uri'] } : undefined;
+    case 'resources/unsubscribe':
+      return typeof fields['uri'] === 'string' ? { unsubscribe: fields['uri'] } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The request that makes `change`. */
+function requestOf(change: SessionChange): { method: string; params: Record<string, string> } {
+  if ('logLevel' in change)
+    return { method: 'logging/setLevel', params: { level: change.logLevel } };
+  if ('subscribe' in change)
+    return { method: 'resources/subscribe', params: { uri: change.subscribe } };
+  return { method: 'resources/unsubscribe', params: { uri: change.unsubscribe } };
 }
