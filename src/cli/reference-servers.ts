@@ -46,12 +46,16 @@ export async function loadServer(
   });
 }
 
-/** The package named by a failed import (ERR_MODULE_NOT_FOUND for a bare specifier). */
+/**
+ * The package named by a failed import (ERR_MODULE_NOT_FOUND for a bare specifier), also as
+ * the cause of a server's own error (sql's "a mysql:// databaseUrl needs the mysql2 package").
+ */
 function missingPackage(error: unknown): string | undefined {
-  if (!(error instanceof Error) || (error as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND') {
-    return undefined;
+  for (let e = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    if ((e as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND') continue;
+    return /Cannot find package '([^']+)'/.exec(e.message)?.[1];
   }
-  return /Cannot find package '([^']+)'/.exec(error.message)?.[1];
+  return undefined;
 }
 
 async function loadServerOrModule(

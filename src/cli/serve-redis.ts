@@ -3,16 +3,12 @@
 // the optional peer `redis`, loaded only here) carries the legacy sessions, the resumable SSE
 // streams and the tasks; the state secret seals 2026-07-28 `requestState` so that any process
 // opens what another sealed. /healthz reports whether Redis answers.
-import type * as Redis from 'redis';
-import type { RedisClientType } from 'redis';
+import type { RedisConnection } from '../redis/index.js';
 import type { StateKey, StateSecret, TaskStore } from '../server/index.js';
 import type { EventStore, HealthOptions, SessionStore } from '../transports/http/index.js';
 import { text, texts } from './args.js';
 import type { CommandContext } from './command.js';
 import { CliError, UsageError } from './errors.js';
-
-/** How long the first connection to Redis may take before `serve` gives up. */
-const CONNECT_TIMEOUT_MS = 5000;
 
 /** The shared parts a served process is given: the McpServer's and the HTTP handler's options. */
 export interface SharedState {
@@ -58,13 +54,15 @@ export async function sharedState(ctx: CommandContext, http: boolean): Promise<S
     );
   }
   const keys = checkedPrefix(prefix ?? 'mcpkit');
-  const client = await connect(url);
   const redis = await import('../redis/index.js');
+  // Said once per distinct failure (a reconnect loop repeats the same one every 2 s).
+  let last = '';
   const onError = (error: unknown): void => {
-    ctx.io.stderr.write(
-      `mcpkit serve: redis: ${error instanceof Error ? error.message : String(error)}\n`,
-    );
+    const line = `mcpkit serve: redis: ${message(error)}`;
+    if (line !== last) ctx.io.stderr.write(`${line}\n`);
+    last = line;
   };
+  const client = await connect(url, onError);
   const taskStore = redis.createRedisTaskStore({ client, prefix: `${keys}:tasks`, onError });
   let closed: Promise<void> | undefined;
   return {
@@ -72,13 +70,13 @@ export async function sharedState(ctx: CommandContext, http: boolean): Promise<S
     http: {
       sessionStore: redis.createRedisSessionStore({ client, prefix: `${keys}:sessions`, onError }),
       eventStore: redis.createRedisEventStore({ client, prefix: `${keys}:events` }),
-      health: { check: () => redisHealth(client) },
+      health: { check: redis.redisHealthCheck(client) },
     },
     describe: masked(url),
     close: () =>
       (closed ??= (async () => {
         await taskStore.close().catch(() => undefined);
-        await client.close().catch(() => undefined);
+        await client.quit().catch(() => undefined);
       })()),
   };
 }
@@ -131,70 +129,27 @@ function checkedPrefix(prefix: string): string {
   return prefix;
 }
 
-/** Connects node-redis; fails at once (no retry loop) when Redis cannot be reached at start. */
-async function connect(url: string): Promise<RedisClientType> {
-  const { createClient } = await loadRedis();
-  let connected = false;
-  let client: RedisClientType;
+/**
+ * Connects node-redis through connectRedis (no offline queue, so requests answer 503 while Redis
+ * is down; reconnects by itself): fails at once when Redis cannot be reached at start.
+ */
+async function connect(url: string, onError: (error: unknown) => void): Promise<RedisConnection> {
+  const { connectRedis } = await import('../redis/index.js');
   try {
-    client = createClient({
-      url,
-      socket: {
-        connectTimeout: CONNECT_TIMEOUT_MS,
-        // At start, one failure is final; once connected, reconnect with a capped backoff.
-        reconnectStrategy: (retries: number, cause: Error) =>
-          connected ? Math.min(50 * 2 ** retries, 2000) : cause,
-      },
-    });
+    return await connectRedis(url, { onError });
   } catch (error) {
-    throw new UsageError(
-      `invalid --redis URL "${masked(url)}": ${message(error)}`,
-      'write redis://[user:password@]host[:port][/db] or rediss://…',
-    );
-  }
-  // node-redis emits 'error' on every failed (re)connection; without a listener it would throw.
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-  } catch (error) {
-    throw new CliError(`cannot reach Redis at ${masked(url)}: ${message(error)}`, {
+    const cause = (error as { cause?: { code?: unknown } }).cause;
+    if (cause?.code === 'ERR_MODULE_NOT_FOUND') {
+      throw new CliError('--redis needs the package "redis" (node-redis), which is not installed', {
+        hint: "install it beside mcpkit: npm install redis (one of mcpkit's optional peers)",
+        cause: error,
+      });
+    }
+    throw new CliError(message(error), {
       hint: 'start Redis, or check --redis / MCPKIT_REDIS_URL (the address, the password, the TLS scheme)',
       cause: error,
     });
   }
-  connected = true;
-  return client;
-}
-
-async function loadRedis(): Promise<typeof Redis> {
-  try {
-    return await import('redis');
-  } catch (error) {
-    if ((error as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
-    throw new CliError('--redis needs the package "redis" (node-redis), which is not installed', {
-      hint: "install it beside mcpkit: npm install redis (one of mcpkit's optional peers)",
-      cause: error,
-    });
-  }
-}
-
-/** The /healthz check: Redis answers PING in time, or the probe reports it down. */
-async function redisHealth(client: RedisClientType): Promise<{ redis: 'ok' }> {
-  if (!client.isReady) throw new Error('redis is not connected');
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    await Promise.race([
-      client.ping(),
-      new Promise((_resolve, reject) => {
-        timer = setTimeout(() => {
-          reject(new Error('redis did not answer PING within 2 s'));
-        }, 2000);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-  return { redis: 'ok' };
 }
 
 /** The URL with its password replaced by `***`. */

@@ -19,6 +19,9 @@ import { authOptions, portFor } from '../serve-auth.js';
 import type { SharedState } from '../serve-redis.js';
 import { sharedState } from '../serve-redis.js';
 
+/** How long requests in flight may take to finish on SIGTERM, with --redis. */
+const GRACE_MS = 10_000;
+
 /** The default HTTP port (`mcpkit serve demo --http` serves http://127.0.0.1:3000/mcp). */
 export const DEFAULT_PORT = 3000;
 
@@ -43,6 +46,7 @@ SIGINT or SIGTERM closes every session and exits.
 Several processes behind a load balancer (round-robin, no sticky sessions needed) act as one
 server when each is started with the same --redis and --state-secret: legacy sessions, resumable
 streams and tasks live in Redis, and 2026-07-28 requestState sealed by one opens on any other.
+Such a process stops gracefully: requests in flight get 10 s, streams end with a retry hint.
 
 Flags:
   --stdio                   serve over stdin/stdout (the default)
@@ -250,7 +254,10 @@ async function serveHttp(
     say(ctx, `mcpkit serve: sharing state through ${shared.describe}`);
   const reason = await untilStopped();
   say(ctx, `mcpkit serve: ${served.name} stopping (${reason})`);
-  await listening.close();
+  // Behind a balancer with Redis, stop gracefully: new requests get 503 (the balancer moves on),
+  // GET streams end with a retry hint (clients resume on another process), and requests in
+  // flight get GRACE_MS to finish.
+  await listening.close(shared.describe === undefined ? undefined : { graceMs: GRACE_MS });
 }
 
 function listenError(error: unknown, address: { host: string; port: number }): Error {
