@@ -188,6 +188,12 @@ export interface ToolCost {
   readonly tokens: number;
 }
 
+/** What the steps of one run share: its signal and where its events go. */
+interface Step {
+  readonly signal: AbortSignal | undefined;
+  readonly emit: (event: HostEvent) => void;
+}
+
 interface ServerState {
   readonly name: string;
   readonly config: ServerConfig;
@@ -206,7 +212,8 @@ export class Host {
   /** Tools found by search_tools, kept for later turns and runs. */
   readonly #loaded = new Set<string>();
   #tokenizer: Tokenizer | undefined;
-  #runEvent: ((event: HostEvent) => void) | undefined;
+  /** The `onEvent` of the runs under way, for the events of servers (list changes, sampling). */
+  readonly #runListeners = new Set<(event: HostEvent) => void>();
   #modelName: string;
 
   constructor(options: HostOptions) {
@@ -278,7 +285,13 @@ export class Host {
     const maxTurns = options.maxTurns ?? 20;
     const first = options.toolChoice ?? 'auto';
     const { signal } = options;
-    this.#runEvent = options.onEvent;
+    const listener = options.onEvent;
+    if (listener !== undefined) this.#runListeners.add(listener);
+    // This run's steps go to the host's listener and this run's only.
+    const emit = (event: HostEvent): void => {
+      this.#options.onEvent?.(event);
+      listener?.(event);
+    };
     this.#modelName = model;
     let turns = 0;
     let text = '';
@@ -293,7 +306,7 @@ export class Host {
         await this.#refresh();
         const tools = await this.#activeTools();
         const toolChoice = turns === 0 || first === 'none' ? first : 'auto';
-        this.#emit({ type: 'model_request', turn: turns + 1, tools: tools.length });
+        emit({ type: 'model_request', turn: turns + 1, tools: tools.length });
         const response = await this.#options.model.complete(
           {
             model,
@@ -307,7 +320,7 @@ export class Host {
           {
             ...(signal === undefined ? {} : { signal }),
             onText: (delta) => {
-              this.#emit({ type: 'text_delta', text: delta });
+              emit({ type: 'text_delta', text: delta });
             },
           },
         );
@@ -320,12 +333,12 @@ export class Host {
           .filter((part): part is TextPart => part.type === 'text')
           .map((part) => part.text)
           .join('');
-        if (text !== '') this.#emit({ type: 'text', text });
+        if (text !== '') emit({ type: 'text', text });
         const requested = response.content.filter((p): p is ToolCallPart => p.type === 'tool_call');
         if (requested.length === 0) break;
         const results: Part[] = [];
         for (const part of requested) {
-          const record = await this.#call(part, signal);
+          const record = await this.#call(part, { signal, emit });
           calls.push(record);
           results.push({
             type: 'tool_result',
@@ -336,16 +349,17 @@ export class Host {
         }
         conversation.push({ role: 'user', content: results });
       }
-      this.#emit({ type: 'done', stopReason, turns });
+      emit({ type: 'done', stopReason, turns });
       return { messages: conversation, text, turns, calls, stopReason };
     } finally {
-      this.#runEvent = undefined;
+      if (listener !== undefined) this.#runListeners.delete(listener);
     }
   }
 
+  /** A server's event: to the host's listener and every run under way. */
   #emit(event: HostEvent): void {
     this.#options.onEvent?.(event);
-    this.#runEvent?.(event);
+    for (const listener of this.#runListeners) listener(event);
   }
 
   async #loadTokenizer(): Promise<Tokenizer> {
@@ -458,10 +472,11 @@ export class Host {
     return total > budget;
   }
 
-  async #call(part: ToolCallPart, signal: AbortSignal | undefined): Promise<CallRecord> {
+  async #call(part: ToolCallPart, step: Step): Promise<CallRecord> {
+    const { emit } = step;
     const entry = this.#catalog.get(part.name);
     const base = { id: part.id, name: part.name, arguments: part.arguments };
-    this.#emit({ type: 'tool_call', ...base, server: entry?.server, tool: entry?.tool.name });
+    emit({ type: 'tool_call', ...base, server: entry?.server, tool: entry?.tool.name });
     let record: CallRecord;
     if (entry === undefined) {
       const shaped =
@@ -470,9 +485,9 @@ export class Host {
           : unknownTool(part.name, this.#catalog);
       record = { ...base, server: undefined, tool: undefined, decision: 'approved', shaped };
     } else {
-      record = await this.#callServer(entry, part, signal);
+      record = await this.#callServer(entry, part, step);
     }
-    this.#emit({
+    emit({
       type: 'tool_result',
       id: part.id,
       name: part.name,
@@ -483,11 +498,8 @@ export class Host {
     return record;
   }
 
-  async #callServer(
-    entry: HostTool,
-    part: ToolCallPart,
-    signal: AbortSignal | undefined,
-  ): Promise<CallRecord> {
+  async #callServer(entry: HostTool, part: ToolCallPart, step: Step): Promise<CallRecord> {
+    const { signal, emit } = step;
     const base = {
       id: part.id,
       name: part.name,
@@ -514,7 +526,7 @@ export class Host {
       },
       this.#options.onApproval,
     );
-    this.#emit({ type: 'approval', id: part.id, name: part.name, decision });
+    emit({ type: 'approval', id: part.id, name: part.name, decision });
     if (decision === 'declined') return { ...base, decision, shaped: declinedResult() };
     const client = this.client(entry.server);
     if (client === undefined) {

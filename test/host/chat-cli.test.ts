@@ -98,6 +98,20 @@ describe.skipIf(!hasDist)('mcpkit chat', () => {
     expect(ran.code).toBe(0);
   }, 20_000);
 
+  it('takes one prompt a line of piped stdin, the conversation kept across them', async () => {
+    model = await startFakeModel([...SCRIPT, { text: 'Still BISMILLAH.' }]);
+    const ran = await cli(['chat', '--server', ...PINGME], {
+      env: { ...NO_KEYS, ANTHROPIC_BASE_URL: model.url },
+      input: 'Call PingME for me\nAnd again?\n',
+    });
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stdout).toBe('The magic word is BISMILLAH.\nStill BISMILLAH.\n');
+    expect(model.problems).toEqual([]);
+    // The third request carries the whole conversation: 5 messages.
+    expect(model.requests[2]!.body.messages).toHaveLength(5);
+    expect(model.requests[2]!.body.stream).toBe(true);
+  }, 20_000);
+
   it('chats with no server at all', async () => {
     model = await startFakeModel([{ text: 'Hello!' }]);
     const ran = await cli(['chat', '-p', 'Hi'], {

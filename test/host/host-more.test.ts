@@ -222,6 +222,36 @@ describe.each(['anthropic', 'openai'] as const)('the host with %s', (api) => {
   });
 });
 
+describe('the host and a lost connection', () => {
+  it('reconnects a server whose connection closed before the next turn', async () => {
+    const server = toolServer('w', 'weather', 1);
+    const ends: { close(): Promise<void> }[] = [];
+    const config: ServerConfig = {
+      transport: async () => {
+        const [a, b] = createMemoryPair();
+        await server.connect(b);
+        ends.push(b);
+        return a;
+      },
+    };
+    const model = await fake([
+      { toolCalls: [{ name: 'weather-0' }] },
+      { text: 'first' },
+      { toolCalls: [{ name: 'weather-0' }] },
+      (seen) => ({ text: seen.results[0]!.text }),
+    ]);
+    const h = await host('anthropic', model, { w: config });
+    await h.run([{ role: 'user', content: 'one' }]);
+    await ends[0]!.close();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(h.servers[0]!.status).toBe('closed');
+    const result = await h.run([{ role: 'user', content: 'two' }]);
+    expect(ends).toHaveLength(2);
+    expect(h.servers[0]!.status).toBe('connected');
+    expect(result.text).toBe('weather 0 done');
+  });
+});
+
 describe('the host with OpenAI and many tools', () => {
   it('offers search_tools instead of more than 128 tools', async () => {
     const model = await fake([

@@ -21,8 +21,8 @@ import {
 import { SHARED_HELP, flag, text, texts } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { runCommand } from '../command.js';
-import { createElicitHandler, openPrompter } from '../elicit.js';
 import type { Prompter } from '../elicit.js';
+import { createElicitHandler, openPrompter } from '../elicit.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { truncate, writeJson } from '../output.js';
@@ -121,9 +121,8 @@ async function chat(ctx: CommandContext): Promise<number> {
   const yes = flag(parsed, 'yes');
   const quiet = ctx.common.quiet || ctx.common.json;
   // Lines come from the terminal, or from piped stdin without -p; approvals only at a terminal.
-  const prompter =
-    io.isTTY || prompt === undefined ? openPrompter(io, new AbortController().signal) : undefined;
-  const asker = io.isTTY ? prompter : undefined;
+  const prompter = new Lines(io, io.isTTY || prompt === undefined);
+  const elicit = createElicitHandler({ io, style: ctx.style, answers: new Map() });
   const system = text(parsed, 'system');
   const host = new Host({
     model: adapter,
@@ -134,8 +133,9 @@ async function chat(ctx: CommandContext): Promise<number> {
     approval: yes
       ? { mode: 'always', sampling: 'always' }
       : { mode: 'annotations', sampling: 'ask' },
-    onApproval: (request) => askApproval(request, ctx, asker),
-    onElicit: createElicitHandler({ io, style: ctx.style, answers: new Map() }),
+    onApproval: (request) => askApproval(request, ctx, io.isTTY ? prompter : undefined),
+    // The elicitation form reads stdin itself: the conversation's reader pauses meanwhile.
+    onElicit: (params, inputCtx) => prompter.paused(async () => elicit(params, inputCtx)),
     clientInfo: { name: 'mcpkit-chat', version: version() },
     ...(system === undefined ? {} : { system }),
     ...(ctx.common.timeoutMs === undefined ? {} : { timeoutMs: ctx.common.timeoutMs }),
@@ -164,11 +164,10 @@ async function chat(ctx: CommandContext): Promise<number> {
       else io.stdout.write(`${result.text}\n`);
       return failed.length > 0 ? ExitCode.Failure : ExitCode.Ok;
     }
-    if (prompter === undefined) return ExitCode.Ok; // not reached: -p or a prompter
     await converse(host, prompter, { ctx, maxTurns, show });
     return ExitCode.Ok;
   } finally {
-    prompter?.close();
+    prompter.close();
     await host.close();
   }
 }
@@ -198,7 +197,7 @@ async function runOnce(
 /** The conversation at the terminal: a prompt a line, until an empty line or end of input. */
 async function converse(
   host: Host,
-  prompter: Prompter,
+  prompter: Lines,
   options: { ctx: CommandContext; maxTurns: number; show: (event: HostEvent) => void },
 ): Promise<void> {
   const { ctx } = options;
@@ -277,7 +276,7 @@ function showEvent(
 async function askApproval(
   request: ApprovalRequest,
   ctx: CommandContext,
-  prompter: Prompter | undefined,
+  prompter: Lines | undefined,
 ): Promise<boolean> {
   const { io, style } = ctx;
   const what =
@@ -400,4 +399,41 @@ function jsonOf(result: RunResult, provider: string, host: Host) {
       ...(call.error === undefined ? {} : { error: call.error }),
     })),
   };
+}
+
+/**
+ * The lines a person types (or pipes): one reader at a time over stdin, closed while another
+ * (an elicitation form) reads, and reopened after.
+ */
+class Lines {
+  readonly #io: Io;
+  #reader: Prompter | undefined;
+  readonly #signal = new AbortController();
+
+  constructor(io: Io, open: boolean) {
+    this.#io = io;
+    this.#reader = open ? openPrompter(io, this.#signal.signal) : undefined;
+  }
+
+  /** The next line; undefined at end of input, or when there is no input to read. */
+  ask(prompt: string): Promise<string | undefined> {
+    return this.#reader?.ask(prompt) ?? Promise.resolve(undefined);
+  }
+
+  /** Runs `work` with the reader closed. */
+  async paused<T>(work: () => Promise<T>): Promise<T> {
+    const had = this.#reader !== undefined;
+    this.#reader?.close();
+    this.#reader = undefined;
+    try {
+      return await work();
+    } finally {
+      if (had) this.#reader = openPrompter(this.#io, this.#signal.signal);
+    }
+  }
+
+  close(): void {
+    this.#reader?.close();
+    this.#reader = undefined;
+  }
 }
