@@ -125,6 +125,18 @@ describe.skipIf(!hasDist)('the packed package, installed outside the repository'
     expect(ran.stderr).toContain('npm install zod');
   }, 30_000);
 
+  it('says that `serve sql` on a mysql:// DATABASE_URL needs mysql2 when it is missing', async () => {
+    const child = spawn(bin, ['serve', 'sql'], {
+      cwd: app,
+      env: { ...process.env, DATABASE_URL: 'mysql://reader@127.0.0.1:1/shop' },
+    });
+    child.stdin.end();
+    const ran = await collect(child);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('sql needs the package "mysql2", which is not installed');
+    expect(ran.stderr).toContain('npm install mysql2');
+  }, 30_000);
+
   it('serves the demo with the optional peers installed, and the database on first use', async () => {
     for (const peer of ['zod', '@electric-sql/pglite']) {
       await run('mkdir', ['-p', join(app, 'node_modules', peer, '..')]);
