@@ -62,6 +62,10 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     summary: "chat with a model (Anthropic or OpenAI-compatible) that calls the servers' tools",
     load: () => import('./commands/chat.js'),
   },
+  gateway: {
+    summary: 'serve many servers as one: namespaced, curated, within a token budget, any transport',
+    load: () => import('./commands/gateway.js'),
+  },
   budget: {
     summary: 'count the tokens each tool definition costs in a model context',
     load: () => import('./commands/budget.js'),

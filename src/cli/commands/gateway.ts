@@ -1,0 +1,329 @@
+// mcpkit gateway: many MCP servers behind one endpoint (src/gateway). Upstreams come from an
+// mcpServers config; the gateway serves them over stdio (the default, for hosts that spawn
+// processes) or Streamable HTTP. In stdio mode stdout carries only protocol messages.
+import { readFileSync } from 'node:fs';
+import process from 'node:process';
+import type { Message, Receiver, Transport } from '../../jsonrpc/index.js';
+import { Gateway, parseGatewayConfig } from '../../gateway/index.js';
+import type { GatewayConfig } from '../../gateway/index.js';
+import { loadTokenizerOrEstimate } from '../../host/tokens.js';
+import { listen } from '../../transports/http/server/node.js';
+import { createStdioServerTransport } from '../../transports/stdio/index.js';
+import { flag, positiveInteger, text, texts } from '../args.js';
+import type { CommandContext } from '../command.js';
+import { noMoreArguments, runCommand } from '../command.js';
+import { CliError, UsageError } from '../errors.js';
+import { authOptions, portFor } from '../serve-auth.js';
+import { parseAddress } from './serve.js';
+
+/** The --help text. */
+export const help: string = `Usage: mcpkit gateway --config <file> [--stdio | --http [host:]port] [flags]
+
+Serves the MCP servers of an mcpServers config (the format Claude Desktop, Claude Code and
+Cursor use) as one server: their tools, resources, resource templates and prompts, tools and
+prompts named with mcpkit chat's rules (a tool keeps its name unless another server has one
+alike or it is not 1-64 characters of a-z A-Z 0-9 _ -; then <server>__<tool>). Any upstream
+transport and revision, any downstream one: progress, cancellation, logs, list changes,
+resource updates, errors and the upstreams' elicitation, sampling and roots requests are
+forwarded to the client whose request caused them. An upstream that stops answering fails its
+own tools with a clear error and is reconnected with backoff. The resource gateway://status
+shows each upstream's state and latency.
+
+Each config entry may curate its tools:
+  "tools": {"allow": ["get_*"], "deny": ["delete_*"], "rename": {"q": "search_docs"},
+            "describe": {"q": "Searches the product documentation."}}
+
+By default the gateway speaks stdio (put it in a host's config in place of the servers);
+with --http it serves Streamable HTTP on 127.0.0.1 (Host header checked) and GET /healthz.
+
+Flags:
+  --config <file>           the mcpServers JSON file (required)
+  --stdio                   serve over stdin/stdout (the default)
+  --http [host:]port        serve Streamable HTTP (port 0 picks a free one)
+  --allowed-host <name>     a Host header to accept when binding beyond loopback (repeatable)
+  --budget <tokens>         above this many tokens of tool definitions, serve search_tools and
+                            the tools it finds instead of every tool
+  --check                   connect to every upstream, print what would be served, and exit
+                            (exit 2 when an upstream is unreachable)
+  --auth-issuer <url>       HTTP: require access tokens from this authorization server
+  --public-url <url>        the URL clients use (behind a proxy)
+  --auth-audience <url>     the audience tokens must name
+  --auth-scopes <s1,s2>     scopes every request needs
+  --json                    log events (upstream connected, down, stderr) as JSON lines on stderr
+  -q, --quiet               say nothing on stderr (but the URL, with --http)
+
+Examples:
+  mcpkit gateway --config servers.json --check
+  mcpkit gateway --config servers.json --check --budget 2000 --json
+  mcpkit gateway --config servers.json --stdio
+
+Serve remotely, or bridge a stdio server to HTTP (and an HTTP one to stdio with --stdio):
+  mcpkit gateway --config servers.json --http 8080
+
+In a Claude Desktop config, one entry in place of all the servers:
+  {"mcpServers": {"gateway": {"command": "npx",
+    "args": ["-y", "mcpkit", "gateway", "--config", "/abs/path/servers.json"]}}}`;
+
+const OPTIONS = {
+  config: { type: 'string' },
+  http: { type: 'string' },
+  stdio: { type: 'boolean' },
+  'allowed-host': { type: 'string', multiple: true },
+  budget: { type: 'string' },
+  check: { type: 'boolean' },
+  'auth-issuer': { type: 'string' },
+  'auth-audience': { type: 'string' },
+  'auth-scopes': { type: 'string' },
+  'auth-dpop': { type: 'boolean' },
+  'public-url': { type: 'string' },
+} as const;
+
+/** The default HTTP port. */
+const DEFAULT_PORT = 3000;
+
+/** Runs `mcpkit gateway`; resolves once the gateway has shut down. */
+export function run(args: readonly string[], io: CommandContext['io']): Promise<number> {
+  return runCommand(
+    { name: 'gateway', options: OPTIONS, help },
+    { args: withHttpDefault(args), io },
+    async (ctx) => {
+      noMoreArguments(ctx.parsed.positionals);
+      const file = text(ctx.parsed, 'config');
+      if (file === undefined) {
+        throw new UsageError('which servers?', 'give --config <file> with an mcpServers object');
+      }
+      const config = readConfig(file);
+      const http = text(ctx.parsed, 'http');
+      if (http !== undefined && flag(ctx.parsed, 'stdio')) {
+        throw new UsageError('choose one of --stdio and --http');
+      }
+      const budgetText = text(ctx.parsed, 'budget');
+      const budget = budgetText === undefined ? undefined : positiveInteger(budgetText, '--budget');
+      const json = ctx.common.json;
+      const log = (event: Record<string, unknown>) => {
+        if (json)
+          ctx.io.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), ...event })}\n`);
+        else if (!ctx.common.quiet) ctx.io.stderr.write(`${ctx.style.dim(describe(event))}\n`);
+      };
+      const gateway = await Gateway.start(config, {
+        ...(budget === undefined ? {} : { budget, tokenizer: await loadTokenizerOrEstimate() }),
+        onEvent: log,
+        server: {
+          onError: (error, where) => {
+            log({
+              event: 'error',
+              where,
+              error: error instanceof Error ? error.message : String(error),
+            });
+          },
+        },
+      });
+      try {
+        if (flag(ctx.parsed, 'check')) return await check(ctx, gateway);
+        if (http === undefined) await serveStdio(gateway, log);
+        else await serveHttp(ctx, gateway, { address: parseAddress(http), log });
+      } finally {
+        await gateway.close();
+      }
+      return 0;
+    },
+  );
+}
+
+function readConfig(file: string): GatewayConfig {
+  let raw: string;
+  try {
+    raw = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new CliError(`cannot read the config ${file}: ${(error as Error).message}`);
+  }
+  try {
+    return parseGatewayConfig(JSON.parse(raw));
+  } catch (error) {
+    throw new CliError(`the config ${file} is not valid: ${(error as Error).message}`, {
+      exitCode: 3,
+      hint: 'write {"mcpServers": {"name": {"command": "…", "args": […]} or {"url": "…"}}}',
+    });
+  }
+}
+
+/** One event as a human line. */
+function describe(event: Record<string, unknown>): string {
+  const { upstream, ...rest } = event;
+  const who =
+    upstream === undefined
+      ? 'mcpkit gateway'
+      : `mcpkit gateway: ${typeof upstream === 'string' ? upstream : JSON.stringify(upstream)}`;
+  if (typeof rest['stderr'] === 'string') return `${who}: ${rest['stderr']}`;
+  const parts = Object.entries(rest).map(([key, value]) =>
+    key === 'event'
+      ? String(value)
+      : `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`,
+  );
+  return `${who}: ${parts.join(' ')}`;
+}
+
+/** --check: what would be served; exit 2 when an upstream is not connected. */
+async function check(ctx: CommandContext, gateway: Gateway): Promise<number> {
+  const status = gateway.status();
+  const tools = (await listServedTools(gateway)).sort();
+  if (ctx.common.json) {
+    ctx.io.stdout.write(`${JSON.stringify({ ...status, tools }, null, 2)}\n`);
+  } else {
+    for (const upstream of status.upstreams) {
+      const latency = upstream.latencyMs === undefined ? '' : ` ${String(upstream.latencyMs)} ms`;
+      const error = upstream.lastError === undefined ? '' : ` (${upstream.lastError})`;
+      ctx.io.stdout.write(
+        `${upstream.name}: ${upstream.state}${error} ${upstream.revision ?? ''}${latency}, ${String(upstream.tools)} tools\n`,
+      );
+    }
+    ctx.io.stdout.write(
+      `mode ${status.mode}: ${String(status.tokens.served)} of ${String(status.tokens.all)} tokens of tool definitions served\n`,
+    );
+    ctx.io.stdout.write(`tools: ${tools.join(', ')}\n`);
+  }
+  return status.upstreams.every((upstream) => upstream.state === 'ready') ? 0 : 2;
+}
+
+/** The names in the gateway's tools/list, through an in-memory client. */
+async function listServedTools(gateway: Gateway): Promise<string[]> {
+  const { Client } = await import('../../client/index.js');
+  const { createMemoryPair } = await import('../../transports/memory.js');
+  const [clientSide, serverSide] = createMemoryPair();
+  await gateway.server.connect(serverSide);
+  const client = new Client({ name: 'mcpkit-gateway-check', version: '1' });
+  await client.connect(clientSide);
+  try {
+    return (await client.listTools()).map((tool) => tool.name);
+  } finally {
+    await client.close();
+  }
+}
+
+/** `--http` may come without a value: give it the default port. */
+function withHttpDefault(args: readonly string[]): string[] {
+  return args.map((arg, index) => {
+    const next = args[index + 1];
+    return arg === '--http' && (next === undefined || next.startsWith('-'))
+      ? `--http=${String(DEFAULT_PORT)}`
+      : arg;
+  });
+}
+
+/** Resolves on SIGINT or SIGTERM (or when `also` settles). */
+async function untilStopped(also?: Promise<unknown>): Promise<string> {
+  let stop: (reason: string) => void = () => undefined;
+  const stopped = new Promise<string>((resolve) => {
+    stop = resolve;
+  });
+  const onInt = () => {
+    stop('SIGINT');
+  };
+  const onTerm = () => {
+    stop('SIGTERM');
+  };
+  process.once('SIGINT', onInt);
+  process.once('SIGTERM', onTerm);
+  try {
+    return await Promise.race(
+      also === undefined ? [stopped] : [stopped, also.then(() => 'end of input')],
+    );
+  } finally {
+    process.off('SIGINT', onInt);
+    process.off('SIGTERM', onTerm);
+  }
+}
+
+async function serveStdio(
+  gateway: Gateway,
+  log: (event: Record<string, unknown>) => void,
+): Promise<void> {
+  const { transport, closed } = watchClose(createStdioServerTransport());
+  await gateway.server.connect(transport);
+  log({ event: 'serving', on: 'stdio' });
+  const reason = await untilStopped(closed);
+  log({ event: 'stopped', reason });
+}
+
+async function serveHttp(
+  ctx: CommandContext,
+  gateway: Gateway,
+  {
+    address,
+    log,
+  }: { address: { host: string; port: number }; log: (event: Record<string, unknown>) => void },
+): Promise<void> {
+  const allowedHosts = texts(ctx.parsed, 'allowed-host');
+  const port = await portFor(ctx, address);
+  const auth = await authOptions(ctx, gateway, { host: address.host, port });
+  let listening;
+  try {
+    listening = await listen(() => gateway.server, {
+      host: address.host,
+      port,
+      ...(allowedHosts.length === 0 ? {} : { allowedHosts }),
+      ...(auth === undefined ? {} : { auth }),
+      health: {
+        check: () => {
+          const status = gateway.status();
+          if (!status.upstreams.some((upstream) => upstream.state === 'ready')) {
+            throw new Error('no upstream server is connected');
+          }
+          return {
+            upstreams: status.upstreams.map(({ name, state, latencyMs }) => ({
+              name,
+              state,
+              latencyMs,
+            })),
+          };
+        },
+      },
+    });
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const where = `${address.host}:${String(address.port)}`;
+    if (code === 'EADDRINUSE') {
+      throw new UsageError(
+        `${where} is already in use`,
+        'pick another port: --http 0 picks a free one',
+      );
+    }
+    if (error instanceof TypeError && error.message.includes('allowedHosts')) {
+      throw new UsageError(
+        `binding to ${address.host} needs the Host names clients will use`,
+        'pass --allowed-host <name> for each (the default accepts loopback names only)',
+      );
+    }
+    throw error;
+  }
+  ctx.io.stderr.write(
+    ctx.common.quiet ? `${listening.url}\n` : `mcpkit gateway: serving at ${listening.url}\n`,
+  );
+  const reason = await untilStopped();
+  log({ event: 'stopping', reason });
+  await listening.close();
+}
+
+/** Wraps a transport to learn when it closes (the client closed stdin). */
+function watchClose(inner: Transport): { transport: Transport; closed: Promise<void> } {
+  let done: () => void = () => undefined;
+  const closed = new Promise<void>((resolve) => {
+    done = resolve;
+  });
+  const transport: Transport = {
+    start: (receiver: Receiver) =>
+      inner.start({
+        message: (message: Message, info) => {
+          receiver.message(message, info);
+        },
+        ...(receiver.batch === undefined ? {} : { batch: receiver.batch.bind(receiver) }),
+        closed: (error) => {
+          receiver.closed(error);
+          done();
+        },
+      }),
+    send: (message, options) => inner.send(message, options),
+    close: () => inner.close(),
+  };
+  return { transport, closed };
+}

@@ -1,0 +1,106 @@
+// The gateway's config: the host's `mcpServers` format (src/host/config.ts reads the servers),
+// plus, per server, an optional `tools` object that curates what the gateway serves of it.
+import type { ServerConfig } from '../host/config.js';
+import { parseServersConfig } from '../host/config.js';
+import { MODEL_TOOL_NAME } from '../host/names.js';
+
+/** What the gateway serves of one upstream's tools. Every field is optional. */
+export interface Curation {
+  /** Only tools matching one of these names or globs (`*` any run of characters) are served. */
+  readonly allow?: readonly string[];
+  /** Tools matching one of these names or globs are never served (deny wins over allow). */
+  readonly deny?: readonly string[];
+  /** Downstream names by upstream tool name (each matching ^[a-zA-Z0-9_-]{1,64}$). */
+  readonly rename?: Readonly<Record<string, string>>;
+  /** Descriptions that replace the upstream's, by upstream tool name. */
+  readonly describe?: Readonly<Record<string, string>>;
+}
+
+/** A parsed gateway config. */
+export interface GatewayConfig {
+  readonly servers: Record<string, ServerConfig>;
+  /** Curation by server name (servers without a `tools` object are absent). */
+  readonly curation: Record<string, Curation>;
+}
+
+/**
+ * Reads a parsed config: `{"mcpServers": {name: entry}}` as hosts write it (see
+ * parseServersConfig), where an entry may also carry `"tools": {"allow", "deny", "rename",
+ * "describe"}`. Throws TypeError naming the entry and field at fault.
+ */
+export function parseGatewayConfig(json: unknown): GatewayConfig {
+  const servers = parseServersConfig(json);
+  const root = json as Record<string, unknown>;
+  const entries = (root['mcpServers'] ?? root['servers']) as Record<string, unknown>;
+  const curation: Record<string, Curation> = {};
+  for (const name of Object.keys(servers)) {
+    const tools = (entries[name] as Record<string, unknown>)['tools'];
+    if (tools === undefined) continue;
+    curation[name] = parseCuration(tools, (what) => new TypeError(`server "${name}" ${what}`));
+  }
+  return { servers, curation };
+}
+
+function parseCuration(value: unknown, bad: (what: string) => TypeError): Curation {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw bad('has "tools" that is not an object ({"allow", "deny", "rename", "describe"})');
+  }
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (!['allow', 'deny', 'rename', 'describe'].includes(key)) {
+      throw bad(`has an unknown field "tools.${key}" (allow, deny, rename, describe)`);
+    }
+  }
+  const list = (key: string): string[] | undefined => {
+    const items = record[key];
+    if (items === undefined) return undefined;
+    if (!Array.isArray(items) || !items.every((item) => typeof item === 'string')) {
+      throw bad(`has "tools.${key}" that is not a list of strings`);
+    }
+    return items;
+  };
+  const map = (key: string): Record<string, string> | undefined => {
+    const items = record[key];
+    if (items === undefined) return undefined;
+    if (typeof items !== 'object' || items === null || Array.isArray(items)) {
+      throw bad(`has "tools.${key}" that is not an object of strings`);
+    }
+    if (!Object.values(items).every((item) => typeof item === 'string')) {
+      throw bad(`has "tools.${key}" that is not an object of strings`);
+    }
+    return items as Record<string, string>;
+  };
+  const rename = map('rename');
+  for (const [from, to] of Object.entries(rename ?? {})) {
+    if (!MODEL_TOOL_NAME.test(to)) {
+      throw bad(`renames "${from}" to "${to}", which is not 1-64 characters of a-z A-Z 0-9 _ -`);
+    }
+  }
+  const allow = list('allow');
+  const deny = list('deny');
+  const describe = map('describe');
+  return {
+    ...(allow === undefined ? {} : { allow }),
+    ...(deny === undefined ? {} : { deny }),
+    ...(rename === undefined ? {} : { rename }),
+    ...(describe === undefined ? {} : { describe }),
+  };
+}
+
+/** Whether `name` matches a name or glob (`*` stands for any run of characters). */
+export function matchesGlob(pattern: string, name: string): boolean {
+  if (!pattern.includes('*')) return pattern === name;
+  const source = pattern
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
+  return new RegExp(`^${source}$`).test(name);
+}
+
+/** Whether a curation lets the upstream tool `name` through (deny wins over allow). */
+export function isServed(curation: Curation | undefined, name: string): boolean {
+  if (curation === undefined) return true;
+  if (curation.deny?.some((pattern) => matchesGlob(pattern, name)) === true) return false;
+  if (curation.allow === undefined) return true;
+  return curation.allow.some((pattern) => matchesGlob(pattern, name));
+}

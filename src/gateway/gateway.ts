@@ -1,0 +1,633 @@
+// Gateway: many MCP servers behind one McpServer. Each upstream is a Client (any transport, any
+// revision); what they offer is registered on one McpServer (so it is served to every revision
+// over any transport), tools and prompts namespaced with the host's rules (src/host/names.ts),
+// and kept in step with the upstreams' lists. Requests are forwarded with their progress,
+// cancellation and errors; the upstreams' own requests (elicitation, sampling, roots) and logs
+// go to the downstream request that caused them.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type {
+  CallToolResult,
+  CompleteRef,
+  Prompt,
+  Resource,
+  ResourceTemplate,
+  Tool,
+} from '../client/index.js';
+import { JsonRpcError } from '../jsonrpc/errors.js';
+import { nameTools } from '../host/names.js';
+import { SEARCH_TOOLS, SEARCH_TOOLS_DEFINITION, searchTools } from '../host/discovery.js';
+import type { Tokenizer } from '../host/tokens.js';
+import { ESTIMATE, serializeTool } from '../host/tokens.js';
+import type { JsonSchemaValidator } from '../protocol/json-schema/index.js';
+import type * as Spec from '../protocol/schema/2026-07-28.js';
+import { McpServer } from '../server/index.js';
+import type {
+  Completer,
+  HandlerContext,
+  McpServerOptions,
+  RegisteredHandle,
+  ServerInfo,
+} from '../server/index.js';
+import type { GatewayConfig } from './config.js';
+import { isServed } from './config.js';
+import type { UpstreamHooks, UpstreamStatus, UpstreamTiming } from './upstream.js';
+import { Upstream, UpstreamUnavailable } from './upstream.js';
+
+/** The URI of the status resource (`gateway/status`). */
+export const STATUS_URI = 'gateway://status';
+
+/** Options of a {@link Gateway}. Every field is optional. */
+export interface GatewayOptions {
+  /**
+   * Most tokens the served tool definitions may cost (counted as `mcpkit budget` counts them).
+   * Above it the gateway serves `search_tools` and the tools searches found instead of all.
+   */
+  budget?: number;
+  /** The token counter for `budget`. Default: 4 characters a token (pass loadTokenizer()). */
+  tokenizer?: Tokenizer;
+  /** Reconnect backoff, health pings, request timeouts. */
+  timing?: UpstreamTiming;
+  /** Receives events: upstream connected, down, stderr lines, logs nobody waited for. */
+  onEvent?: (event: Record<string, unknown>) => void;
+  /** The gateway's identity. Default mcpkit-gateway. */
+  info?: ServerInfo;
+  /** Options of the McpServer (revisions, stateSecret, onError, …). */
+  server?: Omit<McpServerOptions, 'validator'>;
+}
+
+/** The status the `gateway/status` resource shows. */
+export interface GatewayStatus {
+  readonly mode: 'all' | 'catalogue';
+  /** What the served tool definitions cost, and of all of them (tokens). */
+  readonly tokens: { readonly served: number; readonly all: number; readonly budget?: number };
+  readonly upstreams: readonly UpstreamStatus[];
+}
+
+/** A downstream request being served by an upstream. */
+interface Call {
+  readonly upstream: string;
+  readonly ctx: HandlerContext;
+}
+
+/** One tool as the gateway serves it. */
+interface ServedTool {
+  readonly upstream: string;
+  readonly original: string;
+  readonly definition: Spec.Tool;
+  readonly key: string;
+}
+
+/**
+ * Upstream arguments are checked by the upstream (which knows its own dialect and formats), and
+ * results are checked by the gateway's client: the McpServer validates nothing again.
+ */
+const PASS_THROUGH: JsonSchemaValidator = { compile: () => () => ({ valid: true, issues: [] }) };
+
+/**
+ * Gateway serves the upstreams of a config through one McpServer (`gateway.server`: connect it
+ * to a transport, or `listen()` it). Create it with {@link Gateway.start}.
+ */
+export class Gateway {
+  readonly server: McpServer;
+  readonly #upstreams = new Map<string, Upstream>();
+  readonly #options: GatewayOptions;
+  readonly #tokenizer: Tokenizer;
+  readonly #calls = new AsyncLocalStorage<Call>();
+  readonly #inflight = new Map<string, Set<Call>>();
+  readonly #tools = new Map<string, { served: ServedTool; handle: RegisteredHandle<unknown> }>();
+  readonly #resources = new Map<string, { owner: string; key: string; handle: Handle }>();
+  readonly #templates = new Map<string, { owner: string; key: string; handle: Handle }>();
+  readonly #prompts = new Map<string, { owner: string; key: string; handle: Handle }>();
+  readonly #subscribed = new Map<string, Set<string>>();
+  /** Every tool the upstreams offer, named (what search_tools searches). */
+  #catalogue: ServedTool[] = [];
+  /** Names loaded by searches (catalogue mode). */
+  readonly #found = new Set<string>();
+  #search: Handle | undefined;
+  #cost = { served: 0, all: 0 };
+  #closed = false;
+
+  private constructor(config: GatewayConfig, options: GatewayOptions) {
+    this.#options = options;
+    this.#tokenizer = options.tokenizer ?? ESTIMATE;
+    if (options.budget !== undefined && !(options.budget > 0)) {
+      throw new TypeError('budget must be a positive number of tokens');
+    }
+    this.server = new McpServer(options.info ?? { name: 'mcpkit-gateway', version: '0.1.0' }, {
+      ...options.server,
+      validator: PASS_THROUGH,
+    });
+    this.server.resource(
+      {
+        uri: STATUS_URI,
+        name: 'gateway/status',
+        title: 'Gateway status',
+        description: 'Each upstream server: state, revision, latency, tools, last error.',
+        mimeType: 'application/json',
+      },
+      () => JSON.stringify(this.status(), null, 2),
+    );
+    this.#curation = config.curation;
+    for (const [name, server] of Object.entries(config.servers)) {
+      const hooks = this.#hooks(name);
+      this.#upstreams.set(
+        name,
+        new Upstream(name, { config: server, hooks, timing: options.timing ?? {} }),
+      );
+    }
+  }
+
+  readonly #curation: GatewayConfig['curation'];
+
+  /**
+   * Connects to every upstream (each first attempt, in parallel) and resolves with the gateway
+   * serving what the connected ones offer. Upstreams that could not be reached are retried with
+   * backoff; their tools appear once they connect. Never rejects for an upstream's failure.
+   */
+  static async start(config: GatewayConfig, options: GatewayOptions = {}): Promise<Gateway> {
+    const gateway = new Gateway(config, options);
+    await Promise.all([...gateway.#upstreams.values()].map((upstream) => upstream.start()));
+    gateway.#sync();
+    return gateway;
+  }
+
+  /** The upstreams' status, and what the tool definitions cost. */
+  status(): GatewayStatus {
+    const { budget } = this.#options;
+    return {
+      mode: this.#catalogueMode() ? 'catalogue' : 'all',
+      tokens: { ...this.#cost, ...(budget === undefined ? {} : { budget }) },
+      upstreams: [...this.#upstreams.values()].map((upstream) => upstream.status()),
+    };
+  }
+
+  /** Closes every upstream and the server. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.all([...this.#upstreams.values()].map((upstream) => upstream.close()));
+    await this.server.close();
+  }
+
+  #hooks(name: string): UpstreamHooks {
+    return {
+      elicit: (params) => this.#route(name, 'elicitation').elicit(params),
+      sample: (params) => this.#route(name, 'sampling').sample(params),
+      roots: () => {
+        const call = this.#callOf(name);
+        return call === undefined ? [] : call.ctx.roots();
+      },
+      log: (params) => {
+        const call = this.#callOf(name);
+        if (call !== undefined) {
+          void call.ctx.log(params.level, params.data, params.logger).catch(() => undefined);
+        } else {
+          this.#event({ upstream: name, log: params.level, data: params.data });
+        }
+      },
+      resourceUpdated: (uri) => {
+        this.server.resourceUpdated(uri);
+      },
+      changed: () => {
+        if (!this.#closed) this.#sync();
+      },
+      event: (event) => {
+        this.#event(event);
+      },
+    };
+  }
+
+  #event(event: Record<string, unknown>): void {
+    this.#options.onEvent?.(event);
+  }
+
+  /**
+   * The downstream request an upstream's request or log belongs to: the one whose forwarded call
+   * it arrived within (2026-07-28 upstreams and HTTP response streams), else the latest request
+   * in flight to that upstream (stdio carries no link between a server's request and the call
+   * that caused it).
+   */
+  #callOf(upstream: string): Call | undefined {
+    const current = this.#calls.getStore();
+    if (current?.upstream === upstream) return current;
+    const inflight = this.#inflight.get(upstream);
+    if (inflight === undefined || inflight.size === 0) return undefined;
+    return [...inflight].at(-1);
+  }
+
+  #route(upstream: string, what: string): HandlerContext {
+    const call = this.#callOf(upstream);
+    if (call === undefined) {
+      throw new JsonRpcError(
+        -32603,
+        `the gateway has no downstream request in flight to answer this ${what} request`,
+      );
+    }
+    return call.ctx;
+  }
+
+  /** Runs `fn` as part of `call`: the upstream's requests meanwhile go to its client. */
+  async #within<T>(call: Call, fn: () => Promise<T>): Promise<T> {
+    let inflight = this.#inflight.get(call.upstream);
+    if (inflight === undefined) {
+      inflight = new Set();
+      this.#inflight.set(call.upstream, inflight);
+    }
+    inflight.add(call);
+    try {
+      return await this.#calls.run(call, fn);
+    } finally {
+      inflight.delete(call);
+    }
+  }
+
+  #upstream(name: string): Upstream {
+    const upstream = this.#upstreams.get(name);
+    if (upstream === undefined) throw new Error(`no upstream "${name}"`);
+    return upstream;
+  }
+
+  // ---- what is served, kept in step with the upstreams ----
+
+  #sync(): void {
+    this.#syncTools();
+    this.#syncResources();
+    this.#syncPrompts();
+    this.server.resourceUpdated(STATUS_URI);
+  }
+
+  #catalogueMode(): boolean {
+    const { budget } = this.#options;
+    return budget !== undefined && this.#cost.all > budget;
+  }
+
+  #syncTools(): void {
+    const refs: { server: string; tool: string; source: Tool }[] = [];
+    for (const upstream of this.#sorted()) {
+      const curation = this.#curation[upstream.name];
+      for (const tool of upstream.tools) {
+        if (!isServed(curation, tool.name)) continue;
+        refs.push({
+          server: upstream.name,
+          tool: curation?.rename?.[tool.name] ?? tool.name,
+          source: tool,
+        });
+      }
+    }
+    const named = nameTools(refs);
+    this.#catalogue = named.map((entry, index) => {
+      const { source, server } = refs[index] as (typeof refs)[number];
+      const description = this.#curation[server]?.describe?.[source.name] ?? source.description;
+      const definition = forwardedTool(source, entry.name, description);
+      return {
+        upstream: server,
+        original: source.name,
+        definition,
+        key: JSON.stringify(definition),
+      };
+    });
+    const count = (tools: readonly ServedTool[]) =>
+      tools.reduce((sum, tool) => sum + this.#tokenizer.count(serializeTool(tool.definition)), 0);
+    const all = count(this.#catalogue);
+    this.#cost = { served: all, all };
+    let served = this.#catalogue;
+    if (this.#catalogueMode()) {
+      served = this.#catalogue.filter((tool) => this.#found.has(tool.definition.name));
+      this.#search ??= this.#registerSearch();
+      this.#cost = {
+        served:
+          count(served) + this.#tokenizer.count(serializeTool(SEARCH_TOOLS_DEFINITION as Tool)),
+        all,
+      };
+    } else if (this.#search !== undefined) {
+      this.#search.remove();
+      this.#search = undefined;
+    }
+    const wanted = new Map(served.map((tool) => [tool.definition.name, tool]));
+    for (const [name, entry] of this.#tools) {
+      const next = wanted.get(name);
+      if (next === undefined || next.key !== entry.served.key) {
+        entry.handle.remove();
+        this.#tools.delete(name);
+      }
+    }
+    for (const [name, tool] of wanted) {
+      if (this.#tools.has(name)) continue;
+      try {
+        this.#tools.set(name, { served: tool, handle: this.#registerTool(tool) });
+      } catch (error) {
+        this.#event({
+          upstream: tool.upstream,
+          event: 'tool-skipped',
+          tool: tool.original,
+          error: String(error),
+        });
+      }
+    }
+  }
+
+  #registerTool(tool: ServedTool): RegisteredHandle<unknown> {
+    const { upstream, original } = tool;
+    const handler = (args: Record<string, unknown>, ctx: HandlerContext) =>
+      this.#within({ upstream, ctx }, () => this.#callTool({ upstream, ctx }, original, args));
+    const definition = { ...tool.definition } as Record<string, unknown>;
+    return this.server.tool(definition as never, handler as never);
+  }
+
+  async #callTool(
+    call: Call,
+    tool: string,
+    args: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
+    const { upstream: name, ctx } = call;
+    const upstream = this.#upstream(name);
+    try {
+      const result = await upstream.use((client) =>
+        client.callTool(tool, args, {
+          signal: ctx.signal,
+          onProgress: (progress, total, message) => {
+            void ctx.progress(progress, total, message).catch(() => undefined);
+          },
+        }),
+      );
+      return toolResult(result);
+    } catch (error) {
+      if (error instanceof JsonRpcError || ctx.signal.aborted) throw error;
+      if (!(error instanceof UpstreamUnavailable)) void upstream.check();
+      const reason = error instanceof Error ? error.message : String(error);
+      const text =
+        error instanceof UpstreamUnavailable
+          ? reason
+          : `the server "${name}" behind this gateway failed to answer: ${reason}`;
+      return { content: [{ type: 'text', text }], isError: true };
+    }
+  }
+
+  #registerSearch(): Handle {
+    return this.server.tool(
+      {
+        name: SEARCH_TOOLS,
+        description: SEARCH_TOOLS_DEFINITION.description,
+        inputSchema: SEARCH_TOOLS_DEFINITION.inputSchema,
+      },
+      (args) => {
+        const query = typeof args['query'] === 'string' ? args['query'] : '';
+        const limit = typeof args['limit'] === 'number' ? args['limit'] : 5;
+        const searchable = this.#catalogue.map((tool) => ({
+          tool,
+          name: tool.definition.name,
+          server: tool.upstream,
+          description: tool.definition.description ?? '',
+        }));
+        const found = searchTools(searchable, query, Math.min(20, Math.max(1, limit)));
+        if (found.length === 0) {
+          return `No tool matches "${query}". Try other keywords.`;
+        }
+        for (const entry of found) this.#found.add(entry.name);
+        this.#syncTools();
+        const definitions = found.map((entry) => {
+          const { name, description, inputSchema } = entry.tool.definition;
+          return { name, description, inputSchema };
+        });
+        return `These tools are now available to call (tools/list lists them):\n${JSON.stringify(definitions, null, 2)}`;
+      },
+    );
+  }
+
+  #sorted(): Upstream[] {
+    return [...this.#upstreams.values()].sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    );
+  }
+
+  #syncResources(): void {
+    const resources = new Map<string, { owner: string; source: Resource }>();
+    const templates = new Map<string, { owner: string; source: ResourceTemplate }>();
+    // The first upstream by name keeps a URI (or template) that two upstreams offer.
+    for (const upstream of this.#sorted()) {
+      for (const source of upstream.resources) {
+        if (source.uri === STATUS_URI || resources.has(source.uri)) continue;
+        resources.set(source.uri, { owner: upstream.name, source });
+      }
+      for (const source of upstream.templates) {
+        if (!templates.has(source.uriTemplate)) {
+          templates.set(source.uriTemplate, { owner: upstream.name, source });
+        }
+      }
+    }
+    reconcile(this.#resources, resources, (uri, { owner, source }) =>
+      this.server.resource({ ...(listedFields(source) as { name: string }), uri }, (read, ctx) =>
+        this.#readResource(owner, read, ctx),
+      ),
+    );
+    reconcile(this.#templates, templates, (uriTemplate, { owner, source }) =>
+      this.server.resourceTemplate(
+        {
+          ...(listedFields(source) as { name: string }),
+          uriTemplate,
+          ...this.#templateCompleters(owner, uriTemplate),
+        },
+        (read, _variables, ctx) => this.#readResource(owner, read, ctx),
+      ),
+    );
+    for (const { owner, source } of resources.values()) this.#subscribe(owner, source.uri);
+  }
+
+  /** Subscribes upstream to a resource, once per connection, when the upstream takes subscriptions. */
+  #subscribe(owner: string, uri: string): void {
+    const upstream = this.#upstream(owner);
+    const resources = upstream.capabilities.resources as { subscribe?: boolean } | undefined;
+    if (resources?.subscribe !== true) return;
+    let done = this.#subscribed.get(owner);
+    if (done === undefined) {
+      done = new Set();
+      this.#subscribed.set(owner, done);
+    }
+    if (done.has(uri)) return;
+    done.add(uri);
+    void upstream.use((client) => client.subscribe(uri)).catch(() => done.delete(uri));
+  }
+
+  async #readResource(owner: string, uri: string, ctx: HandlerContext) {
+    const upstream = this.#upstream(owner);
+    const result = await this.#within({ upstream: owner, ctx }, () =>
+      upstream.use((client) => client.readResource(uri, { signal: ctx.signal })),
+    ).catch(rethrow);
+    this.#subscribe(owner, uri);
+    return {
+      contents: result.contents,
+      ...(result._meta === undefined ? {} : { _meta: result._meta }),
+    };
+  }
+
+  #templateCompleters(
+    owner: string,
+    uriTemplate: string,
+  ): { complete?: Record<string, Completer> } {
+    if (this.#upstream(owner).capabilities.completions === undefined) return {};
+    const ref: CompleteRef = { type: 'ref/resource', uri: uriTemplate };
+    const complete: Record<string, Completer> = {};
+    for (const variable of templateVariables(uriTemplate)) {
+      complete[variable] = (value, context) =>
+        this.#complete({ owner, ref, name: variable }, value, context);
+    }
+    return { complete };
+  }
+
+  async #complete(
+    { owner, ref, name }: { owner: string; ref: CompleteRef; name: string },
+    value: string,
+    context: { arguments: Readonly<Record<string, string>> },
+  ): Promise<string[]> {
+    const result = await this.#upstream(owner)
+      .use((client) =>
+        client.complete(ref, { name, value }, { context: { arguments: { ...context.arguments } } }),
+      )
+      .catch(rethrow);
+    return result.completion.values;
+  }
+
+  #syncPrompts(): void {
+    const refs: { server: string; tool: string; source: Prompt }[] = [];
+    for (const upstream of this.#sorted()) {
+      for (const source of upstream.prompts) {
+        refs.push({ server: upstream.name, tool: source.name, source });
+      }
+    }
+    const wanted = new Map<string, { owner: string; source: Prompt }>();
+    nameTools(refs).forEach((entry, index) => {
+      const { source } = refs[index] as (typeof refs)[number];
+      wanted.set(entry.name, { owner: entry.server, source });
+    });
+    reconcile(this.#prompts, wanted, (name, { owner, source }) => {
+      const withCompletions = this.#upstream(owner).capabilities.completions !== undefined;
+      const ref: CompleteRef = { type: 'ref/prompt', name: source.name };
+      return this.server.prompt(
+        {
+          ...(listedFields(source) as { name: string }),
+          name,
+          arguments: (source.arguments ?? []).map((argument) => ({
+            ...argument,
+            ...(withCompletions
+              ? {
+                  complete: (
+                    value: string,
+                    context: { arguments: Readonly<Record<string, string>> },
+                  ) => this.#complete({ owner, ref, name: argument.name }, value, context),
+                }
+              : {}),
+          })),
+        },
+        async (args, ctx) => {
+          const upstream = this.#upstream(owner);
+          const result = await this.#within({ upstream: owner, ctx }, () =>
+            upstream.use((client) =>
+              client.getPrompt(source.name, { ...args }, { signal: ctx.signal }),
+            ),
+          ).catch(rethrow);
+          return {
+            messages: result.messages,
+            ...(result.description === undefined ? {} : { description: result.description }),
+            ...(result._meta === undefined ? {} : { _meta: result._meta }),
+          };
+        },
+      );
+    });
+  }
+}
+
+type Handle = RegisteredHandle<unknown>;
+
+/**
+ * Brings `registered` in step with `wanted`: entries gone or changed are removed, new or changed
+ * ones registered with `register` (a registration that fails is left out).
+ */
+function reconcile<T extends { owner: string; source: unknown }>(
+  registered: Map<string, { owner: string; key: string; handle: Handle }>,
+  wanted: Map<string, T>,
+  register: (key: string, entry: T) => unknown,
+): void {
+  for (const [key, entry] of registered) {
+    const next = wanted.get(key);
+    if (next === undefined || entry.key !== JSON.stringify([next.owner, next.source])) {
+      entry.handle.remove();
+      registered.delete(key);
+    }
+  }
+  for (const [key, entry] of wanted) {
+    if (registered.has(key)) continue;
+    try {
+      const handle = register(key, entry) as Handle;
+      registered.set(key, {
+        owner: entry.owner,
+        key: JSON.stringify([entry.owner, entry.source]),
+        handle,
+      });
+    } catch {
+      // An upstream entry this server cannot serve (an invalid URI or template): left out.
+    }
+  }
+}
+
+/** The listed fields of an upstream resource, template or prompt that pass through. */
+function listedFields(source: object): Record<string, unknown> {
+  const keep = [
+    'name',
+    'title',
+    'description',
+    'mimeType',
+    'size',
+    'annotations',
+    'icons',
+    '_meta',
+  ];
+  return Object.fromEntries(
+    Object.entries(source).filter(([key, value]) => keep.includes(key) && value !== undefined),
+  );
+}
+
+/** The definition the gateway lists for an upstream tool. */
+function forwardedTool(source: Tool, name: string, description: string | undefined): Spec.Tool {
+  const fields: Record<string, unknown> = {
+    name,
+    title: source.title,
+    description,
+    inputSchema: source.inputSchema,
+    outputSchema: source.outputSchema,
+    annotations: source.annotations,
+    icons: source.icons,
+    _meta: source._meta,
+  };
+  return Object.fromEntries(
+    Object.entries(fields).filter(([, value]) => value !== undefined),
+  ) as unknown as Spec.Tool;
+}
+
+/** An upstream tool result as a handler returns it: the fields a result may have. */
+function toolResult(result: CallToolResult): Record<string, unknown> {
+  const out: Record<string, unknown> = { content: result.content };
+  if (result.structuredContent !== undefined) out['structuredContent'] = result.structuredContent;
+  if (result.isError !== undefined) out['isError'] = result.isError;
+  if (result._meta !== undefined) out['_meta'] = result._meta;
+  return out;
+}
+
+/**
+ * An upstream's failure as a resource, prompt or completion answer: its JSON-RPC error as is
+ * (code and data kept), anything else -32603 with the message.
+ */
+function rethrow(error: unknown): never {
+  if (error instanceof JsonRpcError) throw error;
+  throw new JsonRpcError(-32603, error instanceof Error ? error.message : String(error));
+}
+
+/** The variable names of an RFC 6570 template (`{a}`, `{+b}`, `{?c,d*}`, `{e:3}`). */
+export function templateVariables(template: string): string[] {
+  const names: string[] = [];
+  for (const [, expression = ''] of template.matchAll(/\{([^}]*)\}/g)) {
+    for (const spec of expression.replace(/^[+#./;?&]/, '').split(',')) {
+      const name = spec.replace(/(\*|:\d+)$/, '');
+      if (name !== '' && !names.includes(name)) names.push(name);
+    }
+  }
+  return names;
+}

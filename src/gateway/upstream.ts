@@ -1,0 +1,328 @@
+// One upstream server of the gateway: a Client kept connected (reconnected with capped
+// exponential backoff when its process dies or its endpoint stops answering), the lists it
+// serves, and its status (state, revision, latency of the last health ping, last error).
+import { Client } from '../client/index.js';
+import type {
+  ClientOptions,
+  ElicitHandler,
+  ListKind,
+  Prompt,
+  Resource,
+  ResourceTemplate,
+  RootsHandler,
+  SampleHandler,
+  Tool,
+} from '../client/index.js';
+import type { ServerConfig } from '../host/config.js';
+import { createServerTransport } from '../host/config.js';
+import type * as Spec from '../protocol/schema/2026-07-28.js';
+
+/** Where an upstream stands. */
+export type UpstreamState = 'connecting' | 'ready' | 'down' | 'closed';
+
+/** What the gateway hands an upstream: the answers to its server's requests, and its events. */
+export interface UpstreamHooks {
+  readonly elicit: ElicitHandler;
+  readonly sample: SampleHandler;
+  readonly roots: RootsHandler;
+  readonly log: (params: Spec.LoggingMessageNotificationParams) => void;
+  readonly resourceUpdated: (uri: string) => void;
+  /** The lists or the state changed: the gateway resyncs what it serves. */
+  readonly changed: () => void;
+  /** A line for the gateway's log (stderr or --json). */
+  readonly event: (event: Record<string, unknown>) => void;
+}
+
+/** Timing options of an upstream. */
+export interface UpstreamTiming {
+  /** First reconnect delay; doubles per failure. Default 250 ms. */
+  readonly backoffMs?: number;
+  /** Longest reconnect delay. Default 30 s. */
+  readonly maxBackoffMs?: number;
+  /** Health ping period (latency, liveness of HTTP upstreams). Default 15 s; 0: none. */
+  readonly pingIntervalMs?: number;
+  /** Timeout of each upstream request (progress restarts it). Default 5 minutes. */
+  readonly timeoutMs?: number;
+}
+
+/** An upstream's status, as the `gateway/status` resource shows it. */
+export interface UpstreamStatus {
+  readonly name: string;
+  readonly transport: 'stdio' | 'http' | 'custom';
+  readonly state: UpstreamState;
+  readonly revision?: string;
+  readonly server?: Spec.Implementation;
+  readonly tools: number;
+  readonly resources: number;
+  readonly prompts: number;
+  /** Round-trip time of the last health ping (or connect), in milliseconds. */
+  readonly latencyMs?: number;
+  readonly lastError?: string;
+  /** Successful connections after the first. */
+  readonly reconnects: number;
+  /** ISO time of the last state change. */
+  readonly since: string;
+}
+
+/** Thrown by {@link Upstream.use} while the upstream is not connected. */
+export class UpstreamUnavailable extends Error {
+  constructor(name: string, reason: string | undefined) {
+    super(
+      `the server "${name}" behind this gateway is unavailable${reason === undefined ? '' : ` (${reason})`}; the gateway is reconnecting, try again shortly`,
+    );
+    this.name = 'UpstreamUnavailable';
+  }
+}
+
+/** One upstream server. Call {@link start} once; {@link close} ends it for good. */
+export class Upstream {
+  readonly name: string;
+  readonly #config: ServerConfig;
+  readonly #hooks: UpstreamHooks;
+  readonly #timing: Required<UpstreamTiming>;
+  #client: Client | undefined;
+  #state: UpstreamState = 'connecting';
+  #since = new Date();
+  #lastError: string | undefined;
+  #latencyMs: number | undefined;
+  #connections = 0;
+  #failures = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #ping: ReturnType<typeof setInterval> | undefined;
+  #firstAttempt: Promise<void> | undefined;
+  tools: Tool[] = [];
+  resources: Resource[] = [];
+  templates: ResourceTemplate[] = [];
+  prompts: Prompt[] = [];
+
+  constructor(
+    name: string,
+    {
+      config,
+      hooks,
+      timing,
+    }: { config: ServerConfig; hooks: UpstreamHooks; timing: UpstreamTiming },
+  ) {
+    this.name = name;
+    this.#config = config;
+    this.#hooks = hooks;
+    this.#timing = {
+      backoffMs: timing.backoffMs ?? 250,
+      maxBackoffMs: timing.maxBackoffMs ?? 30_000,
+      pingIntervalMs: timing.pingIntervalMs ?? 15_000,
+      timeoutMs: timing.timeoutMs ?? 300_000,
+    };
+  }
+
+  get state(): UpstreamState {
+    return this.#state;
+  }
+
+  /** The connected client's server capabilities (empty while not connected). */
+  get capabilities(): Spec.ServerCapabilities {
+    return this.#client?.isConnected === true ? this.#client.serverCapabilities : {};
+  }
+
+  /** Starts connecting; resolves after the first attempt (connected or not). Never rejects. */
+  start(): Promise<void> {
+    this.#firstAttempt ??= this.#connect();
+    if (this.#timing.pingIntervalMs > 0 && this.#ping === undefined) {
+      this.#ping = setInterval(() => void this.check(), this.#timing.pingIntervalMs);
+      this.#ping.unref();
+    }
+    return this.#firstAttempt;
+  }
+
+  /** Runs `fn` with the connected client; throws {@link UpstreamUnavailable} while down. */
+  use<T>(fn: (client: Client) => Promise<T>): Promise<T> {
+    const client = this.#client;
+    if (this.#state !== 'ready' || client === undefined || !client.isConnected) {
+      return Promise.reject(new UpstreamUnavailable(this.name, this.#lastError));
+    }
+    return fn(client);
+  }
+
+  /**
+   * Checks the upstream with a ping (after a call failed in transit, and periodically): records
+   * the latency, or marks it down and reconnects.
+   */
+  async check(): Promise<void> {
+    const client = this.#client;
+    if (this.#state !== 'ready' || client === undefined) return;
+    const started = performance.now();
+    try {
+      await client.ping({ timeoutMs: 10_000 });
+      this.#latencyMs = Math.round((performance.now() - started) * 10) / 10;
+    } catch (error) {
+      if (this.#client === client) this.#lost(client, error);
+    }
+  }
+
+  /** The upstream's status. */
+  status(): UpstreamStatus {
+    const client = this.#client;
+    const connected = this.#state === 'ready' && client !== undefined;
+    const info = connected ? client.serverInfo : undefined;
+    return {
+      name: this.name,
+      transport: 'url' in this.#config ? 'http' : 'command' in this.#config ? 'stdio' : 'custom',
+      state: this.#state,
+      ...(connected ? { revision: client.revision } : {}),
+      ...(info === undefined ? {} : { server: info }),
+      tools: this.tools.length,
+      resources: this.resources.length + this.templates.length,
+      prompts: this.prompts.length,
+      ...(this.#latencyMs === undefined ? {} : { latencyMs: this.#latencyMs }),
+      ...(this.#lastError === undefined ? {} : { lastError: this.#lastError }),
+      reconnects: Math.max(0, this.#connections - 1),
+      since: this.#since.toISOString(),
+    };
+  }
+
+  /** Stops reconnecting and closes the connection (a stdio server's process ends). */
+  async close(): Promise<void> {
+    this.#setState('closed');
+    clearTimeout(this.#timer);
+    clearInterval(this.#ping);
+    const client = this.#client;
+    this.#client = undefined;
+    await client?.close();
+  }
+
+  async #connect(): Promise<void> {
+    if (this.#state === 'closed') return;
+    this.#setState('connecting');
+    const client = new Client({ name: 'mcpkit-gateway', version: '1' }, this.#clientOptions());
+    const started = performance.now();
+    try {
+      const transport = await createServerTransport(this.#config, {
+        onStderr: (chunk) => {
+          this.#hooks.event({ upstream: this.name, stderr: chunk.trimEnd() });
+        },
+      });
+      await client.connect(transport, { timeoutMs: 30_000 });
+      this.#latencyMs = Math.round((performance.now() - started) * 10) / 10;
+      if ((this.#state as UpstreamState) === 'closed') {
+        await client.close();
+        return;
+      }
+      this.#client = client;
+      await this.#refresh(client, ['tools', 'resources', 'prompts']);
+      this.#connections++;
+      this.#failures = 0;
+      this.#lastError = undefined;
+      this.#setState('ready');
+      this.#hooks.event({
+        upstream: this.name,
+        event: 'connected',
+        revision: client.revision,
+        latencyMs: this.#latencyMs,
+        tools: this.tools.length,
+      });
+      this.#hooks.changed();
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      if (this.#client === client) this.#client = undefined;
+      this.#down(error);
+    }
+  }
+
+  #clientOptions(): ClientOptions {
+    return {
+      timeoutMs: this.#timing.timeoutMs,
+      // Every capability a downstream client may have: the answer comes from the downstream
+      // client that caused the request (or an error saying it cannot answer).
+      onElicit: (params, ctx) => this.#hooks.elicit(params, ctx),
+      elicitation: { url: true },
+      onSample: (params, ctx) => this.#hooks.sample(params, ctx),
+      sampling: { tools: true },
+      onRoots: (ctx) => this.#hooks.roots(ctx),
+      onLog: (params) => {
+        this.#hooks.log(params);
+      },
+      onListChanged: (kind) => {
+        const client = this.#client;
+        if (client !== undefined) void this.#refreshAndTell(client, kind);
+      },
+      onResourceUpdated: (uri) => {
+        this.#hooks.resourceUpdated(uri);
+      },
+      onClose: (error) => {
+        const client = this.#client;
+        if (client !== undefined && !client.isConnected) {
+          this.#lost(client, error ?? new Error('the connection closed'));
+        }
+      },
+    };
+  }
+
+  async #refreshAndTell(client: Client, kind: ListKind): Promise<void> {
+    try {
+      await this.#refresh(client, [kind]);
+      this.#hooks.changed();
+    } catch (error) {
+      this.#hooks.event({ upstream: this.name, event: 'list-failed', error: message(error) });
+    }
+  }
+
+  /** Lists what the server offers of `kinds` (what it has the capability for). */
+  async #refresh(client: Client, kinds: readonly ListKind[]): Promise<void> {
+    const capabilities = client.serverCapabilities;
+    const has = (kind: ListKind) => capabilities[kind] !== undefined;
+    await Promise.all([
+      kinds.includes('tools') && has('tools')
+        ? client.listTools().then((tools) => (this.tools = tools))
+        : undefined,
+      kinds.includes('resources') && has('resources')
+        ? Promise.all([client.listResources(), client.listResourceTemplates()]).then(
+            ([resources, templates]) => {
+              this.resources = resources;
+              this.templates = templates;
+            },
+          )
+        : undefined,
+      kinds.includes('prompts') && has('prompts')
+        ? client.listPrompts().then((prompts) => (this.prompts = prompts))
+        : undefined,
+    ]);
+  }
+
+  /** The connection of `client` is gone: down, and reconnecting. */
+  #lost(client: Client, error: unknown): void {
+    if (this.#client !== client || this.#state === 'closed') return;
+    this.#client = undefined;
+    void client.close().catch(() => undefined);
+    this.#down(error);
+    this.#hooks.changed();
+  }
+
+  #down(error: unknown): void {
+    if (this.#state === 'closed') return;
+    this.#lastError = message(error);
+    this.#setState('down');
+    const delay = Math.min(
+      this.#timing.maxBackoffMs,
+      this.#timing.backoffMs * 2 ** Math.min(this.#failures, 20),
+    );
+    this.#failures++;
+    this.#hooks.event({
+      upstream: this.name,
+      event: 'down',
+      error: this.#lastError,
+      retryInMs: delay,
+    });
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => void this.#connect(), delay);
+    this.#timer.unref();
+  }
+
+  #setState(state: UpstreamState): void {
+    if (this.#state === state) return;
+    this.#state = state;
+    this.#since = new Date();
+  }
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
