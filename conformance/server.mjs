@@ -75,6 +75,10 @@ async function sharedState(flags) {
     server: {
       stateSecret: secret,
       taskStore: redis.createRedisTaskStore({ client, prefix: `${prefix}:tasks` }),
+      // List changes and resource updates made on one process reach the clients of all.
+      ...(redis.createRedisChangeBus === undefined
+        ? {}
+        : { changeBus: redis.createRedisChangeBus({ client, prefix }) }),
     },
     http: {
       sessionStore: redis.createRedisSessionStore({ client, prefix: `${prefix}:sessions` }),
