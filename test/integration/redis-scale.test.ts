@@ -33,6 +33,15 @@ import {
 import { startFace } from './http-server-harness.js';
 
 const URL_ = process.env['MCPKIT_TEST_REDIS_URL'];
+
+/** A promise and what resolves it (Node 20 has no Promise.withResolvers). */
+function opened(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = (): void => {};
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
 if (URL_ === undefined)
   console.log('skipping the Redis scale-out tests: MCPKIT_TEST_REDIS_URL is not set');
 
@@ -81,6 +90,15 @@ describe.skipIf(URL_ === undefined)('processes as one server through Redis', () 
       });
       return `${name} got ${String(answer.content?.['colour'])}`;
     });
+    server.tool(
+      { name: 'slow', description: 'Progress, a wait, progress.' },
+      async (_args, ctx) => {
+        await ctx.progress(1, 2);
+        await gate.promise;
+        await ctx.progress(2, 2);
+        return `${name} slowly`;
+      },
+    );
     server.resource({ uri: 'test://r', name: 'r' }, () => 'r');
     const face = await startFace('node', server, {
       sessionStore: createRedisSessionStore({
@@ -94,6 +112,9 @@ describe.skipIf(URL_ === undefined)('processes as one server through Redis', () 
     servers.set(face, server);
     return face;
   }
+
+  /** What the `slow` tool waits for. */
+  let gate = opened();
 
   const get = (session: string, lastEventId?: string) => ({
     method: 'GET',
@@ -299,6 +320,37 @@ describe.skipIf(URL_ === undefined)('processes as one server through Redis', () 
       ]);
       expect(got).toBeDefined();
     });
+  });
+
+  it('a POST stream resumed on another process follows the tool still running on the first', async () => {
+    gate = opened();
+    const a = await processLike('a');
+    const b = await processLike('b');
+    const session = await openSession(a);
+    const abort = new AbortController();
+    const res = await a.request({
+      ...sessionRequest(session, call('slow', {}, 14, { progressToken: 's' })),
+      signal: abort.signal,
+    });
+    const first = events(res);
+    const seen = await eventsUntil(first, (e) => e.data.includes('progress'));
+    // The connection drops; the client resumes on B from the priming event.
+    abort.abort();
+    await first.return(undefined);
+    const resumed = await b.request(get(session, seen[0]!.id));
+    expect(resumed.status).toBe(200);
+    const rest = events(resumed);
+    const replayed = await eventsUntil(rest, (e) => e.data.includes('progress'));
+    expect(replayed.at(-1)!.id).toBe(seen.at(-1)!.id);
+    // Once A let the stream go, what the tool sends there reaches the client through B.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    gate.resolve();
+    const tail: unknown[] = [];
+    for await (const e of rest) tail.push(...messages([e]));
+    expect(tail).toMatchObject([
+      { method: 'notifications/progress', params: { progress: 2 } },
+      { id: 14, result: { content: [{ text: 'a slowly' }] } },
+    ]);
   });
 
   /** A fetch that sends each request to the next of `faces` (a round-robin balancer). */

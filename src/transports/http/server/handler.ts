@@ -198,14 +198,16 @@ export function createStreamableHttpHandler(
 
   /** When each stored session's expiry was last extended (at most once a minute each). */
   const refreshed = new Map<string, number>();
+  const refreshMs = Math.min(60_000, (resolved.sessionStore?.ttlMs ?? 120_000) / 2);
   /**
-   * Extends the expiry of stored session `id` when due (at most once a minute): a promise then,
+   * Extends the expiry of stored session `id` when due (at most once a minute, or every half
+   * TTL when that is shorter): a promise then,
    * after which a session whose record is gone (expired, deleted) is no longer held here.
    */
   function refresh(id: string): Promise<void> | undefined {
     const store = resolved.sessionStore;
     const now = Date.now();
-    if (store?.touch === undefined || now - (refreshed.get(id) ?? 0) < 60_000) return undefined;
+    if (store?.touch === undefined || now - (refreshed.get(id) ?? 0) < refreshMs) return undefined;
     if (!sessions.knows(id)) return undefined;
     if (refreshed.size > resolved.maxSessions) refreshed.clear();
     refreshed.set(id, now);

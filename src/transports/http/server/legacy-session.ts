@@ -177,9 +177,15 @@ export function sharedHooks(
     return true;
   };
   return {
-    forward: (id, message) => publish(id, { type: 'server', message }),
-    holding(id) {
-      publish(id, { type: 'stream' });
+    forward: (id, message, streamId) =>
+      publish(
+        id,
+        streamId === undefined
+          ? { type: 'server', message }
+          : { type: 'server', message, streamId },
+      ),
+    holding(id, streamId) {
+      publish(id, streamId === undefined ? { type: 'stream' } : { type: 'stream', streamId });
     },
     changed(session, change) {
       if (session.record !== undefined) store.save(session.id, session.record).catch(failed);
@@ -199,10 +205,10 @@ export function onSessionEvent(ctx: HttpContext, id: string, event: SessionEvent
       }
       return;
     case 'server':
-      if (isMessage(event.message)) session.forwarded(event.message);
+      if (isObject(event.message)) session.forwarded(event.message, optionalString(event.streamId));
       return;
     case 'stream':
-      session.release();
+      session.release(optionalString(event.streamId));
       return;
     case 'state':
       session.apply(event.change);
@@ -213,6 +219,14 @@ export function onSessionEvent(ctx: HttpContext, id: string, event: SessionEvent
     default:
       return;
   }
+}
+
+function isObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null;
+}
+
+function optionalString(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
 }
 
 function isMessage(value: unknown): value is Message {

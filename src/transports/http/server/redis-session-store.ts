@@ -48,6 +48,7 @@ export function createRedisSessionStore(options: RedisSessionStoreOptions): Sess
   // Who published a message: a process ignores its own (it delivered them already).
   const origin = crypto.randomUUID();
   return {
+    ttlMs,
     async save(id, record) {
       await client.set(key(id), JSON.stringify(record), {
         expiration: { type: 'PX', value: ttlMs },

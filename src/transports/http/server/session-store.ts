@@ -16,15 +16,21 @@ export interface SessionRecord extends RestoredSession {
  * What one process tells the others about a session through the store's bus:
  * - `client`: a client message for the process that awaits it (a response to a request a server
  *   there sent, a `notifications/cancelled` for a request running there);
- * - `server`: a server message for the session's GET stream, to the process that holds it;
- * - `stream`: the publisher now holds the session's GET stream: the others let theirs go;
+ * - `server`: a server message for the session's GET stream, to the process that holds it (with
+ *   `streamId`: for a POST stream that process took over);
+ * - `stream`: the publisher now holds the session's GET stream (with `streamId`: that POST
+ *   stream, resumed there): the others let theirs go;
  * - `state`: the client changed what the session keeps (log level, resource subscriptions);
  * - `ended`: the session ended (DELETE): every process drops its copy.
  */
 export type SessionEvent =
   | { readonly type: 'client'; readonly message: Message }
-  | { readonly type: 'server'; readonly message: Message }
-  | { readonly type: 'stream' }
+  | {
+      readonly type: 'server';
+      readonly message: Message | readonly Message[];
+      readonly streamId?: string;
+    }
+  | { readonly type: 'stream'; readonly streamId?: string }
   | { readonly type: 'state'; readonly change: SessionChange }
   | { readonly type: 'ended' };
 
@@ -38,6 +44,11 @@ export type SessionChange =
  * DELETE.
  */
 export interface SessionStore {
+  /**
+   * How long an unused record is kept, in milliseconds, when known: a process extends a
+   * session's expiry at most every half of it (and at most once a minute).
+   */
+  readonly ttlMs?: number;
   save(id: string, record: SessionRecord): Promise<void>;
   load(id: string): Promise<SessionRecord | undefined>;
   delete(id: string): Promise<void>;

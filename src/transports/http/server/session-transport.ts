@@ -29,10 +29,16 @@ import { withChange } from './session-store.js';
  * handler publishes it.
  */
 export interface SharedSessionHooks {
-  /** A server message for the GET stream, which this process does not hold: to its holder. */
-  forward(id: string, message: Message): void;
-  /** This process now holds the session's GET stream: the others let theirs go. */
-  holding(id: string): void;
+  /**
+   * A server message for the GET stream, which this process does not hold, to its holder; or,
+   * with `streamId`, for a POST stream another process took over. False when there is no bus.
+   */
+  forward(id: string, message: Message | readonly Message[], streamId?: string): boolean;
+  /**
+   * This process now holds the session's GET stream (or, with `streamId`, that POST stream): the
+   * others let theirs go.
+   */
+  holding(id: string, streamId?: string): void;
   /** The client changed what the session keeps (a request answered with success here). */
   changed(session: SessionTransport, change: SessionChange): void;
 }
@@ -211,17 +217,28 @@ export class SessionTransport implements Transport, SessionEntry {
     if (store === undefined) return undefined;
     const replay = await store.replayAfter(lastEventId);
     if (replay === undefined || !replay.streamId.startsWith(`${this.id}/`)) return undefined;
+    const shared = this.#settings.shared;
     const stream = this.#streams?.get(replay.streamId);
-    if (stream !== undefined) return stream.resume(signal, lastEventId);
-    if (this.#settings.shared !== undefined && isStandaloneId(replay.streamId, this.id)) {
+    if (stream !== undefined) {
+      // Back from the process that took it over: this one holds it again.
+      if (this.#moved?.delete(replay.streamId) === true) shared?.holding(this.id, replay.streamId);
+      return stream.resume(signal, lastEventId);
+    }
+    if (shared !== undefined && isStandaloneId(replay.streamId, this.id)) {
       // The GET stream another process held (or one that died): this process holds it now.
       this.#standalone?.finish();
-      this.#settings.shared.holding(this.id);
+      shared.holding(this.id);
       const taken = this.#newStream(STANDALONE, replay.streamId);
       this.#standalone = taken;
       return taken.resume(signal, lastEventId);
     }
-    // The stream finished (or is another process's POST stream): replay what followed and end.
+    if (shared !== undefined && !replay.events.some((event) => isFinal(event.message))) {
+      // Another process's POST stream, its response still to come: that process forwards what
+      // it sends on it from now on, and this one holds it live until the response.
+      shared.holding(this.id, replay.streamId);
+      return this.#newStream(POST, replay.streamId).resume(signal, lastEventId);
+    }
+    // The stream finished: replay what followed and end.
     const writer = new SseWriter(signal, 0);
     for (const event of replay.events) {
       writer.write(encodeSseEvent({ id: event.id, data: encode(event.message) }));
@@ -253,11 +270,10 @@ export class SessionTransport implements Transport, SessionEntry {
     if (route !== undefined && !isRequest) return Promise.resolve();
     if (this.#toStandalone(single)) return Promise.resolve();
     const shared = this.#settings.shared;
-    if (shared !== undefined && !BROADCAST.has(single.method)) {
-      // Another process may hold the GET stream. What every process tells its own copies
-      // (list_changed, resources/updated: the server's change bus) is not forwarded: the
-      // holder's copy sends it.
-      shared.forward(this.id, single);
+    // Another process may hold the GET stream. What every process tells its own copies
+    // (list_changed, resources/updated: the server's change bus) is not forwarded: the holder's
+    // copy sends it.
+    if (shared !== undefined && !BROADCAST.has(single.method) && shared.forward(this.id, single)) {
       return Promise.resolve();
     }
     if (!isRequest) return Promise.resolve();
@@ -284,16 +300,60 @@ export class SessionTransport implements Transport, SessionEntry {
    * A server message another process forwarded for the GET stream: sent on it when this process
    * holds it (never forwarded again).
    */
-  forwarded(message: Message): void {
-    // A request's answer goes to the process that sent it (by the bus), not to this one.
-    if (!this.#inbox.closed) this.#toStandalone(message);
+  forwarded(message: Message | readonly Message[], streamId?: string): void {
+    if (this.#inbox.closed) return;
+    if (streamId === undefined) {
+      // A request's answer goes to the process that sent it (by the bus), not to this one.
+      if (!Array.isArray(message)) this.#toStandalone(message as Message);
+      return;
+    }
+    // A POST stream taken over here: its messages until the response, which ends it.
+    const stream = this.#streams?.get(streamId);
+    // Taken over again by a third process: it hears the sender itself.
+    if (stream === undefined || this.#moved?.has(streamId) === true) return;
+    stream.send(message);
+    if (isFinal(message)) stream.finish();
   }
 
-  /** Another process holds the GET stream now: this one lets its own go (the events stay). */
-  release(): void {
-    const standalone = this.#standalone;
-    this.#standalone = undefined;
-    standalone?.finish();
+  /**
+   * Another process holds the GET stream now (or, with `streamId`, that POST stream): this one
+   * lets its own go; what it sends on that POST stream from now on is forwarded there.
+   */
+  release(streamId?: string): void {
+    if (streamId === undefined) {
+      const standalone = this.#standalone;
+      this.#standalone = undefined;
+      standalone?.finish();
+      return;
+    }
+    const stream = this.#streams?.get(streamId);
+    if (stream === undefined) return;
+    (this.#moved ??= new Set()).add(streamId);
+    stream.disconnect();
+  }
+
+  /** Streams of this copy another process took over (what they carry is forwarded there). */
+  #moved: Set<string> | undefined;
+
+  /**
+   * The event store of this copy's streams, when the session is shared: nothing is forgotten
+   * (the events outlive this copy, they expire in the store) and what a stream another process
+   * took over carries goes to that process instead.
+   */
+  #sharedStore: EventStore | undefined;
+
+  #streamStore(store: EventStore, shared: SharedSessionHooks): EventStore {
+    this.#sharedStore ??= {
+      append: (streamId, message) => {
+        if (message !== null && this.#moved?.has(streamId) === true) {
+          shared.forward(this.id, message, streamId);
+          return '';
+        }
+        return store.append(streamId, message);
+      },
+      replayAfter: (eventId) => store.replayAfter(eventId),
+    };
+    return this.#sharedStore;
   }
 
   /**
@@ -376,13 +436,14 @@ export class SessionTransport implements Transport, SessionEntry {
    */
   #newStream(kind: string = POST, id?: string): ResumableStream {
     const store = this.#settings.store as EventStore;
+    const { shared } = this.#settings;
     const hooks: StreamHooks = {
-      // A shared session's events outlive this copy of it: they expire in the store.
-      store: this.#settings.shared === undefined ? store : kept(store),
+      store: shared === undefined ? store : this.#streamStore(store, shared),
       retryMs: this.#settings.retryMs,
       keepAliveMs: this.#settings.keepAliveMs,
       finished: (stream) => {
         this.#streams?.delete(stream.id);
+        this.#moved?.delete(stream.id);
       },
       idle: () => {
         this.#settings.touched(this.id);
@@ -429,20 +490,10 @@ const BROADCAST: ReadonlySet<string> = new Set([
   'notifications/resources/updated',
 ]);
 
-/** The store without `forget` (a shared session's streams expire in it). */
-function kept(store: EventStore): EventStore {
-  let without = keptStores.get(store);
-  if (without === undefined) {
-    without = {
-      append: (streamId, message) => store.append(streamId, message),
-      replayAfter: (eventId) => store.replayAfter(eventId),
-    };
-    keptStores.set(store, without);
-  }
-  return without;
+/** True for what ends a POST stream: a response, or a batch's responses. */
+function isFinal(message: Message | readonly Message[]): boolean {
+  return Array.isArray(message) || !('method' in (message as Message));
 }
-
-const keptStores = new WeakMap<EventStore, EventStore>();
 
 /** The change a client request makes to what its session keeps, if any. */
 function changeOf(method: string, params: unknown): SessionChange | undefined {
