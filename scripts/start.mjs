@@ -1,4 +1,4 @@
-// `npm start`: builds when needed, then serves the demo (pingme, everything and sql on one
+// `npm start`: builds when needed, then serves the demo (pingme, everything, sql and utilix on one
 // endpoint) on http://127.0.0.1:3000/mcp and prints how to talk to it.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, statSync, readdirSync } from 'node:fs';
@@ -73,11 +73,12 @@ async function announce() {
     '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}';
   console.log(`
 mcpkit demo server: ${url}
-  (pingme, everything and sql on one endpoint; Ctrl-C stops it)
+  (pingme, everything, sql and utilix on one endpoint; Ctrl-C stops it)
 
 Try it with the CLI:
   npx mcpkit list ${url}
   npx mcpkit call ${url} PingME
+  npx mcpkit call ${url} validate_email --arg email=jane.doe@example.com --arg check_domain=true
 
 Or with curl (a legacy session; the session id comes back in a header):
   curl -si ${url} -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' \\

@@ -3,7 +3,7 @@
 // pretty-prints or minifies, optionally sorting keys. Errors name the line and column.
 
 /** Most bytes of input format_json takes unless told. */
-export const DEFAULT_MAX_JSON_BYTES = 1024 * 1024;
+export const DEFAULT_MAX_JSON_BYTES: number = 1024 * 1024;
 
 /** Deepest nesting accepted (deeper input is refused, not a stack overflow). */
 export const MAX_JSON_DEPTH = 512;
@@ -43,7 +43,7 @@ export interface FormatOptions {
 export function formatJson(
   text: string,
   options: FormatOptions,
-  maxOutputBytes = Infinity,
+  maxOutputBytes: number = Infinity,
 ): string {
   const node = new Reader(text).document();
   const out = new Writer(options, maxOutputBytes);

@@ -20,7 +20,7 @@ export interface Served {
 }
 
 /** The names `mcpkit serve` knows. */
-export const SERVER_NAMES = ['pingme', 'everything', 'sql', 'demo'] as const;
+export const SERVER_NAMES = ['pingme', 'everything', 'sql', 'utilix', 'demo'] as const;
 
 /** Loads a reference server by name, or a module by path. */
 export async function loadServer(
@@ -34,6 +34,8 @@ export async function loadServer(
     warn?: (message: string) => void;
     /** Options of the reference servers' McpServer (--state-secret, the Redis task store). */
     server?: McpServerOptions;
+    /** The --http bind address, if any: utilix denies private ranges beyond loopback. */
+    httpHost?: string | undefined;
   },
 ): Promise<Served> {
   return loadServerOrModule(nameOrPath, context).catch((error: unknown) => {
@@ -93,8 +95,16 @@ async function loadServerOrModule(
       });
       return { name: 'sql', server: sql.server, close: () => sql.close() };
     }
+    case 'utilix': {
+      const { createUtilixServer } = await import('../../servers/utilix/server.js');
+      const server = createUtilixServer({
+        targets: await utilixTargets(context),
+        ...(context.server === undefined ? {} : { server: context.server }),
+      });
+      return { name: 'utilix', server, close: () => server.close() };
+    }
     case 'demo':
-      return loadDemo(context.env, context.server);
+      return loadDemo(context);
     default:
       return loadModule(nameOrPath, context.cwd);
   }
@@ -105,23 +115,49 @@ function databaseUrl(env: Readonly<Record<string, string | undefined>>): string 
   return url === undefined || url === '' ? undefined : url;
 }
 
-/** The demo: the tools, resources and prompts of pingme, everything and sql on one server. */
-async function loadDemo(
-  env: Readonly<Record<string, string | undefined>>,
-  serverOptions: McpServerOptions | undefined,
-): Promise<Served> {
-  const [pingme, everything, sql] = await Promise.all([
+/**
+ * Where utilix may connect: UTILIX_ALLOW and UTILIX_DENY (addresses, CIDR ranges, `private`);
+ * without UTILIX_DENY, HTTP bound beyond loopback denies the private ranges (a remote caller
+ * must not reach the server's own network through check_ssl_certificate).
+ */
+async function utilixTargets(
+  context: Parameters<typeof loadServer>[1],
+): Promise<{ allow?: string[]; deny?: string[] }> {
+  const { parseTargetList } = await import('../../servers/utilix/server.js');
+  const allow = parseTargetList(context.env['UTILIX_ALLOW']);
+  const exposed =
+    context.httpHost !== undefined &&
+    !/^(127\.\d+\.\d+\.\d+|::1|localhost)$/i.test(context.httpHost);
+  const deny = parseTargetList(context.env['UTILIX_DENY']) ?? (exposed ? ['private'] : undefined);
+  try {
+    const { compileTargetPolicy } = await import('../../servers/utilix/targets.js');
+    compileTargetPolicy({ allow, deny });
+  } catch (error) {
+    throw new UsageError(
+      `UTILIX_ALLOW/UTILIX_DENY: ${(error as Error).message}`,
+      'list addresses or CIDR ranges separated by commas, e.g. UTILIX_DENY=private,203.0.113.0/24',
+    );
+  }
+  return { ...(allow === undefined ? {} : { allow }), ...(deny === undefined ? {} : { deny }) };
+}
+
+/** The demo: the tools, resources and prompts of pingme, everything, sql and utilix on one server. */
+async function loadDemo(context: Parameters<typeof loadServer>[1]): Promise<Served> {
+  const { env, server: serverOptions } = context;
+  const [pingme, everything, sql, utilix] = await Promise.all([
     import('../../servers/pingme/server.js'),
     import('../../servers/everything/server.js'),
     import('../../servers/sql/server.js'),
+    import('../../servers/utilix/server.js'),
   ]);
   const server = new McpServer(
-    { name: 'demo', title: 'mcpkit demo (pingme + everything + sql)', version: version() },
+    { name: 'demo', title: 'mcpkit demo (pingme + everything + sql + utilix)', version: version() },
     {
       instructions:
-        'Three reference servers in one. PingME checks the connection. The everything tools each ' +
+        'Four reference servers in one. PingME checks the connection. The everything tools each ' +
         'demonstrate one MCP feature; its resources live under demo://. list_tables, ' +
-        'describe_table and query read a small shop database (read-only SQL).',
+        'describe_table and query read a small shop database (read-only SQL). ' +
+        'check_ssl_certificate, format_json and validate_email are utilities.',
       ...serverOptions,
     },
   );
@@ -131,6 +167,7 @@ async function loadDemo(
     pingme.registerPingme(server),
     tour,
     sql.registerSql(server, { databaseUrl: databaseUrl(env) }),
+    utilix.registerUtilix(server, { targets: await utilixTargets(context) }),
   ];
   await tour.ready;
   return {

@@ -60,7 +60,7 @@ describe('mcpkit serve', () => {
     const ran = await cli(['serve', 'nonesuch']);
     expect(ran.code).toBe(3);
     expect(ran.stderr).toMatch(
-      /^mcpkit serve: unknown server "nonesuch"\nhint: serve one of pingme, everything, sql, demo/,
+      /^mcpkit serve: unknown server "nonesuch"\nhint: serve one of pingme, everything, sql, utilix, demo/,
     );
   });
 

@@ -30,6 +30,7 @@ const EXPECTED: Record<string, string[]> = {
   './servers/pingme': ['createPingmeServer', 'registerPingme'],
   './servers/everything': ['createEverythingServer', 'registerEverything'],
   './servers/sql': ['createSqlServer', 'registerSql'],
+  './servers/utilix': ['createUtilixServer', 'registerUtilix'],
   './tasks/postgres': ['createPostgresTaskStore'],
   './redis': ['createRedisTaskStore', 'createRedisEventStore'],
 };

@@ -35,7 +35,10 @@ an McpServer (as default or as \`server\`; a function returning one works too).
   everything  every MCP feature, one tool each, plus resources, prompts and completions
   sql         a read-only SQL gateway: an embedded shop database, or PostgreSQL when
               DATABASE_URL is set
-  demo        the tools, resources and prompts of all three on one endpoint
+  utilix      check_ssl_certificate, format_json, validate_email; UTILIX_ALLOW and
+              UTILIX_DENY (addresses, CIDR ranges, "private") limit where it connects;
+              --http beyond loopback denies private ranges unless UTILIX_DENY is set
+  demo        the tools, resources and prompts of all of them on one endpoint
 
 By default the server speaks stdio (for hosts that spawn it); stdout then carries nothing
 but protocol messages. With --http it serves Streamable HTTP on 127.0.0.1 (port
@@ -76,6 +79,7 @@ Examples:
   mcpkit serve demo --http 8080
   DATABASE_URL=postgres://localhost/shop mcpkit serve sql --http 0.0.0.0:3000 --allowed-host db.example.com
   mcpkit serve ./dist/my-server.js --http 0
+  UTILIX_DENY=private mcpkit serve utilix
   MCPKIT_STATE_SECRET=replace-with-32-or-more-random-chars mcpkit serve everything --http 127.0.0.1:3001 --redis redis://127.0.0.1:6379  (one of several)
 
 In a Claude-Desktop-style config (hosts start servers elsewhere: give absolute paths):
@@ -134,6 +138,7 @@ export function run(args: readonly string[], io: Io): Promise<number> {
           allowPrivilegedLogin: flag(ctx.parsed, 'allow-privileged-login'),
           warn: (message) => io.stderr.write(`${message}\n`),
           server: shared.server,
+          httpHost: address?.host,
         });
         if (!(SERVER_NAMES as readonly string[]).includes(name) && shared.describe !== undefined) {
           say(
