@@ -8,7 +8,10 @@
 import process from 'node:process';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as StreamableHttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ElicitRequestSchema,
+  ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Client } from '../../src/client/index.js';
@@ -395,11 +398,18 @@ describe.skipIf(URL_ === undefined)('processes as one server through Redis', () 
     ]);
   });
 
-  it('the official SDK v1 client, its requests spread over two processes: resource updates', async () => {
+  it('the official SDK v1 client, its requests spread over two processes: resource updates and elicitation', async () => {
     const a = await processLike('a');
     const b = await processLike('b');
     const updated: string[] = [];
-    const client = new V1Client({ name: 'v1-spread', version: '1.0.0' });
+    const client = new V1Client(
+      { name: 'v1-spread', version: '1.0.0' },
+      { capabilities: { elicitation: {} } },
+    );
+    client.setRequestHandler(ElicitRequestSchema, () => ({
+      action: 'accept',
+      content: { colour: 'blue' },
+    }));
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
       updated.push(n.params.uri);
     });
@@ -415,6 +425,14 @@ describe.skipIf(URL_ === undefined)('processes as one server through Redis', () 
       names.add((result.content as { text: string }[])[0]!.text);
     }
     expect([...names].sort()).toEqual(['a', 'b']);
+    const asked = await Promise.all([
+      client.callTool({ name: 'ask', arguments: {} }),
+      client.callTool({ name: 'ask', arguments: {} }),
+    ]);
+    expect(asked.map((r) => (r.content as { text: string }[])[0]!.text).sort()).toEqual([
+      'a got blue',
+      'b got blue',
+    ]);
     await vi.waitFor(() => {
       servers.get(a)!.resourceUpdated('test://r');
       expect(updated).toContain('test://r');
