@@ -146,9 +146,19 @@ async function probe(pool: Pool, options: MysqlOptions): Promise<Engine> {
   }
 }
 
+/** How long close waits for the pool's connections to say goodbye. */
+const END_WAIT_MS = 2000;
+
+/**
+ * Ends the pool; resolves when every connection has ended, or after END_WAIT_MS when one cannot
+ * (a server that stopped answering, a connection still being opened): close never hangs.
+ */
 function endPool(pool: Pool): Promise<void> {
   return new Promise((resolve) => {
+    const timer = setTimeout(resolve, END_WAIT_MS);
+    timer.unref();
     pool.end(() => {
+      clearTimeout(timer);
       resolve();
     });
   });
@@ -207,8 +217,10 @@ async function runQuery(pool: Pool, settings: Settings, job: Job): Promise<Query
   const report = (error: unknown) => {
     settings.report(error, 'sql: killing a MySQL query');
   };
-  // Whether the connection must be closed rather than reused (killed, cut short, broken).
+  // Whether the connection must be closed rather than reused (killed, cut short, broken), and
+  // whether its statement may still run on the server (so that it must be killed there too).
   let discard = false;
+  let running = false;
   let onGuard: (error: SqlError) => void = () => undefined;
   const guarded = new Promise<never>((_, reject) => {
     onGuard = reject;
@@ -227,7 +239,7 @@ async function runQuery(pool: Pool, settings: Settings, job: Job): Promise<Query
     Math.max(0, deadline - Date.now()) + settings.graceMs,
   );
   const onAbort = () => {
-    discard = true;
+    discard = running = true;
     kill('QUERY');
   };
   signal?.addEventListener('abort', onAbort, { once: true });
@@ -236,7 +248,7 @@ async function runQuery(pool: Pool, settings: Settings, job: Job): Promise<Query
     // When the guard wins, the statement's own failure (its connection closed) has no reader.
     work.catch(() => undefined);
     const outcome = await Promise.race([work, guarded]);
-    if (outcome.cutShort) discard = true;
+    if (outcome.cutShort) discard = running = true;
     return outcome.result;
   } catch (error) {
     if (error instanceof SqlError || error instanceof RangeError) throw error;
@@ -247,7 +259,7 @@ async function runQuery(pool: Pool, settings: Settings, job: Job): Promise<Query
     signal?.removeEventListener('abort', onAbort);
     // A statement cut short may still run on the server (holding its locks) until it next
     // writes to the closed socket: end it there as well.
-    if (discard) kill('CONNECTION');
+    if (running) kill('CONNECTION');
     await finish(connection, discard);
   }
 }

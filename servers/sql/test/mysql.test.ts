@@ -4,6 +4,8 @@
 // with allowPrivilegedLogin, to show that the read-only transaction itself refuses every write.
 // The same refusals, limits and MCP tools as the PostgreSQL suite (suite.ts), in MySQL's dialect.
 import { randomBytes } from 'node:crypto';
+import type { AddressInfo, Socket } from 'node:net';
+import { connect, createServer } from 'node:net';
 import mysql from 'mysql2/promise';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MODERN, connectWire, type Wire } from '../../../test/helpers/wire.js';
@@ -114,6 +116,62 @@ describe('MySQL column types in PostgreSQL words', () => {
       'holds INSERT on `shop`.`t`',
       'holds FILE, GRANT OPTION on *.*',
     ]);
+  });
+});
+
+/** A TCP proxy to `target` (or to nothing); `freeze()` cuts every connection and answers no new one. */
+async function proxy(target: URL | undefined) {
+  let frozen = target === undefined;
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    sockets.add(client);
+    client.on('close', () => sockets.delete(client));
+    client.on('error', () => undefined);
+    if (frozen || target === undefined) return; // accepted, never answered
+    const upstream = connect(Number(target.port || 3306), target.hostname);
+    sockets.add(upstream);
+    upstream.on('error', () => client.destroy());
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    freeze() {
+      frozen = true;
+      for (const socket of sockets) socket.destroy();
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => {
+          resolve();
+        });
+      }),
+  };
+}
+
+describe('sql gateway on a MySQL that does not answer', () => {
+  it('fails to start within connectTimeoutMs, naming the address', async () => {
+    const silent = await proxy(undefined);
+    try {
+      await expect(
+        createSqlServer({
+          databaseUrl: `mysql://reader@127.0.0.1:${String(silent.port)}/shop`,
+          connectTimeoutMs: 300,
+        }),
+      ).rejects.toMatchObject({
+        code: '08001',
+        message: `MySQL at 127.0.0.1:${String(silent.port)} did not answer within 300 ms`,
+      });
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it('refuses a URL without a database', async () => {
+    await expect(createSqlServer({ databaseUrl: 'mysql://reader@127.0.0.1:1' })).rejects.toThrow(
+      /names its database/,
+    );
   });
 });
 
@@ -376,6 +434,31 @@ describe('MySQL column types in PostgreSQL words', () => {
         new RegExp(`the role \`?${role}\`? holds FILE on \\*\\.\\*`),
       );
     });
+  });
+
+  it('answers within the limit when the database stops answering', async () => {
+    const front = await proxy(new URL(url!));
+    const errors: unknown[] = [];
+    const hung = await createSqlServer({
+      databaseUrl: loginUrl(reader).replace(/:\d+\//, `:${String(front.port)}/`),
+      connectTimeoutMs: 60_000,
+      server: { onError: (error) => errors.push(error) },
+    });
+    try {
+      const ok = await hung.adapter.query('SELECT 1', [], options());
+      expect(ok.rows).toEqual([[1]]);
+      front.freeze();
+      const error = await hung.adapter
+        .query('SELECT 1', [], options({ timeoutMs: 300 }))
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(SqlError);
+      expect((error as SqlError).message).toMatch(
+        /no database connection within the 300 ms limit|Connection lost|closed state/,
+      );
+    } finally {
+      await hung.close();
+      await front.close();
+    }
   });
 
   describe('over MCP', () => {
