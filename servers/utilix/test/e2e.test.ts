@@ -2,6 +2,7 @@
 // trusting the test CA through NODE_EXTRA_CA_CERTS) and Streamable HTTP on 127.0.0.1, with
 // mcpkit's client and the official SDK v1 client; every tool, and the seeds' drift refused.
 // `--http` beyond loopback refuses private addresses unless UTILIX_DENY says otherwise.
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Resolver } from 'node:dns/promises';
@@ -22,7 +23,7 @@ import { startDnsServer } from './dns-server.js';
 
 const BIN = fileURLToPath(new URL('../../../dist/esm/src/cli/main.js', import.meta.url));
 const hasDist = existsSync(BIN);
- 
+
 if (!hasDist) console.log('utilix e2e: skipped, dist/ is missing (npm run build makes it)');
 
 type Result = {
@@ -178,6 +179,44 @@ describe.skipIf(!hasDist || !HAS_OPENSSL)('utilix over stdio (mcpkit serve utili
       } finally {
         child.kill('SIGTERM');
       }
+    }
+  }, 60_000);
+});
+
+describe.skipIf(!hasDist)('utilix in the CLI', () => {
+  it('passes mcpkit lint with no findings', () => {
+    const run = spawnSync(
+      process.execPath,
+      [BIN, 'lint', '--json', '--', process.execPath, BIN, 'serve', 'utilix', '--stdio'],
+      { encoding: 'utf8', timeout: 30_000 },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ findings: [] });
+  });
+
+  it('is part of the demo', async () => {
+    const client = new Client({ name: 'e2e', version: '1' });
+    await client.connect(
+      createStdioClientTransport({
+        command: process.execPath,
+        args: [BIN, 'serve', 'demo', '--stdio'],
+      }),
+    );
+    try {
+      const names = (await client.listTools()).map((tool) => tool.name);
+      expect(names).toEqual(
+        expect.arrayContaining([
+          'PingME',
+          'query',
+          'check_ssl_certificate',
+          'format_json',
+          'validate_email',
+        ]),
+      );
+      const result = await client.callTool('format_json', { json: '[1,2]', indent: 0 });
+      expect(result.content).toEqual([{ type: 'text', text: '[1,2]' }]);
+    } finally {
+      await client.close();
     }
   }, 60_000);
 });
