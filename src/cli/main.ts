@@ -26,7 +26,7 @@ interface Command {
 /** Every command, in the order the help lists them. */
 const COMMANDS: Readonly<Record<string, Command>> = {
   serve: {
-    summary: 'run a reference server (pingme, everything, sql, demo) or your own',
+    summary: 'run a reference server (pingme, everything, sql, utilix, demo) or your own',
     load: () => import('./commands/serve.js'),
   },
   info: {
