@@ -11,6 +11,7 @@ import type {
   ModelRequest,
   ModelResponse,
   Part,
+  ResultContent,
   StopReason,
   TextPart,
   ToolCallPart,
@@ -44,6 +45,13 @@ export interface AnthropicImageSource {
 /** Content blocks of a request. */
 export type AnthropicTextBlock = { type: 'text'; text: string };
 export type AnthropicImageBlock = { type: 'image'; source: AnthropicImageSource };
+export type AnthropicDocumentBlock = {
+  type: 'document';
+  source: { type: 'base64'; media_type: 'application/pdf'; data: string };
+  title?: string;
+};
+/** What a tool_result holds. */
+export type AnthropicMediaBlock = AnthropicTextBlock | AnthropicImageBlock | AnthropicDocumentBlock;
 export type AnthropicToolUseBlock = {
   type: 'tool_use';
   id: string;
@@ -53,11 +61,10 @@ export type AnthropicToolUseBlock = {
 export type AnthropicToolResultBlock = {
   type: 'tool_result';
   tool_use_id: string;
-  content: (AnthropicTextBlock | AnthropicImageBlock)[];
+  content: AnthropicMediaBlock[];
   is_error?: boolean;
 };
-export type AnthropicBlock =
-  AnthropicTextBlock | AnthropicImageBlock | AnthropicToolUseBlock | AnthropicToolResultBlock;
+export type AnthropicBlock = AnthropicMediaBlock | AnthropicToolUseBlock | AnthropicToolResultBlock;
 
 /** A message of a request. */
 export interface AnthropicMessage {
@@ -160,6 +167,7 @@ function anthropicBlock(part: Part): AnthropicBlock {
       return { type: 'text', text: part.text };
     case 'image':
     case 'audio':
+    case 'document':
       return mediaBlock(part);
     case 'tool_call':
       return { type: 'tool_use', id: part.id, name: part.name, input: part.arguments };
@@ -175,11 +183,16 @@ function anthropicBlock(part: Part): AnthropicBlock {
   }
 }
 
-/** Text, or an image of a type the API takes; anything else as a note. */
-function mediaBlock(
-  part: Extract<Part, { type: 'text' | 'image' | 'audio' }>,
-): AnthropicTextBlock | AnthropicImageBlock {
+/** Text, an image of a type the API takes, or a PDF; anything else as a note. */
+function mediaBlock(part: ResultContent): AnthropicMediaBlock {
   if (part.type === 'text') return { type: 'text', text: part.text };
+  if (part.type === 'document' && part.mimeType === 'application/pdf') {
+    return {
+      type: 'document',
+      source: { type: 'base64', media_type: 'application/pdf', data: part.data },
+      ...(part.title === undefined ? {} : { title: part.title }),
+    };
+  }
   const mediaType = IMAGE_TYPES.find((type) => type === part.mimeType);
   if (part.type === 'image' && mediaType !== undefined) {
     return { type: 'image', source: { type: 'base64', media_type: mediaType, data: part.data } };

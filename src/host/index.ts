@@ -14,6 +14,7 @@ export type {
 } from './host.js';
 export type {
   AudioPart,
+  DocumentPart,
   HostMessage,
   ImagePart,
   ModelAdapter,
@@ -23,6 +24,7 @@ export type {
   ModelResponse,
   ModelTool,
   Part,
+  ResultContent,
   StopReason,
   TextPart,
   ToolCallPart,

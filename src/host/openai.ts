@@ -6,13 +6,12 @@ import process from 'node:process';
 import type { Fetch } from './http.js';
 import { eventJson, parseArguments, postJson, readJson, readSse, trimBase } from './http.js';
 import type {
-  AudioPart,
   HostMessage,
-  ImagePart,
   ModelAdapter,
   ModelCallOptions,
   ModelRequest,
   ModelResponse,
+  ResultContent,
   StopReason,
   TextPart,
   ToolCallPart,
@@ -39,7 +38,8 @@ export interface OpenAiOptions {
 export type OpenAiUserPart =
   | { type: 'text'; text: string }
   | { type: 'image_url'; image_url: { url: string } }
-  | { type: 'input_audio'; input_audio: { data: string; format: 'wav' | 'mp3' } };
+  | { type: 'input_audio'; input_audio: { data: string; format: 'wav' | 'mp3' } }
+  | { type: 'file'; file: { file_data: string; filename: string } };
 
 /** A tool call of an assistant message. */
 export interface OpenAiToolCall {
@@ -172,7 +172,7 @@ export function openAiMessages(message: HostMessage): OpenAiMessage[] {
   for (const part of message.content) {
     if (part.type === 'tool_result') {
       const texts = part.content.filter((c): c is TextPart => c.type === 'text').map((c) => c.text);
-      const media = part.content.filter((c): c is ImagePart | AudioPart => c.type !== 'text');
+      const media = part.content.filter((c) => c.type !== 'text');
       const prefix = part.isError ? 'Error: ' : '';
       const body = texts.join('\n');
       out.push({
@@ -193,12 +193,20 @@ export function openAiMessages(message: HostMessage): OpenAiMessage[] {
   return out;
 }
 
-function userPart(part: TextPart | ImagePart | AudioPart): OpenAiUserPart {
+function userPart(part: ResultContent): OpenAiUserPart {
   switch (part.type) {
     case 'text':
       return { type: 'text', text: part.text };
     case 'image':
       return { type: 'image_url', image_url: { url: `data:${part.mimeType};base64,${part.data}` } };
+    case 'document':
+      return {
+        type: 'file',
+        file: {
+          file_data: `data:${part.mimeType};base64,${part.data}`,
+          filename: part.title?.split('/').pop() ?? 'document.pdf',
+        },
+      };
     case 'audio': {
       const format = /mp3|mpeg/.test(part.mimeType)
         ? 'mp3'

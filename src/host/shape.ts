@@ -2,11 +2,11 @@
 // model gets. Each rule is its own function; shapeResult applies them in order.
 import type { CallToolResult, ReadResourceResult } from '../client/index.js';
 import type { Tokenizer } from './tokens.js';
-import type { AudioPart, ImagePart, ModelCapabilities, TextPart } from './types.js';
+import type { ModelCapabilities, ResultContent, TextPart } from './types.js';
 
 /** What a model gets back for one call. */
 export interface ShapedResult {
-  readonly content: (TextPart | ImagePart | AudioPart)[];
+  readonly content: ResultContent[];
   readonly isError: boolean;
   /** Set when the text was cut to the budget. */
   readonly truncated?: { readonly tokens: number; readonly keptTokens: number };
@@ -36,7 +36,7 @@ export const DEFAULT_RESULT_TOKENS = 25_000;
 export const MAX_RESULT_CHARS_META = 'anthropic/maxResultSizeChars';
 
 type Block = CallToolResult['content'][number];
-type Out = TextPart | ImagePart | AudioPart;
+type Out = ResultContent;
 
 /**
  * Shapes a result. Contracts: `isError` is kept; the content blocks become parts by
@@ -156,13 +156,19 @@ export async function resolveLink(
 
 type Embedded = Extract<Block, { type: 'resource' }>['resource'];
 
-/** An embedded resource: text with its URI, or a description of binary contents. */
+/**
+ * An embedded resource: text with its URI; an image for a vision model; a PDF as a document for
+ * a model that takes them; other binary contents described.
+ */
 export function embeddedResource(resource: Embedded, options: ShapeOptions): Out {
   if ('text' in resource)
     return { type: 'text', text: `Resource ${resource.uri}:\n${resource.text}` };
   const mimeType = resource.mimeType ?? 'application/octet-stream';
   if (mimeType.startsWith('image/') && options.capabilities.vision) {
     return { type: 'image', data: resource.blob, mimeType };
+  }
+  if (mimeType === 'application/pdf' && options.capabilities.documents !== false) {
+    return { type: 'document', data: resource.blob, mimeType, title: resource.uri };
   }
   const bytes = Math.floor((resource.blob.length * 3) / 4);
   return {

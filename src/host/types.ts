@@ -22,6 +22,14 @@ export interface AudioPart {
   readonly mimeType: string;
 }
 
+/** A document (a PDF), base64 data with its media type and a title. */
+export interface DocumentPart {
+  readonly type: 'document';
+  readonly data: string;
+  readonly mimeType: string;
+  readonly title?: string;
+}
+
 /** The model asks for a tool: its namespaced name and the arguments. */
 export interface ToolCallPart {
   readonly type: 'tool_call';
@@ -35,12 +43,15 @@ export interface ToolCallPart {
 export interface ToolResultPart {
   readonly type: 'tool_result';
   readonly toolCallId: string;
-  readonly content: readonly (TextPart | ImagePart | AudioPart)[];
+  readonly content: readonly ResultContent[];
   readonly isError: boolean;
 }
 
+/** What a tool result holds. */
+export type ResultContent = TextPart | ImagePart | AudioPart | DocumentPart;
+
 /** Any part of a message. */
-export type Part = TextPart | ImagePart | AudioPart | ToolCallPart | ToolResultPart;
+export type Part = ResultContent | ToolCallPart | ToolResultPart;
 
 /** One message of a conversation. Tool results travel in user messages (as in Anthropic's API). */
 export interface HostMessage {
@@ -100,6 +111,8 @@ export interface ModelCapabilities {
   readonly vision: boolean;
   /** Audio. */
   readonly audio: boolean;
+  /** PDF documents (embedded resources). Default true: both APIs take them. */
+  readonly documents?: boolean;
 }
 
 /** A model API, spoken over fetch. */

@@ -46,6 +46,7 @@ const REQUEST: ModelRequest = {
           content: [
             { type: 'text', text: 'Error: boom' },
             { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+            { type: 'document', data: 'JVBE', mimeType: 'application/pdf', title: 'docs://a.pdf' },
           ],
         },
       ],
@@ -74,6 +75,11 @@ describe('request bodies against the official SDK types', () => {
           content: [
             { type: 'text', text: 'Error: boom' },
             { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } },
+            {
+              type: 'document',
+              source: { type: 'base64', media_type: 'application/pdf', data: 'JVBE' },
+              title: 'docs://a.pdf',
+            },
           ],
         },
       ],
@@ -100,7 +106,17 @@ describe('request bodies against the official SDK types', () => {
     expect(body.messages[3]).toEqual({
       role: 'tool',
       tool_call_id: 't1',
-      content: 'Error: boom\n[1 media item(s) follow in the next message]',
+      content: 'Error: boom\n[2 media item(s) follow in the next message]',
+    });
+    expect(body.messages[4]).toEqual({
+      role: 'user',
+      content: [
+        { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
+        {
+          type: 'file',
+          file: { file_data: 'data:application/pdf;base64,JVBE', filename: 'a.pdf' },
+        },
+      ],
     });
   });
 });

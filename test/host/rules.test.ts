@@ -6,11 +6,13 @@ import { describe, expect, it } from 'vitest';
 import type { CallToolResult, ReadResourceResult } from '../../src/client/index.js';
 import { JsonRpcError } from '../../src/client/index.js';
 import type { Tokenizer } from '../../src/host/index.js';
+import { checkAnthropic, checkOpenAi } from '../helpers/fake-model.js';
 import {
   ESTIMATE,
   MODEL_TOOL_NAME,
   SEARCH_TOOLS,
   adaptInputSchema,
+  anthropicBody,
   createAnthropicAdapter,
   createOpenAiAdapter,
   decide,
@@ -18,6 +20,7 @@ import {
   errorResult,
   loadTokenizer,
   nameTools,
+  openAiBody,
   parseServersConfig,
   ruleFor,
   searchTools,
@@ -107,6 +110,41 @@ describe('input schemas', () => {
       },
       required: ['mode', 'name'],
     });
+  });
+
+  it('gives schemas the fake APIs accept under their documented rules', () => {
+    const awkward = [
+      { anyOf: [{ properties: { a: { type: 'string' } } }] },
+      {},
+      { type: 'object', oneOf: [] },
+    ];
+    const request = {
+      model: 'm',
+      maxTokens: 10,
+      stream: false,
+      toolChoice: 'auto' as const,
+      messages: [{ role: 'user' as const, content: 'hi' }],
+      tools: awkward.map((schema, i) => ({
+        name: `t${String(i)}`,
+        description: 'd',
+        inputSchema: adaptInputSchema(schema),
+      })),
+    };
+    expect(checkAnthropic(anthropicBody(request), { 'anthropic-version': '2023-06-01' })).toEqual(
+      [],
+    );
+    expect(checkOpenAi(openAiBody(request), { authorization: 'Bearer k' })).toEqual([]);
+    // Unadapted, the first is refused.
+    const raw = { ...request, tools: [{ name: 't', description: 'd', inputSchema: awkward[0]! }] };
+    expect(
+      checkAnthropic(
+        {
+          ...anthropicBody(raw),
+          tools: [{ name: 't', description: 'd', input_schema: awkward[0] }],
+        },
+        { 'anthropic-version': '2023-06-01' },
+      ),
+    ).not.toEqual([]);
   });
 });
 
@@ -201,7 +239,11 @@ describe('result shaping', () => {
     });
   });
 
-  it('turns embedded resources into text, or an image for a vision model', async () => {
+  it('turns embedded resources into text, an image for a vision model, or a PDF document', async () => {
+    const pdf = {
+      type: 'resource',
+      resource: { uri: 'demo://d.pdf', blob: 'JVBE', mimeType: 'application/pdf' },
+    } as const;
     const shaped = await shapeResult(
       result([
         { type: 'resource', resource: { uri: 'demo://a', text: 'hello' } },
@@ -210,6 +252,7 @@ describe('result shaping', () => {
           type: 'resource',
           resource: { uri: 'demo://c', blob: 'AAAA', mimeType: 'application/gzip' },
         },
+        pdf,
       ]),
       { capabilities: VISION, tokenizer },
     );
@@ -217,6 +260,14 @@ describe('result shaping', () => {
       { type: 'text', text: 'Resource demo://a:\nhello' },
       { type: 'image', data: 'AAAA', mimeType: 'image/png' },
       { type: 'text', text: '[resource demo://c: application/gzip, 3 B, not shown]' },
+      { type: 'document', data: 'JVBE', mimeType: 'application/pdf', title: 'demo://d.pdf' },
+    ]);
+    const without = await shapeResult(result([pdf]), {
+      capabilities: { ...TEXT_ONLY, documents: false },
+      tokenizer,
+    });
+    expect(without.content).toEqual([
+      { type: 'text', text: '[resource demo://d.pdf: application/pdf, 3 B, not shown]' },
     ]);
   });
 
