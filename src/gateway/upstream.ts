@@ -230,6 +230,8 @@ export class Upstream {
   #clientOptions(): ClientOptions {
     return {
       timeoutMs: this.#timing.timeoutMs,
+      // Every level: each downstream client's own level filters what it is sent.
+      logLevel: 'debug',
       // Every capability a downstream client may have: the answer comes from the downstream
       // client that caused the request (or an error saying it cannot answer).
       onElicit: (params, ctx) => this.#hooks.elicit(params, ctx),
