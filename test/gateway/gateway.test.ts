@@ -36,8 +36,11 @@ if (!BUILT) console.log(`skipping the gateway tests: ${BIN} is missing (npm run 
 const info = { name: 'gateway-test', version: '1.0.0' };
 
 /** The text of a tool result's first block. */
-function textOf(result: { content?: unknown }): string {
-  const blocks = (result.content ?? []) as { type: string; text?: string }[];
+function textOf(result: unknown): string {
+  const blocks = ((result as { content?: unknown }).content ?? []) as {
+    type: string;
+    text?: string;
+  }[];
   return blocks.map((block) => block.text ?? '').join('\n');
 }
 
@@ -209,7 +212,7 @@ describe.skipIf(!BUILT)('mcpkit gateway', () => {
     });
     await client.close();
     expect(asked).toHaveLength(2);
-    expect(textOf(result as { content?: unknown })).toContain('the place');
+    expect(textOf(result)).toContain('the place');
   }, 30_000);
 
   it('elicitation from a legacy stdio upstream is answered by a 2026-07-28 client (multi round-trip)', async () => {
