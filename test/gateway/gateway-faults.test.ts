@@ -21,7 +21,6 @@ import type { ListKind } from '../../src/client/index.js';
 import { Gateway, parseGatewayConfig } from '../../src/gateway/index.js';
 import { loadTokenizer } from '../../src/host/tokens.js';
 import { createStreamableHttpClientTransport } from '../../src/transports/http/client/transport.js';
-import type { Listening } from '../../src/transports/http/server/node.js';
 import { listen } from '../../src/transports/http/server/node.js';
 import { BIN, cli, closedPort, spawnCli, waitFor } from '../cli/run-cli.js';
 
