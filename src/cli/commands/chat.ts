@@ -124,12 +124,14 @@ async function chat(ctx: CommandContext): Promise<number> {
   const prompter = new Lines(io, io.isTTY || prompt === undefined);
   const elicit = createElicitHandler({ io, style: ctx.style, answers: new Map() });
   const system = text(parsed, 'system');
+  // A conversation streams its answers to stdout, unless --json.
+  const streamed = flag(parsed, 'stream') || (prompt === undefined && !ctx.common.json);
   const host = new Host({
     model: adapter,
     modelName: text(parsed, 'model') ?? DEFAULT_MODELS[provider],
     servers,
     capabilities: { vision: !flag(parsed, 'text-only') },
-    stream: flag(parsed, 'stream') || (prompt === undefined && !ctx.common.json),
+    stream: streamed,
     approval: yes
       ? { mode: 'always', sampling: 'always' }
       : { mode: 'annotations', sampling: 'ask' },
@@ -153,7 +155,7 @@ async function chat(ctx: CommandContext): Promise<number> {
       );
     }
     const show = (event: HostEvent) => {
-      showEvent(event, ctx, { streaming: prompt === undefined, quiet });
+      showEvent(event, ctx, { streaming: prompt === undefined && streamed, quiet });
     };
     if (prompt !== undefined) {
       const result = await runOnce(host, [{ role: 'user', content: prompt }], {
@@ -164,7 +166,7 @@ async function chat(ctx: CommandContext): Promise<number> {
       else io.stdout.write(`${result.text}\n`);
       return failed.length > 0 ? ExitCode.Failure : ExitCode.Ok;
     }
-    await converse(host, prompter, { ctx, maxTurns, show });
+    await converse(host, prompter, { ctx, maxTurns, show, streamed, provider });
     return ExitCode.Ok;
   } finally {
     prompter.close();
@@ -198,7 +200,13 @@ async function runOnce(
 async function converse(
   host: Host,
   prompter: Lines,
-  options: { ctx: CommandContext; maxTurns: number; show: (event: HostEvent) => void },
+  options: {
+    ctx: CommandContext;
+    maxTurns: number;
+    show: (event: HostEvent) => void;
+    streamed: boolean;
+    provider: string;
+  },
 ): Promise<void> {
   const { ctx } = options;
   let messages: HostMessage[] = [];
@@ -215,7 +223,9 @@ async function converse(
         onEvent: options.show,
       });
       messages = result.messages;
-      ctx.io.stdout.write('\n');
+      if (options.streamed) ctx.io.stdout.write('\n');
+      else if (ctx.common.json) writeJson(ctx.io.stdout, jsonOf(result, options.provider, host));
+      else ctx.io.stdout.write(`${result.text}\n`);
     } catch (error) {
       if (!(error instanceof CliError)) throw error;
       ctx.io.stderr.write(`${ctx.style.red('error:')} ${error.message}\n`);
@@ -231,7 +241,8 @@ function showEvent(
 ): void {
   const { io, style } = ctx;
   if (event.type === 'text_delta') {
-    if (options.streaming && !options.quiet) io.stdout.write(event.text);
+    // The answer itself: shown even with --quiet.
+    if (options.streaming) io.stdout.write(event.text);
     return;
   }
   if (options.quiet) return;
