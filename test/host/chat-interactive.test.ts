@@ -48,9 +48,7 @@ describe.skipIf(!hasDist)('mcpkit chat at a terminal', () => {
         ANTHROPIC_BASE_URL: model.url,
       });
       const code = await run(
-        ['chat', '--quiet', '--server', '--', process.execPath, BIN, 'serve', 'everything'].slice(
-          1,
-        ),
+        ['--quiet', '--server', '--', process.execPath, BIN, 'serve', 'everything'],
         io,
       );
       expect(code, out.stderr).toBe(0);
