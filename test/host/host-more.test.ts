@@ -222,6 +222,18 @@ describe.each(['anthropic', 'openai'] as const)('the host with %s', (api) => {
   });
 });
 
+describe('the host and maxTurns', () => {
+  it('stops after maxTurns model requests, with the calls made so far', async () => {
+    const again = { toolCalls: [{ name: 'weather-0' }] };
+    const model = await fake([again, again, again]);
+    const h = await host('openai', model, { w: inMemory(toolServer('w', 'weather', 1)) });
+    const result = await h.run([{ role: 'user', content: 'loop' }], { maxTurns: 2 });
+    expect(result).toMatchObject({ stopReason: 'max_turns', turns: 2, text: '' });
+    expect(result.calls).toHaveLength(2);
+    expect(model.requests).toHaveLength(2);
+  });
+});
+
 describe('the host and a lost connection', () => {
   it('reconnects a server whose connection closed before the next turn', async () => {
     const server = toolServer('w', 'weather', 1);
