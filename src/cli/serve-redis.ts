@@ -4,7 +4,7 @@
 // streams and the tasks; the state secret seals 2026-07-28 `requestState` so that any process
 // opens what another sealed. /healthz reports whether Redis answers.
 import type { RedisConnection } from '../redis/index.js';
-import type { StateKey, StateSecret, TaskStore } from '../server/index.js';
+import type { ChangeBus, StateKey, StateSecret, TaskStore } from '../server/index.js';
 import type { EventStore, HealthOptions, SessionStore } from '../transports/http/index.js';
 import { text, texts } from './args.js';
 import type { CommandContext } from './command.js';
@@ -12,8 +12,8 @@ import { CliError, UsageError } from './errors.js';
 
 /** The shared parts a served process is given: the McpServer's and the HTTP handler's options. */
 export interface SharedState {
-  /** For the McpServer: the sealing secret, the task store. */
-  readonly server: { stateSecret?: StateSecret; taskStore?: TaskStore };
+  /** For the McpServer: the sealing secret, the task store, the change bus. */
+  readonly server: { stateSecret?: StateSecret; taskStore?: TaskStore; changeBus?: ChangeBus };
   /** For the Streamable HTTP handler: the session and event stores, the health check. */
   readonly http: { sessionStore?: SessionStore; eventStore?: EventStore; health?: HealthOptions };
   /** What Redis is reached at, for the start line (the password masked). */
@@ -66,7 +66,12 @@ export async function sharedState(ctx: CommandContext, http: boolean): Promise<S
   const taskStore = redis.createRedisTaskStore({ client, prefix: `${keys}:tasks`, onError });
   let closed: Promise<void> | undefined;
   return {
-    server: { stateSecret: secret, taskStore },
+    server: {
+      stateSecret: secret,
+      taskStore,
+      // List changes and resource updates made on one process reach the clients of all.
+      changeBus: redis.createRedisChangeBus({ client, prefix: keys, onError }),
+    },
     http: {
       sessionStore: redis.createRedisSessionStore({ client, prefix: `${keys}:sessions`, onError }),
       eventStore: redis.createRedisEventStore({ client, prefix: `${keys}:events` }),

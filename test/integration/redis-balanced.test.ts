@@ -21,7 +21,7 @@ import {
   StreamableHTTPClientTransport as StreamableHttpV2,
 } from '@modelcontextprotocol/client';
 import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { Client } from '../../src/client/index.js';
 import { createStreamableHttpClientTransport } from '../../src/transports/http/client/transport.js';
 import type { Balancer, Served } from '../helpers/balancer.js';
@@ -221,10 +221,7 @@ describe.skipIf(missing.length > 0)('three processes behind a round-robin nginx,
     expect(rounds[0]?.upstream).not.toBe(rounds[1]?.upstream);
   }, 60_000);
 
-  // Waits for the cross-process fan-out of #22 (point 3): today a session resumed from Redis on
-  // another process is sent no notifications/resources/updated (its subscriptions and the GET
-  // stream another process holds are not reached), so this fails after 15 s.
-  it.skip('a resource update made on one process reaches the GET stream another holds', async () => {
+  it('a resource update made on one process reaches the GET stream another holds', async () => {
     const recorder = recordingFetch();
     const client = new ClientV1(info);
     const updated: string[] = [];
@@ -282,12 +279,10 @@ describe.skipIf(missing.length > 0)('three processes behind a round-robin nginx,
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': LEGACY,
     };
-    // The session is opened on the holder, which also makes the updates (its timer): they are
-    // on its GET stream whatever the cross-process fan-out does (the test above covers that).
-    // A session resumed from Redis does not get them yet (see the test above).
-    const holder = processes[0];
-    if (holder === undefined) throw new Error('no process');
-    const init = await fetch(holder.url, {
+    // Everything goes through the balancer: the session is opened on one process, the GET
+    // stream held by whichever the balancer picks (the holder), the updates made by the timer
+    // of the process the toggle lands on and carried to the holder by the change bus.
+    const init = await fetch(balancer.url, {
       method: 'POST',
       headers,
       body: JSON.stringify({
@@ -300,8 +295,8 @@ describe.skipIf(missing.length > 0)('three processes behind a round-robin nginx,
     const session = init.headers.get('mcp-session-id') ?? '';
     await init.text();
     expect(session).not.toBe('');
-    const post = async (body: unknown) => {
-      const response = await fetch(holder.url, {
+    const post = async (body: unknown, url = balancer.url) => {
+      const response = await fetch(url, {
         method: 'POST',
         headers: { ...headers, 'mcp-session-id': session },
         body: JSON.stringify(body),
@@ -317,7 +312,7 @@ describe.skipIf(missing.length > 0)('three processes behind a round-robin nginx,
       params: { uri: 'demo://resource/dynamic/text/1' },
     };
     expect((await post(subscribe)).status).toBe(200);
-    const get = await fetch(holder.url, {
+    const get = await fetch(balancer.url, {
       headers: {
         accept: 'text/event-stream',
         'mcp-session-id': session,
@@ -325,16 +320,24 @@ describe.skipIf(missing.length > 0)('three processes behind a round-robin nginx,
       },
     });
     expect(get.status).toBe(200);
-    const toggle = {
+    const holder = processes.find((p) => p.address === get.headers.get('x-upstream'));
+    if (holder === undefined) throw new Error('the GET stream names no known upstream');
+    const toggle = (id: number) => ({
       jsonrpc: '2.0',
-      id: 3,
+      id,
       method: 'tools/call',
       params: { name: 'toggle-subscriber-updates', arguments: {} },
-    };
-    expect((await post(toggle)).status).toBe(200);
+    });
+    const toggled = await post(toggle(3));
+    expect(toggled.status).toBe(200);
+    const toggler = processes.find((p) => p.address === toggled.headers.get('x-upstream'));
+    // The updates stop at the end: the toggler's timer is turned off, unless it was the holder.
+    onTestFinished(async () => {
+      if (toggler !== undefined && toggler !== holder) await post(toggle(99), toggler.url);
+    });
     const reader = sseReader(get);
     const seen: SseEvent[] = [];
-    // Read until one update arrived, then stop reading while the holder sends more.
+    // Read until one update arrived, then stop reading while more are sent.
     for (;;) {
       const event = await reader.next(15_000);
       if (event === undefined)
