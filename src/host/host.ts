@@ -30,7 +30,10 @@ import { loadTokenizerOrEstimate, serializeTool } from './tokens.js';
 import type {
   HostMessage,
   ModelAdapter,
+  ModelCallOptions,
   ModelCapabilities,
+  ModelRequest,
+  ModelResponse,
   ModelTool,
   Part,
   StopReason,
@@ -307,7 +310,7 @@ export class Host {
         const tools = await this.#activeTools();
         const toolChoice = turns === 0 || first === 'none' ? first : 'auto';
         emit({ type: 'model_request', turn: turns + 1, tools: tools.length });
-        const response = await this.#options.model.complete(
+        const response = await this.#ask(
           {
             model,
             ...(this.#options.system === undefined ? {} : { system: this.#options.system }),
@@ -353,6 +356,16 @@ export class Host {
       return { messages: conversation, text, turns, calls, stopReason };
     } finally {
       if (listener !== undefined) this.#runListeners.delete(listener);
+    }
+  }
+
+  /** One model request; once cancelled, it rejects with the signal's reason whatever broke. */
+  async #ask(request: ModelRequest, call: ModelCallOptions): Promise<ModelResponse> {
+    try {
+      return await this.#options.model.complete(request, call);
+    } catch (error) {
+      if (call.signal?.aborted === true) throw call.signal.reason;
+      throw error;
     }
   }
 

@@ -234,6 +234,27 @@ describe('the host and maxTurns', () => {
   });
 });
 
+describe('the host and cancellation', () => {
+  it('cancels a model request under way, rejecting with the reason', async () => {
+    let arrived!: () => void;
+    const asked = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    const model = await fake([
+      () => {
+        arrived();
+        return new Promise<never>(() => undefined); // the model never answers
+      },
+    ]);
+    const h = await host('anthropic', model, {}, { stream: true });
+    const controller = new AbortController();
+    const run = h.run([{ role: 'user', content: 'hi' }], { signal: controller.signal });
+    await asked;
+    controller.abort(new Error('stopped'));
+    await expect(run).rejects.toThrow('stopped');
+  });
+});
+
 describe('the host and a lost connection', () => {
   it('reconnects a server whose connection closed before the next turn', async () => {
     const server = toolServer('w', 'weather', 1);
