@@ -153,6 +153,7 @@ export class Upstream {
     try {
       await client.ping({ timeoutMs: 10_000 });
       this.#latencyMs = Math.round((performance.now() - started) * 10) / 10;
+      this.#hooks.event({ upstream: this.name, event: 'ping', latencyMs: this.#latencyMs });
     } catch (error) {
       if (this.#client === client) this.#lost(client, error);
     }

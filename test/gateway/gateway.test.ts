@@ -14,6 +14,10 @@ import {
   ElicitRequestSchema,
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import {
+  Client as ClientV2,
+  StreamableHTTPClientTransport as StreamableHttpV2,
+} from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, JsonRpcError } from '../../src/client/index.js';
 import type { ListKind } from '../../src/client/index.js';
@@ -159,6 +163,23 @@ describe.skipIf(!BUILT)('mcpkit gateway', () => {
     expect(textOf(sum)).toContain('5');
     await client.close();
   });
+
+  for (const modern of [true, false]) {
+    it(`the official SDK v2 client (${modern ? 'modern' : 'legacy'}) calls tools of every upstream`, async () => {
+      const client = new ClientV2(info, modern ? { versionNegotiation: { mode: 'auto' } } : {});
+      await client.connect(new StreamableHttpV2(new URL(served.url)));
+      expect(client.getProtocolEra()).toBe(modern ? 'modern' : 'legacy');
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(
+        expect.arrayContaining(['PingME', 'ev__echo', 'mk__echo']),
+      );
+      const echo = await client.callTool({ name: 'ev__echo', arguments: { message: 'v2' } });
+      expect(textOf(echo)).toContain('v2');
+      const ping = await client.callTool({ name: 'PingME', arguments: {} });
+      expect(textOf(ping)).toContain('BISMILLAH');
+      await client.close();
+    });
+  }
 
   for (const revision of ['2026-07-28', '2025-06-18'] as const) {
     it(`mcpkit's client (${revision}) gets tools, prompts, resources and completions routed`, async () => {

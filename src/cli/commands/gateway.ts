@@ -103,7 +103,9 @@ export function run(args: readonly string[], io: CommandContext['io']): Promise<
       const log = (event: Record<string, unknown>) => {
         if (json)
           ctx.io.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), ...event })}\n`);
-        else if (!ctx.common.quiet) ctx.io.stderr.write(`${ctx.style.dim(describe(event))}\n`);
+        else if (!ctx.common.quiet && !routine(event)) {
+          ctx.io.stderr.write(`${ctx.style.dim(describe(event))}\n`);
+        }
       };
       const gateway = await Gateway.start(config, {
         ...(budget === undefined ? {} : { budget, tokenizer: await loadTokenizerOrEstimate() }),
@@ -145,6 +147,13 @@ function readConfig(file: string): GatewayConfig {
       hint: 'write {"mcpServers": {"name": {"command": "…", "args": […]} or {"url": "…"}}}',
     });
   }
+}
+
+/** Pings, and upstream logs below warning that no request waited for: only in --json logs. */
+function routine(event: Record<string, unknown>): boolean {
+  if (event['event'] === 'ping') return true;
+  const level = event['log'];
+  return typeof level === 'string' && ['debug', 'info', 'notice'].includes(level);
 }
 
 /** One event as a human line. */
