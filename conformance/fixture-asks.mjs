@@ -11,10 +11,14 @@ export const object = (properties, required) => ({
 });
 
 /** Registers every tool and prompt that asks the client for input. */
-export function registerAskingFeatures(server) {
+/**
+ * `shareToggles` (several processes as one, server.mjs --redis): given how to set a toggled
+ * item here, returns how to set it on every process, so that they all list the same.
+ */
+export function registerAskingFeatures(server, { shareToggles } = {}) {
   registerClientRequestTools(server);
   registerInputRequiredTools(server);
-  registerDiagnosticTools(server);
+  registerDiagnosticTools(server, shareToggles);
 }
 
 /** Tools that ask the client for something: sampling and elicitation (both eras). */
@@ -218,7 +222,7 @@ function registerInputRequiredTools(server) {
 }
 
 /** Probes of the 2026-07-28 server-stateless scenario. */
-function registerDiagnosticTools(server) {
+function registerDiagnosticTools(server, shareToggles) {
   server.tool(
     { name: 'test_missing_capability', description: 'Needs sampling; fails without it.' },
     async (_args, ctx) => {
@@ -244,7 +248,16 @@ function registerDiagnosticTools(server) {
     { name: 'test_toggled_prompt', description: 'Appears and disappears (list_changed probe).' },
     () => 'toggled',
   );
-  const toggle = (handle) => (handle.enabled ? handle.disable() : handle.enable());
+  const handles = { tool: toggledTool, prompt: toggledPrompt };
+  const setHere = (which, enabled) => {
+    const handle = handles[which];
+    if (handle !== undefined && handle.enabled !== enabled) {
+      if (enabled) handle.enable();
+      else handle.disable();
+    }
+  };
+  const set = shareToggles?.(setHere) ?? setHere;
+  const toggle = (handle) => set(handle === toggledTool ? 'tool' : 'prompt', !handle.enabled);
   server.tool({ name: 'test_trigger_tool_change', description: 'Changes the tool list.' }, () => {
     toggle(toggledTool);
     return 'tool list changed';

@@ -37,8 +37,11 @@ const JSON_SCHEMA_2020_12 = {
   additionalProperties: false,
 };
 
-/** Creates the fixture server (async: its skills are read from disk). */
-export async function createConformanceServer(options = {}) {
+/**
+ * Creates the fixture server (async: its skills are read from disk). `options` are the
+ * McpServer's; `fixture.shareToggles` keeps the toggled tool and prompt alike on every process.
+ */
+export async function createConformanceServer(options = {}, fixture = {}) {
   const server = new McpServer(
     { name: 'mcpkit-conformance-fixture', version: '1.0.0' },
     {
@@ -49,7 +52,7 @@ export async function createConformanceServer(options = {}) {
   );
   registerContentTools(server);
   registerNotifyingTools(server);
-  registerAskingFeatures(server);
+  registerAskingFeatures(server, fixture);
   registerTaskTools(server);
   registerResources(server);
   registerPrompts(server);

@@ -7,6 +7,7 @@
 // `mcpkit serve`, any number of these processes behind a round-robin balancer act as one
 // server: sessions, event streams and tasks in Redis, requestState sealed with one secret.
 /* eslint-disable no-console */
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
@@ -25,7 +26,7 @@ const { values } = parseArgs({
 });
 const port = Number(values.port);
 const shared = await sharedState(values);
-const server = await createConformanceServer(shared.server);
+const server = await createConformanceServer(shared.server, shared.fixture);
 const onError = (error, where) => console.error(`transport error (${where}):`, error);
 
 let running;
@@ -59,7 +60,7 @@ async function sharedState(flags) {
   const secret = flags['state-secret'] ?? process.env.MCPKIT_STATE_SECRET;
   const url = flags.redis ?? process.env.MCPKIT_REDIS_URL;
   if (url === undefined || url === '') {
-    return { server: secret ? { stateSecret: secret } : {}, http: {} };
+    return { server: secret ? { stateSecret: secret } : {}, http: {}, fixture: {} };
   }
   if (!secret) {
     console.error('--redis needs --state-secret: every process must seal requestState alike');
@@ -85,6 +86,30 @@ async function sharedState(flags) {
       eventStore: redis.createRedisEventStore({ client, prefix: `${prefix}:events` }),
       health: { check: async () => ({ redis: String(await client.ping()) }) },
     },
+    fixture: { shareToggles: await togglesThrough(client, `${prefix}:fixture-toggles`) },
+  };
+}
+
+/**
+ * The fixture's toggled tool and prompt set on every process: a toggle here is published on
+ * `channel`, and each other process sets the same state, so that all list the same items.
+ */
+async function togglesThrough(client, channel) {
+  const origin = randomUUID();
+  const subscriber = client.duplicate();
+  subscriber.on('error', () => undefined);
+  await subscriber.connect();
+  let setHere = () => undefined;
+  await subscriber.subscribe(channel, (text) => {
+    const { o, which, enabled } = JSON.parse(text);
+    if (o !== origin) setHere(which, enabled);
+  });
+  return (set) => {
+    setHere = set;
+    return (which, enabled) => {
+      set(which, enabled);
+      client.publish(channel, JSON.stringify({ o: origin, which, enabled })).catch(() => undefined);
+    };
   };
 }
 
