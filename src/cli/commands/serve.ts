@@ -33,8 +33,8 @@ an McpServer (as default or as \`server\`; a function returning one works too).
 
   pingme      one tool, PingME: is the connection alive?
   everything  every MCP feature, one tool each, plus resources, prompts and completions
-  sql         a read-only SQL gateway: an embedded shop database, or PostgreSQL when
-              DATABASE_URL is set
+  sql         a read-only SQL gateway: an embedded shop database, or PostgreSQL or
+              MySQL/MariaDB when DATABASE_URL is set (postgres://, mysql://, mariadb://)
   utilix      check_ssl_certificate, format_json, validate_email; UTILIX_ALLOW and
               UTILIX_DENY (addresses, CIDR ranges, "private") limit where it connects;
               --http beyond loopback denies private ranges unless UTILIX_DENY is set
@@ -56,8 +56,9 @@ Flags:
   --http [host:]port        serve Streamable HTTP (port 0 picks a free one)
   --allowed-host <name>     a Host header to accept when binding beyond loopback (repeatable)
   --legacy-sse              also serve the deprecated HTTP+SSE transport (/sse, /messages)
-  --allow-privileged-login  sql: serve even on a PostgreSQL login that can escape read-only
-                            (a superuser, pg_execute_server_program, …; refused by default)
+  --allow-privileged-login  sql: serve even on a login that can escape read-only (PostgreSQL:
+                            a superuser, pg_execute_server_program, …; MySQL: more than
+                            SELECT/SHOW VIEW, e.g. FILE or writes; refused by default)
   --auth-issuer <url>       HTTP: require access tokens from this authorization server (an
                             OAuth resource server: metadata, 401/403 challenges; docs/auth.md)
   --public-url <url>        the URL clients use (behind a proxy): the resource tokens are for
