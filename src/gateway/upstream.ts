@@ -16,6 +16,7 @@ import type {
 import type { ServerConfig } from '../host/config.js';
 import { createServerTransport } from '../host/config.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
+import type { NodeFetch } from './node-fetch.js';
 
 /** Where an upstream stands. */
 export type UpstreamState = 'connecting' | 'ready' | 'down' | 'closed';
@@ -80,6 +81,7 @@ export class Upstream {
   readonly #config: ServerConfig;
   readonly #hooks: UpstreamHooks;
   readonly #timing: Required<UpstreamTiming>;
+  readonly #fetch: NodeFetch | undefined;
   #client: Client | undefined;
   #state: UpstreamState = 'connecting';
   #since = new Date();
@@ -101,9 +103,11 @@ export class Upstream {
       config,
       hooks,
       timing,
-    }: { config: ServerConfig; hooks: UpstreamHooks; timing: UpstreamTiming },
+      fetch,
+    }: { config: ServerConfig; hooks: UpstreamHooks; timing: UpstreamTiming; fetch?: NodeFetch },
   ) {
     this.name = name;
+    this.#fetch = fetch;
     this.#config = config;
     this.#hooks = hooks;
     this.#timing = {
@@ -197,6 +201,7 @@ export class Upstream {
     const started = performance.now();
     try {
       const transport = await createServerTransport(this.#config, {
+        ...(this.#fetch === undefined ? {} : { fetch: this.#fetch }),
         onStderr: (chunk) => {
           this.#hooks.event({ upstream: this.name, stderr: chunk.trimEnd() });
         },

@@ -74,11 +74,19 @@ export function parseServersConfig(json: unknown): Record<string, ServerConfig> 
 /** The transport to a configured server. */
 export function createServerTransport(
   config: ServerConfig,
-  options: { onStderr?: (chunk: string) => void } = {},
+  options: {
+    onStderr?: (chunk: string) => void;
+    /** The fetch of HTTP servers. Default: the global fetch. */
+    fetch?: (url: string, init: RequestInit) => Promise<Response>;
+  } = {},
 ): Transport | Promise<Transport> {
   if ('transport' in config) return config.transport();
   if ('url' in config) {
-    return createStreamableHttpClientTransport(config.url, { headers: { ...config.headers } });
+    const fetch = options.fetch === undefined ? {} : { fetch: options.fetch };
+    return createStreamableHttpClientTransport(config.url, {
+      headers: { ...config.headers },
+      ...fetch,
+    });
   }
   return createStdioClientTransport({
     command: config.command,
