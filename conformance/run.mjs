@@ -14,15 +14,14 @@
 // (MCPKIT_TEST_REDIS_URL, or --redis) behind a private nginx that routes round-robin with no
 // stickiness: scale-out (#22) passes when they pass as against one process.
 /* eslint-disable no-console */
-import { spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { findNginx, startBalancer } from '../scripts/balancer.mjs';
 import { entryFor, judge, loadExpected, readResults, table, tally } from './results.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -251,7 +250,7 @@ async function main() {
   if (!flags['no-build']) await buildIfStale();
   const expected = await loadExpected(join(here, 'expected-failures.yml'));
   const outRoot = await mkdtemp(join(tmpdir(), 'mcpkit-conformance-'));
-  const servers = flags.balanced ? await startBalanced(outRoot) : await startFaces();
+  const servers = flags.balanced ? await startBalanced() : await startFaces();
   let runs;
   let timings;
   try {
@@ -291,13 +290,11 @@ async function startFaces() {
 
 /**
  * --balanced: three fixture processes (node face) sharing one Redis under a prefix of their own
- * and one state secret, behind a private nginx (config, pid, logs in `dir`) on a free port,
+ * and one state secret, behind a private nginx (scripts/balancer.mjs) on a free port,
  * round-robin, no stickiness, unbuffered for SSE. Stopping deletes this run's Redis keys.
  */
-async function startBalanced(dir) {
-  const nginx = ['nginx', '/usr/sbin/nginx'].find(
-    (bin) => spawnSync(bin, ['-v'], { stdio: 'ignore' }).status === 0,
-  );
+async function startBalanced() {
+  const nginx = findNginx();
   if (nginx === undefined) {
     throw new Error('--balanced needs nginx: apt-get install nginx (.ci/run installs it)');
   }
@@ -306,84 +303,20 @@ async function startBalanced(dir) {
   const secret = `conformance-balanced-${String(Date.now())}-0123456789abcdef`;
   const args = ['--redis', redisUrl, '--redis-prefix', prefix, '--state-secret', secret];
   const fixtures = await Promise.all([0, 1, 2].map(() => startFixture('node', args)));
-  const port = await freePort();
   const upstreams = fixtures.map((f) => new URL(f.url).host);
-  await writeFile(join(dir, 'nginx.conf'), nginxConfig(dir, port, upstreams));
-  const balancer = spawn(
-    nginx,
-    ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'nginx-error.log')],
-    {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
-  await untilListening(port);
-  const url = `http://127.0.0.1:${String(port)}/mcp`;
+  const balancer = await startBalancer(upstreams, nginx);
+  const { url } = balancer;
   console.log(
     `== balanced: nginx at ${url} -> ${upstreams.join(', ')} (Redis ${redisUrl}, prefix ${prefix})`,
   );
   return {
     urls: { balanced: url },
     stop: async () => {
-      balancer.kill('SIGTERM');
+      await balancer.close();
       for (const fixture of fixtures) fixture.stop();
       await forgetKeys(redisUrl, prefix);
     },
   };
-}
-
-/** The nginx config of --balanced (the same as test/helpers/balancer.ts's). */
-function nginxConfig(dir, port, upstreams) {
-  const servers = upstreams.map((u) => `    server ${u} max_fails=1 fail_timeout=2s;`).join('\n');
-  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
-    .map((kind) => `  ${kind}_temp_path ${dir}/${kind};`)
-    .join('\n');
-  return `daemon off;
-${process.getuid?.() === 0 ? 'user root;\n' : ''}worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/nginx-error.log warn;
-events { worker_connections 1024; }
-http {
-${temp}
-  access_log ${dir}/nginx-access.log;
-  upstream mcp {
-${servers}
-  }
-  server {
-    listen 127.0.0.1:${String(port)};
-    location / {
-      proxy_pass http://mcp;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $http_host;
-      proxy_buffering off;
-      proxy_request_buffering off;
-      proxy_read_timeout 1h;
-      proxy_send_timeout 1h;
-    }
-  }
-}
-`;
-}
-
-async function freePort() {
-  const probe = createServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address();
-  probe.close();
-  await once(probe, 'close');
-  return port;
-}
-
-async function untilListening(port) {
-  for (let i = 0; i < 100; i++) {
-    const response = await fetch(`http://127.0.0.1:${String(port)}/healthz`).catch(() => undefined);
-    if (response !== undefined) {
-      await response.arrayBuffer();
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`nginx did not listen on port ${String(port)}`);
 }
 
 /** Deletes the keys of one --balanced run. */

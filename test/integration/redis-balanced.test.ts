@@ -91,8 +91,8 @@ describe.skipIf(missing.length > 0)('three processes behind a round-robin nginx,
       ),
     );
     balancer = await startBalancer(
-      NGINX ?? 'nginx',
       processes.map((p) => p.address),
+      NGINX,
     );
     redis = createClient({ url: REDIS_URL ?? '' });
     await redis.connect();
