@@ -5,7 +5,7 @@
 // `mcpkit gateway --http` in front of a stdio server (loopback, Host check, /healthz), and
 // `mcpkit budget` against both gateways. Needs the built CLI (npm run build).
 import type { ChildProcess } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -209,6 +209,49 @@ describe.skipIf(!BUILT)('mcpkit gateway: faults, budget, bridging', () => {
     } finally {
       await client.close();
       await stop(mk.child);
+    }
+  }, 30_000);
+
+  it('a legacy HTTP upstream (server-everything, SSE responses) asks a 2026-07-28 client through the gateway', async () => {
+    const port = await closedPort();
+    const everything = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    await waitFor(everything, /listening on port/);
+    const gateway = await Gateway.start(
+      parseGatewayConfig({ mcpServers: { ev: { url: `http://127.0.0.1:${String(port)}/mcp` } } }),
+      { timing: { pingIntervalMs: 0 } },
+    );
+    const served = await listen(() => gateway.server);
+    const asked: string[] = [];
+    const client = new Client(info, {
+      mode: { pin: '2026-07-28' },
+      onElicit: (params) => {
+        asked.push(params.message);
+        return { action: 'accept', content: { name: 'Grace' } };
+      },
+    });
+    try {
+      expect(gateway.status().upstreams[0]).toMatchObject({ state: 'ready', transport: 'http' });
+      expect(gateway.status().upstreams[0]?.revision).not.toBe('2026-07-28');
+      await client.connect(createStreamableHttpClientTransport(served.url));
+      const progress: number[] = [];
+      const long = await client.callTool(
+        'trigger-long-running-operation',
+        { duration: 1, steps: 2 },
+        { onProgress: (done) => progress.push(done) },
+      );
+      expect(textOf(long)).toContain('completed');
+      expect(progress).toEqual([1, 2]);
+      const result = await client.callTool('trigger-elicitation-request');
+      expect(asked).toHaveLength(1);
+      expect(textOf(result)).toContain('Name: Grace');
+    } finally {
+      await client.close();
+      await served.close();
+      await gateway.close();
+      await stop(everything);
     }
   }, 30_000);
 
