@@ -76,7 +76,7 @@ async function respond(res: IncomingMessage, method: string): Promise<Response> 
   const init = { status, statusText: res.statusMessage ?? '', headers: responseHeaders(res) };
   if (status === 204 || status === 205 || status === 304 || method === 'HEAD') {
     res.resume();
-    return new Response(null, init);
+    return bufferedResponse(res, Buffer.alloc(0));
   }
   const mediaType = (res.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
   if (mediaType === 'text/event-stream') {
@@ -85,7 +85,44 @@ async function respond(res: IncomingMessage, method: string): Promise<Response> 
   const chunks: Buffer[] = [];
   for await (const chunk of res) chunks.push(chunk as Buffer);
   const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-  return new Response(bytes as unknown as BodyInit, init);
+  return bufferedResponse(res, bytes);
+}
+
+/**
+ * A buffered response: what the transport reads of one (status, ok, headers.get, text, body),
+ * without the cost of a Response and its Headers (a Response is made only if `body` is read).
+ */
+function bufferedResponse(res: IncomingMessage, bytes: Buffer): Response {
+  const status = res.statusCode ?? 0;
+  const raw = res.headers;
+  let full: Response | undefined;
+  const whole = (): Response =>
+    (full ??= new Response(bytes.length === 0 ? null : (bytes as unknown as BodyInit), {
+      status,
+      statusText: res.statusMessage ?? '',
+      headers: responseHeaders(res),
+    }));
+  const light = {
+    status,
+    statusText: res.statusMessage ?? '',
+    ok: status >= 200 && status < 300,
+    headers: {
+      get(name: string): string | null {
+        const value = raw[name.toLowerCase()];
+        if (value === undefined) return null;
+        return Array.isArray(value) ? value.join(', ') : value;
+      },
+      has(name: string): boolean {
+        return raw[name.toLowerCase()] !== undefined;
+      },
+    },
+    text: () => Promise.resolve(bytes.toString('utf8')),
+    json: () => Promise.resolve(JSON.parse(bytes.toString('utf8')) as unknown),
+    get body() {
+      return whole().body;
+    },
+  };
+  return light as unknown as Response;
 }
 
 function plainHeaders(headers: RequestInit['headers']): Record<string, string> {
