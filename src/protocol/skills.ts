@@ -298,6 +298,20 @@ class YamlSubset {
     while (this.#at < this.#lines.length && isBlank(this.#current())) this.#at++;
   }
 
+  /**
+   * The next non-blank line of a block whose entries sit at `indent`, or undefined at the end of
+   * the text or of the block (a line indented less). Fails on a line indented more.
+   */
+  #entryLine(indent: number): string | undefined {
+    this.#skipBlank();
+    if (this.#at >= this.#lines.length) return undefined;
+    const line = this.#current();
+    const own = indentOf(line);
+    if (own < indent) return undefined;
+    if (own > indent) this.#fail('unexpected indentation');
+    return line;
+  }
+
   /** A block mapping or sequence whose entries sit at `indent`. */
   #block(indent: number): unknown {
     const text = this.#current().slice(indent);
@@ -308,12 +322,8 @@ class YamlSubset {
   #mapping(indent: number): Record<string, unknown> {
     const result: Record<string, unknown> = {};
     for (;;) {
-      this.#skipBlank();
-      if (this.#at >= this.#lines.length) break;
-      const line = this.#current();
-      const own = indentOf(line);
-      if (own < indent) break;
-      if (own > indent) this.#fail('unexpected indentation');
+      const line = this.#entryLine(indent);
+      if (line === undefined) break;
       const { key, rest } = this.#keyOf(line.slice(indent));
       if (Object.hasOwn(result, key)) this.#fail(`duplicate key ${JSON.stringify(key)}`);
       this.#at++;
@@ -325,12 +335,8 @@ class YamlSubset {
   #sequence(indent: number): unknown[] {
     const result: unknown[] = [];
     for (;;) {
-      this.#skipBlank();
-      if (this.#at >= this.#lines.length) break;
-      const line = this.#current();
-      const own = indentOf(line);
-      if (own < indent) break;
-      if (own > indent) this.#fail('unexpected indentation');
+      const line = this.#entryLine(indent);
+      if (line === undefined) break;
       const item = line.slice(indent);
       if (item !== '-' && !item.startsWith('- ')) break;
       const rest = item.slice(1).trimStart();
