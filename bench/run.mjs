@@ -125,6 +125,14 @@ const HTTP_SERVERS = [
     era: 'modern',
     redis: true,
   },
+  // mcpkit gateway (issue #24) in front of the "mcpkit 2026-07-28" server: two hops of work
+  // (target >= 0.45x of calling the upstream directly; vsOpen).
+  {
+    id: 'mcpkit-gateway',
+    label: 'mcpkit gateway -> mcpkit 2026-07-28',
+    file: 'mcpkit-gateway.mjs',
+    era: 'modern',
+  },
   { id: 'sdk2-modern', label: 'SDK v2 2026-07-28', file: 'sdk2-http.mjs', era: 'modern' },
   { id: 'sdk2-legacy', label: 'SDK v2 legacy stateless', file: 'sdk2-http.mjs', era: 'legacy' },
   { id: 'sdk1-stateless', label: 'SDK v1 stateless', file: 'sdk1-stateless.mjs', era: 'legacy' },
@@ -154,6 +162,7 @@ const BASE_ROWS = {
   'mcpkit-modern-auth': 'mcpkit-modern',
   'mcpkit-session-redis': 'mcpkit-session',
   'mcpkit-modern-redis': 'mcpkit-modern',
+  'mcpkit-gateway': 'mcpkit-modern',
 };
 
 /** A key pair and a long-lived ES256 access token for the auth row (made once). */

@@ -1,0 +1,39 @@
+// mcpkit gateway (issue #24) in front of mcpkit-http.mjs: this process runs `mcpkit gateway
+// --http` (the CLI's own main, so that its CPU time is this process's), with one HTTP upstream,
+// the same server as the "mcpkit 2026-07-28" row, started here as a child. A tools/call makes two
+// hops: client -> gateway (2026-07-28) -> upstream (2026-07-28).
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import process from 'node:process';
+import { startServer } from '../lib.mjs';
+import { PORT, ready } from './common.mjs';
+
+const upstream = await startServer('mcpkit-http.mjs', { env: { PORT: '0' } });
+process.on('exit', () => upstream.child.kill('SIGKILL'));
+const config = join(mkdtempSync(join(tmpdir(), 'mcpkit-bench-gateway-')), 'servers.json');
+const url = `http://127.0.0.1:${String(upstream.port)}/mcp`;
+writeFileSync(config, JSON.stringify({ mcpServers: { upstream: { url } } }));
+
+const { main } = await import('../../dist/esm/src/cli/main.js');
+let said = '';
+const io = {
+  stdout: process.stdout,
+  stderr: {
+    write(text) {
+      said += text;
+      const match = /http:\/\/127\.0\.0\.1:(\d+)\/mcp/.exec(said);
+      if (match !== null && said !== '') {
+        said = '';
+        ready(Number(match[1]));
+      }
+      return true;
+    },
+  },
+  stdin: process.stdin,
+  isTTY: false,
+  env: process.env,
+  color: false,
+};
+const code = await main(['gateway', '--config', config, '--http', String(PORT), '--quiet'], io);
+process.exit(code);
