@@ -259,6 +259,26 @@ describe.skipIf(!BUILT)('mcpkit gateway', () => {
     await client.close();
   }, 30_000);
 
+  for (const revision of ['2025-11-25', '2026-07-28'] as const) {
+    it(`sampling and roots from upstreams are answered by a ${revision} client`, async () => {
+      const client = new Client(info, {
+        mode: { pin: revision },
+        onSample: () => ({
+          role: 'assistant',
+          content: { type: 'text', text: 'sampled answer' },
+          model: 'test-model',
+        }),
+        onRoots: () => [{ uri: 'file:///work/project', name: 'project' }],
+      });
+      await client.connect(createStreamableHttpClientTransport(served.url));
+      const sampled = await client.callTool('sample-llm', { prompt: 'hello' });
+      expect(textOf(sampled)).toContain('sampled answer');
+      const roots = await client.callTool('mk__get-roots-list');
+      expect(textOf(roots)).toContain('file:///work/project');
+      await client.close();
+    });
+  }
+
   it('progress reaches the downstream client; cancellation reaches the upstream', async () => {
     const client = new Client(info, { mode: { pin: '2025-11-25' } });
     const logs: unknown[] = [];
