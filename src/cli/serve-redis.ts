@@ -3,6 +3,7 @@
 // the optional peer `redis`, loaded only here) carries the legacy sessions, the resumable SSE
 // streams and the tasks; the state secret seals 2026-07-28 `requestState` so that any process
 // opens what another sealed. /healthz reports whether Redis answers.
+import { maskRedisUrl, redisErrorMessage } from '../redis/connect.js';
 import type { RedisConnection } from '../redis/index.js';
 import type { ChangeBus, StateKey, StateSecret, TaskStore } from '../server/index.js';
 import type { EventStore, HealthOptions, SessionStore } from '../transports/http/index.js';
@@ -58,7 +59,7 @@ export async function sharedState(ctx: CommandContext, http: boolean): Promise<S
   // Said once per distinct failure (a reconnect loop repeats the same one every 2 s).
   let last = '';
   const onError = (error: unknown): void => {
-    const line = `mcpkit serve: redis: ${message(error)}`;
+    const line = `mcpkit serve: redis: ${redisErrorMessage(error)}`;
     if (line !== last) ctx.io.stderr.write(`${line}\n`);
     last = line;
   };
@@ -77,7 +78,7 @@ export async function sharedState(ctx: CommandContext, http: boolean): Promise<S
       eventStore: redis.createRedisEventStore({ client, prefix: `${keys}:events` }),
       health: { check: redis.redisHealthCheck(client) },
     },
-    describe: masked(url),
+    describe: maskRedisUrl(url),
     close: () =>
       (closed ??= (async () => {
         await taskStore.close().catch(() => undefined);
@@ -150,25 +151,9 @@ async function connect(url: string, onError: (error: unknown) => void): Promise<
         cause: error,
       });
     }
-    throw new CliError(message(error), {
+    throw new CliError(redisErrorMessage(error), {
       hint: 'start Redis, or check --redis / MCPKIT_REDIS_URL (the address, the password, the TLS scheme)',
       cause: error,
     });
   }
-}
-
-/** The URL with its password replaced by `***`. */
-function masked(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(unparsable URL)';
-  }
-}
-
-function message(error: unknown): string {
-  if (error instanceof AggregateError && error.errors.length > 0) return message(error.errors[0]);
-  return error instanceof Error ? error.message || error.name : String(error);
 }

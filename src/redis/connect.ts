@@ -101,9 +101,12 @@ export async function connectRedis(
       },
     });
   } catch (error) {
-    throw new RedisUnavailableError(`invalid Redis URL ${masked(url)}: ${messageOf(error)}`, {
-      cause: error,
-    });
+    throw new RedisUnavailableError(
+      `invalid Redis URL ${maskRedisUrl(url)}: ${redisErrorMessage(error)}`,
+      {
+        cause: error,
+      },
+    );
   }
   reportErrors(client, onError);
   const connecting = client.connect().then(() => {
@@ -116,9 +119,12 @@ export async function connectRedis(
   try {
     await connecting;
   } catch (error) {
-    throw new RedisUnavailableError(`cannot reach Redis at ${masked(url)}: ${messageOf(error)}`, {
-      cause: error,
-    });
+    throw new RedisUnavailableError(
+      `cannot reach Redis at ${maskRedisUrl(url)}: ${redisErrorMessage(error)}`,
+      {
+        cause: error,
+      },
+    );
   }
   return client;
 }
@@ -165,8 +171,8 @@ function positive(name: string, value: number): number {
   return value;
 }
 
-/** The URL with its password replaced by `***`. */
-function masked(url: string): string {
+/** The URL with its password replaced by `***` (`(unparsable URL)` when it does not parse). */
+export function maskRedisUrl(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password !== '') parsed.password = '***';
@@ -176,7 +182,13 @@ function masked(url: string): string {
   }
 }
 
-function messageOf(error: unknown): string {
-  if (error instanceof AggregateError && error.errors.length > 0) return messageOf(error.errors[0]);
+/**
+ * The message of a Redis failure: an AggregateError's first error (Node reports a failed
+ * connection to each address of a host as one), else the error's message, else its name.
+ */
+export function redisErrorMessage(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) {
+    return redisErrorMessage(error.errors[0]);
+  }
   return error instanceof Error ? error.message || error.name : String(error);
 }
