@@ -2,49 +2,18 @@
 // clear message, and a query whose connection cannot be had answers within its limit. Through a
 // proxy in front of the real database (MCPKIT_TEST_POSTGRES_URL) that can stop answering.
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo, Server, Socket } from 'node:net';
-import { connect, createServer } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqlServer } from '../server.js';
 import { loginUrl } from './logins.js';
+import { freezingProxy } from './proxy.js';
 
 const url = process.env['MCPKIT_TEST_POSTGRES_URL'];
 if (url === undefined)
   console.log('servers/sql: hung-database tests skipped: set MCPKIT_TEST_POSTGRES_URL');
 
 /** A TCP proxy to `target`; `freeze()` cuts every connection and leaves new ones unanswered. */
-async function proxy(
-  target: URL,
-): Promise<{ port: number; freeze(): void; close(): Promise<void> }> {
-  let frozen = false;
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    sockets.add(client);
-    client.on('close', () => sockets.delete(client));
-    client.on('error', () => undefined);
-    if (frozen) return; // accepted, never answered
-    const upstream = connect(Number(target.port || 5432), target.hostname);
-    sockets.add(upstream);
-    upstream.on('error', () => client.destroy());
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as AddressInfo).port,
-    freeze() {
-      frozen = true;
-      for (const socket of sockets) socket.destroy();
-    },
-    close: () =>
-      new Promise((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => {
-          resolve();
-        });
-      }),
-  };
-}
+const proxy = (target: URL) => freezingProxy(target, 5432);
 
 const login = `mcpkit_t_hung_${randomBytes(4).toString('hex')}`;
 let admin: pg.Client | undefined;

@@ -4,8 +4,6 @@
 // with allowPrivilegedLogin, to show that the read-only transaction itself refuses every write.
 // The same refusals, limits and MCP tools as the PostgreSQL suite (suite.ts), in MySQL's dialect.
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo, Socket } from 'node:net';
-import { connect, createServer } from 'node:net';
 import mysql from 'mysql2/promise';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MODERN, connectWire, type Wire } from '../../../test/helpers/wire.js';
@@ -18,6 +16,7 @@ import { columnTypeName } from '../mysql.js';
 import { parseGrant, privilegesBeyondReading } from '../mysql-privileges.js';
 import type { SqlServer } from '../server.js';
 import { createSqlServer } from '../server.js';
+import { freezingProxy } from './proxy.js';
 
 const url = process.env['MCPKIT_TEST_MYSQL_URL'];
 if (url === undefined) {
@@ -119,36 +118,8 @@ describe('MySQL column types in PostgreSQL words', () => {
   });
 });
 
-/** A TCP proxy to `target` (or to nothing); `freeze()` cuts every connection and answers no new one. */
-async function proxy(target: URL | undefined) {
-  let frozen = target === undefined;
-  const sockets = new Set<Socket>();
-  const server = createServer((client) => {
-    sockets.add(client);
-    client.on('close', () => sockets.delete(client));
-    client.on('error', () => undefined);
-    if (frozen || target === undefined) return; // accepted, never answered
-    const upstream = connect(Number(target.port || 3306), target.hostname);
-    sockets.add(upstream);
-    upstream.on('error', () => client.destroy());
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as AddressInfo).port,
-    freeze() {
-      frozen = true;
-      for (const socket of sockets) socket.destroy();
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => {
-          resolve();
-        });
-      }),
-  };
-}
+/** A TCP proxy to a MySQL (or to nothing); `freeze()` cuts every connection and answers no new one. */
+const proxy = (target: URL | undefined) => freezingProxy(target, 3306);
 
 describe('sql gateway on a MySQL that does not answer', () => {
   it('fails to start within connectTimeoutMs, naming the address', async () => {
