@@ -72,7 +72,7 @@ export class InputHandlers {
         const answer = typeof method === 'string' ? this.#answers.get(method) : undefined;
         if (answer === undefined) throw unanswerable(method);
         const params = isObject(request) && isObject(request['params']) ? request['params'] : {};
-        return [key, await answer(params, ctx)] as const;
+        return [key, await answer(params, { ...ctx, key })] as const;
       }),
     );
     return Object.fromEntries(answered);

@@ -30,6 +30,11 @@ export interface InputContext {
    * the call that needs the input was cancelled (2026-07-28).
    */
   readonly signal: AbortSignal;
+  /**
+   * 2026-07-28: the key of this request in the server's `inputRequests` (its answer goes back
+   * under it). Absent for legacy requests.
+   */
+  readonly key?: string;
 }
 
 /** Answers an elicitation: asks the user, in form or URL mode. */
