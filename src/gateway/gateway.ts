@@ -70,10 +70,25 @@ export interface GatewayStatus {
   readonly upstreams: readonly UpstreamStatus[];
 }
 
-/** A downstream request being served by an upstream. */
+/** A downstream request being served by an upstream (one run of its handler). */
 interface Call {
   readonly upstream: string;
   readonly ctx: HandlerContext;
+  /** The input keys this run has asked under (2026-07-28 downstream). */
+  keys?: Set<string>;
+}
+
+/**
+ * The options of a question asked downstream: the upstream's own `inputRequests` key (so a
+ * 2026-07-28 client sees the keys the upstream chose), unless this run used it already (an
+ * upstream may reuse a key in a later round); then the position-based default.
+ */
+function keyOf(call: Call, key: string | undefined): { key: string } | undefined {
+  if (key === undefined || call.ctx.era !== 'modern') return undefined;
+  const keys = (call.keys ??= new Set());
+  if (keys.has(key) || /^input-\d+$/.test(key)) return undefined;
+  keys.add(key);
+  return { key };
 }
 
 /** One tool as the gateway serves it. */
@@ -178,11 +193,17 @@ export class Gateway {
 
   #hooks(name: string): UpstreamHooks {
     return {
-      elicit: (params) => this.#route(name, 'elicitation').elicit(params),
-      sample: (params) => this.#route(name, 'sampling').sample(params),
-      roots: () => {
+      elicit: (params, input) => {
+        const call = this.#route(name, 'elicitation');
+        return call.ctx.elicit(params, keyOf(call, input.key));
+      },
+      sample: (params, input) => {
+        const call = this.#route(name, 'sampling');
+        return call.ctx.sample(params, keyOf(call, input.key));
+      },
+      roots: (input) => {
         const call = this.#callOf(name);
-        return call === undefined ? [] : call.ctx.roots();
+        return call === undefined ? [] : call.ctx.roots(keyOf(call, input.key));
       },
       log: (params) => {
         const call = this.#callOf(name);
@@ -222,7 +243,7 @@ export class Gateway {
     return [...inflight].at(-1);
   }
 
-  #route(upstream: string, what: string): HandlerContext {
+  #route(upstream: string, what: string): Call {
     const call = this.#callOf(upstream);
     if (call === undefined) {
       throw new JsonRpcError(
@@ -230,7 +251,7 @@ export class Gateway {
         `the gateway has no downstream request in flight to answer this ${what} request`,
       );
     }
-    return call.ctx;
+    return call;
   }
 
   /** Runs `fn` as part of `call`: the upstream's requests meanwhile go to its client. */
