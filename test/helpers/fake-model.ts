@@ -8,6 +8,8 @@ import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { HostOptions, ServerConfig } from '../../src/host/index.js';
+import { Host, createAnthropicAdapter, createOpenAiAdapter } from '../../src/host/index.js';
 
 /** What the model answers in one step. */
 export interface Reply {
@@ -46,6 +48,29 @@ export interface FakeModel {
   close(): Promise<void>;
 }
 
+/**
+ * A Host (not connected yet) on the fake speaking `api`, with `servers`; every call and sampling
+ * request is approved unless `options` sets a policy.
+ */
+export function fakeHost(
+  api: Seen['api'],
+  model: FakeModel,
+  servers: Record<string, ServerConfig>,
+  options: Partial<HostOptions> = {},
+): Host {
+  const adapter =
+    api === 'anthropic'
+      ? createAnthropicAdapter({ baseUrl: model.url, apiKey: 'test-key', env: {} })
+      : createOpenAiAdapter({ baseUrl: model.openaiUrl, apiKey: 'test-key', env: {} });
+  return new Host({
+    model: adapter,
+    modelName: 'fake-1',
+    servers,
+    approval: { mode: 'always', sampling: 'always' },
+    ...options,
+  });
+}
+
 const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /** Starts a fake model following `script`. */
@@ -80,7 +105,8 @@ export async function startFakeModel(script: readonly Step[]): Promise<FakeModel
     try {
       body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
     } catch {
-      refuse(res, api, 'the body is not JSON'); return;
+      refuse(res, api, 'the body is not JSON');
+      return;
     }
     const found =
       api === 'anthropic' ? checkAnthropic(body, req.headers) : checkOpenAi(body, req.headers);
@@ -89,10 +115,14 @@ export async function startFakeModel(script: readonly Step[]): Promise<FakeModel
     requests.push(seen);
     if (found.length > 0) {
       problems.push(...found.map((p) => `${api} request ${String(requests.length)}: ${p}`));
-      refuse(res, api, found.join('; ')); return;
+      refuse(res, api, found.join('; '));
+      return;
     }
     const current = script[step++];
-    if (current === undefined) { refuse(res, api, `the script has no step ${String(step)}`); return; }
+    if (current === undefined) {
+      refuse(res, api, `the script has no step ${String(step)}`);
+      return;
+    }
     const reply = typeof current === 'function' ? await current(seen) : current;
     const calls = (reply.toolCalls ?? []).map((call) => ({
       id: api === 'anthropic' ? `toolu_${String(++ids)}` : `call_${String(++ids)}`,

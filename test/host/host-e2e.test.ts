@@ -6,13 +6,12 @@ import { join } from 'node:path';
 import process from 'node:process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPingmeServer } from '../../servers/pingme/server.js';
-import type { HostEvent, HostOptions, ServerConfig } from '../../src/host/index.js';
-import { Host, createAnthropicAdapter, createOpenAiAdapter } from '../../src/host/index.js';
+import type { Host, HostEvent, HostOptions, ServerConfig } from '../../src/host/index.js';
 import { McpServer } from '../../src/server/index.js';
 import type { Listening } from '../../src/transports/http/server/node.js';
 import { listen } from '../../src/transports/http/server/node.js';
 import type { FakeModel, Step } from '../helpers/fake-model.js';
-import { startFakeModel } from '../helpers/fake-model.js';
+import { fakeHost, startFakeModel } from '../helpers/fake-model.js';
 import { createSumServer } from '../helpers/sum-server.js';
 
 const BIN = join(process.env['MCPKIT_DIST'] ?? 'dist', 'esm/src/cli/main.js');
@@ -45,18 +44,8 @@ async function host(
   servers: Record<string, ServerConfig>,
   options: Partial<HostOptions> = {},
 ): Promise<Host> {
-  const adapter =
-    api === 'anthropic'
-      ? createAnthropicAdapter({ baseUrl: model.url, apiKey: 'test-key', env: {} })
-      : createOpenAiAdapter({ baseUrl: model.openaiUrl, apiKey: 'test-key', env: {} });
   // Every call approved unless a test sets a policy (the approval case does).
-  const created = new Host({
-    model: adapter,
-    modelName: 'fake-1',
-    servers,
-    approval: { mode: 'always', sampling: 'always' },
-    ...options,
-  });
+  const created = fakeHost(api, model, servers, options);
   cleanups.push(() => created.close());
   await created.connect();
   return created;

@@ -4,13 +4,12 @@
 // sampling from a 2025-11-25 server).
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadTokenizer as loadCliTokenizer, serializeTool } from '../../src/cli/tokens.js';
-import type { HostOptions, ServerConfig } from '../../src/host/index.js';
-import { Host, createAnthropicAdapter, createOpenAiAdapter } from '../../src/host/index.js';
+import type { Host, HostOptions, ServerConfig } from '../../src/host/index.js';
 import { McpServer } from '../../src/server/index.js';
 import { listen } from '../../src/transports/http/server/node.js';
 import { createMemoryPair } from '../../src/transports/memory.js';
 import type { FakeModel, Step } from '../helpers/fake-model.js';
-import { startFakeModel } from '../helpers/fake-model.js';
+import { fakeHost, startFakeModel } from '../helpers/fake-model.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -41,18 +40,8 @@ async function host(
   model: FakeModel,
   servers: Record<string, ServerConfig>,
   options: Partial<HostOptions> = {},
-) {
-  const adapter =
-    api === 'anthropic'
-      ? createAnthropicAdapter({ baseUrl: model.url, apiKey: 'k', env: {} })
-      : createOpenAiAdapter({ baseUrl: model.openaiUrl, apiKey: 'k', env: {} });
-  const created = new Host({
-    model: adapter,
-    modelName: 'fake-1',
-    servers,
-    approval: { mode: 'always', sampling: 'always' },
-    ...options,
-  });
+): Promise<Host> {
+  const created = fakeHost(api, model, servers, options);
   cleanups.push(() => created.close());
   await created.connect();
   return created;
