@@ -3,6 +3,7 @@
 // tool or fill arguments wrong: missing or vague descriptions, schemas looser than their prose,
 // names that break the spec or look alike, and too much text in the context.
 import type { Tool } from '../client/index.js';
+import { ESTIMATE } from '../host/tokens.js';
 import { checkToolName, scanParamHeaders } from '../protocol/index.js';
 import { editDistance } from './did-you-mean.js';
 
@@ -118,7 +119,7 @@ export interface Finding {
 
 /** Options of {@link lintServers}. */
 export interface LintOptions {
-  /** Counts tokens; without it, about four characters make a token. */
+  /** Counts tokens; without it, the host's estimate (about four characters a token). */
   countTokens?: (text: string) => number;
   /** More tools than this in one server is a finding. Default 40. */
   maxTools?: number;
@@ -184,7 +185,7 @@ function lintTool(tool: Tool, context: { add: Add; options: LintOptions }): void
       add('description-no-when', at, 'the description does not say when to use the tool');
     }
     const limit = options.maxDescriptionTokens ?? 400;
-    const tokens = options.countTokens?.(description) ?? Math.ceil(description.length / 4);
+    const tokens = (options.countTokens ?? ESTIMATE.count)(description);
     if (tokens > limit) {
       const how = options.countTokens === undefined ? 'about ' : '';
       add(
