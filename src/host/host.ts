@@ -212,6 +212,8 @@ export class Host {
   readonly #options: HostOptions;
   readonly #servers: ServerState[];
   #catalog = new Map<string, HostTool>();
+  /** The tokens of the catalog's tool definitions: counted once per catalog, reset by #rebuild. */
+  #catalogTokens: number | undefined;
   /** Tools found by search_tools, kept for later turns and runs. */
   readonly #loaded = new Set<string>();
   #tokenizer: Tokenizer | undefined;
@@ -454,6 +456,7 @@ export class Host {
     const named = nameTools(
       entries.map((entry) => ({ server: entry.server, tool: entry.tool.name })),
     );
+    this.#catalogTokens = undefined;
     this.#catalog = new Map(
       named.map((ref, index) => [
         ref.name,
@@ -470,19 +473,24 @@ export class Host {
       description: entry.tool.description ?? entry.tool.title ?? entry.tool.name,
       inputSchema: adaptInputSchema(entry.tool.inputSchema),
     });
-    if (!(await this.#overBudget(all))) return all.map(asModel);
+    if (!(await this.#overBudget())) return all.map(asModel);
     const loaded = all.filter((entry) => this.#loaded.has(entry.name));
     const room = Math.max(0, this.#options.model.maxTools - 1);
     return [SEARCH_TOOLS_DEFINITION, ...loaded.slice(0, room).map(asModel)];
   }
 
-  async #overBudget(all: readonly HostTool[]): Promise<boolean> {
-    if (all.length > this.#options.model.maxTools) return true;
+  /** Whether the catalog is above the model API's tool limit or the tool budget. */
+  async #overBudget(): Promise<boolean> {
+    if (this.#catalog.size > this.#options.model.maxTools) return true;
     const budget = this.#options.toolBudget;
     if (budget === undefined) return false;
     const tokenizer = await this.#loadTokenizer();
-    const total = all.reduce((sum, entry) => sum + tokenizer.count(serializeTool(entry.tool)), 0);
-    return total > budget;
+    // Every model turn asks; the definitions are counted again only when the catalog changes.
+    this.#catalogTokens ??= [...this.#catalog.values()].reduce(
+      (sum, entry) => sum + tokenizer.count(serializeTool(entry.tool)),
+      0,
+    );
+    return this.#catalogTokens > budget;
   }
 
   async #call(part: ToolCallPart, step: Step): Promise<CallRecord> {
