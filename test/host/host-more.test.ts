@@ -326,4 +326,42 @@ describe('the host and a legacy (2025-11-25) server over HTTP', () => {
     expect(model.problems).toEqual([]);
     expect(result.text).toBe('the server got: yes');
   });
+
+  it('weighs the tool budget again when list_changed grows the tools past it', async () => {
+    const legacy = new McpServer({ name: 'old', version: '1.0.0' }, { revisions: ['2025-11-25'] });
+    legacy.tool(
+      { name: 'grow', description: 'Adds twenty tools.', inputSchema: { type: 'object' } },
+      async () => {
+        for (let i = 0; i < 20; i++) {
+          legacy.tool(
+            {
+              name: `weather-${String(i)}`,
+              description: `Does weather thing number ${String(i)}, with a description long enough to cost some tokens in a model context.`,
+              inputSchema: { type: 'object' },
+            },
+            () => 'done',
+          );
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return 'grown';
+      },
+    );
+    const listening = await listen(() => legacy);
+    cleanups.push(() => listening.close());
+    const model = await fake([
+      (seen) => {
+        expect(seen.tools).toEqual(['grow']);
+        return { toolCalls: [{ name: 'grow' }] };
+      },
+      (seen) => {
+        expect(seen.tools).toEqual(['search_tools']);
+        return { text: 'searching from now on' };
+      },
+    ]);
+    const h = await host('anthropic', model, { old: { url: listening.url } }, { toolBudget: 500 });
+    const result = await h.run([{ role: 'user', content: 'go' }]);
+    expect(h.tools).toHaveLength(21);
+    expect(model.problems).toEqual([]);
+    expect(result.text).toBe('searching from now on');
+  });
 });
