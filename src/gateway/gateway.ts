@@ -120,7 +120,7 @@ export class Gateway {
   readonly #resources = new Map<string, { owner: string; key: string; handle: Handle }>();
   readonly #templates = new Map<string, { owner: string; key: string; handle: Handle }>();
   readonly #prompts = new Map<string, { owner: string; key: string; handle: Handle }>();
-  readonly #subscribed = new Map<string, Set<string>>();
+  readonly #subscribed = new Map<string, { generation: number; uris: Set<string> }>();
   /** Every tool the upstreams offer, named (what search_tools searches). */
   #catalogue: ServedTool[] = [];
   /** Names loaded by searches (catalogue mode). */
@@ -467,13 +467,15 @@ export class Gateway {
     const resources = upstream.capabilities.resources as { subscribe?: boolean } | undefined;
     if (resources?.subscribe !== true) return;
     let done = this.#subscribed.get(owner);
-    if (done === undefined) {
-      done = new Set();
+    if (done === undefined || done.generation !== upstream.generation) {
+      // A new connection is a new session: its subscriptions are made again.
+      done = { generation: upstream.generation, uris: new Set() };
       this.#subscribed.set(owner, done);
     }
-    if (done.has(uri)) return;
-    done.add(uri);
-    void upstream.use((client) => client.subscribe(uri)).catch(() => done.delete(uri));
+    const { uris } = done;
+    if (uris.has(uri)) return;
+    uris.add(uri);
+    void upstream.use((client) => client.subscribe(uri)).catch(() => uris.delete(uri));
   }
 
   async #readResource(owner: string, uri: string, ctx: HandlerContext) {

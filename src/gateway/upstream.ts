@@ -122,6 +122,11 @@ export class Upstream {
     return this.#state;
   }
 
+  /** How many times it has connected: a new value means a new session (subscriptions lost). */
+  get generation(): number {
+    return this.#connections;
+  }
+
   /** The connected client's server capabilities (empty while not connected). */
   get capabilities(): Spec.ServerCapabilities {
     return this.#client?.isConnected === true ? this.#client.serverCapabilities : {};

@@ -190,6 +190,70 @@ describe.skipIf(!BUILT)('mcpkit gateway: faults, budget, bridging', () => {
     }
   }, 30_000);
 
+  it('curates each upstream: allow, deny, renames and descriptions (--check --json)', async () => {
+    const config = writeConfig({
+      mcpServers: {
+        mk: {
+          command: process.execPath,
+          args: [BIN, 'serve', 'everything'],
+          tools: {
+            allow: ['get-*', 'echo'],
+            deny: ['*env*'],
+            rename: { echo: 'say_back' },
+            describe: { 'get-sum': 'Adds a and b.' },
+          },
+        },
+        ping: { command: process.execPath, args: [BIN, 'serve', 'pingme'] },
+      },
+    });
+    const ran = await cli(['gateway', '--config', config, '--check', '--json'], {
+      timeoutMs: 30_000,
+    });
+    expect(ran.code).toBe(0);
+    const checked = JSON.parse(ran.stdout) as { tools: string[]; mode: string };
+    expect(checked.mode).toBe('all');
+    expect(checked.tools).toContain('say_back');
+    expect(checked.tools).toContain('get-sum');
+    expect(checked.tools).toContain('PingME');
+    expect(checked.tools).not.toContain('echo');
+    expect(checked.tools).not.toContain('get-env');
+    expect(checked.tools.filter((name) => !name.startsWith('get-'))).toEqual([
+      'PingME',
+      'say_back',
+    ]);
+    const gateway = await Gateway.start(
+      parseGatewayConfig({
+        mcpServers: {
+          mk: {
+            command: process.execPath,
+            args: [BIN, 'serve', 'everything'],
+            tools: {
+              allow: ['echo', 'get-sum'],
+              rename: { echo: 'say_back' },
+              describe: { 'get-sum': 'Adds a and b.' },
+            },
+          },
+        },
+      }),
+      { timing: { pingIntervalMs: 0 } },
+    );
+    const served = await listen(() => gateway.server);
+    const client = new Client(info);
+    try {
+      await client.connect(createStreamableHttpClientTransport(served.url));
+      const tools = await client.listTools();
+      expect(tools.map((tool) => tool.name).sort()).toEqual(['get-sum', 'say_back']);
+      expect(tools.find((tool) => tool.name === 'get-sum')?.description).toBe('Adds a and b.');
+      expect(textOf(await client.callTool('say_back', { message: 'renamed' }))).toContain(
+        'renamed',
+      );
+    } finally {
+      await client.close();
+      await served.close();
+      await gateway.close();
+    }
+  }, 60_000);
+
   it('mcpkit gateway --stdio bridges an HTTP server for a host that spawns processes', async () => {
     const mk = await serveEverything(0);
     const config = writeConfig({ mcpServers: { remote: { url: mk.url } } });
