@@ -7,6 +7,7 @@
 // polls meanwhile for status messages. An aborted call cancels its task (tasks/cancel).
 import { JsonRpcError, LocalError, LocalErrorCode } from '../jsonrpc/errors.js';
 import type { WireError } from '../jsonrpc/errors.js';
+import { sleep } from '../internal/abort.js';
 import { isObject } from '../internal/json.js';
 import type { CallOptions } from './types.js';
 
@@ -242,23 +243,4 @@ function cancelOnAbort(io: TaskIo, taskId: string, signal: AbortSignal | undefin
 
 function signalOnly(signal: AbortSignal | undefined): { signal?: AbortSignal } {
   return signal === undefined ? {} : { signal };
-}
-
-/** Waits `ms`; rejects with the signal's reason when it aborts first. */
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted === true) {
-      reject(signal.reason as Error);
-      return;
-    }
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason as Error);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -82,3 +82,26 @@ export class LazySignal {
     this.#linked?.release();
   }
 }
+
+/**
+ * Waits `ms`; rejects with the signal's reason when it aborts first (at once when it already
+ * has). The abort listener is removed when the wait ends, so a loop that sleeps on one
+ * long-lived signal leaves none behind.
+ */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted === true) {
+      reject(signal.reason as Error);
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason as Error);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

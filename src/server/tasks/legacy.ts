@@ -4,6 +4,7 @@
 // is sent on a waiting tasks/result request, else on the next tasks/get (related to the task by
 // `_meta`), and the answer resumes it: the task's input requests, delivered instead of polled.
 // tasks/list and tasks/cancel too.
+import { sleep } from '../../internal/abort.js';
 import { JsonRpcError } from '../../jsonrpc/errors.js';
 import { principalKey } from '../../protocol/auth.js';
 import { invalidParams } from '../../protocol/errors.js';
@@ -182,22 +183,4 @@ async function ask(
     unclaim(input.taskId, input.key);
     call.core.report(error, `task ${input.taskId} input`);
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason as Error);
-      return;
-    }
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason as Error);
-      },
-      { once: true },
-    );
-  });
 }
