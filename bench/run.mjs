@@ -45,6 +45,7 @@ import {
   stealShare,
 } from './lib.mjs';
 import { Agent } from 'node:http';
+import { findNginx, startBalancer } from '../scripts/balancer.mjs';
 
 const { values: flags } = parseArgs({
   options: {
@@ -71,6 +72,9 @@ const OUT = flags.out ?? join(BENCH, 'results.json');
 
 /** The Redis of the Redis rows (MCPKIT_BENCH_REDIS_URL, else the tests' MCPKIT_TEST_REDIS_URL). */
 const REDIS_URL = process.env.MCPKIT_BENCH_REDIS_URL ?? process.env.MCPKIT_TEST_REDIS_URL;
+
+/** The nginx of the rows with several processes (scripts/balancer.mjs); those rows need it. */
+const NGINX = findNginx();
 
 /** The HTTP servers under test. `era` picks the requests, `session` opens one first. */
 const HTTP_SERVERS = [
@@ -133,6 +137,25 @@ const HTTP_SERVERS = [
     file: 'mcpkit-gateway.mjs',
     era: 'modern',
   },
+  // Three such processes behind a private round-robin nginx (no stickiness), one Redis: on a
+  // 2-core machine this shows what the balancer and Redis cost, not scaling.
+  {
+    id: 'mcpkit-session-balanced',
+    label: 'mcpkit legacy session, 3 processes + nginx',
+    file: 'mcpkit-http.mjs',
+    era: 'legacy',
+    session: true,
+    redis: true,
+    processes: 3,
+  },
+  {
+    id: 'mcpkit-modern-balanced',
+    label: 'mcpkit 2026-07-28, 3 processes + nginx',
+    file: 'mcpkit-http.mjs',
+    era: 'modern',
+    redis: true,
+    processes: 3,
+  },
   { id: 'sdk2-modern', label: 'SDK v2 2026-07-28', file: 'sdk2-http.mjs', era: 'modern' },
   { id: 'sdk2-legacy', label: 'SDK v2 legacy stateless', file: 'sdk2-http.mjs', era: 'legacy' },
   { id: 'sdk1-stateless', label: 'SDK v1 stateless', file: 'sdk1-stateless.mjs', era: 'legacy' },
@@ -154,7 +177,8 @@ const HTTP_SERVERS = [
 ].filter(
   (s) =>
     (flags.servers === undefined || flags.servers.split(',').includes(s.id)) &&
-    (s.redis !== true || REDIS_URL !== undefined),
+    (s.redis !== true || REDIS_URL !== undefined) &&
+    (s.processes === undefined || NGINX !== undefined),
 );
 
 /** Rows measured against the same server without their one addition (`vsOpen`). */
@@ -162,6 +186,8 @@ const BASE_ROWS = {
   'mcpkit-modern-auth': 'mcpkit-modern',
   'mcpkit-session-redis': 'mcpkit-session',
   'mcpkit-modern-redis': 'mcpkit-modern',
+  'mcpkit-session-balanced': 'mcpkit-session',
+  'mcpkit-modern-balanced': 'mcpkit-modern',
   'mcpkit-gateway': 'mcpkit-modern',
 };
 
@@ -326,7 +352,10 @@ async function prepare(server, extraTools, nodeArgs = []) {
     ...(credentials === undefined ? {} : { BENCH_AUTH_JWK: credentials.jwk }),
     ...(server.redis === true ? { BENCH_REDIS_URL: REDIS_URL } : {}),
   };
-  const started = await startServer(server.file, { env, nodeArgs });
+  const started =
+    server.processes === undefined
+      ? await startServer(server.file, { env, nodeArgs })
+      : await startBalanced(server, env, nodeArgs);
   try {
     const url = `http://127.0.0.1:${String(started.port)}/mcp`;
     const agent = oneSocketAgent();
@@ -346,6 +375,42 @@ async function prepare(server, extraTools, nodeArgs = []) {
     return { ...started, url, request };
   } catch (error) {
     await started.stop();
+    throw error;
+  }
+}
+
+/**
+ * `server.processes` copies of a bench server sharing one Redis prefix, behind a private nginx:
+ * started like one server (`port` is nginx's; `pids` the servers', for their CPU time).
+ */
+async function startBalanced(server, env, nodeArgs) {
+  const prefix = `mcpkit-bench-balanced:${String(process.pid)}:${server.id}`;
+  const copies = [];
+  try {
+    for (let i = 0; i < server.processes; i++) {
+      const port = await freePort();
+      copies.push(
+        await startServer(server.file, {
+          env: { ...env, PORT: String(port), BENCH_REDIS_PREFIX: prefix },
+          nodeArgs,
+        }),
+      );
+    }
+    const balancer = await startBalancer(
+      copies.map((copy) => `127.0.0.1:${String(copy.port)}`),
+      NGINX,
+    );
+    return {
+      child: copies[0].child,
+      pids: copies.map((copy) => copy.child.pid),
+      port: balancer.port,
+      stop: async () => {
+        await balancer.close();
+        await Promise.all(copies.map((copy) => copy.stop()));
+      },
+    };
+  } catch (error) {
+    await Promise.all(copies.map((copy) => copy.stop()));
     throw error;
   }
 }
@@ -476,15 +541,22 @@ async function withLittleSteal(once) {
 async function measureOnce(started, c) {
   // The headline (64 connections) runs DURATION seconds; 1 and 16, one second.
   const seconds = c === 64 || QUICK ? DURATION : 1;
-  const before = cpuSeconds(started.child.pid);
+  const pids = started.pids ?? [started.child.pid];
+  const before = cpuOf(pids);
   const figures = await load(started.url, started.request, { connections: c, seconds });
-  const after = cpuSeconds(started.child.pid);
+  const after = cpuOf(pids);
   // The server's CPU time per request (µs): steadier than req/s on a shared machine.
   figures.cpuUs =
     before === undefined || after === undefined || figures.total === 0
       ? undefined
       : ((after - before) * 1e6) / figures.total;
   return figures;
+}
+
+/** The CPU seconds of the processes `pids` together; undefined if one cannot be read. */
+function cpuOf(pids) {
+  const each = pids.map(cpuSeconds);
+  return each.includes(undefined) ? undefined : each.reduce((a, b) => a + b, 0);
 }
 
 /**
@@ -1202,6 +1274,17 @@ function evaluateTargets() {
         `HTTP c=64 mcpkit ${what} >= ${String(floor * 100)}% of in memory`,
         ratio(row.vsOpen, floor),
       );
+    }
+  }
+  for (const id of ['mcpkit-session-balanced', 'mcpkit-modern-balanced']) {
+    const row = http64(id);
+    if (row?.vsOpen !== undefined) {
+      // Reported, not judged: on 2 cores three processes and nginx share what one had.
+      target(`(report) HTTP c=64 ${row.label} vs one process`, {
+        value: row.vsOpen,
+        met: true,
+        detail: `${fmt.x(row.vsOpen)} (2 cores: overhead, not scaling)`,
+      });
     }
   }
   const session = http64('mcpkit-session');

@@ -35,12 +35,11 @@ const running = await listen(() => server, {
 async function benchRedis() {
   const url = process.env.BENCH_REDIS_URL;
   if (url === undefined) return {};
-  const { createClient } = await import('redis');
-  const { createRedisEventStore, createRedisSessionStore } =
+  const { connectRedis, createRedisEventStore, createRedisSessionStore } =
     await import('../../dist/esm/src/redis/index.js');
-  const client = createClient({ url, disableOfflineQueue: true });
-  await client.connect();
-  const prefix = `mcpkit-bench:${String(process.pid)}`;
+  const client = await connectRedis(url);
+  // BENCH_REDIS_PREFIX: processes that share sessions (the balanced rows) share a prefix.
+  const prefix = process.env.BENCH_REDIS_PREFIX ?? `mcpkit-bench:${String(process.pid)}`;
   return {
     sessionStore: createRedisSessionStore({ client, prefix: `${prefix}:sessions` }),
     eventStore: createRedisEventStore({ client, prefix: `${prefix}:events` }),
