@@ -9,7 +9,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, connect as netConnect } from 'node:net';
+import { connect as netConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
@@ -25,6 +25,7 @@ import {
 import { McpServer } from '../../src/server/index.js';
 import type { StreamableHttpOptions } from '../../src/transports/http/server/options.js';
 import type { SessionStore } from '../../src/transports/http/server/session-store.js';
+import { freePort } from '../helpers/balancer.js';
 import type { Face } from './http-server-harness.js';
 import type { SseEvent } from '../../src/transports/http/sse.js';
 import {
@@ -53,20 +54,6 @@ afterEach(async () => {
   await Promise.all(faces.splice(0).map((f) => f.close()));
   await Promise.all(clients.splice(0).map((c) => c.quit().catch(() => undefined)));
 });
-
-/** A free TCP port on 127.0.0.1 (free when asked; the OS does not hand it out again soon). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => {
-        resolve(port);
-      });
-    });
-  });
-}
 
 /** A private redis-server on `port`, keeping its data across a restart (RDB saved on SIGTERM). */
 class PrivateRedis {
