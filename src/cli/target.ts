@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import process from 'node:process';
 import type { ClientOptions } from '../client/index.js';
 import { Client, LocalError } from '../client/index.js';
+import { asObject, stringRecord } from '../internal/json.js';
 import type { Transport } from '../jsonrpc/index.js';
 import type { StreamableHttpClientTransport } from '../transports/http/index.js';
 import { createStreamableHttpClientTransport } from '../transports/http/index.js';
@@ -132,8 +133,8 @@ export async function readConfig(path: string): Promise<Target[]> {
     const reason = error instanceof Error ? error.message : String(error);
     throw new UsageError(`cannot read config ${path}: ${reason}`);
   }
-  const root = record(parsed);
-  const servers = record(root?.['mcpServers'] ?? root?.['servers']);
+  const root = asObject(parsed);
+  const servers = asObject(root?.['mcpServers'] ?? root?.['servers']);
   if (servers === undefined) {
     throw new UsageError(
       `config ${path} has no "mcpServers" object`,
@@ -142,7 +143,7 @@ export async function readConfig(path: string): Promise<Target[]> {
   }
   const targets: Target[] = [];
   for (const [name, value] of Object.entries(servers)) {
-    const entry = record(value);
+    const entry = asObject(value);
     if (entry === undefined)
       throw new UsageError(`config ${path}: server "${name}" is not an object`);
     if (entry['disabled'] === true) continue;
@@ -175,22 +176,6 @@ function configEntry(name: string, entry: Record<string, unknown>, path: string)
     name,
     ...(typeof cwd === 'string' ? { cwd } : {}),
   };
-}
-
-function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
-}
-
-/** A record of strings; absent is empty; anything else is undefined. */
-function stringRecord(value: unknown): Record<string, string> | undefined {
-  if (value === undefined) return {};
-  const entries = record(value);
-  if (entries === undefined) return undefined;
-  return Object.values(entries).every((v) => typeof v === 'string')
-    ? (entries as Record<string, string>)
-    : undefined;
 }
 
 /** How a target is named in output: its config name, else its URL or command line. */

@@ -1,6 +1,7 @@
 // Servers from a config: the `mcpServers` format hosts use (Claude Desktop, Claude Code, Cursor),
 // `command`/`args`/`env`/`cwd` for stdio and `url`/`headers` for Streamable HTTP (which falls
 // back to HTTP+SSE for old servers; the client negotiates the era).
+import { asObject, stringRecord } from '../internal/json.js';
 import type { Transport } from '../jsonrpc/index.js';
 import { createStreamableHttpClientTransport } from '../transports/http/index.js';
 import { createStdioClientTransport } from '../transports/stdio/index.js';
@@ -36,12 +37,12 @@ export type ServerConfig = StdioServerConfig | HttpServerConfig | TransportServe
  * Entries with `"disabled": true` are left out. Throws TypeError naming the entry at fault.
  */
 export function parseServersConfig(json: unknown): Record<string, ServerConfig> {
-  const root = record(json);
-  const servers = record(root?.['mcpServers'] ?? root?.['servers']);
+  const root = asObject(json);
+  const servers = asObject(root?.['mcpServers'] ?? root?.['servers']);
   if (servers === undefined) throw new TypeError('the config has no "mcpServers" object');
   const out: Record<string, ServerConfig> = {};
   for (const [name, value] of Object.entries(servers)) {
-    const entry = record(value);
+    const entry = asObject(value);
     const bad = (what: string) => new TypeError(`server "${name}" ${what}`);
     if (entry === undefined) throw bad('is not an object');
     if (entry['disabled'] === true) continue;
@@ -51,7 +52,7 @@ export function parseServersConfig(json: unknown): Record<string, ServerConfig> 
       } catch {
         throw bad(`has an invalid "url": ${entry['url']}`);
       }
-      const headers = strings(entry['headers']);
+      const headers = stringRecord(entry['headers']);
       if (headers === undefined) throw bad('has "headers" that are not strings');
       out[name] = { url: entry['url'], headers };
       continue;
@@ -62,7 +63,7 @@ export function parseServersConfig(json: unknown): Record<string, ServerConfig> 
     if (!Array.isArray(args) || !args.every((arg) => typeof arg === 'string')) {
       throw bad('has "args" that are not a list of strings');
     }
-    const env = strings(entry['env']);
+    const env = stringRecord(entry['env']);
     if (env === undefined) throw bad('has "env" values that are not strings');
     const cwd = entry['cwd'];
     if (cwd !== undefined && typeof cwd !== 'string') throw bad('has a "cwd" that is not a string');
@@ -97,19 +98,4 @@ export function createServerTransport(
     killTimeoutMs: 1000,
     ...(options.onStderr === undefined ? {} : { onStderr: options.onStderr }),
   });
-}
-
-function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
-}
-
-function strings(value: unknown): Record<string, string> | undefined {
-  if (value === undefined) return {};
-  const entries = record(value);
-  if (entries === undefined) return undefined;
-  return Object.values(entries).every((v) => typeof v === 'string')
-    ? (entries as Record<string, string>)
-    : undefined;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, isObject } from './json.js';
+import { asObject, canonicalJson, isObject, stringRecord } from './json.js';
 
 describe('isObject', () => {
   it('accepts JSON objects and rejects null, arrays and primitives', () => {
@@ -21,5 +21,27 @@ describe('canonicalJson', () => {
     expect(canonicalJson(b)).toBe(canonicalJson(a));
     expect(canonicalJson({ a: [1, 2] })).not.toBe(canonicalJson({ a: [2, 1] }));
     expect(canonicalJson([null, 'x', 1.5, true])).toBe('[null,"x",1.5,true]');
+  });
+});
+
+describe('asObject and stringRecord', () => {
+  it('give a JSON object back, and undefined for anything else', () => {
+    const value = { a: 1 };
+    expect(asObject(value)).toBe(value);
+    expect([null, [], 'x', 1, undefined].map(asObject)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+
+  it('take an object of strings, treat absent as empty, and refuse the rest', () => {
+    expect(stringRecord({ a: 'x', b: '' })).toEqual({ a: 'x', b: '' });
+    expect(stringRecord(undefined)).toEqual({});
+    expect(stringRecord({ a: 1 })).toBeUndefined();
+    expect(stringRecord(['x'])).toBeUndefined();
+    expect(stringRecord(null)).toBeUndefined();
   });
 });

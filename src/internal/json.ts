@@ -10,6 +10,24 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** `value` when it is a JSON object ({@link isObject}), else undefined. */
+export function asObject(value: unknown): Record<string, unknown> | undefined {
+  return isObject(value) ? value : undefined;
+}
+
+/**
+ * `value` when it is a JSON object of strings only (`headers`, `env` of a config); undefined (the
+ * value is absent) gives `{}`; anything else gives undefined.
+ */
+export function stringRecord(value: unknown): Record<string, string> | undefined {
+  if (value === undefined) return {};
+  const entries = asObject(value);
+  if (entries === undefined) return undefined;
+  return Object.values(entries).every((v) => typeof v === 'string')
+    ? (entries as Record<string, string>)
+    : undefined;
+}
+
 /**
  * The JSON text of a parsed JSON value with every object's keys in sorted order (code-unit order,
  * as RFC 8785 sorts them; arrays keep theirs): two values equal as JSON give the same text,
