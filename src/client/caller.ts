@@ -169,7 +169,7 @@ export class Caller {
     for (let round = 0; ; round++) {
       const id = round === 0 ? call.id : this.nextId();
       call.onRound?.(id);
-      const wire = this.#withMeta({ ...params, ...extra }, call.token);
+      const wire = this.#withMeta({ ...params, ...extra }, call.token, call.clientCapabilities);
       const result = await this.#send(method, wire, { ...call, id });
       if (this.era === 'modern' && isTaskResult(result) && method === 'tools/call') {
         return call.rawTask === true ? result : driveTask(result, this.taskIo, call);
@@ -217,13 +217,17 @@ export class Caller {
     return extra;
   }
 
-  #withMeta(params: Params, token: RequestId | undefined): Params {
+  #withMeta(
+    params: Params,
+    token: RequestId | undefined,
+    capabilities?: CallOptions['clientCapabilities'],
+  ): Params {
     const meta: Params = isObject(params['_meta']) ? { ...params['_meta'] } : {};
     if (token !== undefined) meta[MetaKey.ProgressToken] = token;
     if (this.era === 'modern') {
       const revision = this.#revision;
       meta[MetaKey.ProtocolVersion] = revision;
-      meta[MetaKey.ClientCapabilities] = this.#settings.capabilities(revision);
+      meta[MetaKey.ClientCapabilities] = capabilities ?? this.#settings.capabilities(revision);
       meta[MetaKey.ClientInfo] = this.#settings.info(revision);
       if (this.logLevel !== undefined) meta[MetaKey.LogLevel] = this.logLevel;
     }

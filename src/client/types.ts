@@ -146,6 +146,12 @@ export interface ClientConnectOptions {
 
 /** Options of one call. Every field is optional. */
 export interface CallOptions {
+  /**
+   * 2026-07-28: the client capabilities this request declares in its `_meta`, in place of the
+   * client's own (a gateway declares those of the client it forwards for). Legacy: ignored, the
+   * capabilities being declared once, at initialize.
+   */
+  clientCapabilities?: Spec.ClientCapabilities;
   /** Cancels the call: it rejects with the signal's reason and the server is told. */
   signal?: AbortSignal;
   /** Timeout of the call (of each round) in milliseconds. Default: the client's `timeoutMs`. */
