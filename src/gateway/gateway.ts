@@ -373,6 +373,7 @@ export class Gateway {
       const result = await upstream.use((client) =>
         client.callTool(tool, args, {
           signal: ctx.signal,
+          clientCapabilities: forwardedCapabilities(ctx),
           onProgress: (progress, total, message) => {
             void ctx.progress(progress, total, message).catch(() => undefined);
           },
@@ -481,7 +482,12 @@ export class Gateway {
   async #readResource(owner: string, uri: string, ctx: HandlerContext) {
     const upstream = this.#upstream(owner);
     const result = await this.#within({ upstream: owner, ctx }, () =>
-      upstream.use((client) => client.readResource(uri, { signal: ctx.signal })),
+      upstream.use((client) =>
+        client.readResource(uri, {
+          signal: ctx.signal,
+          clientCapabilities: forwardedCapabilities(ctx),
+        }),
+      ),
     ).catch(rethrow);
     this.#subscribe(owner, uri);
     return {
@@ -552,7 +558,11 @@ export class Gateway {
           const upstream = this.#upstream(owner);
           const result = await this.#within({ upstream: owner, ctx }, () =>
             upstream.use((client) =>
-              client.getPrompt(source.name, { ...args }, { signal: ctx.signal }),
+              client.getPrompt(
+                source.name,
+                { ...args },
+                { signal: ctx.signal, clientCapabilities: forwardedCapabilities(ctx) },
+              ),
             ),
           ).catch(rethrow);
           return {
@@ -597,6 +607,21 @@ function reconcile<T extends { owner: string; source: unknown }>(
       // An upstream entry this server cannot serve (an invalid URI or template): left out.
     }
   }
+}
+
+/**
+ * What a 2026-07-28 upstream is told the client can answer: the downstream client's own
+ * elicitation, sampling and roots capabilities (the gateway forwards those requests to it), so
+ * that an upstream asks only what that client can answer. Legacy upstreams learn the gateway's
+ * (all three) once, at initialize.
+ */
+function forwardedCapabilities(ctx: HandlerContext): Spec.ClientCapabilities {
+  const { elicitation, sampling, roots } = ctx.client.capabilities;
+  return {
+    ...(elicitation === undefined ? {} : { elicitation }),
+    ...(sampling === undefined ? {} : { sampling }),
+    ...(roots === undefined ? {} : { roots }),
+  };
 }
 
 /** The listed fields of an upstream resource, template or prompt that pass through. */

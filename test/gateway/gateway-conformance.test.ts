@@ -1,6 +1,6 @@
 // The official conformance server suites against `mcpkit gateway --http` in front of the
 // conformance fixture (conformance/server.mjs, which passes them all directly): the gateway must
-// pass what its upstream passes. One scenario is known to differ (below). Needs the built CLI.
+// pass what its upstream passes. Needs the built CLI.
 import type { ChildProcess } from 'node:child_process';
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -17,15 +17,6 @@ const SUITES = {
 };
 const BUILT = existsSync(BIN);
 if (!BUILT) console.log(`skipping the gateway conformance tests: ${BIN} is missing`);
-
-/**
- * Scenarios the gateway fails although its upstream passes them, and why:
- * input-required-result-capability-check — the gateway declares every client capability to its
- * upstreams (any downstream client may need them), so the fixture asks a question the downstream
- * client did not declare it can answer; the gateway then answers the call with -32021 instead of
- * the fixture's answer without a question (docs/gateway.md, "Limits").
- */
-const KNOWN = new Set(['input-required-result-capability-check']);
 
 /** Runs one suite against `url`: the checks that passed, and the scenarios that failed. */
 function runSuite(
@@ -88,9 +79,9 @@ describe.skipIf(!BUILT)('the conformance server suites through the gateway', () 
     expect(passed).toBeGreaterThan(40);
   }, 240_000);
 
-  it('2026-07-28 (0.2.0-alpha.12): every server scenario but the known one', async () => {
+  it('2026-07-28 (0.2.0-alpha.12): every server scenario', async () => {
     const { passed, failed } = await runSuite(SUITES.next, url, ['--spec-version', '2026-07-28']);
-    expect(failed.filter((scenario) => !KNOWN.has(scenario))).toEqual([]);
+    expect(failed).toEqual([]);
     expect(passed).toBeGreaterThan(140);
   }, 240_000);
 });
