@@ -3,6 +3,7 @@
 // neither takes `oneOf`, `anyOf`, `allOf`, `not` or `enum` there (Anthropic answers "input_schema
 // does not support oneOf, allOf, or anyOf at the top level"). MCP requires `type: "object"` but
 // not the rest, so servers send such schemas.
+import { isObject } from '../internal/json.js';
 
 /** The top-level keywords the APIs refuse. */
 const TOP_LEVEL_REFUSED = ['oneOf', 'anyOf', 'allOf', 'not', 'enum'] as const;
@@ -45,10 +46,6 @@ export function adaptInputSchema(schema: unknown): Record<string, unknown> {
   if (required.size > 0) out['required'] = [...required];
   else delete out['required'];
   return out;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function stringList(value: unknown): string[] {
