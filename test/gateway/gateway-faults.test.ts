@@ -190,6 +190,36 @@ describe.skipIf(!BUILT)('mcpkit gateway: faults, budget, bridging', () => {
     }
   }, 30_000);
 
+  it('an upstream that cannot start leaves the others served; --check says so and exits 2', async () => {
+    const config = writeConfig({
+      mcpServers: {
+        broken: { command: join(tmpdir(), 'no-such-mcp-server') },
+        ping: { command: process.execPath, args: [BIN, 'serve', 'pingme'] },
+      },
+    });
+    const ran = await cli(['gateway', '--config', config, '--check', '--json'], {
+      timeoutMs: 30_000,
+    });
+    expect(ran.code).toBe(2);
+    const checked = JSON.parse(ran.stdout) as {
+      tools: string[];
+      upstreams: { name: string; state: string; lastError?: string }[];
+    };
+    expect(checked.tools).toEqual(['PingME']);
+    const broken = checked.upstreams.find((upstream) => upstream.name === 'broken');
+    expect(broken?.state).not.toBe('ready');
+    expect(broken?.lastError).toMatch(/\S/);
+    expect(checked.upstreams.find((upstream) => upstream.name === 'ping')?.state).toBe('ready');
+    // A config that is not one: exit 3, naming the entry.
+    const bad = await cli([
+      'gateway',
+      '--config',
+      writeConfig({ mcpServers: { x: { args: [] } } }),
+    ]);
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toContain('server "x"');
+  }, 60_000);
+
   it('curates each upstream: allow, deny, renames and descriptions (--check --json)', async () => {
     const config = writeConfig({
       mcpServers: {
