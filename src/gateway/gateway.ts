@@ -110,7 +110,7 @@ const PASS_THROUGH: JsonSchemaValidator = { compile: () => () => ({ valid: true,
  * to a transport, or `listen()` it). Create it with {@link Gateway.start}.
  */
 export class Gateway {
-  readonly server: McpServer;
+  #server: McpServer | undefined;
   readonly #upstreams = new Map<string, Upstream>();
   readonly #options: GatewayOptions;
   readonly #tokenizer: Tokenizer;
@@ -135,20 +135,6 @@ export class Gateway {
     if (options.budget !== undefined && !(options.budget > 0)) {
       throw new TypeError('budget must be a positive number of tokens');
     }
-    this.server = new McpServer(options.info ?? { name: 'mcpkit-gateway', version: '0.1.0' }, {
-      ...options.server,
-      validator: PASS_THROUGH,
-    });
-    this.server.resource(
-      {
-        uri: STATUS_URI,
-        name: 'gateway/status',
-        title: 'Gateway status',
-        description: 'Each upstream server: state, revision, latency, tools, last error.',
-        mimeType: 'application/json',
-      },
-      () => JSON.stringify(this.status(), null, 2),
-    );
     this.#curation = config.curation;
     const fetch = options.fetch ?? createNodeFetch();
     for (const [name, server] of Object.entries(config.servers)) {
@@ -163,6 +149,51 @@ export class Gateway {
   readonly #curation: GatewayConfig['curation'];
 
   /**
+   * Makes the McpServer, once the upstreams' first attempts are over: its instructions are the
+   * given ones, else those of the connected upstreams, each under its name.
+   */
+  #createServer(): McpServer {
+    const instructions = this.#options.server?.instructions ?? this.#instructions();
+    const server = new McpServer(
+      this.#options.info ?? { name: 'mcpkit-gateway', version: '0.1.0' },
+      {
+        ...this.#options.server,
+        ...(instructions === undefined ? {} : { instructions }),
+        validator: PASS_THROUGH,
+      },
+    );
+    server.resource(
+      {
+        uri: STATUS_URI,
+        name: 'gateway/status',
+        title: 'Gateway status',
+        description: 'Each upstream server: state, revision, latency, tools, last error.',
+        mimeType: 'application/json',
+      },
+      () => JSON.stringify(this.status(), null, 2),
+    );
+    return server;
+  }
+
+  /** The upstreams' own instructions, each under its server's name; undefined when none has any. */
+  #instructions(): string | undefined {
+    const parts = this.#sorted()
+      .map((upstream) => [upstream.name, upstream.instructions] as const)
+      .filter(([, text]) => text !== undefined && text.trim() !== '')
+      .map(([name, text]) => `## ${name}\n${String(text).trim()}`);
+    if (parts.length === 0) return undefined;
+    const intro =
+      "These tools come from several MCP servers behind one gateway. Each server's own guidance follows; a tool may be served as <server>__<tool>.";
+    return [intro, ...parts].join('\n\n');
+  }
+
+  /** The McpServer serving the upstreams: connect it to a transport, or `listen()` it. */
+  get server(): McpServer {
+    if (this.#server === undefined) throw new Error('the gateway is not started');
+    return this.#server;
+  }
+
+  /**
    * Connects to every upstream (each first attempt, in parallel) and resolves with the gateway
    * serving what the connected ones offer. Upstreams that could not be reached are retried with
    * backoff; their tools appear once they connect. Never rejects for an upstream's failure.
@@ -170,6 +201,7 @@ export class Gateway {
   static async start(config: GatewayConfig, options: GatewayOptions = {}): Promise<Gateway> {
     const gateway = new Gateway(config, options);
     await Promise.all([...gateway.#upstreams.values()].map((upstream) => upstream.start()));
+    gateway.#server = gateway.#createServer();
     gateway.#sync();
     return gateway;
   }
@@ -188,7 +220,7 @@ export class Gateway {
   async close(): Promise<void> {
     this.#closed = true;
     await Promise.all([...this.#upstreams.values()].map((upstream) => upstream.close()));
-    await this.server.close();
+    await this.#server?.close();
   }
 
   #hooks(name: string): UpstreamHooks {
@@ -214,10 +246,10 @@ export class Gateway {
         }
       },
       resourceUpdated: (uri) => {
-        this.server.resourceUpdated(uri);
+        this.#server?.resourceUpdated(uri);
       },
       changed: () => {
-        if (!this.#closed) this.#sync();
+        if (!this.#closed && this.#server !== undefined) this.#sync();
       },
       event: (event) => {
         this.#event(event);

@@ -127,6 +127,11 @@ export class Upstream {
     return this.#connections;
   }
 
+  /** The server's instructions, while connected. */
+  get instructions(): string | undefined {
+    return this.#client?.isConnected === true ? this.#client.instructions : undefined;
+  }
+
   /** The connected client's server capabilities (empty while not connected). */
   get capabilities(): Spec.ServerCapabilities {
     return this.#client?.isConnected === true ? this.#client.serverCapabilities : {};

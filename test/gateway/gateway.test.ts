@@ -200,6 +200,8 @@ describe.skipIf(!BUILT)('mcpkit gateway', () => {
       expect(mkResource).toBeDefined();
       const read = await client.readResource(mkResource?.uri ?? '');
       expect(read.contents[0]?.uri).toBe(mkResource?.uri);
+      // The upstreams' instructions, each under its name (server-everything has some).
+      expect(client.instructions).toContain('## ev\n');
       const status = await client.readResource(STATUS_URI);
       const text = (status.contents[0] as { text: string }).text;
       expect(JSON.parse(text)).toMatchObject({ mode: 'all', upstreams: expect.any(Array) });
