@@ -314,12 +314,26 @@ describe.skipIf(SHARED_URL === undefined)('sessions that expire in the shared Re
     controller.abort();
   });
 
-  // The process holding the stream keeps serving its copy until it next extends the record's
-  // expiry (at most once a minute, whatever the TTL): the refresh belongs to the session part of
-  // the handler (issue #22, point 1).
-  it.todo(
-    'a session expiring while its GET stream is open: the holding process ends the stream and answers 404',
-  );
+  it('a session expiring while its GET stream is open: the holding process ends the stream and answers 404', async () => {
+    const client = await shared();
+    const prefix = prefixOf('expiry-held');
+    const sessionStore = createRedisSessionStore({
+      client,
+      prefix: `${prefix}:sessions`,
+      ttlMs: 400,
+    });
+    const a = await processOn(client, prefix, { sessionStore });
+    const session = await openSession(a);
+    const stream = await a.request({
+      method: 'GET',
+      headers: { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' },
+    });
+    expect(stream.status).toBe(200);
+    // The stream ends by itself once the holder finds the record gone (no request comes in).
+    await stream.text();
+    expect(await sessionStore.load(session)).toBeUndefined();
+    expect((await a.request(sessionRequest(session, call('ping', {}, 1)))).status).toBe(404);
+  });
 
   it('10 000 sessions created and left: one key each, all gone after the TTL', async () => {
     const client = await shared();

@@ -212,15 +212,44 @@ export function createStreamableHttpHandler(
     if (refreshed.size > resolved.maxSessions) refreshed.clear();
     refreshed.set(id, now);
     return store.touch(id).then((alive) => {
-      if (alive === false) {
-        refreshed.delete(id);
-        sessions.delete(id);
-        // The other processes that hold it drop it too.
-        store.publish?.(id, { type: 'ended' }).catch((error: unknown) => {
-          report(error, 'session store');
-        });
-      }
+      if (alive === false) gone(id);
     });
+  }
+
+  /** Drops stored session `id`, whose record is gone, here and on every other process. */
+  function gone(id: string): void {
+    refreshed.delete(id);
+    sessions.delete(id);
+    resolved.sessionStore?.publish?.(id, { type: 'ended' }).catch((error: unknown) => {
+      report(error, 'session store');
+    });
+  }
+
+  // A session held here may see no request while its record expires (its only activity an open
+  // GET stream): every refreshMs, the sessions not extended since are looked up, and those whose
+  // record is gone are dropped (their streams end; 404 from then on). Unref'd: it keeps no
+  // process alive.
+  const expiryCheck =
+    resolved.sessionStore === undefined
+      ? undefined
+      : setInterval(() => {
+          void dropExpired();
+        }, refreshMs).unref();
+
+  async function dropExpired(): Promise<void> {
+    const store = resolved.sessionStore;
+    if (store === undefined) return;
+    const now = Date.now();
+    const due = [...sessions.ids()].filter((id) => now - (refreshed.get(id) ?? 0) >= refreshMs);
+    for (const id of due) {
+      try {
+        if ((await store.load(id)) === undefined && sessions.knows(id)) gone(id);
+      } catch (error) {
+        // The store is unreachable: the copies held here still serve.
+        report(error, 'session store');
+        return;
+      }
+    }
   }
 
   /** {@link route}, for a session this process holds (or none). */
@@ -428,6 +457,7 @@ export function createStreamableHttpHandler(
         const open = [...ctx.open];
         ctx.open.clear();
         unsubscribe?.();
+        clearInterval(expiryCheck);
         await Promise.all([sessions.closeAll(), ...open.map((t) => t.close())]);
       })();
       return closing;

@@ -105,6 +105,11 @@ export class SessionTable {
     return this.#entries.get(id)?.session;
   }
 
+  /** The ids of the sessions this process holds, least recently used first. */
+  ids(): IterableIterator<string> {
+    return this.#entries.keys();
+  }
+
   /** True when this process holds session `id` (whoever owns it). */
   knows(id: string): boolean {
     return this.#entries.has(id);
