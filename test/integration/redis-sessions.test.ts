@@ -43,12 +43,24 @@ describe.skipIf(URL_ === undefined)('legacy sessions in Redis', () => {
       });
       return `${name} got ${String(answer.content?.['colour'])}`;
     });
+    server.tool({ name: 'wait', description: 'Waits until cancelled.' }, (_args, ctx) => {
+      running.get(name)?.();
+      return new Promise<string>((resolve) => {
+        ctx.signal.addEventListener('abort', () => {
+          cancelled.add(name);
+          resolve('cancelled');
+        });
+      });
+    });
     const face = await startFace('node', server, {
       sessionStore: createRedisSessionStore({ client, prefix }),
     });
     faces.push(face);
     return face;
   }
+  /** Called when the `wait` tool of a process starts; the processes whose `wait` was cancelled. */
+  const running = new Map<string, () => void>();
+  const cancelled = new Set<string>();
 
   beforeAll(async () => {
     redis = createClient({ url: URL_ ?? '' });
@@ -99,6 +111,40 @@ describe.skipIf(URL_ === undefined)('legacy sessions in Redis', () => {
     const rest = await eventsUntil(stream, (e) => e.data.includes('"id":21'));
     const result = messages(rest).find((m) => m.id === 21);
     expect(result.result.content[0].text).toBe('asker got teal');
+  });
+
+  it('a cancellation POSTed to B reaches the tool running on A', async () => {
+    const a = await processLike('runner');
+    const b = await processLike('canceller');
+    const session = await openSession(a);
+    const started = new Promise<void>((resolve) => running.set('runner', resolve));
+    const inFlight = new AbortController();
+    const call31 = a
+      .request({
+        ...sessionRequest(session, call('wait', {}, 31)),
+        headers: {
+          ...sessionRequest(session, {}).headers,
+          accept: 'application/json, text/event-stream',
+        },
+        signal: inFlight.signal,
+      })
+      .catch(() => undefined);
+    await started;
+    expect(cancelled.has('runner')).toBe(false);
+    const notice = await b.request(
+      sessionRequest(session, {
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: 31, reason: 'changed my mind' },
+      }),
+    );
+    expect(notice.status).toBe(202);
+    for (let i = 0; i < 100 && !cancelled.has('runner'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(cancelled.has('runner')).toBe(true);
+    inFlight.abort();
+    await call31;
   });
 
   it('DELETE ends it in the store: a process that never held it answers 404', async () => {
