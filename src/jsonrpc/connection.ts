@@ -262,10 +262,12 @@ export class Connection implements Peer {
         const served = this.#serve(message, info);
         if (!isPromise(served)) {
           if (served !== undefined) this.#reply(served);
+          else info?.unanswered?.();
           return;
         }
         void served.then((response) => {
           if (response !== undefined) this.#reply(response);
+          else info?.unanswered?.();
         });
       } else {
         this.#dispatchNotification(message, info);

@@ -17,6 +17,12 @@ export interface MessageInfo {
    * transport cannot do that.
    */
   closeSseStream?: () => void;
+  /**
+   * Called when this request will get no response (it was cancelled: the spec's receivers do
+   * not answer a cancelled request), so that a transport holding something open for the
+   * response (an HTTP POST waiting for it) can end it. Absent when nothing waits.
+   */
+  unanswered?: () => void;
 }
 
 /** Options for {@link Transport.send}. */

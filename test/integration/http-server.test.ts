@@ -2,6 +2,7 @@
 // code, run against both faces (node:http on a socket, and the fetch handler in-process).
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Face } from './http-server-harness.js';
+import type { SseEvent } from '../../src/transports/http/sse.js';
 import {
   FACES,
   allEvents,
@@ -390,6 +391,54 @@ describe.each(FACES)('Streamable HTTP, legacy sessions (%s)', (kind) => {
     expect(sent[1].params).toMatchObject({ requestId: sent[0].id });
     expect(sent[2]).toMatchObject({ id: 5, result: { isError: true } });
     expect(sent[2].result.content[0].text).toMatch(/elicitation\/create.*timed out after 50 ms/);
+  });
+
+  it('a request the client cancels gets no response, and its POST ends: 202 before any message, else its stream closes', async () => {
+    const aborted: string[] = [];
+    const server = new McpServer({ name: 'cancels', version: '1.0.0' }, { onError: () => {} });
+    server.tool(
+      { name: 'wait', description: 'Waits until cancelled.', inputSchema: { type: 'object' } },
+      async (_args, ctx) => {
+        await ctx.progress(1);
+        await new Promise((resolve) => { ctx.signal.addEventListener('abort', resolve); });
+        aborted.push(String(ctx.requestId));
+        return 'too late';
+      },
+    );
+    const face = await startFace(kind, server);
+    faces.push(face);
+    const session = await openSession(face);
+    const cancel = (id: number) =>
+      face.request(
+        sessionRequest(session, {
+          jsonrpc: '2.0',
+          method: 'notifications/cancelled',
+          params: { requestId: id, reason: 'not needed' },
+        }),
+      );
+    // As JSON: nothing was sent before the cancel (no progress token, so no progress either).
+    const json = face.request(
+      sessionRequest(session, call('wait', {}, 41), { accept: 'application/json' }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await cancel(41)).status).toBe(202);
+    const plain = await json;
+    expect(plain.status).toBe(202);
+    expect(await plain.text()).toBe('');
+    // On SSE, after a progress notification opened the stream: the stream ends, no result in it.
+    const body = { ...call('wait', {}, 42) } as { params: Record<string, unknown> };
+    body.params['_meta'] = { progressToken: 'p42' };
+    const streamed = await face.request(
+      sessionRequest(session, body, { accept: 'application/json, text/event-stream' }),
+    );
+    expect(streamed.headers.get('content-type')).toContain('text/event-stream');
+    const stream = events(streamed);
+    await eventsUntil(stream, (e) => e.data.includes('notifications/progress'));
+    expect((await cancel(42)).status).toBe(202);
+    const rest: SseEvent[] = [];
+    for await (const e of stream) rest.push(e);
+    expect(messages(rest).filter((m) => m.id === 42)).toEqual([]);
+    expect(aborted.sort()).toEqual(['41', '42']);
   });
 
   it('mints no session for a failed initialize answered on SSE', async () => {

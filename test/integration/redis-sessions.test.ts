@@ -143,8 +143,8 @@ describe.skipIf(URL_ === undefined)('legacy sessions in Redis', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(cancelled.has('runner')).toBe(true);
-    inFlight.abort();
-    await call31;
+    // No response is sent for a cancelled request; its POST on A ends all the same.
+    expect((await call31)?.status).toBe(202);
   });
 
   it('DELETE ends it in the store: a process that never held it answers 404', async () => {

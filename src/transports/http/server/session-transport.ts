@@ -13,7 +13,7 @@ import type { MessageInfo, Receiver, SendOptions, Transport } from '../../../jso
 import type { LegacyRevision } from '../../../protocol/version.js';
 import { LEGACY_REVISIONS } from '../../../protocol/version.js';
 import type { HttpReply } from './exchange.js';
-import { refusedReply } from './exchange.js';
+import { emptyReply, refusedReply } from './exchange.js';
 import type { EventStore } from './event-store.js';
 import type { PostReply } from './reply.js';
 import type { SessionEntry } from './sessions.js';
@@ -54,6 +54,9 @@ export interface SessionSettings {
   /** A stream of the session closed (the session may now be idle). */
   readonly touched: (id: string) => void;
 }
+
+/** The reply to a POSTed request that was cancelled before it was answered (none will be). */
+const UNANSWERED: HttpReply = emptyReply(202);
 
 /** The reply a POST gets when its session ends before answering. */
 const SESSION_ENDED: HttpReply = refusedReply(404, 'session terminated');
@@ -145,10 +148,20 @@ export class SessionTransport implements Transport, SessionEntry {
     }
     if (!('method' in message) && message.id !== null) this.#asked?.delete(message.id);
     if (this.#settings.shared !== undefined) this.#watch(message);
-    if (reply !== undefined && 'id' in message && 'method' in message) {
-      (this.#routes ??= new SlotMap()).set(message.id, reply);
-      if (message.method === 'initialize') this.#initializeId = message.id;
+    if (reply === undefined || !('id' in message && 'method' in message)) {
+      this.#inbox.message(message, info);
+      return;
     }
+    const { id } = message;
+    (this.#routes ??= new SlotMap()).set(id, reply);
+    if (message.method === 'initialize') this.#initializeId = id;
+    // Cancelled: no response will come, so the POST ends (202, or its stream closes). `info` is
+    // this POST's own (never shared), and a copy would read its lazy headers.
+    info.unanswered = () => {
+      if (this.#routes?.get(id) !== reply) return;
+      this.#unroute(id);
+      reply.abandon(UNANSWERED);
+    };
     this.#inbox.message(message, info);
   }
 
