@@ -331,6 +331,49 @@ describe.each(['anthropic', 'openai'] as const)('the host with %s', (api) => {
     expect(events).toContainEqual({ type: 'sampling', server: 'poet', decision: 'approved' });
   });
 
+  it("declines a server's sampling request when the policy says never: the tool sees the refusal", async () => {
+    const model = await fake([
+      { toolCalls: [{ name: 'haiku', arguments: { topic: 'snow' } }] },
+      (seen) => ({ text: `The server says: ${seen.results[0]?.text ?? ''}` }),
+    ]);
+    const poet = new McpServer({ name: 'poet', version: '1.0.0' });
+    poet.tool(
+      {
+        name: 'haiku',
+        description: 'Writes a haiku.',
+        inputSchema: { type: 'object', properties: { topic: { type: 'string' } } },
+      },
+      async (_args, ctx) => {
+        try {
+          await ctx.sample({
+            messages: [{ role: 'user', content: { type: 'text', text: 'Write a haiku' } }],
+            maxTokens: 100,
+          });
+          return 'sampled';
+        } catch (error) {
+          return `refused: ${error instanceof Error ? error.message : String(error)}`;
+        }
+      },
+    );
+    const server = await serve(() => poet);
+    const events: HostEvent[] = [];
+    const h = await host(
+      api,
+      model,
+      { poet: { url: server.url } },
+      {
+        approval: { mode: 'always', sampling: 'never' },
+        onEvent: (e) => events.push(e),
+      },
+    );
+    const result = await h.run([{ role: 'user', content: 'a haiku about snow, via the server' }]);
+    expect(model.problems).toEqual([]);
+    // The refusal reaches the server (as the error ctx.sample throws, or the tool's error
+    // result, by era) and the model reads it.
+    expect(result.text).toMatch(/^The server says: .*the user declined the sampling request/);
+    expect(events).toContainEqual({ type: 'sampling', server: 'poet', decision: 'declined' });
+  });
+
   it('cancels the run and the MCP call in flight', async () => {
     const model = await fake([{ toolCalls: [{ name: 'wait' }] }, { text: 'never' }]);
     let serverSawAbort!: () => void;
