@@ -161,6 +161,16 @@ export default tseslint.config(
   deny(['src/validators/**'], [...L3, ...L4], 'validators plug into protocol/ only'),
   deny(['src/auth/**'], [...L3, ...L4], 'auth verifiers plug into protocol/ only'),
   deny(
+    ['src/host/**'],
+    ['../server/**', '../gateway/**', '../cli/**', '../../servers/**', '**/test/**'],
+    'the host is a client of servers: it imports client/, transports/ and below',
+  ),
+  deny(
+    ['src/gateway/**'],
+    ['../cli/**', '../../servers/**', '**/test/**'],
+    'the gateway sits below the CLI: server/, client/, transports/ and host/',
+  ),
+  deny(
     ['src/server/**'],
     ['**/client/**', '**/transports/**', ...L4],
     'servers take a Transport, never import one',

@@ -26,6 +26,7 @@ const EXPECTED: Record<string, string[]> = {
   './transports/http/node': ['listen'],
   './validators/ajv': ['createAjvValidator'],
   './auth': ['createJwtVerifier', 'AuthError'],
+  './gateway': ['Gateway', 'parseGatewayConfig', 'Upstream'],
   './host': ['Host', 'createAnthropicAdapter', 'createOpenAiAdapter', 'ModelError'],
   './servers/pingme': ['createPingmeServer', 'registerPingme'],
   './servers/everything': ['createEverythingServer', 'registerEverything'],
