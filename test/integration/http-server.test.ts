@@ -400,7 +400,9 @@ describe.each(FACES)('Streamable HTTP, legacy sessions (%s)', (kind) => {
       { name: 'wait', description: 'Waits until cancelled.', inputSchema: { type: 'object' } },
       async (_args, ctx) => {
         await ctx.progress(1);
-        await new Promise((resolve) => { ctx.signal.addEventListener('abort', resolve); });
+        await new Promise((resolve) => {
+          ctx.signal.addEventListener('abort', resolve);
+        });
         aborted.push(String(ctx.requestId));
         return 'too late';
       },
