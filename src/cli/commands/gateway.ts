@@ -3,7 +3,6 @@
 // processes) or Streamable HTTP. In stdio mode stdout carries only protocol messages.
 import { readFileSync } from 'node:fs';
 import process from 'node:process';
-import type { Message, Receiver, Transport } from '../../jsonrpc/index.js';
 import { Gateway, parseGatewayConfig } from '../../gateway/index.js';
 import type { GatewayConfig } from '../../gateway/index.js';
 import { loadTokenizerOrEstimate } from '../../host/tokens.js';
@@ -13,6 +12,7 @@ import { flag, positiveInteger, text, texts } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { noMoreArguments, runCommand } from '../command.js';
 import { CliError, UsageError } from '../errors.js';
+import { listenError, watchClose } from '../serving.js';
 import { authOptions, portFor } from '../serve-auth.js';
 import { parseAddress } from './serve.js';
 
@@ -289,21 +289,7 @@ async function serveHttp(
       },
     });
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    const where = `${address.host}:${String(address.port)}`;
-    if (code === 'EADDRINUSE') {
-      throw new UsageError(
-        `${where} is already in use`,
-        'pick another port: --http 0 picks a free one',
-      );
-    }
-    if (error instanceof TypeError && error.message.includes('allowedHosts')) {
-      throw new UsageError(
-        `binding to ${address.host} needs the Host names clients will use`,
-        'pass --allowed-host <name> for each (the default accepts loopback names only)',
-      );
-    }
-    throw error;
+    throw listenError(error, address);
   }
   ctx.io.stderr.write(
     ctx.common.quiet ? `${listening.url}\n` : `mcpkit gateway: serving at ${listening.url}\n`,
@@ -311,28 +297,4 @@ async function serveHttp(
   const reason = await untilStopped();
   log({ event: 'stopping', reason });
   await listening.close();
-}
-
-/** Wraps a transport to learn when it closes (the client closed stdin). */
-function watchClose(inner: Transport): { transport: Transport; closed: Promise<void> } {
-  let done: () => void = () => undefined;
-  const closed = new Promise<void>((resolve) => {
-    done = resolve;
-  });
-  const transport: Transport = {
-    start: (receiver: Receiver) =>
-      inner.start({
-        message: (message: Message, info) => {
-          receiver.message(message, info);
-        },
-        ...(receiver.batch === undefined ? {} : { batch: receiver.batch.bind(receiver) }),
-        closed: (error) => {
-          receiver.closed(error);
-          done();
-        },
-      }),
-    send: (message, options) => inner.send(message, options),
-    close: () => inner.close(),
-  };
-  return { transport, closed };
 }

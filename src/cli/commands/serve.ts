@@ -3,7 +3,6 @@
 // command says goes to stderr. SIGINT and SIGTERM close every session and exit cleanly.
 import { resolve } from 'node:path';
 import process from 'node:process';
-import type { Message, Receiver, Transport } from '../../jsonrpc/index.js';
 // The node:http face is its own public entry (mcpkit/transports/http/node), keeping the
 // transports/http index runtime-neutral.
 import { listen } from '../../transports/http/server/node.js';
@@ -12,6 +11,7 @@ import { flag, text, texts } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { noMoreArguments, runCommand } from '../command.js';
 import { UsageError } from '../errors.js';
+import { listenError, watchClose } from '../serving.js';
 import type { Io } from '../io.js';
 import type { Served } from '../reference-servers.js';
 import { SERVER_NAMES, loadServer } from '../reference-servers.js';
@@ -264,48 +264,4 @@ async function serveHttp(
   // GET streams end with a retry hint (clients resume on another process), and requests in
   // flight get GRACE_MS to finish.
   await listening.close(shared.describe === undefined ? undefined : { graceMs: GRACE_MS });
-}
-
-function listenError(error: unknown, address: { host: string; port: number }): Error {
-  const code = (error as { code?: unknown }).code;
-  const where = `${address.host}:${String(address.port)}`;
-  if (code === 'EADDRINUSE') {
-    return new UsageError(
-      `${where} is already in use`,
-      'pick another port: --http 0 picks a free one',
-    );
-  }
-  if (code === 'EACCES')
-    return new UsageError(`no permission to listen on ${where}`, 'use a port above 1023');
-  if (error instanceof TypeError && error.message.includes('allowedHosts')) {
-    return new UsageError(
-      `binding to ${address.host} needs the Host names clients will use`,
-      'pass --allowed-host <name> for each (the default accepts loopback names only)',
-    );
-  }
-  return error instanceof Error ? error : new Error(String(error));
-}
-
-/** Wraps a transport to learn when it closes (the client closed stdin). */
-function watchClose(inner: Transport): { transport: Transport; closed: Promise<void> } {
-  let done: () => void = () => undefined;
-  const closed = new Promise<void>((resolve) => {
-    done = resolve;
-  });
-  const transport: Transport = {
-    start: (receiver: Receiver) =>
-      inner.start({
-        message: (message: Message, info) => {
-          receiver.message(message, info);
-        },
-        ...(receiver.batch === undefined ? {} : { batch: receiver.batch.bind(receiver) }),
-        closed: (error) => {
-          receiver.closed(error);
-          done();
-        },
-      }),
-    send: (message, options) => inner.send(message, options),
-    close: () => inner.close(),
-  };
-  return { transport, closed };
 }
