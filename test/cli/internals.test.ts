@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Receiver, Transport } from '../../src/jsonrpc/index.js';
 import { measure } from '../../src/cli/commands/budget.js';
-import { parseAddress } from '../../src/cli/commands/serve.js';
+import { parseAddress } from '../../src/cli/serving.js';
 import { coerce, createElicitHandler } from '../../src/cli/elicit.js';
 import type { Io } from '../../src/cli/io.js';
 import { noColor } from '../../src/cli/io.js';

@@ -2,7 +2,6 @@
 // mcpServers config; the gateway serves them over stdio (the default, for hosts that spawn
 // processes) or Streamable HTTP. In stdio mode stdout carries only protocol messages.
 import { readFileSync } from 'node:fs';
-import process from 'node:process';
 import { Gateway, parseGatewayConfig } from '../../gateway/index.js';
 import type { GatewayConfig } from '../../gateway/index.js';
 import { loadTokenizerOrEstimate } from '../../host/tokens.js';
@@ -12,9 +11,14 @@ import { flag, positiveInteger, text, texts } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { noMoreArguments, runCommand } from '../command.js';
 import { CliError, UsageError } from '../errors.js';
-import { listenError, watchClose } from '../serving.js';
+import {
+  listenError,
+  parseAddress,
+  untilStopped,
+  watchClose,
+  withHttpDefault,
+} from '../serving.js';
 import { authOptions, portFor } from '../serve-auth.js';
-import { parseAddress } from './serve.js';
 
 /** The --help text. */
 export const help: string = `Usage: mcpkit gateway --config <file> [--stdio | --http [host:]port] [flags]
@@ -79,7 +83,6 @@ const OPTIONS = {
 } as const;
 
 /** The default HTTP port. */
-const DEFAULT_PORT = 3000;
 
 /** Runs `mcpkit gateway`; resolves once the gateway has shut down. */
 export function run(args: readonly string[], io: CommandContext['io']): Promise<number> {
@@ -206,40 +209,6 @@ async function listServedTools(gateway: Gateway): Promise<string[]> {
     return (await client.listTools()).map((tool) => tool.name);
   } finally {
     await client.close();
-  }
-}
-
-/** `--http` may come without a value: give it the default port. */
-function withHttpDefault(args: readonly string[]): string[] {
-  return args.map((arg, index) => {
-    const next = args[index + 1];
-    return arg === '--http' && (next === undefined || next.startsWith('-'))
-      ? `--http=${String(DEFAULT_PORT)}`
-      : arg;
-  });
-}
-
-/** Resolves on SIGINT or SIGTERM (or when `also` settles). */
-async function untilStopped(also?: Promise<unknown>): Promise<string> {
-  let stop: (reason: string) => void = () => undefined;
-  const stopped = new Promise<string>((resolve) => {
-    stop = resolve;
-  });
-  const onInt = () => {
-    stop('SIGINT');
-  };
-  const onTerm = () => {
-    stop('SIGTERM');
-  };
-  process.once('SIGINT', onInt);
-  process.once('SIGTERM', onTerm);
-  try {
-    return await Promise.race(
-      also === undefined ? [stopped] : [stopped, also.then(() => 'end of input')],
-    );
-  } finally {
-    process.off('SIGINT', onInt);
-    process.off('SIGTERM', onTerm);
   }
 }
 

@@ -11,7 +11,14 @@ import { flag, text, texts } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { noMoreArguments, runCommand } from '../command.js';
 import { UsageError } from '../errors.js';
-import { listenError, watchClose } from '../serving.js';
+import {
+  DEFAULT_PORT,
+  listenError,
+  parseAddress,
+  untilStopped,
+  watchClose,
+  withHttpDefault,
+} from '../serving.js';
 import type { Io } from '../io.js';
 import type { Served } from '../reference-servers.js';
 import { SERVER_NAMES, loadServer } from '../reference-servers.js';
@@ -23,7 +30,6 @@ import { sharedState } from '../serve-redis.js';
 const GRACE_MS = 10_000;
 
 /** The default HTTP port (`mcpkit serve demo --http` serves http://127.0.0.1:3000/mcp). */
-export const DEFAULT_PORT = 3000;
 
 /** The --help text. */
 export const help: string = `Usage: mcpkit serve <server> [--stdio | --http [host:]port] [flags]
@@ -161,64 +167,8 @@ export function run(args: readonly string[], io: Io): Promise<number> {
   );
 }
 
-/** `--http` may come without a value: give it the default port. */
-function withHttpDefault(args: readonly string[]): string[] {
-  const result: string[] = [];
-  args.forEach((arg, index) => {
-    const next = args[index + 1];
-    const dash = args.indexOf('--');
-    const beforeDash = dash < 0 || index < dash;
-    if (arg === '--http' && beforeDash && (next === undefined || !ADDRESS.test(next))) {
-      result.push(`--http=${String(DEFAULT_PORT)}`);
-    } else {
-      result.push(arg);
-    }
-  });
-  return result;
-}
-
-const ADDRESS = /^(?:(\[[^\]]+\]|[^:[\]\s]+):)?(\d{1,5})$/;
-
-/** Parses `port`, `host:port` or `[v6]:port`. Throws UsageError. */
-export function parseAddress(value: string): { host: string; port: number } {
-  const match = ADDRESS.exec(value);
-  const port = Number(match?.[2]);
-  if (match === null || !(port >= 0 && port <= 65_535)) {
-    throw new UsageError(
-      `invalid --http address "${value}"`,
-      'write a port (3000) or host:port (0.0.0.0:3000)',
-    );
-  }
-  const host = (match[1] ?? '127.0.0.1').replace(/^\[(.*)\]$/, '$1');
-  return { host, port };
-}
-
 function say(ctx: CommandContext, line: string): void {
   if (!ctx.common.quiet) ctx.io.stderr.write(`${ctx.style.dim(line)}\n`);
-}
-
-/** Resolves on SIGINT or SIGTERM (or when `also` settles), removing the listeners after. */
-async function untilStopped(also?: Promise<unknown>): Promise<string> {
-  let stop: (reason: string) => void = () => undefined;
-  const stopped = new Promise<string>((resolve) => {
-    stop = resolve;
-  });
-  const onInt = () => {
-    stop('SIGINT');
-  };
-  const onTerm = () => {
-    stop('SIGTERM');
-  };
-  process.once('SIGINT', onInt);
-  process.once('SIGTERM', onTerm);
-  try {
-    return await Promise.race(
-      also === undefined ? [stopped] : [stopped, also.then(() => 'end of input')],
-    );
-  } finally {
-    process.off('SIGINT', onInt);
-    process.off('SIGTERM', onTerm);
-  }
 }
 
 async function serveStdio(ctx: CommandContext, served: Served): Promise<void> {
