@@ -8,8 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import type {
+  Browser,
+  BrowserContext,
+  BrowserContextOptions,
+  Locator,
+  Page,
+} from 'playwright-core';
 import { chromium } from 'playwright-core';
+import { expect } from 'vitest';
 
 /** The Chromium the tests drive: Debian's package (`apt-get install chromium`). */
 export const CHROMIUM_PATH = process.env['MCPKIT_CHROMIUM'] ?? '/usr/bin/chromium';
@@ -107,4 +114,96 @@ export async function screenshot(page: Page, name: string): Promise<string> {
     writeFileSync(join(DOCS_IMAGE_DIR, `inspector-${name}.png`), image);
   }
   return artifact;
+}
+
+/** How long an assertion on the page waits for it to hold (the page is async throughout). */
+export const LOOK_TIMEOUT_MS = 15_000;
+
+type Pattern = string | RegExp;
+
+/** Auto-waiting assertions on a locator (playwright-core has no `expect` of its own). */
+export interface LocatorAssertions {
+  toBeVisible(): Promise<void>;
+  toBeAttached(): Promise<void>;
+  toBeHidden(): Promise<void>;
+  toHaveCount(count: number): Promise<void>;
+  /** The inner text of the matched elements, joined by newlines, contains or matches it. */
+  toContainText(pattern: Pattern): Promise<void>;
+  /** Same as toContainText for a RegExp; a string must equal the whole (trimmed) text. */
+  toHaveText(pattern: Pattern): Promise<void>;
+  toHaveAttribute(name: string, pattern: Pattern): Promise<void>;
+  toHaveValue(pattern: Pattern): Promise<void>;
+  toBeDisabled(): Promise<void>;
+  readonly not: {
+    toContainText(pattern: Pattern): Promise<void>;
+    toHaveText(pattern: Pattern): Promise<void>;
+  };
+}
+
+/**
+ * Waits until `locator` meets an expectation, failing after {@link LOOK_TIMEOUT_MS} with what it
+ * saw: Playwright's locator assertions, built on vitest's `expect.poll` and `waitFor`. Never a
+ * fixed sleep.
+ */
+export function look(locator: Locator): LocatorAssertions {
+  const timeout = LOOK_TIMEOUT_MS;
+  const message = String(locator);
+  const text = async () => (await locator.allInnerTexts()).join('\n').trim();
+  const matches = (pattern: Pattern, whole: boolean) => (actual: string) =>
+    typeof pattern === 'string'
+      ? whole
+        ? actual === pattern
+        : actual.includes(pattern)
+      : pattern.test(actual);
+  const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout, message });
+  const textCheck = async (pattern: Pattern, whole: boolean, wanted: boolean) => {
+    const test = matches(pattern, whole);
+    await poll(async () => {
+      const actual = await text();
+      return test(actual) === wanted ? true : actual;
+    }).toBe(true);
+  };
+  return {
+    toBeVisible: () => locator.waitFor({ state: 'visible', timeout }),
+    toBeAttached: () => locator.first().waitFor({ state: 'attached', timeout }),
+    toBeHidden: () => locator.waitFor({ state: 'hidden', timeout }),
+    toHaveCount: (count) => poll(() => locator.count()).toBe(count),
+    toContainText: (pattern) => textCheck(pattern, false, true),
+    toHaveText: (pattern) => textCheck(pattern, true, true),
+    toHaveAttribute: async (name, pattern) => {
+      const test = matches(pattern, true);
+      await poll(async () => {
+        const actual = await locator.evaluateAll(
+          (els, n) => els.map((el) => el.getAttribute(n)),
+          name,
+        );
+        const [only] = actual;
+        return actual.length === 1 && typeof only === 'string' && test(only) ? true : actual;
+      }).toBe(true);
+    },
+    toHaveValue: async (pattern) => {
+      const test = matches(pattern, true);
+      await poll(async () => {
+        const actual = await locator.evaluateAll((els) =>
+          els.map((el) => (el as HTMLInputElement).value),
+        );
+        return actual.length === 1 && test(actual[0] ?? '') ? true : actual;
+      }).toBe(true);
+    },
+    toBeDisabled: () =>
+      poll(() =>
+        locator.evaluateAll((els) => els.map((el) => (el as HTMLInputElement).disabled)),
+      ).toEqual([true]),
+    not: {
+      toContainText: (pattern) => textCheck(pattern, false, false),
+      toHaveText: (pattern) => textCheck(pattern, true, false),
+    },
+  };
+}
+
+/** Waits until the page's address matches `pattern` (or, with `negate`, stops matching it). */
+export async function lookUrl(page: Page, pattern: RegExp, negate = false): Promise<void> {
+  await expect
+    .poll(() => page.url(), { timeout: LOOK_TIMEOUT_MS })
+    .toSatisfy((url: string) => pattern.test(url) !== negate);
 }
