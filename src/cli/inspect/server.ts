@@ -1,0 +1,178 @@
+// `mcpkit inspect`'s local web server: the page's files and the API, on 127.0.0.1 by default,
+// behind the gate of security.ts. startInspector is what the command and the tests use.
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ProtocolRevision } from '../../protocol/version.js';
+import type { Target } from '../target.js';
+import { handleApi, sendJson } from './api.js';
+import { defaultUiDir, serveStatic } from './assets.js';
+import { EventHub } from './events.js';
+import {
+  TOKEN_COOKIE,
+  TOKEN_HEADER,
+  allowedHosts,
+  cookieValue,
+  newToken,
+  refusal,
+  tokenCookie,
+  tokenMatches,
+} from './security.js';
+import { InspectorSession } from './session.js';
+import { WireLog } from './wire-log.js';
+
+/** Options of {@link startInspector}. Every field is optional. */
+export interface InspectorOptions {
+  /** The address to bind. Default 127.0.0.1. */
+  host?: string;
+  /** The port; 0 (the default) picks a free one. */
+  port?: number;
+  /** The access token. Default: 32 random bytes, base64url. */
+  token?: string;
+  /** A server to connect to at start. */
+  target?: Target;
+  /** `auto` (the default) or a revision to pin. */
+  mode?: 'auto' | ProtocolRevision;
+  /** Whether the page may start stdio servers (commands). Default false. */
+  allowStdio?: boolean;
+  /** The folder of the built page. Default: <package root>/dist/inspector. */
+  uiDir?: string;
+  /** Timeout of each MCP request. Default 60 000 ms. */
+  timeoutMs?: number;
+  /**
+   * How long a question of the server (elicitation, sampling) waits for the page before it is
+   * declined (elicitation) or refused (sampling). Default: `timeoutMs`.
+   */
+  questionTimeoutMs?: number;
+  /** Where a stdio server's stderr goes (besides the page's log). Default: nowhere. */
+  stderr?: (chunk: string) => void;
+}
+
+/** A running inspector. */
+export interface Inspector {
+  /** The page's URL with the token: `http://127.0.0.1:PORT/?token=T`. */
+  readonly url: string;
+  /** `http://127.0.0.1:PORT`. */
+  readonly origin: string;
+  readonly token: string;
+  /** How many event streams (pages) are open. */
+  eventStreams(): number;
+  /** Closes the MCP session, every event stream and the server. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Starts the inspector; when `target` is given, connects to it before resolving. */
+export async function startInspector(options: InspectorOptions = {}): Promise<Inspector> {
+  const host = options.host ?? '127.0.0.1';
+  const token = options.token ?? newToken();
+  if (token.length < 16 || !/^[A-Za-z0-9_-]+$/.test(token)) {
+    throw new TypeError('the inspector token must be at least 16 base64url characters');
+  }
+  const uiDir = options.uiDir ?? defaultUiDir();
+  const log = new WireLog();
+  const hub = new EventHub();
+  const unsubscribe = log.subscribe((entry) => {
+    hub.broadcast('wire', entry);
+  });
+  const session = new InspectorSession({
+    log,
+    hub,
+    allowStdio: options.allowStdio === true || options.target?.kind === 'command',
+    mode: options.mode ?? 'auto',
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.questionTimeoutMs === undefined
+      ? {}
+      : { questionTimeoutMs: options.questionTimeoutMs }),
+    ...(options.stderr === undefined ? {} : { stderr: options.stderr }),
+  });
+  let hosts = new Set<string>();
+  const ctx = { session, hub, log };
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, { error: String(error) });
+      else res.destroy();
+    });
+  });
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    res.setHeader('X-Frame-Options', 'DENY');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    const refused = refusal(req, hosts);
+    if (refused !== undefined) {
+      sendJson(res, refused.status, { error: refused.error });
+      return;
+    }
+    const url = new URL(req.url ?? '/', 'http://inspector.invalid');
+    if (url.pathname.startsWith('/api/')) {
+      const given = req.headers[TOKEN_HEADER];
+      if (!tokenMatches(typeof given === 'string' ? given : undefined, token)) {
+        sendJson(res, 401, { error: 'missing or wrong token' });
+        return;
+      }
+      await handleApi(ctx, { req, res }, url.pathname);
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.setHeader('Allow', 'GET, HEAD');
+      sendJson(res, 405, { error: 'the page is read with GET' });
+      return;
+    }
+    const queryToken = url.searchParams.get('token');
+    const cookie = cookieValue(req.headers.cookie, TOKEN_COOKIE);
+    const authorised =
+      queryToken !== null ? tokenMatches(queryToken, token) : tokenMatches(cookie, token);
+    if (!authorised) {
+      sendJson(res, 401, { error: 'missing or wrong token' });
+      return;
+    }
+    await serveStatic(res, uiDir, {
+      pathname: url.pathname,
+      headers: queryToken === null ? {} : { 'Set-Cookie': tokenCookie(token) },
+    });
+  }
+  await listenOn(server, host, options.port ?? 0);
+  const port = (server.address() as AddressInfo).port;
+  hosts = allowedHosts(port);
+  if (!isLoopback(host) && !isWildcard(host)) {
+    hosts.add(`${host.includes(':') ? `[${host}]` : host}:${String(port)}`.toLowerCase());
+  }
+  const origin = `http://127.0.0.1:${String(port)}`;
+  if (options.target !== undefined) await session.connect(options.target, options.mode);
+  let closing: Promise<void> | undefined;
+  return {
+    url: `${origin}/?token=${token}`,
+    origin,
+    token,
+    eventStreams: () => hub.size,
+    close: () =>
+      (closing ??= (async () => {
+        unsubscribe();
+        hub.close();
+        await session.close();
+        await new Promise<void>((resolve) => {
+          server.close(() => {
+            resolve();
+          });
+          server.closeAllConnections();
+        });
+      })()),
+  };
+}
+
+function listenOn(server: Server, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/** Whether `host` is a loopback address or name. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+function isWildcard(host: string): boolean {
+  return host === '0.0.0.0' || host === '::';
+}

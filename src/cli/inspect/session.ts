@@ -1,0 +1,788 @@
+// The inspector's one MCP connection and everything the page sees of it: the State (server,
+// lists, budget, lint, roots), the operations the page asks for, the questions the server asks
+// (elicitation, sampling) until the page answers them, and the events that tell every page.
+import { randomUUID } from 'node:crypto';
+import type {
+  CallOptions,
+  CallToolResult,
+  ClientOptions,
+  InputContext,
+  LoggingLevel,
+  Prompt,
+  Resource,
+  ResourceTemplate,
+  Root,
+  Tool,
+} from '../../client/index.js';
+import { Client, JsonRpcError, LocalError } from '../../client/index.js';
+import type { Tokenizer } from '../../host/tokens.js';
+import { loadTokenizerOrEstimate, serializeTool } from '../../host/tokens.js';
+import type { Transport } from '../../jsonrpc/index.js';
+import { compileJsonSchema, formatIssues } from '../../protocol/json-schema/index.js';
+import type { ProtocolRevision } from '../../protocol/version.js';
+import { isProtocolRevision } from '../../protocol/version.js';
+import { createStreamableHttpClientTransport } from '../../transports/http/index.js';
+import { createStdioClientTransport } from '../../transports/stdio/index.js';
+import { lintServers } from '../lint-rules.js';
+import type { Target } from '../target.js';
+import { targetLabel } from '../target.js';
+import { formatTranscript } from '../transcript.js';
+import { version } from '../version.js';
+import { ApiError, asObject } from './api-error.js';
+import type { EventHub } from './events.js';
+import type { ListName, OpContext } from './ops.js';
+import { OPS } from './ops.js';
+import type { WireLog } from './wire-log.js';
+import { logFetch, logTransport, maskHeaders } from './wire-log.js';
+
+/** How the page sees the target (secret header values masked). */
+export type TargetView =
+  | { kind: 'url'; url: string; headers: Record<string, string> }
+  | { kind: 'command'; command: string; args: string[] };
+
+/** A lint finding as the page shows it. */
+export interface LintView {
+  rule: string;
+  severity: 'error' | 'warning' | 'info';
+  message: string;
+}
+
+/** What GET /api/state returns and `state` events carry. */
+export interface State {
+  connected: boolean;
+  connecting: boolean;
+  target?: TargetView;
+  allowStdio: boolean;
+  mode: 'auto' | ProtocolRevision;
+  revision?: string;
+  era?: 'legacy' | 'modern';
+  serverInfo?: object;
+  capabilities?: object;
+  instructions?: string;
+  tools: Tool[];
+  resources: Resource[];
+  resourceTemplates: ResourceTemplate[];
+  prompts: Prompt[];
+  budget?: { total: number; tokenizer: string; tools: Record<string, number> };
+  lint?: Record<string, LintView[]>;
+  roots: Root[];
+  logLevel?: string;
+  error?: string;
+}
+
+/** The answer of POST /api/request. */
+export type Envelope =
+  | { ok: true; result: unknown; outputCheck?: { valid: boolean; errors?: string[] } }
+  | {
+      ok: false;
+      error: {
+        code?: number;
+        message: string;
+        data?: unknown;
+        kind: 'protocol' | 'local';
+        cancelled?: boolean;
+      };
+    };
+
+/** Options of {@link InspectorSession}. */
+export interface SessionOptions {
+  readonly log: WireLog;
+  readonly hub: EventHub;
+  readonly allowStdio: boolean;
+  readonly mode: 'auto' | ProtocolRevision;
+  /** Timeout of each request. Default 60 000 ms. */
+  readonly timeoutMs?: number;
+  /** How long a question of the server waits for the page. Default: `timeoutMs`. */
+  readonly questionTimeoutMs?: number;
+  /** Where a stdio server's stderr goes, besides the page's log. */
+  readonly stderr?: (chunk: string) => void;
+}
+
+/** A question of the server waiting for the page. */
+interface Pending {
+  readonly kind: 'elicit' | 'sample';
+  readonly params: unknown;
+  answer(result: Record<string, unknown>): void;
+  refuse(reason: string): void;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+
+/** The inspector's connection to one server at a time. */
+export class InspectorSession {
+  readonly #options: SessionOptions;
+  readonly #timeoutMs: number;
+  readonly #questionTimeoutMs: number;
+  #client: Client | undefined;
+  #target: Target | undefined;
+  #mode: 'auto' | ProtocolRevision;
+  #connecting = false;
+  #error: string | undefined;
+  /** Counts connections: events of an older one are ignored. */
+  #generation = 0;
+  /** The first wire entry of the current connection (the transcript starts there). */
+  #firstSeq = 1;
+  #lists: Record<ListName, unknown[]> = emptyLists();
+  #budget: State['budget'];
+  #lint: State['lint'];
+  #roots: Root[] = [];
+  #logLevel: string | undefined;
+  #tokenizer: Promise<Tokenizer> | undefined;
+  readonly #pending = new Map<string, Pending>();
+  readonly #ops = new Map<string, AbortController>();
+  readonly #watched = new Set<string>();
+
+  constructor(options: SessionOptions) {
+    this.#options = options;
+    this.#mode = options.mode;
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#questionTimeoutMs = options.questionTimeoutMs ?? this.#timeoutMs;
+  }
+
+  /** The State the page renders. */
+  state(): State {
+    const client = this.#client;
+    const connected = client?.isConnected === true;
+    const state: State = {
+      connected,
+      connecting: this.#connecting,
+      allowStdio: this.#options.allowStdio,
+      mode: this.#mode,
+      tools: this.#lists.tools as Tool[],
+      resources: this.#lists.resources as Resource[],
+      resourceTemplates: this.#lists.resourceTemplates as ResourceTemplate[],
+      prompts: this.#lists.prompts as Prompt[],
+      roots: this.#roots,
+    };
+    if (this.#target !== undefined) state.target = targetView(this.#target);
+    if (client !== undefined && connected) {
+      state.revision = client.revision;
+      state.era = client.era;
+      if (client.serverInfo !== undefined) state.serverInfo = client.serverInfo;
+      state.capabilities = client.serverCapabilities;
+      if (client.instructions !== undefined) state.instructions = client.instructions;
+    }
+    if (this.#budget !== undefined) state.budget = this.#budget;
+    if (this.#lint !== undefined) state.lint = this.#lint;
+    if (this.#logLevel !== undefined) state.logLevel = this.#logLevel;
+    if (this.#error !== undefined) state.error = this.#error;
+    return state;
+  }
+
+  /** The questions waiting for an answer, as the events that asked them. */
+  pendingEvents(): ['elicit' | 'sample', unknown][] {
+    return [...this.#pending].map(([requestId, p]) => [p.kind, { requestId, params: p.params }]);
+  }
+
+  /**
+   * Connects to `target` (closing the connection before). Resolves with the State, also when
+   * the server could not be reached (then `error` says why). A command target needs allowStdio.
+   */
+  async connect(target: Target, mode: 'auto' | ProtocolRevision = this.#mode): Promise<State> {
+    if (target.kind === 'command' && !this.#options.allowStdio) {
+      throw new ApiError(403, 'stdio targets need mcpkit inspect --allow-stdio');
+    }
+    await this.#drop();
+    const generation = ++this.#generation;
+    this.#target = target;
+    this.#mode = mode;
+    this.#connecting = true;
+    this.#error = undefined;
+    this.#firstSeq = this.#options.log.nextSeq;
+    this.#broadcastState();
+    const client = new Client(
+      { name: 'mcpkit-inspector', version: version() },
+      this.#clientOptions(generation),
+    );
+    try {
+      const transport = logTransport(this.#transport(target, generation), this.#options.log);
+      await client.connect(transport);
+      if (generation !== this.#generation) {
+        await client.close();
+        return this.state();
+      }
+      this.#client = client;
+      await this.#refreshAll(generation);
+    } catch (error) {
+      if (generation === this.#generation) {
+        this.#error = `could not connect to ${targetLabel(target)}: ${messageOf(error)}`;
+        this.#client = undefined;
+      }
+      await client.close().catch(() => undefined);
+    } finally {
+      if (generation === this.#generation) this.#connecting = false;
+    }
+    this.#broadcastState();
+    return this.state();
+  }
+
+  /** Closes the connection, if any. */
+  async disconnect(): Promise<State> {
+    this.#generation++;
+    await this.#drop();
+    this.#connecting = false;
+    this.#broadcastState();
+    return this.state();
+  }
+
+  /** Runs one operation of POST /api/request. */
+  async request(
+    op: string,
+    params: Record<string, unknown>,
+    options: { opId?: string; timeoutMs?: number } = {},
+  ): Promise<Envelope> {
+    const run = Object.hasOwn(OPS, op) ? OPS[op] : undefined;
+    if (run === undefined) {
+      throw new ApiError(400, `unknown op "${op}"; the ops are ${Object.keys(OPS).join(', ')}`);
+    }
+    const client = this.#client;
+    if (client === undefined || !client.isConnected) {
+      throw new ApiError(409, 'not connected to a server: connect first');
+    }
+    const { opId } = options;
+    if (opId !== undefined && this.#ops.has(opId)) {
+      throw new ApiError(409, `opId "${opId}" is already running`);
+    }
+    const abort = new AbortController();
+    if (opId !== undefined) this.#ops.set(opId, abort);
+    const call: CallOptions = {
+      signal: abort.signal,
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      ...(opId === undefined
+        ? {}
+        : {
+            onProgress: (progress: number, total?: number, message?: string) => {
+              this.#options.hub.broadcast('progress', {
+                opId,
+                progress,
+                ...(total === undefined ? {} : { total }),
+                ...(message === undefined ? {} : { message }),
+              });
+            },
+          }),
+    };
+    try {
+      const result = await run(params, this.#opContext(client, call));
+      if (op === 'callTool' && !('task' in (result as object))) {
+        const check = this.#outputCheck(params['name'], result as CallToolResult);
+        return check === undefined
+          ? { ok: true, result }
+          : { ok: true, result, outputCheck: check };
+      }
+      return { ok: true, result };
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      return failure(error, abort.signal.aborted);
+    } finally {
+      if (opId !== undefined) this.#ops.delete(opId);
+    }
+  }
+
+  /** Cancels a running operation. False when no operation has that id. */
+  cancel(opId: string): boolean {
+    const abort = this.#ops.get(opId);
+    if (abort === undefined) return false;
+    abort.abort(new Error('cancelled from the inspector'));
+    return true;
+  }
+
+  /**
+   * Answers a pending question: `result` (an ElicitResult or a CreateMessageResult), or
+   * `error` to refuse a sampling request. Throws ApiError(404) for an unknown id.
+   */
+  answer(requestId: string, body: Record<string, unknown>): void {
+    const pending = this.#pending.get(requestId);
+    if (pending === undefined) {
+      throw new ApiError(
+        404,
+        `no pending question "${requestId}" (answered, cancelled or timed out)`,
+      );
+    }
+    const error = body['error'];
+    const result = asObject(body['result']);
+    if (pending.kind === 'sample') {
+      if (
+        typeof error === 'string' ||
+        result?.['action'] === 'decline' ||
+        result?.['action'] === 'cancel'
+      ) {
+        pending.refuse(
+          typeof error === 'string' && error !== ''
+            ? error
+            : 'the user rejected the sampling request',
+        );
+        return;
+      }
+      pending.answer(samplingResult(result));
+      return;
+    }
+    pending.answer(elicitResult(result));
+  }
+
+  /** Sets the roots offered to the server, and tells it they changed. */
+  async setRoots(value: unknown): Promise<State> {
+    this.#roots = parseRoots(value);
+    const client = this.#client;
+    if (client?.isConnected === true) {
+      await client.rootsChanged().catch((error: unknown) => {
+        this.#error = `could not tell the server the roots changed: ${messageOf(error)}`;
+      });
+    }
+    this.#broadcastState();
+    return this.state();
+  }
+
+  /** The current (or last) connection's JSON-RPC messages in the golden transcript format. */
+  transcript(): string {
+    const entries = this.#options.log
+      .entries()
+      .filter((entry) => entry.kind === 'jsonrpc' && entry.seq >= this.#firstSeq);
+    const dropped = this.#options.log.entries()[0]?.seq ?? 1;
+    const header = [
+      `# mcpkit inspect transcript of ${this.#target === undefined ? '(no server)' : targetLabel(targetForLabel(this.#target))}`,
+      `# recorded ${new Date().toISOString()}`,
+    ];
+    if (dropped > this.#firstSeq) {
+      header.push('# note: the wire log keeps 2000 entries; the start of this session is missing');
+    }
+    return formatTranscript({
+      header,
+      revision: this.#client?.revision ?? revisionOf(entries) ?? 'unknown',
+      messages: entries.flatMap((entry) =>
+        entry.kind === 'jsonrpc' ? [{ dir: entry.dir, message: entry.message }] : [],
+      ),
+    });
+  }
+
+  /** Closes the connection and refuses every pending question. */
+  async close(): Promise<void> {
+    this.#generation++;
+    await this.#drop();
+  }
+
+  #opContext(client: Client, call: CallOptions): OpContext {
+    return {
+      client,
+      call,
+      refreshed: (kind, items) => {
+        this.#lists[kind] = items;
+        if (kind === 'tools')
+          void this.#measure(this.#generation).then(() => {
+            this.#broadcastState();
+          });
+        else this.#broadcastState();
+      },
+      watchTask: (task) => {
+        this.#watchTask(client, task.taskId, this.#generation);
+      },
+      logLevelSet: (level: LoggingLevel) => {
+        this.#logLevel = level;
+        this.#broadcastState();
+      },
+    };
+  }
+
+  #clientOptions(generation: number): ClientOptions {
+    const current = () => generation === this.#generation;
+    const hub = this.#options.hub;
+    return {
+      mode: this.#mode === 'auto' ? 'auto' : { pin: this.#mode },
+      timeoutMs: this.#timeoutMs,
+      // Results are shown as they came, with the outputSchema check beside them (outputCheck).
+      validator: { compile: () => () => ({ valid: true, issues: [] }) },
+      elicitation: { url: true },
+      onElicit: (params, ctx) => this.#ask('elicit', params, ctx) as never,
+      onSample: (params, ctx) => this.#ask('sample', params, ctx) as never,
+      onRoots: () => this.#roots,
+      onLog: (params) => {
+        if (current()) hub.broadcast('log', params);
+      },
+      onListChanged: (kind) => {
+        if (!current()) return;
+        hub.broadcast('list_changed', { kind });
+        void this.#refresh(generation, kind).then(() => {
+          this.#broadcastState();
+        });
+      },
+      onResourceUpdated: (uri) => {
+        if (current()) hub.broadcast('resource_updated', { uri, time: Date.now() });
+      },
+      onClose: (error) => {
+        if (!current() || this.#client === undefined) return;
+        this.#client = undefined;
+        this.#error = `the connection closed${error === undefined ? '' : `: ${error.message}`}`;
+        this.#broadcastState();
+      },
+    };
+  }
+
+  #transport(target: Target, generation: number): Transport {
+    if (target.kind === 'url') {
+      return createStreamableHttpClientTransport(target.url, {
+        headers: { ...target.headers },
+        fetch: logFetch(this.#options.log),
+      });
+    }
+    return createStdioClientTransport({
+      command: target.command,
+      args: target.args,
+      ...(target.env === undefined ? {} : { env: { ...target.env } }),
+      ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
+      stderr: 'pipe',
+      killTimeoutMs: 1000,
+      onStderr: (chunk) => {
+        this.#options.stderr?.(chunk);
+        if (generation === this.#generation) {
+          this.#options.hub.broadcast('log', { level: 'info', logger: 'stderr', data: chunk });
+        }
+      },
+    });
+  }
+
+  /**
+   * Asks the page (an `elicit` or `sample` event) and waits for POST /api/answer. When no answer
+   * comes within the timeout an elicitation is declined and a sampling request refused; when
+   * the server gives up first, the question goes away. Either way every page hears `answered`.
+   */
+  #ask(kind: 'elicit' | 'sample', params: unknown, ctx: InputContext): Promise<unknown> {
+    const requestId = randomUUID();
+    const hub = this.#options.hub;
+    return new Promise((resolve, reject) => {
+      const finish = (): void => {
+        clearTimeout(timer);
+        ctx.signal.removeEventListener('abort', onAbort);
+        this.#pending.delete(requestId);
+        hub.broadcast('answered', { requestId });
+      };
+      const onAbort = (): void => {
+        finish();
+        reject(ctx.signal.reason instanceof Error ? ctx.signal.reason : new Error('cancelled'));
+      };
+      const timer = setTimeout(() => {
+        finish();
+        if (kind === 'elicit') resolve({ action: 'decline' });
+        else
+          reject(
+            new JsonRpcError(-1, 'the inspector page did not answer the sampling request in time'),
+          );
+      }, this.#questionTimeoutMs);
+      timer.unref();
+      if (ctx.signal.aborted) {
+        onAbort();
+        return;
+      }
+      ctx.signal.addEventListener('abort', onAbort, { once: true });
+      this.#pending.set(requestId, {
+        kind,
+        params,
+        answer: (result) => {
+          finish();
+          resolve(result);
+        },
+        refuse: (reason) => {
+          finish();
+          reject(new JsonRpcError(-1, reason));
+        },
+      });
+      hub.broadcast(kind, { requestId, params });
+    });
+  }
+
+  async #drop(): Promise<void> {
+    for (const abort of this.#ops.values()) abort.abort(new Error('disconnected'));
+    this.#ops.clear();
+    for (const pending of [...this.#pending.values()]) pending.refuse('the inspector disconnected');
+    this.#watched.clear();
+    const client = this.#client;
+    this.#client = undefined;
+    this.#lists = emptyLists();
+    this.#budget = undefined;
+    this.#lint = undefined;
+    if (client !== undefined) await client.close().catch(() => undefined);
+  }
+
+  async #refreshAll(generation: number): Promise<void> {
+    await Promise.all(
+      (['tools', 'resources', 'resourceTemplates', 'prompts'] as const).map((kind) =>
+        this.#refresh(generation, kind === 'resourceTemplates' ? 'resources' : kind, kind),
+      ),
+    );
+  }
+
+  /** Lists `kind` again (templates with resources), when the server has that capability. */
+  async #refresh(
+    generation: number,
+    capability: 'tools' | 'resources' | 'prompts',
+    only?: ListName,
+  ): Promise<void> {
+    const client = this.#client;
+    if (client === undefined || generation !== this.#generation) return;
+    const capabilities = client.serverCapabilities as Record<string, unknown>;
+    if (capabilities[capability] === undefined) return;
+    const kinds: ListName[] =
+      only !== undefined
+        ? [only]
+        : capability === 'resources'
+          ? ['resources', 'resourceTemplates']
+          : [capability];
+    for (const kind of kinds) {
+      try {
+        const items = await listOf(client, kind);
+        if (generation !== this.#generation) return;
+        this.#lists[kind] = items;
+      } catch (error) {
+        if (generation === this.#generation)
+          this.#error = `listing ${kind} failed: ${messageOf(error)}`;
+      }
+    }
+    if (kinds.includes('tools')) await this.#measure(generation);
+  }
+
+  /** Counts each tool's tokens (as mcpkit budget does) and lints the tools (as mcpkit lint). */
+  async #measure(generation: number): Promise<void> {
+    this.#tokenizer ??= loadTokenizerOrEstimate();
+    const tokenizer = await this.#tokenizer;
+    if (generation !== this.#generation) return;
+    const tools = this.#lists.tools as Tool[];
+    const perTool: Record<string, number> = {};
+    let total = tokenizer.count(this.#client?.instructions ?? '');
+    for (const tool of tools) {
+      const count = tokenizer.count(serializeTool(tool));
+      perTool[tool.name] = count;
+      total += count;
+    }
+    this.#budget = { total, tokenizer: tokenizer.encoding, tools: perTool };
+    const findings = lintServers([{ name: 'server', tools }], { countTokens: tokenizer.count });
+    const lint: Record<string, LintView[]> = {};
+    for (const finding of findings) {
+      const key = finding.tool ?? '*';
+      const message =
+        finding.parameter === undefined
+          ? finding.message
+          : `${finding.parameter}: ${finding.message}`;
+      (lint[key] ??= []).push({
+        rule: finding.rule,
+        severity: finding.severity === 'warn' ? 'warning' : finding.severity,
+        message,
+      });
+    }
+    this.#lint = lint;
+  }
+
+  /** Checks a tool result against the tool's outputSchema, when it has one. */
+  #outputCheck(
+    name: unknown,
+    result: CallToolResult,
+  ): { valid: boolean; errors?: string[] } | undefined {
+    const tool = (this.#lists.tools as Tool[]).find((t) => t.name === name);
+    const schema = tool?.outputSchema;
+    if (schema === undefined || result.isError === true) return undefined;
+    if (result.structuredContent === undefined) {
+      return {
+        valid: false,
+        errors: ['the tool has an outputSchema but returned no structuredContent'],
+      };
+    }
+    try {
+      const checked = compileJsonSchema(schema)(result.structuredContent);
+      return checked.valid
+        ? { valid: true }
+        : { valid: false, errors: formatIssues(checked.issues).split('\n') };
+    } catch (error) {
+      return { valid: false, errors: [`the outputSchema cannot be used: ${messageOf(error)}`] };
+    }
+  }
+
+  /** Polls a task the page started, sending `task` events until it ends or the session does. */
+  #watchTask(client: Client, taskId: string, generation: number): void {
+    if (this.#watched.has(taskId)) return;
+    this.#watched.add(taskId);
+    const poll = async (): Promise<void> => {
+      while (generation === this.#generation && this.#watched.has(taskId)) {
+        let task;
+        try {
+          task = await client.getTask(taskId);
+        } catch {
+          break;
+        }
+        if (generation !== this.#generation) break;
+        this.#options.hub.broadcast('task', { task });
+        if (TERMINAL.has(task.status)) break;
+        await sleep(Math.min(Math.max(task.pollIntervalMs ?? 1000, 200), 5000));
+      }
+      this.#watched.delete(taskId);
+    };
+    void poll();
+  }
+
+  #broadcastState(): void {
+    this.#options.hub.broadcast('state', this.state());
+  }
+}
+
+function emptyLists(): Record<ListName, unknown[]> {
+  return { tools: [], resources: [], resourceTemplates: [], prompts: [] };
+}
+
+function listOf(client: Client, kind: ListName): Promise<unknown[]> {
+  if (kind === 'tools') return client.listTools();
+  if (kind === 'resources') return client.listResources();
+  if (kind === 'resourceTemplates') return client.listResourceTemplates();
+  return client.listPrompts();
+}
+
+/** The page's view of a target: header values that are secrets masked. */
+export function targetView(target: Target): TargetView {
+  return target.kind === 'url'
+    ? { kind: 'url', url: target.url, headers: maskHeaders(target.headers) }
+    : { kind: 'command', command: target.command, args: [...target.args] };
+}
+
+/** A target as a transcript header names it (no header values). */
+function targetForLabel(target: Target): Target {
+  return target.kind === 'url' ? { ...target, headers: {} } : target;
+}
+
+/**
+ * Reads the `target` of POST /api/connect: `{kind: 'url', url, headers?}` or
+ * `{kind: 'command', command, args?}`. Throws ApiError(400) naming what is wrong.
+ */
+export function parseTarget(value: unknown): Target {
+  const target = asObject(value);
+  if (target?.['kind'] === 'url') {
+    const url = target['url'];
+    if (typeof url !== 'string' || !/^https?:\/\//i.test(url)) {
+      throw new ApiError(400, 'target.url must be an http:// or https:// URL');
+    }
+    try {
+      new URL(url);
+    } catch {
+      throw new ApiError(400, `target.url "${url}" is not a valid URL`);
+    }
+    const headers = asObject(target['headers'] ?? {});
+    if (headers === undefined || !Object.values(headers).every((v) => typeof v === 'string')) {
+      throw new ApiError(400, 'target.headers must be an object of strings');
+    }
+    for (const name of Object.keys(headers)) {
+      if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) {
+        throw new ApiError(400, `target.headers: "${name}" is not a valid header name`);
+      }
+    }
+    return { kind: 'url', url, headers: headers as Record<string, string> };
+  }
+  if (target?.['kind'] === 'command') {
+    const command = target['command'];
+    if (typeof command !== 'string' || command.trim() === '') {
+      throw new ApiError(400, 'target.command must be a non-empty string');
+    }
+    const args = target['args'] ?? [];
+    if (!Array.isArray(args) || !args.every((arg) => typeof arg === 'string')) {
+      throw new ApiError(400, 'target.args must be a list of strings');
+    }
+    return { kind: 'command', command, args: args };
+  }
+  throw new ApiError(
+    400,
+    'target must be {"kind": "url", "url"} or {"kind": "command", "command"}',
+  );
+}
+
+/** Reads a `mode`: `auto` or a revision. Throws ApiError(400). */
+export function parseMode(value: unknown): 'auto' | ProtocolRevision | undefined {
+  if (value === undefined || value === 'auto') return value;
+  if (isProtocolRevision(value)) return value;
+  throw new ApiError(
+    400,
+    `mode must be "auto" or a protocol revision, not ${JSON.stringify(value)}`,
+  );
+}
+
+function parseRoots(value: unknown): Root[] {
+  if (!Array.isArray(value)) throw new ApiError(400, 'roots must be a list of {uri, name?}');
+  return value.map((item, index) => {
+    const root = asObject(item);
+    const uri = root?.['uri'];
+    if (typeof uri !== 'string' || !uri.startsWith('file://')) {
+      throw new ApiError(400, `roots[${String(index)}].uri must be a file:// URI`);
+    }
+    const name = root?.['name'];
+    if (name !== undefined && typeof name !== 'string') {
+      throw new ApiError(400, `roots[${String(index)}].name must be a string`);
+    }
+    return name === undefined ? { uri } : { uri, name };
+  });
+}
+
+function elicitResult(result: Record<string, unknown> | undefined): Record<string, unknown> {
+  const action = result?.['action'];
+  if (action !== 'accept' && action !== 'decline' && action !== 'cancel') {
+    throw new ApiError(
+      400,
+      'an elicitation answer needs result.action: "accept", "decline" or "cancel"',
+    );
+  }
+  if (action !== 'accept') return { action };
+  const content = result?.['content'] ?? {};
+  if (asObject(content) === undefined) {
+    throw new ApiError(400, 'an accepted elicitation needs result.content as an object');
+  }
+  return { action, content };
+}
+
+function samplingResult(result: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (result === undefined) {
+    throw new ApiError(400, 'a sampling answer needs "result" (a CreateMessageResult) or "error"');
+  }
+  const content = result['content'];
+  if (asObject(content) === undefined && !Array.isArray(content)) {
+    throw new ApiError(
+      400,
+      'a sampling answer needs result.content, e.g. {"type": "text", "text": "…"}',
+    );
+  }
+  return { role: 'assistant', model: 'mcpkit-inspector', ...result };
+}
+
+function failure(error: unknown, cancelled: boolean): Envelope {
+  if (error instanceof JsonRpcError) {
+    return {
+      ok: false,
+      error: {
+        code: error.code,
+        message: error.message,
+        ...(error.data === undefined ? {} : { data: error.data }),
+        kind: 'protocol',
+        ...(cancelled ? { cancelled } : {}),
+      },
+    };
+  }
+  const data = error instanceof LocalError ? { data: { code: error.code } } : {};
+  return {
+    ok: false,
+    error: {
+      message: messageOf(error),
+      ...data,
+      kind: 'local',
+      ...(cancelled ? { cancelled } : {}),
+    },
+  };
+}
+
+function revisionOf(entries: readonly { kind: string; revision?: string }[]): string | undefined {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const revision = entries[i]?.revision;
+    if (revision !== undefined) return revision;
+  }
+  return undefined;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    setTimeout(resolve, ms).unref();
+  });
+}
