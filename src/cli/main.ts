@@ -66,6 +66,14 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     summary: 'serve many servers as one: namespaced, curated, within a token budget, any transport',
     load: () => import('./commands/gateway.js'),
   },
+  inspect: {
+    summary: 'open a web inspector for a server: tools as forms, results, the wire log, tokens',
+    load: () => import('./commands/inspect.js'),
+  },
+  replay: {
+    summary: 'send a transcript (from inspect or by hand) to a server again and diff the answers',
+    load: () => import('./commands/replay.js'),
+  },
   budget: {
     summary: 'count the tokens each tool definition costs in a model context',
     load: () => import('./commands/budget.js'),
