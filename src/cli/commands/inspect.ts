@@ -1,0 +1,159 @@
+// mcpkit inspect: a web inspector for any MCP server. Starts the inspector's local server
+// (src/cli/inspect/server.ts) on 127.0.0.1, prints its URL with the access token, opens the
+// browser where there is one, and runs until SIGINT or SIGTERM, closing the MCP session then.
+import { spawn } from 'node:child_process';
+import process from 'node:process';
+import { isProtocolRevision, PROTOCOL_REVISIONS } from '../../protocol/version.js';
+import type { ProtocolRevision } from '../../protocol/version.js';
+import { flag, text } from '../args.js';
+import type { CommandContext } from '../command.js';
+import { noMoreArguments, runCommand } from '../command.js';
+import { UsageError } from '../errors.js';
+import type { Inspector } from '../inspect/server.js';
+import { isLoopback, startInspector } from '../inspect/server.js';
+import type { Io } from '../io.js';
+import { listenError, untilStopped } from '../serving.js';
+import type { Target } from '../target.js';
+import { singleTarget, targetLabel } from '../target.js';
+
+/** The --help text. */
+export const help = `Usage: mcpkit inspect [<url> | -- <command …>] [flags]
+
+Opens a web inspector for an MCP server: its tools as forms (each tool's token cost and lint
+findings beside it), results rendered by type, progress and cancellation, elicitation and
+sampling answered in the page, resources (read, subscribe), prompts with completion, logs,
+tasks, roots, and the wire log of every JSON-RPC message and HTTP exchange, downloadable as a
+transcript that "mcpkit replay" sends again. Both eras: auto (2026-07-28 first) or one pinned.
+
+The inspector listens on 127.0.0.1 (a random port unless --port) and accepts only the URL's
+token and loopback Host and Origin headers (the DNS-rebinding defence). It prints that URL and
+opens the browser (not without a display, a terminal, or with --no-open). The server to inspect
+may be given here or chosen in the page. Ctrl-C (SIGINT) or SIGTERM closes the session and exits.
+
+Flags:
+  --port <port>           the port to listen on (default 0: a free one)
+  --host <address>        the address to bind (default 127.0.0.1; anything else is reachable
+                          by others on the network: the token is then all that protects it)
+  --no-open               print the URL, do not open a browser
+  --allow-stdio           let the page start stdio servers (commands); implied for a command
+                          given after --
+  --mode <auto|revision>  the protocol revision: auto (default) or one of
+                          ${PROTOCOL_REVISIONS.join(', ')}
+  -H, --header 'K: V'     an HTTP header for the URL target (repeatable)
+  --timeout <ms>          timeout of each request, and how long a server's question waits for
+                          an answer in the page (default 60000)
+  -q, --quiet             print only the URL
+
+Examples:
+  mcpkit inspect http://127.0.0.1:3000/mcp
+  mcpkit inspect -- node server.js
+  mcpkit inspect --allow-stdio --port 6274 --no-open
+  mcpkit inspect https://example.com/mcp -H 'Authorization: Bearer $TOKEN' --mode 2025-11-25`;
+
+const OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'no-open': { type: 'boolean' },
+  'allow-stdio': { type: 'boolean' },
+  mode: { type: 'string' },
+} as const;
+
+/** Runs `mcpkit inspect`; resolves once stopped. */
+export function run(args: readonly string[], io: Io): Promise<number> {
+  return runCommand({ name: 'inspect', options: OPTIONS, help }, { args, io }, async (ctx) => {
+    const target = optionalTarget(ctx);
+    const host = text(ctx.parsed, 'host') ?? '127.0.0.1';
+    const port = parsePort(text(ctx.parsed, 'port'));
+    const mode = parseMode(text(ctx.parsed, 'mode'), ctx.common.protocol);
+    if (!isLoopback(host)) {
+      ctx.io.stderr.write(
+        `${ctx.style.yellow(`warning: listening on ${host}: others on the network can reach the inspector; only its token protects it`)}\n`,
+      );
+    }
+    let inspector: Inspector;
+    try {
+      inspector = await startInspector({
+        host,
+        port,
+        mode,
+        allowStdio: flag(ctx.parsed, 'allow-stdio') || target?.kind === 'command',
+        ...(target === undefined ? {} : { target }),
+        ...(ctx.common.timeoutMs === undefined ? {} : { timeoutMs: ctx.common.timeoutMs }),
+        ...(ctx.common.quiet
+          ? {}
+          : { stderr: (chunk: string) => ctx.io.stderr.write(ctx.style.dim(chunk)) }),
+      });
+    } catch (error) {
+      throw listenError(error, { host, port });
+    }
+    announce(ctx, inspector, target);
+    if (shouldOpen(ctx)) openBrowser(inspector.url);
+    const reason = await untilStopped();
+    say(ctx, `mcpkit inspect: stopping (${reason})`);
+    await inspector.close();
+    return 0;
+  });
+}
+
+function optionalTarget(ctx: CommandContext): Target | undefined {
+  if (ctx.parsed.positionals.length === 0 && ctx.parsed.command === undefined) return undefined;
+  const { target, rest } = singleTarget(ctx.parsed, ctx.common);
+  noMoreArguments(rest);
+  return target;
+}
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined) return 0;
+  const port = Number(value);
+  if (!/^\d{1,5}$/.test(value) || port > 65_535) {
+    throw new UsageError(`invalid --port "${value}"`, 'write a port number (0 picks a free one)');
+  }
+  return port;
+}
+
+function parseMode(
+  value: string | undefined,
+  protocol: ProtocolRevision | undefined,
+): 'auto' | ProtocolRevision {
+  if (value === undefined) return protocol ?? 'auto';
+  if (value === 'auto' || isProtocolRevision(value)) return value;
+  throw new UsageError(
+    `invalid --mode "${value}"`,
+    `write auto or one of ${PROTOCOL_REVISIONS.join(', ')}`,
+  );
+}
+
+function announce(ctx: CommandContext, inspector: Inspector, target: Target | undefined): void {
+  ctx.io.stdout.write(`${inspector.url}\n`);
+  if (target !== undefined) say(ctx, `mcpkit inspect: inspecting ${targetLabel(target)}`);
+  say(ctx, 'mcpkit inspect: open the URL above (it holds the access token); Ctrl-C stops');
+}
+
+function say(ctx: CommandContext, line: string): void {
+  if (!ctx.common.quiet) ctx.io.stderr.write(`${ctx.style.dim(line)}\n`);
+}
+
+/** Whether to open a browser: not with --no-open, without a terminal, or (Linux) a display. */
+function shouldOpen(ctx: CommandContext): boolean {
+  if (flag(ctx.parsed, 'no-open') || !ctx.io.isTTY) return false;
+  if (process.platform === 'darwin' || process.platform === 'win32') return true;
+  const env = ctx.io.env;
+  return Boolean(env['DISPLAY'] ?? env['WAYLAND_DISPLAY']);
+}
+
+/** Opens `url` in the default browser, detached; any failure is ignored (the URL is printed). */
+function openBrowser(url: string): void {
+  const [command, args] =
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '""', url]]
+        : ['xdg-open', [url]];
+  try {
+    const child = spawn(command, args, { detached: true, stdio: 'ignore' });
+    child.on('error', () => undefined);
+    child.unref();
+  } catch {
+    // No opener: the URL is printed.
+  }
+}
