@@ -7,30 +7,13 @@ import type { Message } from '../../src/jsonrpc/message.js';
 import type { Receiver } from '../../src/jsonrpc/transport.js';
 import type { ProtocolRevision } from '../../src/protocol/version.js';
 import { createMemoryPair } from '../../src/transports/memory.js';
+import type { Transcript } from '../../src/cli/transcript.js';
+import { parseTranscript as parse } from '../../src/cli/transcript.js';
 import { assertValidMessage } from '../helpers/spec-schema.js';
 import { createSumServer } from '../helpers/sum-server.js';
 
 const DIR = new URL('./', import.meta.url);
 const files = readdirSync(DIR).filter((f) => f.endsWith('.txt'));
-
-interface Transcript {
-  header: string[];
-  revision: ProtocolRevision;
-  steps: { send: string; expect: string[] }[];
-}
-
-function parse(text: string): Transcript {
-  const header: string[] = [];
-  const steps: Transcript['steps'] = [];
-  for (const line of text.split('\n')) {
-    if (line.startsWith('>> ')) steps.push({ send: line.slice(3), expect: [] });
-    else if (line.startsWith('<< ')) steps.at(-1)?.expect.push(line.slice(3));
-    else if (steps.length === 0 && line.trim() !== '') header.push(line);
-  }
-  const revisionLine = header.find((h) => h.startsWith('# revision: '));
-  if (revisionLine === undefined) throw new Error('a transcript needs a "# revision: " header line');
-  return { header, revision: revisionLine.slice('# revision: '.length).trim() as ProtocolRevision, steps };
-}
 
 /** Sends each client line and collects the server's lines until it has answered (or 50 ms of quiet). */
 async function replay(transcript: Transcript): Promise<string[][]> {
@@ -86,7 +69,7 @@ describe('golden transcripts', () => {
       transcript.steps.forEach((step, i) => {
         const got = (actual[i] ?? []).map((l) => JSON.parse(l) as unknown);
         expect(got, `reply to ${step.send}`).toEqual(step.expect.map((l) => JSON.parse(l) as unknown));
-        for (const line of got) assertValidMessage(transcript.revision, line, { method: JSON.parse(step.send).method });
+        for (const line of got) assertValidMessage(transcript.revision as ProtocolRevision, line, { method: JSON.parse(step.send).method });
       });
     });
   }
