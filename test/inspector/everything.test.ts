@@ -1,0 +1,360 @@
+// `mcpkit inspect` end to end in Chromium (#26) against mcpkit's everything server: connecting
+// from the page over Streamable HTTP and over stdio (`mcpkit serve everything` as a child), a
+// tool form filled and called, a tool error, an image, progress and cancellation, an
+// elicitation answered, a resource read and its update, a prompt with completion, the token
+// budget and the wire log. Every test starts its own server and inspector and drives the page
+// by roles and labels only (the UI conventions of the contract). Screenshots go to
+// test-results/inspector/ (and docs/images/ with MCPKIT_SCREENSHOTS=1).
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { TestBrowser } from '../helpers/browser.js';
+import { launchChromium, look, lookUrl, screenshot } from '../helpers/browser.js';
+import {
+  Cleanups,
+  browserSkip,
+  commandLine,
+  connectionStatus,
+  field,
+  mcpkitBin,
+  openInspector,
+  openTab,
+  resultRegion,
+  selectTool,
+  startEverythingHttp,
+  suiteName,
+} from './harness.js';
+
+describe.skipIf(browserSkip !== undefined)(
+  suiteName('mcpkit inspect in Chromium: mcpkit serve everything'),
+  { timeout: 60_000 },
+  () => {
+    let browser: TestBrowser;
+    const cleanups = new Cleanups();
+    beforeAll(async () => {
+      browser = await launchChromium();
+    }, 60_000);
+    afterEach(() => cleanups.run());
+    afterAll(async () => {
+      await browser.close();
+    });
+
+    it('connects over Streamable HTTP from the Connect form', async () => {
+      const url = await startEverythingHttp(cleanups);
+      const { page } = await openInspector(browser, cleanups);
+      // The token leaves the address bar once the page has read it.
+      await lookUrl(page, /token=/, true);
+      await look(connectionStatus(page)).toHaveText(/Disconnected/);
+      const connect = page.getByRole('form', { name: 'Connect' });
+      // Without --allow-stdio the page cannot start a command.
+      await look(connect.getByRole('option', { name: 'stdio command' })).toBeDisabled();
+      await connect.getByLabel('Server URL').fill(url);
+      await connect.getByRole('button', { name: 'Connect', exact: true }).click();
+      await look(connectionStatus(page)).toHaveText(/Connected/);
+      await look(connectionStatus(page)).not.toHaveText(/Disconnected/);
+      await look(page.getByText(/^20\d\d-\d\d-\d\d$/).first()).toBeVisible();
+      await openTab(page, 'Tools');
+      await look(page.getByRole('button', { name: /^get-sum(?![\w-])/ })).toBeVisible();
+      await screenshot(page, 'connect');
+    });
+
+    it('connects over stdio to mcpkit serve everything (--allow-stdio)', async () => {
+      const bin = await mcpkitBin();
+      const { page } = await openInspector(browser, cleanups, { allowStdio: true });
+      const connect = page.getByRole('form', { name: 'Connect' });
+      await connect.getByLabel('Transport').selectOption({ label: 'stdio command' });
+      await connect
+        .getByLabel('Command')
+        .fill(commandLine([bin, 'serve', 'everything', '--stdio']));
+      await connect.getByRole('button', { name: 'Connect', exact: true }).click();
+      await look(connectionStatus(page)).toHaveText(/Connected/);
+      await look(connectionStatus(page)).not.toHaveText(/Disconnected/);
+      await openTab(page, 'Tools');
+      await look(page.getByRole('button', { name: /^get-sum(?![\w-])/ })).toBeVisible();
+      await openTab(page, 'Server');
+      await look(page.getByText(/each tool demonstrates one MCP feature/)).toBeVisible();
+    });
+
+    it('fills and calls get-sum (7 and 5 give 12), the raw JSON in sync', async () => {
+      const url = await startEverythingHttp(cleanups);
+      const { page } = await openInspector(browser, cleanups, {
+        target: { kind: 'url', url, headers: {} },
+      });
+      const form = await selectTool(page, 'get-sum');
+      await look(field(form, 'a')).toHaveAttribute('type', 'number');
+      await look(field(form, 'a')).toHaveAttribute('aria-required', 'true');
+      await field(form, 'a').fill('7');
+      await field(form, 'b').fill('5');
+      await page.getByRole('button', { name: 'Raw JSON' }).click();
+      const raw = page.getByLabel('Arguments (JSON)');
+      await look(raw).toHaveValue(/"a":\s*7/);
+      await look(raw).toHaveValue(/"b":\s*5/);
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      await look(resultRegion(page)).toContainText('The sum of 7 and 5 is 12.');
+      await screenshot(page, 'tool-result');
+    });
+
+    it('shows a bad argument as a tool error (isError), not a protocol error', async () => {
+      const url = await startEverythingHttp(cleanups);
+      const { page } = await openInspector(browser, cleanups, {
+        target: { kind: 'url', url, headers: {} },
+      });
+      await selectTool(page, 'get-sum');
+      await page.getByRole('button', { name: 'Raw JSON' }).click();
+      await page.getByLabel('Arguments (JSON)').fill('{"a": "oops", "b": 2}');
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      const result = resultRegion(page);
+      await look(result.getByRole('heading', { name: 'Tool error' })).toBeVisible();
+      await look(result).toContainText('invalid arguments for tool "get-sum"');
+      await look(result.getByRole('heading', { name: 'Protocol error' })).toHaveCount(0);
+    });
+
+    it('renders an image result', async () => {
+      const url = await startEverythingHttp(cleanups);
+      const { page } = await openInspector(browser, cleanups, {
+        target: { kind: 'url', url, headers: {} },
+      });
+      await selectTool(page, 'get-tiny-image');
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      const result = resultRegion(page);
+      await look(result.getByRole('img', { name: 'image result' })).toBeVisible();
+      await look(result).toContainText('Here is a tiny image:');
+      await look(result).toContainText('That was a 1x1 PNG.');
+    });
+
+    for (const era of [
+      { mode: 'auto', name: '2026-07-28' },
+      { mode: '2025-11-25', name: 'legacy, pinned 2025-11-25' },
+    ] as const) {
+      it(`shows the progress of a long-running operation and cancels it (${era.name})`, async () => {
+        const url = await startEverythingHttp(cleanups);
+        const { page } = await openInspector(browser, cleanups, {
+          target: { kind: 'url', url, headers: {} },
+          mode: era.mode,
+        });
+        const form = await selectTool(page, 'trigger-long-running-operation');
+        // 40 steps of half a second each: it is still running whenever the test cancels it.
+        await field(form, 'duration').fill('20');
+        await field(form, 'steps').fill('40');
+        await page.getByRole('button', { name: 'Call', exact: true }).click();
+        const bar = page.getByRole('progressbar');
+        await look(bar).toHaveAttribute('aria-valuemax', '40');
+        await look(bar).toHaveAttribute('aria-valuenow', /^([3-9]|\d\d)$/);
+        if (era.mode === 'auto') await screenshot(page, 'progress');
+        await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+        await look(resultRegion(page)).toContainText('Cancelled');
+        await look(bar).toHaveCount(0);
+        await look(resultRegion(page)).not.toContainText('Long running operation completed');
+        if (era.mode === '2025-11-25') {
+          await openTab(page, 'Wire');
+          await look(page.getByRole('log', { name: 'Wire log' })).toContainText(
+            '>> notifications/cancelled',
+          );
+        }
+      });
+    }
+
+    it('pins a legacy revision from the Connect form', async () => {
+      const url = await startEverythingHttp(cleanups);
+      const { page } = await openInspector(browser, cleanups);
+      const connect = page.getByRole('form', { name: 'Connect' });
+      await connect.getByLabel('Server URL').fill(url);
+      await connect.getByLabel('Protocol revision').selectOption('2025-06-18');
+      await connect.getByRole('button', { name: 'Connect', exact: true }).click();
+      await look(connectionStatus(page)).toHaveText(/Connected/);
+      await look(page.getByText('2025-06-18', { exact: true }).first()).toBeVisible();
+      const form = await selectTool(page, 'get-sum');
+      await field(form, 'a').fill('-1.5');
+      await field(form, 'b').fill('2');
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      await look(resultRegion(page)).toContainText('The sum of -1.5 and 2 is 0.5.');
+    });
+
+    it('checks structuredContent against the outputSchema', async () => {
+      const url = await startEverythingHttp(cleanups);
+      const { page } = await openInspector(browser, cleanups, {
+        target: { kind: 'url', url, headers: {} },
+      });
+      const form = await selectTool(page, 'get-structured-content');
+      // An enum is a drop-down of its values.
+      await field(form, 'location').selectOption('Chicago');
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      await look(resultRegion(page)).toContainText('Output matches outputSchema');
+      await look(resultRegion(page)).toContainText('"temperature"');
+    });
+
+    it('opens a resource_link from a result', async () => {
+      const url = await startEverythingHttp(cleanups);
+      const { page } = await openInspector(browser, cleanups, {
+        target: { kind: 'url', url, headers: {} },
+      });
+      const form = await selectTool(page, 'get-resource-links');
+      await look(field(form, 'count')).toHaveValue('3');
+      await field(form, 'count').fill('2');
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      const open = resultRegion(page).getByRole('button', { name: /^Open demo:\/\// });
+      await look(open).toHaveCount(2);
+      await open.first().click();
+      await look(resultRegion(page)).toContainText(/demo:\/\/resource\/static\/document\/\S+/);
+      await look(resultRegion(page).getByRole('alert')).toHaveCount(0);
+    });
+
+    it('answers a sampling request with an edited reply', async () => {
+      const url = await startEverythingHttp(cleanups);
+      const { page } = await openInspector(browser, cleanups, {
+        target: { kind: 'url', url, headers: {} },
+      });
+      const form = await selectTool(page, 'sample-llm');
+      await field(form, 'prompt').fill('Name a colour.');
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Sampling request' });
+      await look(dialog).toContainText('Name a colour.');
+      await dialog.getByLabel('Reply').fill('Ultramarine.');
+      await screenshot(page, 'sampling');
+      await dialog.getByRole('button', { name: 'Send reply', exact: true }).click();
+      await look(dialog).toHaveCount(0);
+      await look(resultRegion(page)).toContainText('LLM sampling result: Ultramarine.');
+    });
+
+    it('shares the roots set in the Roots tab', async () => {
+      const url = await startEverythingHttp(cleanups);
+      const { page } = await openInspector(browser, cleanups, {
+        target: { kind: 'url', url, headers: {} },
+      });
+      await openTab(page, 'Roots');
+      await page.getByLabel('Root URI').fill('file:///tmp/inspected-project');
+      await page.getByLabel('Root name').fill('project');
+      await page.getByRole('button', { name: 'Add root', exact: true }).click();
+      await page.getByRole('button', { name: 'Save roots', exact: true }).click();
+      await look(page.getByText(/Saved/)).toBeVisible();
+      await selectTool(page, 'get-roots-list');
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      await look(resultRegion(page)).toContainText('- file:///tmp/inspected-project (project)');
+    });
+
+    it('answers an elicitation form', async () => {
+      const url = await startEverythingHttp(cleanups);
+      const { page } = await openInspector(browser, cleanups, {
+        target: { kind: 'url', url, headers: {} },
+      });
+      const form = await selectTool(page, 'simulate-research-query');
+      await field(form, 'topic').fill('octopus');
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      const dialog = page.getByRole('dialog', {
+        name: /^Server asks: Before researching "octopus": how deep should I go\?/,
+      });
+      await look(dialog).toBeVisible();
+      await field(dialog, 'depth').selectOption('detailed');
+      await field(dialog, 'focus').fill('tentacles');
+      await screenshot(page, 'elicitation');
+      await dialog.getByRole('button', { name: 'Accept', exact: true }).click();
+      await look(dialog).toHaveCount(0);
+      await look(resultRegion(page)).toContainText(
+        'Research summary for "octopus" (depth: detailed, focus: tentacles)',
+      );
+    });
+
+    it('reads a resource, subscribes and shows an update with the contents re-read', async () => {
+      const url = await startEverythingHttp(cleanups);
+      const { page } = await openInspector(browser, cleanups, {
+        target: { kind: 'url', url, headers: {} },
+      });
+      // Simulated updates on (every 100 ms here): the dynamic resources change.
+      await selectTool(page, 'toggle-subscriber-updates');
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      await look(resultRegion(page)).toContainText('Simulated resource updates are on');
+      await openTab(page, 'Resources');
+      await page
+        .getByRole('button', {
+          name: /dynamic-text-1(?!\d)|demo:\/\/resource\/dynamic\/text\/1(?!\d)/,
+        })
+        .first()
+        .click();
+      const contents = page.getByRole('region', { name: 'Resource contents' });
+      await look(contents).toContainText(/Dynamic text resource 1, revision \d+\./);
+      const first = /revision (\d+)/.exec((await contents.textContent()) ?? '')?.[1];
+      expect(first).toBeDefined();
+      await page.getByRole('button', { name: 'Subscribe', exact: true }).click();
+      await look(page.getByRole('heading', { name: 'Updates' })).toBeVisible();
+      await look(page.getByText('demo://resource/dynamic/text/1').first()).toBeVisible();
+      await look(contents).not.toContainText(`revision ${first ?? ''}.`);
+      await screenshot(page, 'resources');
+      await page.getByRole('button', { name: 'Unsubscribe', exact: true }).click();
+      await look(page.getByRole('button', { name: 'Subscribe', exact: true })).toBeVisible();
+    });
+
+    it('completes a prompt argument as it is typed and gets the prompt', async () => {
+      const url = await startEverythingHttp(cleanups);
+      const { page } = await openInspector(browser, cleanups, {
+        target: { kind: 'url', url, headers: {} },
+      });
+      await openTab(page, 'Prompts');
+      await page
+        .getByRole('button', { name: /^args-prompt(?![\w-])|^Prompt with arguments/ })
+        .first()
+        .click();
+      const city = field(page, 'city');
+      await city.pressSequentially('Bo');
+      // Suggestions as a <datalist> of the input or as a listbox: Boston, not Chicago.
+      const boston = page
+        .locator('datalist option[value="Boston"]')
+        .or(page.getByRole('option', { name: 'Boston' }));
+      await look(boston.first()).toBeAttached();
+      await look(
+        page
+          .locator('datalist option[value="Chicago"]')
+          .or(page.getByRole('option', { name: 'Chicago' })),
+      ).toHaveCount(0);
+      await screenshot(page, 'prompt-completion');
+      await city.fill('Boston');
+      await page.getByRole('button', { name: 'Get prompt', exact: true }).click();
+      await look(page.getByRole('region', { name: 'Prompt messages' })).toContainText(
+        "What's the weather in Boston?",
+      );
+    });
+
+    it("shows each tool's token cost and the server's total", async () => {
+      const url = await startEverythingHttp(cleanups);
+      const { page } = await openInspector(browser, cleanups, {
+        target: { kind: 'url', url, headers: {} },
+      });
+      await openTab(page, 'Tools');
+      await look(page.getByText(/^Total: \d+ tokens$/)).toBeVisible();
+      await look(
+        page.getByRole('button', { name: /^get-sum(?![\w-]).*\b\d+ tokens\b/ }),
+      ).toBeVisible();
+      await screenshot(page, 'tools');
+    });
+
+    it('shows the tools/call exchange in the wire log, and the transcript has it', async () => {
+      const url = await startEverythingHttp(cleanups);
+      const { page, inspector } = await openInspector(browser, cleanups, {
+        target: { kind: 'url', url, headers: {} },
+      });
+      const form = await selectTool(page, 'get-sum');
+      await field(form, 'a').fill('7');
+      await field(form, 'b').fill('5');
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      await look(resultRegion(page)).toContainText('12');
+      await openTab(page, 'Wire');
+      const log = page.getByRole('log', { name: 'Wire log' });
+      await look(log).toContainText(/>> tools\/call #\S+/);
+      await look(log).toContainText(/<< tools\/call result #\S+/);
+      await look(log).toContainText(/POST 200/);
+      // An entry opens to its JSON.
+      await log.getByRole('button', { name: />> tools\/call #\d+/ }).click();
+      await look(log).toContainText(/"arguments":\s*\{\s*"a":\s*7,\s*"b":\s*5\s*\}/);
+      await screenshot(page, 'wire-log');
+      await page.getByLabel('Filter').fill('tools/call');
+      await look(log).not.toContainText('tools/list');
+      await look(log).toContainText('>> tools/call');
+      await look(page.getByRole('link', { name: 'Download transcript' })).toBeVisible();
+      const transcript = await fetch(new URL('/api/transcript', inspector.origin), {
+        headers: { 'X-Mcpkit-Token': inspector.token },
+      });
+      expect(transcript.status).toBe(200);
+      const text = await transcript.text();
+      expect(text).toMatch(/^# revision: \S+/m);
+      expect(text).toMatch(/^>> \{.*"method":"tools\/call"/m);
+      expect(text).toMatch(/^<< \{.*"The sum of 7 and 5 is 12\."/m);
+    });
+  },
+);

@@ -1,0 +1,190 @@
+// Shared by the browser tests of `mcpkit inspect` (#26): why a file skips, the servers the
+// inspector is pointed at (mcpkit's everything in process over Streamable HTTP, `mcpkit serve
+// everything` as a stdio child, the official server-everything as a stdio child), and the
+// inspector itself started in process with `startInspector`, opened in a fresh browser context.
+import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { createEverythingServer } from '../../servers/everything/server.js';
+import type { EverythingServerOptions } from '../../servers/everything/server.js';
+import type { Inspector, InspectorOptions } from '../../src/cli/inspect/server.js';
+import { startInspector } from '../../src/cli/inspect/server.js';
+import { listen } from '../../src/transports/http/server/node.js';
+import type { TestBrowser } from '../helpers/browser.js';
+import { SCREENSHOT_DIR, chromiumMissing } from '../helpers/browser.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The built page the inspector serves (`npm run build`, or its vite step, writes it). */
+export const UI_DIR = join(ROOT, 'dist/inspector');
+
+/** Why the page cannot be served here, or undefined when it is built. */
+export const uiMissing: string | undefined = existsSync(join(UI_DIR, 'index.html'))
+  ? undefined
+  : 'dist/inspector/index.html is missing (npm run build builds it)';
+
+/** Why the browser tests skip here (no Chromium, or no built page), or undefined. */
+export const browserSkip: string | undefined = chromiumMissing ?? uiMissing;
+
+/** A suite's name, carrying the reason when it skips (so that the skip shows in the report). */
+export function suiteName(name: string, skip: string | undefined = browserSkip): string {
+  if (skip === undefined) return name;
+  console.warn(`${name}: skipped, ${skip}`);
+  return `${name} (skipped: ${skip})`;
+}
+
+/** Closes what a test opened, newest first; every step runs even when one fails. */
+export class Cleanups {
+  readonly #steps: (() => Promise<unknown>)[] = [];
+
+  /** Registers `step` to run at {@link run}. */
+  add(step: () => Promise<unknown>): void {
+    this.#steps.push(step);
+  }
+
+  /** Runs every registered step (newest first) and forgets them; rethrows the first failure. */
+  async run(): Promise<void> {
+    const failures: unknown[] = [];
+    for (const step of this.#steps.splice(0).reverse()) {
+      try {
+        await step();
+      } catch (error) {
+        failures.push(error);
+      }
+    }
+    if (failures.length > 0) {
+      throw failures[0] instanceof Error ? failures[0] : new Error(String(failures[0]));
+    }
+  }
+}
+
+/**
+ * mcpkit's everything server in this process over Streamable HTTP on 127.0.0.1 (what `mcpkit
+ * serve everything --http` runs), with fast simulated steps so that tests never wait long.
+ */
+export async function startEverythingHttp(
+  cleanups: Cleanups,
+  options: EverythingServerOptions = {},
+): Promise<string> {
+  const everything = createEverythingServer({
+    updateIntervalMs: 100,
+    researchStepMs: 10,
+    ...options,
+  });
+  await everything.ready;
+  const http = await listen(() => everything.server);
+  cleanups.add(() => everything.close());
+  cleanups.add(() => http.close());
+  return http.url;
+}
+
+const BIN = join(ROOT, 'dist/esm/src/cli/main.js');
+let bundled: Promise<string> | undefined;
+
+/**
+ * The mcpkit CLI as a JavaScript file Node runs: the build's bin when there is one (npm test
+ * builds first), else src/cli/main.ts bundled by esbuild into test-results/ (inside the
+ * checkout, so that its bare imports resolve to node_modules).
+ */
+export function mcpkitBin(): Promise<string> {
+  if (existsSync(BIN)) return Promise.resolve(BIN);
+  bundled ??= (async () => {
+    const { build } = await import('esbuild');
+    const outdir = join(SCREENSHOT_DIR, 'cli');
+    mkdirSync(outdir, { recursive: true });
+    const outfile = join(outdir, 'main.mjs');
+    await build({
+      entryPoints: [join(ROOT, 'src/cli/main.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      packages: 'external',
+      outfile,
+      logLevel: 'warning',
+    });
+    return outfile;
+  })();
+  return bundled;
+}
+
+const require = createRequire(import.meta.url);
+
+/** The official reference server (`@modelcontextprotocol/server-everything`), run with Node. */
+export const OFFICIAL_EVERYTHING = join(
+  dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
+  'dist/index.js',
+);
+
+/** The inspector started for one test and its page. */
+export interface Opened {
+  readonly inspector: Inspector;
+  readonly context: BrowserContext;
+  readonly page: Page;
+}
+
+/**
+ * Starts an inspector serving the built page (closed at cleanup) and opens its URL, token
+ * included, in a new browser context.
+ */
+export async function openInspector(
+  browser: TestBrowser,
+  cleanups: Cleanups,
+  options: Omit<InspectorOptions, 'uiDir'> = {},
+): Promise<Opened> {
+  const inspector = await startInspector({ ...options, uiDir: UI_DIR });
+  cleanups.add(() => inspector.close());
+  const context = await browser.newContext();
+  cleanups.add(() => context.close());
+  const page = await context.newPage();
+  await page.goto(inspector.url);
+  return { inspector, context, page };
+}
+
+/** The header's connection status ("Connected" / "Disconnected"). */
+export function connectionStatus(page: Page): Locator {
+  return page.getByRole('status').filter({ hasText: /Connected|Disconnected/ });
+}
+
+/** Opens a tab of the navigation by its exact name. */
+export async function openTab(page: Page, name: string): Promise<void> {
+  await page.getByRole('tablist').getByRole('tab', { name, exact: true }).click();
+}
+
+/**
+ * Selects a tool in the Tools tab and returns its form (`Tool <name>`). The tool's button is
+ * found by its name at the start of the button's accessible name (which also holds its title,
+ * description and token cost).
+ */
+export async function selectTool(page: Page, name: string): Promise<Locator> {
+  await openTab(page, 'Tools');
+  await page.getByRole('button', { name: new RegExp(`^${escapeRegExp(name)}(?![\\w-])`) }).click();
+  const form = page.getByRole('form', { name: `Tool ${name}` });
+  await form.waitFor();
+  return form;
+}
+
+/** The region results appear in. */
+export function resultRegion(page: Page): Locator {
+  return page.getByRole('region', { name: 'Result' });
+}
+
+/** A form field labelled by its property name (the label starts with it, a title may follow). */
+export function field(scope: Pick<Page, 'getByLabel'>, property: string): Locator {
+  return scope.getByLabel(new RegExp(`^${escapeRegExp(property)}(?![\\w-])`));
+}
+
+/** Text as a regular expression matching it literally. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** `process.execPath` and arguments as one command line for the page's `Command` field. */
+export function commandLine(args: readonly string[]): string {
+  return [process.execPath, ...args]
+    .map((a) => (/[\s"']/.test(a) ? JSON.stringify(a) : a))
+    .join(' ');
+}

@@ -1,0 +1,94 @@
+// `mcpkit inspect` end to end in Chromium (#26) against the official reference server,
+// @modelcontextprotocol/server-everything (the v1 SDK, 2025-11-25), run as a stdio child
+// process: the basic flow of the mcpkit everything tests (connect, a tool form, an image, the
+// wire log) works the same on a server mcpkit did not write.
+import { afterAll, afterEach, beforeAll, describe, it } from 'vitest';
+import type { TestBrowser } from '../helpers/browser.js';
+import { launchChromium, look, screenshot } from '../helpers/browser.js';
+import {
+  Cleanups,
+  OFFICIAL_EVERYTHING,
+  browserSkip,
+  commandLine,
+  connectionStatus,
+  field,
+  openInspector,
+  openTab,
+  resultRegion,
+  selectTool,
+  suiteName,
+} from './harness.js';
+import type { Opened } from './harness.js';
+import process from 'node:process';
+
+describe.skipIf(browserSkip !== undefined)(
+  suiteName('mcpkit inspect in Chromium: the official server-everything'),
+  { timeout: 60_000 },
+  () => {
+    let browser: TestBrowser;
+    const cleanups = new Cleanups();
+    beforeAll(async () => {
+      browser = await launchChromium();
+    }, 60_000);
+    afterEach(() => cleanups.run());
+    afterAll(async () => {
+      await browser.close();
+    });
+
+    /** An inspector started connected to server-everything over stdio. */
+    const open = (): Promise<Opened> =>
+      openInspector(browser, cleanups, {
+        allowStdio: true,
+        target: {
+          kind: 'command',
+          command: process.execPath,
+          args: [OFFICIAL_EVERYTHING, 'stdio'],
+        },
+      });
+
+    it('connects over stdio from the Connect form and shows the server', async () => {
+      const { page } = await openInspector(browser, cleanups, { allowStdio: true });
+      const connect = page.getByRole('form', { name: 'Connect' });
+      await connect.getByLabel('Transport').selectOption({ label: 'stdio command' });
+      await connect.getByLabel('Command').fill(commandLine([OFFICIAL_EVERYTHING, 'stdio']));
+      await connect.getByRole('button', { name: 'Connect', exact: true }).click();
+      await look(connectionStatus(page)).toHaveText(/Connected/);
+      await look(connectionStatus(page)).not.toHaveText(/Disconnected/);
+      // The v1 SDK negotiates 2025-11-25 at most.
+      await look(page.getByText('2025-11-25', { exact: true }).first()).toBeVisible();
+      await openTab(page, 'Server');
+      await look(page.getByText(/mcp-servers\/everything|everything/i).first()).toBeVisible();
+    });
+
+    it('fills and calls get-sum (7 and 5 give 12)', async () => {
+      const { page } = await open();
+      const form = await selectTool(page, 'get-sum');
+      await field(form, 'a').fill('7');
+      await field(form, 'b').fill('5');
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      await look(resultRegion(page)).toContainText('The sum of 7 and 5 is 12.');
+      await screenshot(page, 'official-tool-result');
+    });
+
+    it('renders the tiny image', async () => {
+      const { page } = await open();
+      await selectTool(page, 'get-tiny-image');
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      await look(
+        resultRegion(page).getByRole('img', { name: 'image result' }).first(),
+      ).toBeVisible();
+    });
+
+    it('shows the tools/call exchange in the wire log', async () => {
+      const { page } = await open();
+      const form = await selectTool(page, 'echo');
+      await field(form, 'message').fill('héllo from the inspector');
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      await look(resultRegion(page)).toContainText('Echo: héllo from the inspector');
+      await openTab(page, 'Wire');
+      const log = page.getByRole('log', { name: 'Wire log' });
+      await look(log).toContainText(/>> tools\/call #\S+/);
+      await look(log).toContainText(/<< tools\/call result #\S+/);
+    });
+  },
+);

@@ -1,0 +1,188 @@
+// The gate of `mcpkit inspect` (#26), with plain HTTP requests (no browser needed): the page and
+// its API answer only with the access token, and only to loopback Host and Origin headers, the
+// DNS-rebinding defence the official Inspector's proxy lacked (CVE-2025-49596). No CORS headers,
+// ever; stdio targets only when started with --allow-stdio.
+import { request } from 'node:http';
+import process from 'node:process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Inspector } from '../../src/cli/inspect/server.js';
+import { startInspector } from '../../src/cli/inspect/server.js';
+import { UI_DIR, uiMissing } from './harness.js';
+
+/** What one raw HTTP exchange gave. */
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** One request with exactly these headers (node:http lets a test set Host, unlike fetch). */
+function send(
+  inspector: Inspector,
+  options: { method?: string; path: string; headers?: Record<string, string>; body?: string },
+): Promise<Answer> {
+  const { port } = new URL(inspector.origin);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: Number(port),
+        method: options.method ?? 'GET',
+        path: options.path,
+        headers: { host: `127.0.0.1:${port}`, ...options.headers },
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+/** Whether any header of the answer is a CORS header. */
+function hasCors(answer: Answer): boolean {
+  return Object.keys(answer.headers).some((name) => name.startsWith('access-control-'));
+}
+
+describe('mcpkit inspect: token, Host and Origin checks', () => {
+  let inspector: Inspector;
+  let token: string;
+  let port: string;
+  beforeAll(async () => {
+    inspector = await startInspector({ uiDir: UI_DIR });
+    token = inspector.token;
+    port = new URL(inspector.origin).port;
+  });
+  afterAll(async () => {
+    await inspector.close();
+  });
+
+  it('listens on loopback with a long random token in its URL', () => {
+    expect(inspector.origin).toBe(`http://127.0.0.1:${port}`);
+    expect(inspector.url).toBe(`http://127.0.0.1:${port}/?token=${encodeURIComponent(token)}`);
+    expect(token.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it('answers the API with the token', async () => {
+    const answer = await send(inspector, {
+      path: '/api/state',
+      headers: { 'x-mcpkit-token': token },
+    });
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toMatchObject({ connected: false, allowStdio: false });
+    expect(hasCors(answer)).toBe(false);
+  });
+
+  it('refuses an API request without the token, or with a wrong one (401)', async () => {
+    for (const headers of [{}, { 'x-mcpkit-token': `${token}x` }, { 'x-mcpkit-token': '' }]) {
+      const answer = await send(inspector, { path: '/api/state', headers });
+      expect(answer.status).toBe(401);
+      expect(JSON.parse(answer.body)).toEqual({ error: 'missing or wrong token' });
+    }
+  });
+
+  it('refuses the page without the token, or with a wrong one (401)', async () => {
+    for (const path of ['/', '/?token=nope', `/?token=${token.slice(1)}`]) {
+      const answer = await send(inspector, { path });
+      expect(answer.status).toBe(401);
+      expect(answer.body).not.toMatch(/<html/i);
+    }
+  });
+
+  it.skipIf(uiMissing !== undefined)(
+    `serves the page with the token and sets a strict cookie${uiMissing === undefined ? '' : ` (skipped: ${uiMissing})`}`,
+    async () => {
+      const answer = await send(inspector, { path: `/?token=${encodeURIComponent(token)}` });
+      expect(answer.status).toBe(200);
+      expect(answer.headers['content-type']).toMatch(/^text\/html/);
+      const cookie = String(answer.headers['set-cookie']);
+      expect(cookie).toContain(`mcpkit_inspector=${token}`);
+      expect(cookie).toMatch(/HttpOnly/i);
+      expect(cookie).toMatch(/SameSite=Strict/i);
+    },
+  );
+
+  it('refuses a foreign Origin even with the token (403)', async () => {
+    for (const origin of [
+      'http://evil.example',
+      `http://evil.example:${port}`,
+      `https://127.0.0.1:${port}`,
+      'null',
+    ]) {
+      const answer = await send(inspector, {
+        path: '/api/state',
+        headers: { 'x-mcpkit-token': token, origin },
+      });
+      expect(answer.status, origin).toBe(403);
+      expect(JSON.parse(answer.body)).toEqual({ error: 'origin not allowed' });
+      expect(hasCors(answer)).toBe(false);
+    }
+  });
+
+  it('accepts its own loopback Origin', async () => {
+    for (const origin of [`http://127.0.0.1:${port}`, `http://localhost:${port}`]) {
+      const answer = await send(inspector, {
+        path: '/api/state',
+        headers: { 'x-mcpkit-token': token, origin },
+      });
+      expect(answer.status, origin).toBe(200);
+    }
+  });
+
+  it('refuses a foreign Host, the DNS-rebinding case (403)', async () => {
+    for (const host of [`evil.example:${port}`, 'evil.example', `127.0.0.1:${Number(port) + 1}`]) {
+      const answer = await send(inspector, {
+        path: '/api/state',
+        headers: { 'x-mcpkit-token': token, host },
+      });
+      expect(answer.status, host).toBe(403);
+      expect(JSON.parse(answer.body)).toEqual({ error: 'host not allowed' });
+    }
+  });
+
+  it('answers a preflight (OPTIONS) with 403 and no CORS headers', async () => {
+    const answer = await send(inspector, {
+      method: 'OPTIONS',
+      path: '/api/state',
+      headers: {
+        origin: 'http://evil.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'x-mcpkit-token',
+      },
+    });
+    expect(answer.status).toBe(403);
+    expect(hasCors(answer)).toBe(false);
+  });
+
+  it('takes only JSON bodies (415 otherwise)', async () => {
+    const answer = await send(inspector, {
+      method: 'POST',
+      path: '/api/request',
+      headers: { 'x-mcpkit-token': token, 'content-type': 'text/plain' },
+      body: '{"op":"ping","params":{}}',
+    });
+    expect(answer.status).toBe(415);
+  });
+
+  it('refuses a stdio target unless started with --allow-stdio (403)', async () => {
+    const answer = await send(inspector, {
+      method: 'POST',
+      path: '/api/connect',
+      headers: { 'x-mcpkit-token': token, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        target: { kind: 'command', command: process.execPath, args: ['-e', 'process.exit(0)'] },
+      }),
+    });
+    expect(answer.status).toBe(403);
+    expect(JSON.parse(answer.body)).toEqual({
+      error: 'stdio targets need mcpkit inspect --allow-stdio',
+    });
+  });
+});
