@@ -13,6 +13,22 @@ export function JsonView(props: { value: unknown; label?: string }) {
   );
 }
 
+/** A closed <details> whose JSON is drawn only once it is opened (it would repeat the text). */
+export function LazyDetails(props: { summary: string; value: unknown }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details
+      class="raw"
+      onToggle={(event) => {
+        setOpen(event.currentTarget.open);
+      }}
+    >
+      <summary>{props.summary}</summary>
+      {open ? <JsonView value={props.value} /> : null}
+    </details>
+  );
+}
+
 /** A list of content blocks (a single block is accepted as a list of one). */
 export function ContentBlocks(props: { content: unknown }) {
   const blocks = Array.isArray(props.content) ? (props.content as unknown[]) : [props.content];

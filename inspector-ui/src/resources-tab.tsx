@@ -160,8 +160,11 @@ function ResourceItem(props: { resource: Resource; selected: boolean; onSelect: 
           <span class="item-name">{r.name ?? r.uri}</span>
           {r.title === undefined ? null : <span class="item-title"> {r.title}</span>}
         </span>
-        <span class="desc mono"> {r.uri}</span>
-        {r.mimeType === undefined ? null : <span class="desc"> · {r.mimeType}</span>}
+        <span class="desc mono">
+          {' '}
+          {r.uri}
+          {r.mimeType === undefined ? '' : ` · ${r.mimeType}`}
+        </span>
       </button>
     </li>
   );

@@ -1,6 +1,6 @@
 // The Result region of a tool call: the content by type, structuredContent checked against the
 // outputSchema, a tool error (isError) apart from a protocol error, and a cancelled call.
-import { ContentBlocks, JsonView } from './content';
+import { ContentBlocks, JsonView, LazyDetails } from './content';
 import { isRecord } from './schema';
 import type { RequestOutcome } from './types';
 
@@ -16,6 +16,7 @@ export function ResultView(props: { call: CallState; onShowTasks?: () => void })
   const { call } = props;
   return (
     <section class="result" role="region" aria-label="Result">
+      <h3 class="result-title">Result</h3>
       <ResultBody call={call} {...(props.onShowTasks ? { onShowTasks: props.onShowTasks } : {})} />
     </section>
   );
@@ -109,10 +110,7 @@ function Outcome(props: {
           Output does not match outputSchema: {(outcome.outputCheck.errors ?? []).join('; ')}
         </p>
       )}
-      <details class="raw">
-        <summary>Raw result · {ms} ms</summary>
-        <JsonView value={result} />
-      </details>
+      <LazyDetails summary={`Raw result · ${ms} ms`} value={result} />
     </div>
   );
 }

@@ -73,7 +73,7 @@ export function RootsTab(props: { state: State; onState: (state: State) => void 
         }}
       >
         <div class="field inline grow">
-          <label for="root-uri">URI</label>
+          <label for="root-uri">Root URI</label>
           <input
             id="root-uri"
             type="url"
@@ -86,7 +86,7 @@ export function RootsTab(props: { state: State; onState: (state: State) => void 
           />
         </div>
         <div class="field inline">
-          <label for="root-name">Name</label>
+          <label for="root-name">Root name</label>
           <input
             id="root-name"
             placeholder="project"

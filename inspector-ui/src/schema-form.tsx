@@ -159,13 +159,17 @@ function StringField(props: FieldProps) {
           // Preact types input attributes by `type`; those given here suit each of these types.
           {...({ type: inputTypeOf(schema) } as { type: 'text' })}
           {...common}
-          {...(schema.pattern === undefined ? {} : { pattern: htmlPattern(schema.pattern) })}
+          {...(htmlPatternOf(schema) === undefined ? {} : { pattern: htmlPatternOf(schema) })}
           {...(schema.format === 'date-time' ? { placeholder: '2026-01-31T12:00:00Z' } : {})}
         />
       )}
       <Hint id={`${id}-hint`} schema={schema} />
     </div>
   );
+}
+
+function htmlPatternOf(schema: JsonSchema): string | undefined {
+  return schema.pattern === undefined ? undefined : htmlPattern(schema.pattern);
 }
 
 function numberText(value: unknown): string {

@@ -148,16 +148,56 @@ export function constraintsOf(schema: JsonSchema): string {
 }
 
 /**
- * A JSON Schema `pattern` as an HTML `pattern` attribute. HTML matches the whole value, JSON
- * Schema anywhere in it, so an unanchored side is widened with `[\s\S]*`; a pattern anchored at
- * both ends is kept as it is. (A browser that cannot compile it, under the `v` flag, ignores it:
- * {@link patternProblem} checks the value the JSON Schema way as well.)
+ * A JSON Schema `pattern` as an HTML `pattern` attribute, or undefined when the browser could
+ * not use it (then {@link patternProblem} checks the value alone). HTML matches the whole value
+ * under the `v` flag, JSON Schema anywhere in it under `u`: an unanchored side is widened with
+ * `[\s\S]*`, and the characters `v` wants escaped inside a class (`-` at either end, `(){}[/|`)
+ * are escaped. A pattern anchored at both ends that `v` accepts is kept as it is.
  */
-export function htmlPattern(pattern: string): string {
-  const start = pattern.startsWith('^');
-  const end = pattern.endsWith('$') && !pattern.endsWith('\\$');
-  if (start && end) return pattern;
-  return `${start ? '' : '[\\s\\S]*'}(?:${pattern})${end ? '' : '[\\s\\S]*'}`;
+export function htmlPattern(pattern: string): string | undefined {
+  const source = escapeForV(pattern);
+  const start = source.startsWith('^');
+  const end = source.endsWith('$') && !source.endsWith('\\$');
+  const html =
+    start && end ? source : `${start ? '' : '[\\s\\S]*'}(?:${source})${end ? '' : '[\\s\\S]*'}`;
+  try {
+    new RegExp(`^(?:${html})$`, 'v');
+    return html;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Escapes inside character classes what the `v` flag reads as syntax. */
+function escapeForV(pattern: string): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern.charAt(i);
+    if (c === '\\') {
+      out += c + pattern.charAt(i + 1);
+      i++;
+    } else if (!inClass) {
+      if (c === '[') {
+        inClass = true;
+        out += c;
+        if (pattern.charAt(i + 1) === '^') {
+          out += '^';
+          i++;
+        }
+        if (pattern.charAt(i + 1) === '-') {
+          out += '\\-';
+          i++;
+        }
+      } else out += c;
+    } else if (c === ']') {
+      inClass = false;
+      out += c;
+    } else if (c === '-' && pattern.charAt(i + 1) === ']') out += '\\-';
+    else if ('(){}[/|'.includes(c)) out += `\\${c}`;
+    else out += c;
+  }
+  return out;
 }
 
 /** Why `value` does not match the JSON Schema `pattern`, or '' when it does (or cannot tell). */

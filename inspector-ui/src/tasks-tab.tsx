@@ -4,6 +4,7 @@ import { useState } from 'preact/hooks';
 import { api, errorText, mcp } from './api';
 import { useReport } from './alerts';
 import { ResultView, type CallState } from './result-view';
+import { isRecord } from './schema';
 import type { State, Task } from './types';
 
 const LIVE = new Set(['working', 'input_required']);
@@ -16,6 +17,9 @@ export function TasksTab(props: {
   const report = useReport();
   const [busy, setBusy] = useState(false);
   const [shown, setShown] = useState<{ taskId: string; call: CallState } | undefined>();
+  const caps = props.state.capabilities?.['tasks'];
+  // 2025-11-25 servers may list tasks; 2026-07-28 has no tasks/list (tasks are followed by id).
+  const canList = isRecord(caps) && 'list' in caps;
   const tasks = Object.values(props.tasks).sort((a, b) =>
     (b.createdAt ?? '').localeCompare(a.createdAt ?? ''),
   );
@@ -53,13 +57,15 @@ export function TasksTab(props: {
     <div class="single">
       <header class="panel-head">
         <h2>Tasks</h2>
-        <button
-          type="button"
-          disabled={busy || !props.state.connected}
-          onClick={() => void refresh()}
-        >
-          Refresh
-        </button>
+        {canList ? (
+          <button
+            type="button"
+            disabled={busy || !props.state.connected}
+            onClick={() => void refresh()}
+          >
+            Refresh
+          </button>
+        ) : null}
       </header>
       <p class="hint">
         A tool that supports tasks can run as one (tick “Run as a task” before Call); its status

@@ -7,7 +7,7 @@ import { useReport } from './alerts';
 import { LintFindings } from './lint';
 import { ProgressBar } from './progress';
 import { ResultView, type CallState } from './result-view';
-import { initialValue } from './schema';
+import { initialValue, isRecord } from './schema';
 import { RawJsonEditor, SchemaFields, safeId } from './schema-form';
 import type { LintFinding, ProgressEvent, State, Tool } from './types';
 
@@ -89,6 +89,7 @@ export function ToolsTab(props: {
             <div key={name} hidden={name !== selected}>
               <ToolPanel
                 active={name === selected}
+                taskOption={taskOption(tool, state)}
                 tool={tool}
                 tokens={state.budget?.tools[name]}
                 findings={state.lint?.[name]}
@@ -102,6 +103,21 @@ export function ToolsTab(props: {
     </div>
   );
 }
+
+/**
+ * Whether a call may run as a task: the tool says so (2025-11-25 `execution.taskSupport`), or
+ * the server takes tasks (2026-07-28 tasks extension: the server decides per call).
+ */
+function taskOption(tool: Tool, state: State): 'optional' | 'required' | undefined {
+  const support = tool.execution?.taskSupport;
+  if (support === 'optional' || support === 'required') return support;
+  const extensions = state.capabilities?.['extensions'];
+  const modernTasks =
+    state.era === 'modern' && isRecord(extensions) && TASKS_EXTENSION in extensions;
+  return modernTasks ? 'optional' : undefined;
+}
+
+const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 function toolTitle(tool: Tool): string | undefined {
   return tool.title ?? tool.annotations?.title;
@@ -170,6 +186,7 @@ function Annotations(props: { tool: Tool }) {
 function ToolPanel(props: {
   /** False while another tool is shown (the panel keeps its state, hidden). */
   active: boolean;
+  taskOption: 'optional' | 'required' | undefined;
   tool: Tool;
   tokens: number | undefined;
   findings: LintFinding[] | undefined;
@@ -181,7 +198,7 @@ function ToolPanel(props: {
   const [args, setArgs] = useState(() => initialValue(tool.inputSchema));
   const [raw, setRaw] = useState(false);
   const [rawProblem, setRawProblem] = useState('');
-  const taskSupport = tool.execution?.taskSupport;
+  const taskSupport = props.taskOption;
   const [asTask, setAsTask] = useState(taskSupport === 'required');
   const [call, setCall] = useState<CallState>({ phase: 'idle' });
   const cancelled = useRef(false);

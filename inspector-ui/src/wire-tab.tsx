@@ -147,7 +147,7 @@ export function WireTab(props: { wire: WireEntry[]; onClear: () => void }) {
                 >
                   <time>{clock(entry.time)}</time>
                   <span class="delta">
-                    {first === undefined ? '' : `+${entry.time - first} ms`}
+                    {first === undefined ? '' : `+${((entry.time - first) / 1000).toFixed(3)} s`}
                   </span>
                   <span class="summary">{line.text}</span>
                   {line.detail === '' ? null : <span class="detail">{line.detail}</span>}
