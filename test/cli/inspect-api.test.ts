@@ -6,10 +6,13 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
+import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createEverythingServer } from '../../servers/everything/server.js';
 import type { EverythingServer } from '../../servers/everything/server.js';
+import { run as runCommand } from '../../src/cli/commands/inspect.js';
 import type { Inspector, InspectorOptions } from '../../src/cli/inspect/server.js';
+import type { Io } from '../../src/cli/io.js';
 import { startInspector } from '../../src/cli/inspect/server.js';
 import { parseTranscript } from '../../src/cli/transcript.js';
 import type { Listening } from '../../src/transports/http/server/node.js';
@@ -307,6 +310,30 @@ describe('input checks', () => {
         /POST/,
       ],
     ];
+    // A body over the cap without a Content-Length (chunked) gets its 413 too.
+    const { port } = new URL(inspector.origin);
+    const chunked = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/api/connect',
+          method: 'POST',
+          headers: { 'X-Mcpkit-Token': inspector.token, 'Content-Type': 'application/json' },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () => {
+            resolve({ status: res.statusCode ?? 0, text });
+          });
+        },
+      );
+      req.on('error', reject);
+      for (let i = 0; i < 20; i++) req.write('x'.repeat(64 * 1024));
+      req.end();
+    });
+    cases.push([chunked, 413, /larger than/]);
     for (const [answer, status, message] of cases) {
       const { status: got, text } = await answer;
       expect({ got, text }).toMatchObject({ got: status });
@@ -668,11 +695,84 @@ describe('stdio targets', () => {
     expect(textOf(sum.result)).toBe('12');
   });
 
+  it('report a command that cannot start in the State', async () => {
+    const inspector = await start({ allowStdio: true });
+    const state = (
+      await api(inspector, '/api/connect', {
+        target: { kind: 'command', command: join(uiDir, 'no-such-program') },
+      })
+    ).json;
+    expect(state).toMatchObject({ connected: false, connecting: false });
+    expect(state.error).toContain('could not connect');
+  });
+
   it('are allowed when given at start', async () => {
     const inspector = await start({ target });
     expect((await api(inspector, '/api/state')).json).toMatchObject({
       connected: true,
       allowStdio: true,
     });
+  });
+});
+
+describe('mcpkit inspect (the command, run in this process)', () => {
+  /** Runs the command; resolves its output once it has printed the URL. */
+  async function runInspect(args: string[]) {
+    let stdout = '';
+    let stderr = '';
+    const io: Io = {
+      stdout: { write: (text: string) => (stdout += text) },
+      stderr: { write: (text: string) => (stderr += text) },
+      stdin: new PassThrough(),
+      isTTY: false,
+      env: {},
+      color: false,
+    };
+    const done = runCommand(args, io);
+    return { done, out: () => ({ stdout, stderr }) };
+  }
+
+  it('prints the URL with the token, serves until SIGTERM, then closes the session', async () => {
+    const { done, out } = await runInspect([
+      upstream.url,
+      '--mode',
+      '2025-11-25',
+      '-H',
+      'Authorization: Bearer abc',
+      '--no-open',
+    ]);
+    const url = await vi.waitFor(
+      () => {
+        const line = /^(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)$/m.exec(out().stdout)?.[1];
+        if (line === undefined) throw new Error('no URL yet');
+        return new URL(line);
+      },
+      { timeout: 10_000 },
+    );
+    const token = url.searchParams.get('token') ?? '';
+    const state = await (
+      await fetch(new URL('/api/state', url), { headers: { 'X-Mcpkit-Token': token } })
+    ).json();
+    expect(state).toMatchObject({ connected: true, revision: '2025-11-25', mode: '2025-11-25' });
+    expect(state.target.headers).toEqual({ Authorization: '•••' });
+    expect(out().stderr).toContain('inspecting http://127.0.0.1');
+    process.emit('SIGTERM');
+    expect(await done).toBe(0);
+    expect(out().stderr).toContain('stopping (SIGTERM)');
+    await expect(fetch(new URL('/api/state', url))).rejects.toThrow();
+  });
+
+  it('refuses bad flags (exit 3)', async () => {
+    for (const args of [
+      ['--mode', '1999-01-01'],
+      ['--port', 'abc'],
+      ['--port', '70000'],
+      [upstream.url, '--', 'node', 'server.js'],
+      ['not-a-url'],
+    ]) {
+      const { done, out } = await runInspect([...args, '--no-open']);
+      expect(await done, args.join(' ')).toBe(3);
+      expect(out().stderr).toMatch(/mcpkit inspect: /);
+    }
   });
 });

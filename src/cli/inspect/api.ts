@@ -135,23 +135,7 @@ function methodNotAllowed(res: ServerResponse, allowed: string): ApiError {
  * is not `application/json`, 413 past {@link MAX_BODY_BYTES}, 400 for bad JSON or a non-object.
  */
 export async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > MAX_BODY_BYTES) {
-    req.resume();
-    throw new ApiError(413, `the request body is larger than ${String(MAX_BODY_BYTES)} bytes`);
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > MAX_BODY_BYTES) {
-      req.resume();
-      throw new ApiError(413, `the request body is larger than ${String(MAX_BODY_BYTES)} bytes`);
-    }
-    chunks.push(buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const text = await bodyText(req);
   if (text.trim() === '') return {};
   const type = req.headers['content-type'] ?? '';
   if (!/^application\/json\s*(?:;|$)/i.test(type)) {
@@ -166,6 +150,38 @@ export async function readBody(req: IncomingMessage): Promise<Record<string, unk
   const object = asObject(parsed);
   if (object === undefined) throw new ApiError(400, 'the body must be a JSON object');
   return object;
+}
+
+/**
+ * The body as text. Past {@link MAX_BODY_BYTES} rejects with ApiError(413) at once and drains
+ * the rest unread, so that the answer can still be sent on the connection.
+ */
+function bodyText(req: IncomingMessage): Promise<string> {
+  const tooLarge = () =>
+    new ApiError(413, `the request body is larger than ${String(MAX_BODY_BYTES)} bytes`);
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
+    req.resume();
+    return Promise.reject(tooLarge());
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) {
+        chunks.push(chunk);
+        return;
+      }
+      req.off('data', onData);
+      req.resume();
+      reject(tooLarge());
+    };
+    req.on('data', onData);
+    req.once('end', () => {
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+    req.once('error', reject);
+  });
 }
 
 /** Sends `value` as JSON with `status`. */

@@ -115,6 +115,8 @@ export class InspectorSession {
   readonly #timeoutMs: number;
   readonly #questionTimeoutMs: number;
   #client: Client | undefined;
+  /** The client still connecting, closed when another connection replaces it. */
+  #connectingClient: Client | undefined;
   #target: Target | undefined;
   #mode: 'auto' | ProtocolRevision;
   #connecting = false;
@@ -195,6 +197,7 @@ export class InspectorSession {
       { name: 'mcpkit-inspector', version: version() },
       this.#clientOptions(generation),
     );
+    this.#connectingClient = client;
     try {
       const transport = logTransport(this.#transport(target, generation), this.#options.log);
       await client.connect(transport);
@@ -211,6 +214,7 @@ export class InspectorSession {
       }
       await client.close().catch(() => undefined);
     } finally {
+      if (this.#connectingClient === client) this.#connectingClient = undefined;
       if (generation === this.#generation) this.#connecting = false;
     }
     this.#broadcastState();
@@ -494,6 +498,9 @@ export class InspectorSession {
     this.#ops.clear();
     for (const pending of [...this.#pending.values()]) pending.refuse('the inspector disconnected');
     this.#watched.clear();
+    const connecting = this.#connectingClient;
+    this.#connectingClient = undefined;
+    if (connecting !== undefined) await connecting.close().catch(() => undefined);
     const client = this.#client;
     this.#client = undefined;
     this.#lists = emptyLists();
