@@ -717,7 +717,7 @@ describe('stdio targets', () => {
 
 describe('mcpkit inspect (the command, run in this process)', () => {
   /** Runs the command; resolves its output once it has printed the URL. */
-  async function runInspect(args: string[]) {
+  function runInspect(args: string[]) {
     let stdout = '';
     let stderr = '';
     const io: Io = {
@@ -733,7 +733,7 @@ describe('mcpkit inspect (the command, run in this process)', () => {
   }
 
   it('prints the URL with the token, serves until SIGTERM, then closes the session', async () => {
-    const { done, out } = await runInspect([
+    const { done, out } = runInspect([
       upstream.url,
       '--mode',
       '2025-11-25',
@@ -770,7 +770,7 @@ describe('mcpkit inspect (the command, run in this process)', () => {
       [upstream.url, '--', 'node', 'server.js'],
       ['not-a-url'],
     ]) {
-      const { done, out } = await runInspect([...args, '--no-open']);
+      const { done, out } = runInspect([...args, '--no-open']);
       expect(await done, args.join(' ')).toBe(3);
       expect(out().stderr).toMatch(/mcpkit inspect: /);
     }
