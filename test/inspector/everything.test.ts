@@ -311,7 +311,7 @@ describe.skipIf(browserSkip !== undefined)(
       );
     });
 
-    it("shows each tool's token cost and the server's total", async () => {
+    it("shows each tool's token cost, the server's total and lint findings", async () => {
       const url = await startEverythingHttp(cleanups);
       const { page } = await openInspector(browser, cleanups, {
         target: { kind: 'url', url, headers: {} },
@@ -321,7 +321,29 @@ describe.skipIf(browserSkip !== undefined)(
       await look(
         page.getByRole('button', { name: /^get-sum(?![\w-]).*\b\d+ tokens\b/ }),
       ).toBeVisible();
+      // mcpkit lint finds that this description does not say when to use the tool.
+      await look(
+        page.getByRole('button', { name: /^gzip-file-as-resource(?![\w-])/ }),
+      ).toContainText('does not say when to use the tool');
+      // Its form: a string with a pattern, a uri with a format, an optional string.
+      const form = await selectTool(page, 'gzip-file-as-resource');
+      // (the page may escape it for the `v` flag browsers compile a pattern attribute with)
+      await look(field(form, 'name')).toHaveAttribute(
+        'pattern',
+        /^\^\[A-Za-z0-9\._\\?-\]\{1,64\}\$$/,
+      );
+      await look(field(form, 'name')).toHaveAttribute('aria-required', 'true');
+      await look(field(form, 'uri')).toHaveAttribute('type', 'url');
+      // The browser enforces the pattern (an invalid one would be ignored).
+      const mismatch = (el: Element) => (el as HTMLInputElement).validity.patternMismatch;
+      await field(form, 'name').fill('bad name!');
+      expect(await field(form, 'name').evaluate(mismatch)).toBe(true);
+      await field(form, 'name').fill('notes.txt.gz');
+      expect(await field(form, 'name').evaluate(mismatch)).toBe(false);
+      await field(form, 'uri').fill('demo://resource/static/document/notes.txt');
       await screenshot(page, 'tools');
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      await look(resultRegion(page)).toContainText(/Compressed \d+ bytes to \d+ bytes\./);
     });
 
     it('shows the tools/call exchange in the wire log, and the transcript has it', async () => {

@@ -67,7 +67,6 @@ describe.skipIf(browserSkip !== undefined)(
       await field(form, 'b').fill('5');
       await page.getByRole('button', { name: 'Call', exact: true }).click();
       await look(resultRegion(page)).toContainText('The sum of 7 and 5 is 12.');
-      await screenshot(page, 'official-tool-result');
     });
 
     it('renders the tiny image', async () => {
@@ -77,6 +76,48 @@ describe.skipIf(browserSkip !== undefined)(
       await look(
         resultRegion(page).getByRole('img', { name: 'image result' }).first(),
       ).toBeVisible();
+    });
+
+    it('answers its elicitation form (defaults, formats, titled choices)', async () => {
+      const { page } = await open();
+      await selectTool(page, 'trigger-elicitation-request');
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      const dialog = page.getByRole('dialog', {
+        name: /^Server asks: Please provide inputs for the following fields:/,
+      });
+      await look(dialog).toBeVisible();
+      await look(field(dialog, 'integer')).toHaveValue('42');
+      await look(field(dialog, 'firstLine')).toHaveValue('It was a dark and stormy night.');
+      await look(field(dialog, 'email')).toHaveAttribute('type', 'email');
+      await look(field(dialog, 'name')).toHaveAttribute('aria-required', 'true');
+      await field(dialog, 'name').fill('Ada');
+      await field(dialog, 'check').check();
+      // oneOf with titles: the titles are shown, the constants sent.
+      await field(dialog, 'titledSingleSelectEnum').selectOption({ label: 'Wonder Woman' });
+      await screenshot(page, 'official-elicitation');
+      await dialog.getByRole('button', { name: 'Accept', exact: true }).click();
+      await look(dialog).toHaveCount(0);
+      const result = resultRegion(page);
+      await look(result).toContainText('- Name: Ada');
+      await look(result).toContainText('- Agreed to terms: true');
+      await look(result).toContainText('- Favorite Integer: 42');
+      await look(result).toContainText(/"titledSingleSelectEnum":\s*"hero-3"/);
+    });
+
+    it('shows progress and cancels a long-running operation', async () => {
+      const { page } = await open();
+      const form = await selectTool(page, 'trigger-long-running-operation');
+      await field(form, 'duration').fill('30');
+      await field(form, 'steps').fill('60');
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      const bar = page.getByRole('progressbar');
+      await look(bar).toHaveAttribute('aria-valuenow', /^([2-9]|\d\d)$/);
+      await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+      await look(resultRegion(page)).toContainText('Cancelled');
+      await openTab(page, 'Wire');
+      await look(page.getByRole('log', { name: 'Wire log' })).toContainText(
+        '>> notifications/cancelled',
+      );
     });
 
     it('shows the tools/call exchange in the wire log', async () => {
