@@ -112,6 +112,7 @@ function PromptPanel(props: { prompt: Prompt; state: State }) {
       {prompt.description === undefined ? null : <p class="description">{prompt.description}</p>}
       <form
         aria-label={`Prompt ${prompt.name}`}
+        class="tool-form"
         noValidate
         onSubmit={(event) => {
           event.preventDefault();

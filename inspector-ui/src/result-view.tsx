@@ -26,7 +26,7 @@ function ResultBody(props: { call: CallState; onShowTasks?: () => void }) {
   const { call } = props;
   switch (call.phase) {
     case 'idle':
-      return <p class="muted">Fill in the arguments and press Call: the result shows here.</p>;
+      return <p class="muted">Press Call to run the tool: the result shows here.</p>;
     case 'running':
       return <p class="muted">{call.cancelling ? 'Cancelling…' : 'Waiting for the server…'}</p>;
     case 'failed':

@@ -76,10 +76,17 @@ export function ToolsTab(props: {
         {selected === undefined ? (
           <div class="empty">
             <h2>Tools</h2>
-            <p>
-              Choose a tool on the left: its arguments become a form, <strong>Call</strong> runs it,
-              and the JSON-RPC exchange shows in the <em>Wire</em> tab.
-            </p>
+            {state.connected ? (
+              <p>
+                Choose a tool on the left: its arguments become a form, <strong>Call</strong> runs
+                it, and the JSON-RPC exchange shows in the <em>Wire</em> tab.
+              </p>
+            ) : (
+              <p>
+                Connect to a server with the form on the left (a Streamable HTTP URL such as
+                http://127.0.0.1:3000/mcp): its tools show here, each as a form you can call.
+              </p>
+            )}
           </div>
         ) : null}
         {opened.map((name) => {
