@@ -48,7 +48,7 @@ Examples:
   mcpkit inspect http://127.0.0.1:3000/mcp
   mcpkit inspect -- node server.js
   mcpkit inspect --allow-stdio --port 6274 --no-open
-  mcpkit inspect https://example.com/mcp -H 'Authorization: Bearer $TOKEN' --mode 2025-11-25`;
+  mcpkit inspect http://127.0.0.1:3000/mcp -H 'Authorization: Bearer my-token' --mode 2025-11-25`;
 
 const OPTIONS = {
   port: { type: 'string' },
