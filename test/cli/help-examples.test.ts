@@ -45,6 +45,12 @@ const NOT_RUN: Record<string, string> = {
     'needs a task made before under that id; test/cli/tasks.test.ts follows one it made',
   'mcpkit tasks cancel http://127.0.0.1:3000/mcp 786512e2-9e0d-44bd-8f29-789f320fe840':
     'needs a task made before under that id; test/cli/tasks.test.ts cancels one it made',
+  'mcpkit replay session.txt http://127.0.0.1:3000/mcp':
+    'needs a transcript recorded against that server; test/cli/replay.test.ts replays ones mcpkit inspect recorded, and the golden transcripts',
+  'mcpkit replay test/transcripts/legacy-walkthrough.txt -- node server.js':
+    'the golden transcripts pin the sum server of the tests, not the demo; test/cli/replay.test.ts replays them against it',
+  'mcpkit replay session.txt http://127.0.0.1:3000/mcp --json':
+    'needs a transcript recorded against that server; test/cli/replay.test.ts checks --json',
   'mcpkit logout https://mcp.example.com/mcp':
     'runs in test/cli/oauth.test.ts after a sign-in (here it would only say nothing was stored)',
 };
@@ -119,8 +125,11 @@ function prepare(example: string, stand: { url: string; config: string; out: str
   if (config >= 0) own[config + 1] = stand.config;
   const out = own.indexOf('--out-dir');
   if (out >= 0) own[out + 1] = stand.out;
-  const serve = own[0] === 'serve';
-  if (serve) {
+  // inspect runs until stopped, like serve: it is run until it prints its URL.
+  const serve = own[0] === 'serve' || own[0] === 'inspect';
+  const port = own.indexOf('--port');
+  if (own[0] === 'inspect' && port >= 0) own[port + 1] = '0';
+  if (own[0] === 'serve') {
     const http = own.indexOf('--http');
     if (http >= 0) {
       const value = own[http + 1];
@@ -141,6 +150,10 @@ async function serveUntilReady(prepared: Prepared): Promise<void> {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   try {
+    if (prepared.args[0] === 'inspect') {
+      await waitFor(child, /mcpkit inspect: open the URL above/);
+      return;
+    }
     if (prepared.args.includes('--http')) {
       await waitFor(child, /serving at http:\/\/\S+/);
       return;
