@@ -17,7 +17,7 @@ import type { Target } from '../target.js';
 import { singleTarget, targetLabel } from '../target.js';
 
 /** The --help text. */
-export const help = `Usage: mcpkit inspect [<url> | -- <command …>] [flags]
+export const help: string = `Usage: mcpkit inspect [<url> | -- <command …>] [flags]
 
 Opens a web inspector for an MCP server: its tools as forms (each tool's token cost and lint
 findings beside it), results rendered by type, progress and cancellation, elicitation and

@@ -24,7 +24,7 @@ import {
 } from '../transcript.js';
 
 /** The --help text. */
-export const help = `Usage: mcpkit replay <transcript> (<url> | -- <command …>) [flags]
+export const help: string = `Usage: mcpkit replay <transcript> (<url> | -- <command …>) [flags]
 
 Sends the client messages (">>" lines) of a transcript to a server again, as recorded, and
 compares the server's messages with the transcript's "<<" lines. Responses are compared by

@@ -9,7 +9,7 @@ import { parseMode, parseTarget } from './session.js';
 import type { WireLog } from './wire-log.js';
 
 /** The largest request body taken. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+export const MAX_BODY_BYTES: number = 1024 * 1024;
 
 /** How many wire entries a new event stream gets first. */
 export const WIRE_REPLAY = 500;
