@@ -5,6 +5,9 @@
 // budget and the wire log. Every test starts its own server and inspector and drives the page
 // by roles and labels only (the UI conventions of the contract). Screenshots go to
 // test-results/inspector/ (and docs/images/ with MCPKIT_SCREENSHOTS=1).
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import process from 'node:process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TestBrowser } from '../helpers/browser.js';
 import { launchChromium, look, lookUrl, screenshot } from '../helpers/browser.js';
@@ -22,6 +25,19 @@ import {
   startEverythingHttp,
   suiteName,
 } from './harness.js';
+
+/** Runs a program to its end without blocking this process (whose servers it may talk to). */
+function run(
+  file: string,
+  args: readonly string[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(file, args, { timeout: 30_000 }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
 
 describe.skipIf(browserSkip !== undefined)(
   suiteName('mcpkit inspect in Chromium: mcpkit serve everything'),
@@ -346,9 +362,9 @@ describe.skipIf(browserSkip !== undefined)(
       await look(resultRegion(page)).toContainText(/Compressed \d+ bytes to \d+ bytes\./);
     });
 
-    it('shows the tools/call exchange in the wire log, and the transcript has it', async () => {
+    it('shows the tools/call exchange in the wire log; its transcript downloads and replays', async () => {
       const url = await startEverythingHttp(cleanups);
-      const { page, inspector } = await openInspector(browser, cleanups, {
+      const { page } = await openInspector(browser, cleanups, {
         target: { kind: 'url', url, headers: {} },
       });
       const form = await selectTool(page, 'get-sum');
@@ -361,22 +377,27 @@ describe.skipIf(browserSkip !== undefined)(
       await look(log).toContainText(/>> tools\/call #\S+/);
       await look(log).toContainText(/<< tools\/call result #\S+/);
       await look(log).toContainText(/POST 200/);
+      await page.getByLabel('Filter').fill('tools/call');
+      await look(log).not.toContainText('tools/list');
+      await look(log).toContainText('>> tools/call');
       // An entry opens to its JSON.
       await log.getByRole('button', { name: />> tools\/call #\d+/ }).click();
       await look(log).toContainText(/"arguments":\s*\{\s*"a":\s*7,\s*"b":\s*5\s*\}/);
       await screenshot(page, 'wire-log');
-      await page.getByLabel('Filter').fill('tools/call');
-      await look(log).not.toContainText('tools/list');
-      await look(log).toContainText('>> tools/call');
-      await look(page.getByRole('link', { name: 'Download transcript' })).toBeVisible();
-      const transcript = await fetch(new URL('/api/transcript', inspector.origin), {
-        headers: { 'X-Mcpkit-Token': inspector.token },
-      });
-      expect(transcript.status).toBe(200);
-      const text = await transcript.text();
+      // Download transcript saves the session as a file, which mcpkit replay runs again.
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('link', { name: 'Download transcript' }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe('mcpkit-transcript.txt');
+      const file = await download.path();
+      const text = readFileSync(file, 'utf8');
       expect(text).toMatch(/^# revision: \S+/m);
       expect(text).toMatch(/^>> \{.*"method":"tools\/call"/m);
       expect(text).toMatch(/^<< \{.*"The sum of 7 and 5 is 12\."/m);
+      // (A child, not spawnSync: the server it replays against runs in this process.)
+      const replay = await run(process.execPath, [await mcpkitBin(), 'replay', file, url]);
+      expect(replay.code, `${replay.stdout}\n${replay.stderr}`).toBe(0);
     });
   },
 );
