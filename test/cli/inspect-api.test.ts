@@ -567,6 +567,43 @@ describe.each([
     expect(tools.result.tools.length).toBeGreaterThan(5);
   });
 
+  it('starts a tool call as a task and follows it to its result', async () => {
+    const inspector = await start({ target: httpTarget(), mode });
+    const stream = await events(inspector);
+    const started = request(inspector, 'callTool', {
+      name: 'simulate-research-query',
+      arguments: { topic: 'tasks' },
+      task: true,
+    });
+    const asked = await stream.next('elicit');
+    await api(inspector, '/api/answer', {
+      requestId: asked.requestId,
+      result: { action: 'accept', content: { depth: 'overview' } },
+    });
+    const answer = await started;
+    expect(answer.ok).toBe(true);
+    // The server made it a task: the page gets its status as task events.
+    const { taskId } = answer.result.task;
+    expect(typeof taskId).toBe('string');
+    await stream.next('task', (e) => e.task.taskId === taskId && e.task.status === 'completed');
+    const result = await request(inspector, 'getTaskResult', { taskId });
+    expect(result.ok).toBe(true);
+    expect(textOf(result.result)).toContain('tasks');
+  });
+
+  it('passes log messages on at the level set', async () => {
+    const inspector = await start({ target: httpTarget(), mode });
+    const stream = await events(inspector);
+    await request(inspector, 'setLogLevel', { level: 'debug' });
+    await request(inspector, 'callTool', { name: 'toggle-simulated-logging' });
+    try {
+      const log = await stream.next('log', (e) => e.logger === 'everything');
+      expect(log).toMatchObject({ level: 'info', data: 'simulated logging is on' });
+    } finally {
+      await request(inspector, 'callTool', { name: 'toggle-simulated-logging' });
+    }
+  });
+
   it('writes the session as a transcript', async () => {
     const inspector = await start({ target: httpTarget(), mode });
     await request(inspector, 'callTool', { name: 'get-sum', arguments: { a: 7, b: 5 } });
