@@ -43,6 +43,42 @@ function ResultBody(props: { call: CallState; onShowTasks?: () => void }) {
   }
 }
 
+/** The error a server answers when the user must first open a URL (2025-11-25). */
+const URL_ELICITATION_REQUIRED = -32042;
+
+/** The URLs a -32042 error asks the user to open, as links (then Call again). */
+function UrlsToOpen(props: { data: unknown }) {
+  const list = isRecord(props.data) ? props.data['elicitations'] : undefined;
+  if (!Array.isArray(list)) return null;
+  return (
+    <div class="urls">
+      <p>
+        The server needs you to open {list.length === 1 ? 'this address' : 'these addresses'} first,
+        then call again:
+      </p>
+      <ul>
+        {list.map((item, i) => {
+          if (!isRecord(item) || typeof item['url'] !== 'string') return null;
+          const url = item['url'];
+          const message = typeof item['message'] === 'string' ? item['message'] : '';
+          return (
+            <li key={i}>
+              {/^https?:\/\//i.test(url) ? (
+                <a href={url} target="_blank" rel="noopener noreferrer">
+                  {url}
+                </a>
+              ) : (
+                <code>{url}</code>
+              )}
+              {message === '' ? null : <span> — {message}</span>}
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}
+
 function Cancelled(props: { detail?: string }) {
   return (
     <div class="cancelled">
@@ -69,6 +105,7 @@ function Outcome(props: {
           {error.code === undefined ? null : <code class="code-badge">{error.code}</code>}{' '}
           {error.message}
         </p>
+        {error.code === URL_ELICITATION_REQUIRED ? <UrlsToOpen data={error.data} /> : null}
         {error.data === undefined ? null : <JsonView value={error.data} label="Error data" />}
       </div>
     );
