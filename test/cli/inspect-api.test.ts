@@ -417,6 +417,11 @@ describe.each([
       { opId: 'long-1' },
     );
     const progress = await stream.next('progress', (p) => p.opId === 'long-1');
+    const twice = await api(inspector, '/api/request', { op: 'ping', params: {}, opId: 'long-1' });
+    expect(twice).toMatchObject({
+      status: 409,
+      json: { error: 'opId "long-1" is already running' },
+    });
     expect(progress).toMatchObject({ opId: 'long-1', total: 100 });
     expect((await api(inspector, '/api/cancel', { opId: 'long-1' })).json).toEqual({ ok: true });
     const answer = await call;
@@ -472,6 +477,19 @@ describe.each([
     const asked = await stream.next('elicit');
     await stream.next('answered', (e) => e.requestId === asked.requestId);
     expect(textOf(result.result)).toContain('declined');
+  });
+
+  it('refuses a sampling request the page never answers, and says it went away', async () => {
+    const inspector = await start({ target: httpTarget(), mode, questionTimeoutMs: 200 });
+    const stream = await events(inspector);
+    const answer = await request(inspector, 'callTool', {
+      name: 'sample-llm',
+      arguments: { prompt: 'anyone?' },
+    });
+    const asked = await stream.next('sample');
+    await stream.next('answered', (e) => e.requestId === asked.requestId);
+    const shown = answer.ok ? textOf(answer.result) : answer.error.message;
+    expect(shown).toContain('did not answer the sampling request in time');
   });
 
   it('sends a sampling request to the page: answered, then refused', async () => {
