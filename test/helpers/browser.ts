@@ -3,6 +3,7 @@
 // and with a fresh profile in a temporary folder, deleted on close. `.ci/run` installs the
 // `chromium` package when it is missing; where it cannot be installed, `chromiumMissing` says why
 // and the tests skip with that reason in their name, so that a skip is never silent.
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -111,9 +112,28 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const image = await page.screenshot({ path: artifact, animations: 'disabled' });
   if (process.env['MCPKIT_SCREENSHOTS'] === '1') {
     mkdirSync(DOCS_IMAGE_DIR, { recursive: true });
-    writeFileSync(join(DOCS_IMAGE_DIR, `inspector-${name}.png`), image);
+    const docsImage = join(DOCS_IMAGE_DIR, `inspector-${name}.png`);
+    writeFileSync(docsImage, image);
+    await shrink(docsImage);
   }
   return artifact;
+}
+
+/** pngquant, which makes the docs' screenshots about a third of their size, when installed. */
+const PNGQUANT = '/usr/bin/pngquant';
+
+/** Quantizes a PNG in place with pngquant (Debian's package) when there is one. */
+function shrink(file: string): Promise<void> {
+  if (!existsSync(PNGQUANT)) return Promise.resolve();
+  const args = ['--quality=80-95', '--speed=1', '--strip', '--force', '--output', file, file];
+  return new Promise((resolve, reject) => {
+    // Not spawnSync: the servers under test run in this process and must keep answering.
+    execFile(PNGQUANT, args, (error) => {
+      // 99: the quality asked for needs more colours; the file is left as it was.
+      if (error === null || error.code === 99) resolve();
+      else reject(new Error(`pngquant failed on ${file}: ${error.message}`));
+    });
+  });
 }
 
 /** How long an assertion on the page waits for it to hold (the page is async throughout). */
