@@ -16,7 +16,7 @@ import type { Io } from '../../src/cli/io.js';
 import { startInspector } from '../../src/cli/inspect/server.js';
 import { parseTranscript } from '../../src/cli/transcript.js';
 import type { Listening } from '../../src/transports/http/server/node.js';
-import { listen } from '../../src/transports/http/server/node.js';
+import { createNodeHandler, listen } from '../../src/transports/http/server/node.js';
 
 let everything: EverythingServer;
 let upstream: Listening;
@@ -680,6 +680,44 @@ describe('event streams and connections', () => {
     expect(answer.json).toMatchObject({ connected: false, connecting: false });
     expect(answer.json.error).toContain('could not connect');
     expect(answer.json.target.headers).toEqual({ Authorization: '•••' });
+  });
+
+  it('authorizes URL targets through its auth hook unless an Authorization header is given', async () => {
+    const handler = createNodeHandler(() => everything.server);
+    const guarded = http.createServer((req, res) => {
+      if (req.headers.authorization === 'Bearer from-hook') handler(req, res);
+      else res.writeHead(401, { 'Content-Type': 'text/plain' }).end('sign in first');
+    });
+    await new Promise<void>((resolve) => guarded.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${String((guarded.address() as { port: number }).port)}/mcp`;
+    const asked: string[] = [];
+    const inspector = await start({
+      auth: (target) => {
+        asked.push(target);
+        return {
+          authorizer: {
+            headers: () => Promise.resolve({ Authorization: 'Bearer from-hook' }),
+            refused: () => Promise.resolve(false),
+          },
+        };
+      },
+    });
+    try {
+      const state = (await api(inspector, '/api/connect', { target: { kind: 'url', url } })).json;
+      expect(state).toMatchObject({ connected: true });
+      expect(asked).toEqual([url]);
+      const own = (
+        await api(inspector, '/api/connect', {
+          target: { kind: 'url', url, headers: { Authorization: 'Bearer wrong' } },
+        })
+      ).json;
+      expect(own.connected).toBe(false);
+      expect(asked).toHaveLength(1);
+    } finally {
+      await inspector.close();
+      guarded.closeAllConnections();
+      await new Promise((resolve) => guarded.close(resolve));
+    }
   });
 
   it('masks secret headers in the wire log', async () => {

@@ -12,6 +12,7 @@ import { UsageError } from '../errors.js';
 import type { Inspector } from '../inspect/server.js';
 import { isLoopback, startInspector } from '../inspect/server.js';
 import type { Io } from '../io.js';
+import { cliOAuth, storedTokensUsable, tokenFile } from '../oauth.js';
 import { listenError, untilStopped } from '../serving.js';
 import type { Target } from '../target.js';
 import { singleTarget, targetLabel } from '../target.js';
@@ -29,6 +30,10 @@ The inspector listens on 127.0.0.1 (a random port unless --port) and accepts onl
 token and loopback Host and Origin headers (the DNS-rebinding defence). It prints that URL and
 opens the browser (not without a display, a terminal, or with --no-open). The server to inspect
 may be given here or chosen in the page. Ctrl-C (SIGINT) or SIGTERM closes the session and exits.
+
+A server that needs authorization (OAuth) is signed in to as by every command: the tokens of
+"mcpkit login", else a sign-in in the browser (the --client-id, --grant and --scope flags
+apply). An Authorization header, given with -H or in the page, is used instead.
 
 Flags:
   --port <port>           the port to listen on (default 0: a free one)
@@ -49,6 +54,9 @@ Examples:
   mcpkit inspect -- node server.js
   mcpkit inspect --allow-stdio --port 6274 --no-open
   mcpkit inspect http://127.0.0.1:3000/mcp -H 'Authorization: Bearer my-token' --mode 2025-11-25`;
+
+/** How long connecting may take when the server may ask for a sign-in first. */
+const SIGN_IN_MS = 300_000;
 
 const OPTIONS = {
   port: { type: 'string' },
@@ -79,6 +87,13 @@ export function run(args: readonly string[], io: Io): Promise<number> {
         allowStdio: flag(ctx.parsed, 'allow-stdio') || target?.kind === 'command',
         ...(target === undefined ? {} : { target }),
         ...(ctx.common.timeoutMs === undefined ? {} : { timeoutMs: ctx.common.timeoutMs }),
+        auth: (url) => ({
+          authorizer: cliOAuth(url, ctx),
+          // A server first contacted may need a sign-in in the browser: give it five minutes.
+          ...(storedTokensUsable(tokenFile(ctx.io.env, url), url)
+            ? {}
+            : { connectTimeoutMs: Math.max(ctx.common.timeoutMs ?? 0, SIGN_IN_MS) }),
+        }),
         ...(ctx.common.quiet
           ? {}
           : { stderr: (chunk: string) => ctx.io.stderr.write(ctx.style.dim(chunk)) }),

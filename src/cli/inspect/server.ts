@@ -18,6 +18,7 @@ import {
   tokenCookie,
   tokenMatches,
 } from './security.js';
+import type { UrlAuth } from './session.js';
 import { InspectorSession } from './session.js';
 import { WireLog } from './wire-log.js';
 
@@ -46,6 +47,11 @@ export interface InspectorOptions {
   questionTimeoutMs?: number;
   /** Where a stdio server's stderr goes (besides the page's log). Default: nowhere. */
   stderr?: (chunk: string) => void;
+  /**
+   * Authorizes URL targets connected without an `Authorization` header (the command gives the
+   * CLI's OAuth client: tokens of `mcpkit login`, or a sign-in in the browser). Default: none.
+   */
+  auth?: UrlAuth;
 }
 
 /** A running inspector. */
@@ -84,6 +90,7 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
       ? {}
       : { questionTimeoutMs: options.questionTimeoutMs }),
     ...(options.stderr === undefined ? {} : { stderr: options.stderr }),
+    ...(options.auth === undefined ? {} : { auth: options.auth }),
   });
   let hosts = new Set<string>();
   const ctx = { session, hub, log };

@@ -18,6 +18,7 @@ import { Client, JsonRpcError, LocalError } from '../../client/index.js';
 import type { Tokenizer } from '../../host/tokens.js';
 import { loadTokenizerOrEstimate, serializeTool } from '../../host/tokens.js';
 import type { Transport } from '../../jsonrpc/index.js';
+import type { HttpAuthorizer } from '../../protocol/auth.js';
 import { compileJsonSchema, formatIssues } from '../../protocol/json-schema/index.js';
 import type { ProtocolRevision } from '../../protocol/version.js';
 import { isProtocolRevision } from '../../protocol/version.js';
@@ -96,7 +97,15 @@ export interface SessionOptions {
   readonly questionTimeoutMs?: number;
   /** Where a stdio server's stderr goes, besides the page's log. */
   readonly stderr?: (chunk: string) => void;
+  /** Authorization of URL targets given no `Authorization` header (see InspectorOptions). */
+  readonly auth?: UrlAuth;
 }
+
+/**
+ * Authorizes a URL target: the authorizer of its requests (the CLI's OAuth client), and how
+ * long connecting may take when a sign-in may be needed first.
+ */
+export type UrlAuth = (url: string) => { authorizer: HttpAuthorizer; connectTimeoutMs?: number };
 
 /** A question of the server waiting for the page. */
 interface Pending {
@@ -199,8 +208,15 @@ export class InspectorSession {
     );
     this.#connectingClient = client;
     try {
-      const transport = logTransport(this.#transport(target, generation), this.#options.log);
-      await client.connect(transport);
+      const auth = this.#authFor(target);
+      const transport = logTransport(
+        this.#transport(target, { generation, auth }),
+        this.#options.log,
+      );
+      await client.connect(
+        transport,
+        auth?.connectTimeoutMs === undefined ? {} : { timeoutMs: auth.connectTimeoutMs },
+      );
       if (generation !== this.#generation) {
         await client.close();
         return this.state();
@@ -421,11 +437,24 @@ export class InspectorSession {
     };
   }
 
-  #transport(target: Target, generation: number): Transport {
+  /** The authorization of a URL target given no Authorization header, when there is one. */
+  #authFor(target: Target): ReturnType<UrlAuth> | undefined {
+    if (target.kind !== 'url' || this.#options.auth === undefined) return undefined;
+    const given = Object.keys(target.headers).some(
+      (name) => name.toLowerCase() === 'authorization',
+    );
+    return given ? undefined : this.#options.auth(target.url);
+  }
+
+  #transport(
+    target: Target,
+    { generation, auth }: { generation: number; auth: ReturnType<UrlAuth> | undefined },
+  ): Transport {
     if (target.kind === 'url') {
       return createStreamableHttpClientTransport(target.url, {
         headers: { ...target.headers },
         fetch: logFetch(this.#options.log),
+        ...(auth === undefined ? {} : { auth: auth.authorizer }),
       });
     }
     return createStdioClientTransport({
