@@ -246,6 +246,50 @@ describe.skipIf(browserSkip !== undefined)(
       await look(resultRegion(page)).toContainText('- file:///tmp/inspected-project (project)');
     });
 
+    it('shows an embedded resource', async () => {
+      const url = await startEverythingHttp(cleanups);
+      const { page } = await openInspector(browser, cleanups, {
+        target: { kind: 'url', url, headers: {} },
+      });
+      const form = await selectTool(page, 'get-resource-reference');
+      await field(form, 'resourceId').fill('2');
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      const result = resultRegion(page);
+      await look(result).toContainText('Here is demo://resource/dynamic/text/2:');
+      await look(result).toContainText(/Dynamic text resource 2, revision \d+\./);
+    });
+
+    it('sets the log level and shows the server log', async () => {
+      const url = await startEverythingHttp(cleanups);
+      const { page } = await openInspector(browser, cleanups, {
+        target: { kind: 'url', url, headers: {} },
+      });
+      await openTab(page, 'Logs');
+      await page.getByLabel('Log level').selectOption('debug');
+      await selectTool(page, 'toggle-simulated-logging');
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      await look(resultRegion(page)).toContainText('Simulated logging is on');
+      await openTab(page, 'Logs');
+      await look(page.getByText('simulated logging is on', { exact: true }).first()).toBeVisible();
+    });
+
+    it('keeps the session and the wire history across a reload, and disconnects', async () => {
+      const url = await startEverythingHttp(cleanups);
+      const { page } = await openInspector(browser, cleanups, {
+        target: { kind: 'url', url, headers: {} },
+      });
+      await selectTool(page, 'get-tiny-image');
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      await look(resultRegion(page).getByRole('img', { name: 'image result' })).toBeVisible();
+      await page.reload();
+      await look(connectionStatus(page)).toHaveText(/Connected/);
+      await look(connectionStatus(page)).not.toHaveText(/Disconnected/);
+      await openTab(page, 'Wire');
+      await look(page.getByRole('log', { name: 'Wire log' })).toContainText(/>> tools\/call #\S+/);
+      await page.getByRole('button', { name: 'Disconnect', exact: true }).click();
+      await look(connectionStatus(page)).toHaveText(/Disconnected/);
+    });
+
     it('answers an elicitation form', async () => {
       const url = await startEverythingHttp(cleanups);
       const { page } = await openInspector(browser, cleanups, {

@@ -104,6 +104,37 @@ describe.skipIf(browserSkip !== undefined)(
       await look(result).toContainText(/"titledSingleSelectEnum":\s*"hero-3"/);
     });
 
+    it('shows a URL elicitation as a link, then accepts it', async () => {
+      const { page } = await open();
+      const form = await selectTool(page, 'trigger-url-elicitation');
+      await field(form, 'url').fill('https://example.com/consent');
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      const dialog = page.getByRole('dialog', {
+        name: /^Server asks: Please open the link to complete this action\./,
+      });
+      await look(
+        dialog.getByRole('link', { name: /https:\/\/example\.com\/consent/ }),
+      ).toBeVisible();
+      await dialog.getByRole('button', { name: 'Accept', exact: true }).click();
+      await look(dialog).toHaveCount(0);
+      await look(resultRegion(page)).toContainText('User completed the URL elicitation flow.');
+    });
+
+    it('shows a -32042 (URL elicitation required) as a protocol error with the link', async () => {
+      const { page } = await open();
+      const form = await selectTool(page, 'trigger-url-elicitation');
+      await field(form, 'url').fill('https://example.com/consent');
+      await field(form, 'errorPath').check();
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      const result = resultRegion(page);
+      await look(result.getByRole('heading', { name: 'Protocol error' })).toBeVisible();
+      await look(result).toContainText('-32042');
+      await look(
+        result.getByRole('link', { name: /https:\/\/modelcontextprotocol\.io/ }),
+      ).toBeVisible();
+      await look(result.getByRole('heading', { name: 'Tool error' })).toHaveCount(0);
+    });
+
     it('shows progress and cancels a long-running operation', async () => {
       const { page } = await open();
       const form = await selectTool(page, 'trigger-long-running-operation');
