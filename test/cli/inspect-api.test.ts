@@ -818,7 +818,8 @@ describe('mcpkit inspect (the command, run in this process)', () => {
       stderr: { write: (text: string) => (stderr += text) },
       stdin: new PassThrough(),
       isTTY: false,
-      env: {},
+      // A scratch config folder: a sign-in must never touch the user's own.
+      env: { MCPKIT_CONFIG_DIR: join(uiDir, 'config') },
       color: false,
     };
     const done = runCommand(args, io);
@@ -843,16 +844,36 @@ describe('mcpkit inspect (the command, run in this process)', () => {
       { timeout: 10_000 },
     );
     const token = url.searchParams.get('token') ?? '';
-    const state = await (
-      await fetch(new URL('/api/state', url), { headers: { 'X-Mcpkit-Token': token } })
-    ).json();
+    // The URL comes first; the connection follows.
+    const state = await vi.waitFor(async () => {
+      const answer = await (
+        await fetch(new URL('/api/state', url), { headers: { 'X-Mcpkit-Token': token } })
+      ).json();
+      expect(answer.connected).toBe(true);
+      return answer;
+    });
     expect(state).toMatchObject({ connected: true, revision: '2025-11-25', mode: '2025-11-25' });
+    await vi.waitFor(() => {
+      expect(out().stderr).toContain('connected (2025-11-25)');
+    });
     expect(state.target.headers).toEqual({ Authorization: '•••' });
     expect(out().stderr).toContain('inspecting http://127.0.0.1');
     process.emit('SIGTERM');
     expect(await done).toBe(0);
     expect(out().stderr).toContain('stopping (SIGTERM)');
     await expect(fetch(new URL('/api/state', url))).rejects.toThrow();
+  });
+
+  it('keeps serving when the server given cannot be reached, and says why', async () => {
+    const gone = await listen(() => everything.server, { port: 0 });
+    await gone.close();
+    const { done, out } = runInspect([gone.url, '--no-open']);
+    await vi.waitFor(() => {
+      expect(out().stderr).toContain(`mcpkit inspect: could not connect to ${gone.url}`);
+    });
+    expect(out().stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=/);
+    process.emit('SIGINT');
+    expect(await done).toBe(0);
   });
 
   it('refuses bad flags (exit 3)', async () => {

@@ -85,7 +85,6 @@ export function run(args: readonly string[], io: Io): Promise<number> {
         port,
         mode,
         allowStdio: flag(ctx.parsed, 'allow-stdio') || target?.kind === 'command',
-        ...(target === undefined ? {} : { target }),
         ...(ctx.common.timeoutMs === undefined ? {} : { timeoutMs: ctx.common.timeoutMs }),
         auth: (url) => ({
           authorizer: cliOAuth(url, ctx),
@@ -103,11 +102,26 @@ export function run(args: readonly string[], io: Io): Promise<number> {
     }
     announce(ctx, inspector, target);
     if (shouldOpen(ctx)) openBrowser(inspector.url);
+    // Connected after the URL is out: the page shows "connecting", and a sign-in may take long.
+    if (target !== undefined) void connectTo(ctx, inspector, target);
     const reason = await untilStopped();
     say(ctx, `mcpkit inspect: stopping (${reason})`);
     await inspector.close();
     return 0;
   });
+}
+
+/** Connects at start; a failure is told on stderr (and shown in the page). */
+async function connectTo(ctx: CommandContext, inspector: Inspector, target: Target): Promise<void> {
+  const state = await inspector.connect(target).catch((error: unknown) => ({
+    error: error instanceof Error ? error.message : String(error),
+    revision: undefined,
+  }));
+  if (state.error !== undefined) {
+    ctx.io.stderr.write(`${ctx.style.yellow(`mcpkit inspect: ${state.error}`)}\n`);
+  } else {
+    say(ctx, `mcpkit inspect: connected (${state.revision ?? 'unknown revision'})`);
+  }
 }
 
 function optionalTarget(ctx: CommandContext): Target | undefined {

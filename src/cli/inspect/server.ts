@@ -18,7 +18,7 @@ import {
   tokenCookie,
   tokenMatches,
 } from './security.js';
-import type { UrlAuth } from './session.js';
+import type { State, UrlAuth } from './session.js';
 import { InspectorSession } from './session.js';
 import { WireLog } from './wire-log.js';
 
@@ -63,6 +63,11 @@ export interface Inspector {
   readonly token: string;
   /** How many event streams (pages) are open. */
   eventStreams(): number;
+  /**
+   * Connects to `target` as POST /api/connect does (closing the connection before); resolves
+   * with the State, also when the server could not be reached (then `error` says why).
+   */
+  connect(target: Target, mode?: 'auto' | ProtocolRevision): Promise<State>;
   /** Closes the MCP session, every event stream and the server. Idempotent. */
   close(): Promise<void>;
 }
@@ -150,6 +155,7 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
     origin,
     token,
     eventStreams: () => hub.size,
+    connect: (target, mode) => session.connect(target, mode),
     close: () =>
       (closing ??= (async () => {
         unsubscribe();
