@@ -23,6 +23,7 @@ import {
   resultRegion,
   selectTool,
   startEverythingHttp,
+  startInspectCli,
   suiteName,
 } from './harness.js';
 
@@ -70,6 +71,25 @@ describe.skipIf(browserSkip !== undefined)(
       await openTab(page, 'Tools');
       await look(page.getByRole('button', { name: /^get-sum(?![\w-])/ })).toBeVisible();
       await screenshot(page, 'connect');
+    });
+
+    it('mcpkit inspect <url> --no-open: the printed address opens a page connected at once', async () => {
+      const url = await startEverythingHttp(cleanups);
+      const cli = await startInspectCli(cleanups, ['inspect', url, '--no-open']);
+      expect(cli.address).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{43}$/);
+      const context = await browser.newContext();
+      cleanups.add(() => context.close());
+      const page = await context.newPage();
+      await page.goto(cli.address);
+      await look(connectionStatus(page)).toHaveText(/Connected/);
+      await look(connectionStatus(page)).not.toHaveText(/Disconnected/);
+      const form = await selectTool(page, 'get-sum');
+      await field(form, 'a').fill('7');
+      await field(form, 'b').fill('5');
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      await look(resultRegion(page)).toContainText('The sum of 7 and 5 is 12.');
+      expect(cli.stderr()).toContain(`mcpkit inspect: inspecting ${url}`);
+      expect(await cli.stop()).toBe(0);
     });
 
     it('connects over stdio to mcpkit serve everything (--allow-stdio)', async () => {

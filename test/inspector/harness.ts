@@ -2,7 +2,10 @@
 // inspector is pointed at (mcpkit's everything in process over Streamable HTTP, `mcpkit serve
 // everything` as a stdio child, the official server-everything as a stdio child), and the
 // inspector itself started in process with `startInspector`, opened in a fresh browser context.
-import { existsSync, mkdirSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import process from 'node:process';
@@ -187,4 +190,58 @@ export function commandLine(args: readonly string[]): string {
   return [process.execPath, ...args]
     .map((a) => (/[\s"']/.test(a) ? JSON.stringify(a) : a))
     .join(' ');
+}
+
+/** `mcpkit inspect` run as a child process, and the page address it printed. */
+export interface InspectCli {
+  readonly child: ChildProcess;
+  /** The first line of its stdout: the page's URL with the token. */
+  readonly address: string;
+  /** Everything it wrote to stderr so far. */
+  stderr(): string;
+  /** Sends SIGTERM and resolves with its exit code once it has exited. */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Starts `mcpkit <args>` (the built bin, or the bundle of the sources), with a scratch config
+ * folder so that no sign-in touches the user's, and waits for the first line of its stdout.
+ */
+export async function startInspectCli(
+  cleanups: Cleanups,
+  args: readonly string[],
+): Promise<InspectCli> {
+  const configDir = mkdtempSync(join(tmpdir(), 'mcpkit-inspect-cli-'));
+  cleanups.add(() => {
+    rmSync(configDir, { recursive: true, force: true });
+    return Promise.resolve();
+  });
+  const child = spawn(process.execPath, [await mcpkitBin(), ...args], {
+    env: { ...process.env, MCPKIT_CONFIG_DIR: configDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => {
+    child.once('exit', (code) => {
+      resolve(code);
+    });
+  });
+  const stop = (): Promise<number | null> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    return exited;
+  };
+  cleanups.add(stop);
+  const address = await new Promise<string>((resolve, reject) => {
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      const newline = stdout.indexOf('\n');
+      if (newline >= 0) resolve(stdout.slice(0, newline));
+    });
+    void exited.then((code) => {
+      reject(new Error(`mcpkit ${args.join(' ')} exited (${String(code)}): ${stderr}`));
+    });
+  });
+  return { child, address, stderr: () => stderr, stop };
 }
