@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { errorText, mcp } from './api';
 import { CompletionInput } from './completion-input';
 import { ContentBlocks } from './content';
-import { safeId } from './schema-form';
+import { RequiredMark, safeId } from './schema-form';
 import { isRecord } from './schema';
 import type { Prompt, State } from './types';
 
@@ -127,16 +127,13 @@ function PromptPanel(props: { prompt: Prompt; state: State }) {
           );
           return (
             <div class="field" key={arg.name}>
-              <label for={fieldId}>
-                <span class="prop">{arg.name}</span>
-                {arg.title === undefined ? '' : ` — ${arg.title}`}
-                {arg.required === true ? (
-                  <span class="required" aria-hidden="true">
-                    {' '}
-                    *
-                  </span>
-                ) : null}
-              </label>
+              <div class="label-row">
+                <label for={fieldId}>
+                  <span class="prop">{arg.name}</span>
+                  {arg.title === undefined ? '' : ` — ${arg.title}`}
+                </label>
+                {arg.required === true ? <RequiredMark /> : null}
+              </div>
               <CompletionInput
                 id={fieldId}
                 name={arg.name}

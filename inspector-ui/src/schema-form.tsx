@@ -100,11 +100,27 @@ function LabelText(props: { name: string; schema: JsonSchema; required: boolean 
   );
 }
 
+/**
+ * A field's label: its text is exactly `name` or `name — title`; the required mark sits beside
+ * it, outside the label (aria-required on the field says it to assistive technology).
+ */
 function Label(props: { for: string; name: string; schema: JsonSchema; required: boolean }) {
   return (
-    <label for={props.for}>
-      <LabelText name={props.name} schema={props.schema} required={props.required} />
-    </label>
+    <div class="label-row">
+      <label for={props.for}>
+        <LabelText name={props.name} schema={props.schema} required={false} />
+      </label>
+      {props.required ? <RequiredMark /> : null}
+    </div>
+  );
+}
+
+/** The `*` of a required field, hidden from the accessible name. */
+export function RequiredMark() {
+  return (
+    <span class="required" aria-hidden="true" title="required">
+      *
+    </span>
   );
 }
 

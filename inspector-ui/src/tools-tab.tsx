@@ -124,6 +124,8 @@ function taskOption(tool: Tool, state: State): 'optional' | 'required' | undefin
   return modernTasks ? 'optional' : undefined;
 }
 
+const SEVERITY = ['error', 'warning', 'info'];
+
 const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 function toolTitle(tool: Tool): string | undefined {
@@ -143,6 +145,11 @@ function ToolItem(props: {
 }) {
   const { tool } = props;
   const title = toolTitle(tool);
+  // The worst few beside the tool; all of them above its form.
+  const findings = [...(props.findings ?? [])].sort(
+    (a, b) => SEVERITY.indexOf(a.severity) - SEVERITY.indexOf(b.severity),
+  );
+  const shown = findings.slice(0, 3);
   return (
     <li>
       <button
@@ -157,12 +164,18 @@ function ToolItem(props: {
           {props.tokens === undefined ? null : <span class="tokens"> {props.tokens} tokens</span>}
         </span>
         {tool.description === undefined ? null : <span class="desc"> {tool.description}</span>}
-        {(props.findings ?? []).map((f, i) => (
+        {shown.map((f, i) => (
           <span key={i} class={`lint-inline lint-${f.severity}`}>
             {' '}
             {f.severity}: {f.message}
           </span>
         ))}
+        {findings.length > shown.length ? (
+          <span class="lint-inline lint-info">
+            {' '}
+            +{findings.length - shown.length} more findings
+          </span>
+        ) : null}
       </button>
     </li>
   );
