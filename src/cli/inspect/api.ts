@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, asObject, requireString } from './api-error.js';
 import type { EventHub } from './events.js';
 import type { InspectorSession } from './session.js';
-import { parseMode, parseTarget } from './session.js';
+import { parseMode, parseTarget } from './inputs.js';
 import type { WireLog } from './wire-log.js';
 
 /** The largest request body taken. */

@@ -1,12 +1,10 @@
 // The inspector's one MCP connection and everything the page sees of it: the State (server,
-// lists, budget, lint, roots), the operations the page asks for, the questions the server asks
-// (elicitation, sampling) until the page answers them, and the events that tell every page.
-import { randomUUID } from 'node:crypto';
+// lists, budget, lint, roots), the operations the page asks for (ops.ts), the server's questions
+// (questions.ts), and the events that tell every page.
 import type {
   CallOptions,
   CallToolResult,
   ClientOptions,
-  InputContext,
   LoggingLevel,
   Prompt,
   Resource,
@@ -16,25 +14,25 @@ import type {
 } from '../../client/index.js';
 import { Client, JsonRpcError, LocalError } from '../../client/index.js';
 import type { Tokenizer } from '../../host/tokens.js';
-import { loadTokenizerOrEstimate, serializeTool } from '../../host/tokens.js';
+import { loadTokenizerOrEstimate } from '../../host/tokens.js';
 import type { Transport } from '../../jsonrpc/index.js';
 import type { HttpAuthorizer } from '../../protocol/auth.js';
-import { compileJsonSchema, formatIssues } from '../../protocol/json-schema/index.js';
 import type { ProtocolRevision } from '../../protocol/version.js';
-import { isProtocolRevision } from '../../protocol/version.js';
 import { createStreamableHttpClientTransport } from '../../transports/http/index.js';
 import { createStdioClientTransport } from '../../transports/stdio/index.js';
-import { lintServers } from '../lint-rules.js';
 import type { Target } from '../target.js';
 import { targetLabel } from '../target.js';
 import { formatTranscript } from '../transcript.js';
 import { version } from '../version.js';
-import { ApiError, asObject } from './api-error.js';
+import { ApiError } from './api-error.js';
 import type { EventHub } from './events.js';
 import type { ListName, OpContext } from './ops.js';
 import { OPS } from './ops.js';
+import { parseRoots, targetForLabel, targetView } from './inputs.js';
+import { measureTools, outputCheck } from './measure.js';
+import { Questions } from './questions.js';
 import type { WireLog } from './wire-log.js';
-import { logFetch, logTransport, maskHeaders } from './wire-log.js';
+import { logFetch, logTransport } from './wire-log.js';
 
 /** How the page sees the target (secret header values masked). */
 export type TargetView =
@@ -107,14 +105,6 @@ export interface SessionOptions {
  */
 export type UrlAuth = (url: string) => { authorizer: HttpAuthorizer; connectTimeoutMs?: number };
 
-/** A question of the server waiting for the page. */
-interface Pending {
-  readonly kind: 'elicit' | 'sample';
-  readonly params: unknown;
-  answer(result: Record<string, unknown>): void;
-  refuse(reason: string): void;
-}
-
 const DEFAULT_TIMEOUT_MS = 60_000;
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
@@ -122,7 +112,6 @@ const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 export class InspectorSession {
   readonly #options: SessionOptions;
   readonly #timeoutMs: number;
-  readonly #questionTimeoutMs: number;
   #client: Client | undefined;
   /** The client still connecting, closed when another connection replaces it. */
   #connectingClient: Client | undefined;
@@ -140,7 +129,7 @@ export class InspectorSession {
   #roots: Root[] = [];
   #logLevel: string | undefined;
   #tokenizer: Promise<Tokenizer> | undefined;
-  readonly #pending = new Map<string, Pending>();
+  readonly #questions: Questions;
   readonly #ops = new Map<string, AbortController>();
   readonly #watched = new Set<string>();
 
@@ -148,7 +137,7 @@ export class InspectorSession {
     this.#options = options;
     this.#mode = options.mode;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.#questionTimeoutMs = options.questionTimeoutMs ?? this.#timeoutMs;
+    this.#questions = new Questions(options.hub, options.questionTimeoutMs ?? this.#timeoutMs);
   }
 
   /** The State the page renders. */
@@ -183,7 +172,7 @@ export class InspectorSession {
 
   /** The questions waiting for an answer, as the events that asked them. */
   pendingEvents(): ['elicit' | 'sample', unknown][] {
-    return [...this.#pending].map(([requestId, p]) => [p.kind, { requestId, params: p.params }]);
+    return this.#questions.events();
   }
 
   /**
@@ -285,7 +274,8 @@ export class InspectorSession {
     try {
       const result = await run(params, this.#opContext(client, call));
       if (op === 'callTool' && !('task' in (result as object))) {
-        const check = this.#outputCheck(params['name'], result as CallToolResult);
+        const tool = (this.#lists.tools as Tool[]).find((t) => t.name === params['name']);
+        const check = outputCheck(tool, result as CallToolResult);
         return check === undefined
           ? { ok: true, result }
           : { ok: true, result, outputCheck: check };
@@ -312,32 +302,7 @@ export class InspectorSession {
    * `error` to refuse a sampling request. Throws ApiError(404) for an unknown id.
    */
   answer(requestId: string, body: Record<string, unknown>): void {
-    const pending = this.#pending.get(requestId);
-    if (pending === undefined) {
-      throw new ApiError(
-        404,
-        `no pending question "${requestId}" (answered, cancelled or timed out)`,
-      );
-    }
-    const error = body['error'];
-    const result = asObject(body['result']);
-    if (pending.kind === 'sample') {
-      if (
-        typeof error === 'string' ||
-        result?.['action'] === 'decline' ||
-        result?.['action'] === 'cancel'
-      ) {
-        pending.refuse(
-          typeof error === 'string' && error !== ''
-            ? error
-            : 'the user rejected the sampling request',
-        );
-        return;
-      }
-      pending.answer(samplingResult(result));
-      return;
-    }
-    pending.answer(elicitResult(result));
+    this.#questions.answer(requestId, body);
   }
 
   /** Sets the roots offered to the server, and tells it they changed. */
@@ -412,8 +377,8 @@ export class InspectorSession {
       // Results are shown as they came, with the outputSchema check beside them (outputCheck).
       validator: { compile: () => () => ({ valid: true, issues: [] }) },
       elicitation: { url: true },
-      onElicit: (params, ctx) => this.#ask('elicit', params, ctx) as never,
-      onSample: (params, ctx) => this.#ask('sample', params, ctx) as never,
+      onElicit: (params, ctx) => this.#questions.ask('elicit', params, ctx.signal) as never,
+      onSample: (params, ctx) => this.#questions.ask('sample', params, ctx.signal) as never,
       onRoots: () => this.#roots,
       onLog: (params) => {
         if (current()) hub.broadcast('log', params);
@@ -473,59 +438,10 @@ export class InspectorSession {
     });
   }
 
-  /**
-   * Asks the page (an `elicit` or `sample` event) and waits for POST /api/answer. When no answer
-   * comes within the timeout an elicitation is declined and a sampling request refused; when
-   * the server gives up first, the question goes away. Either way every page hears `answered`.
-   */
-  #ask(kind: 'elicit' | 'sample', params: unknown, ctx: InputContext): Promise<unknown> {
-    const requestId = randomUUID();
-    const hub = this.#options.hub;
-    return new Promise((resolve, reject) => {
-      const finish = (): void => {
-        clearTimeout(timer);
-        ctx.signal.removeEventListener('abort', onAbort);
-        this.#pending.delete(requestId);
-        hub.broadcast('answered', { requestId });
-      };
-      const onAbort = (): void => {
-        finish();
-        reject(ctx.signal.reason instanceof Error ? ctx.signal.reason : new Error('cancelled'));
-      };
-      const timer = setTimeout(() => {
-        finish();
-        if (kind === 'elicit') resolve({ action: 'decline' });
-        else
-          reject(
-            new JsonRpcError(-1, 'the inspector page did not answer the sampling request in time'),
-          );
-      }, this.#questionTimeoutMs);
-      timer.unref();
-      if (ctx.signal.aborted) {
-        onAbort();
-        return;
-      }
-      ctx.signal.addEventListener('abort', onAbort, { once: true });
-      this.#pending.set(requestId, {
-        kind,
-        params,
-        answer: (result) => {
-          finish();
-          resolve(result);
-        },
-        refuse: (reason) => {
-          finish();
-          reject(new JsonRpcError(-1, reason));
-        },
-      });
-      hub.broadcast(kind, { requestId, params });
-    });
-  }
-
   async #drop(): Promise<void> {
     for (const abort of this.#ops.values()) abort.abort(new Error('disconnected'));
     this.#ops.clear();
-    for (const pending of [...this.#pending.values()]) pending.refuse('the inspector disconnected');
+    this.#questions.refuseAll('the inspector disconnected');
     this.#watched.clear();
     const connecting = this.#connectingClient;
     this.#connectingClient = undefined;
@@ -580,54 +496,13 @@ export class InspectorSession {
     this.#tokenizer ??= loadTokenizerOrEstimate();
     const tokenizer = await this.#tokenizer;
     if (generation !== this.#generation) return;
-    const tools = this.#lists.tools as Tool[];
-    const perTool: Record<string, number> = {};
-    let total = tokenizer.count(this.#client?.instructions ?? '');
-    for (const tool of tools) {
-      const count = tokenizer.count(serializeTool(tool));
-      perTool[tool.name] = count;
-      total += count;
-    }
-    this.#budget = { total, tokenizer: tokenizer.encoding, tools: perTool };
-    const findings = lintServers([{ name: 'server', tools }], { countTokens: tokenizer.count });
-    const lint: Record<string, LintView[]> = {};
-    for (const finding of findings) {
-      const key = finding.tool ?? '*';
-      const message =
-        finding.parameter === undefined
-          ? finding.message
-          : `${finding.parameter}: ${finding.message}`;
-      (lint[key] ??= []).push({
-        rule: finding.rule,
-        severity: finding.severity === 'warn' ? 'warning' : finding.severity,
-        message,
-      });
-    }
-    this.#lint = lint;
-  }
-
-  /** Checks a tool result against the tool's outputSchema, when it has one. */
-  #outputCheck(
-    name: unknown,
-    result: CallToolResult,
-  ): { valid: boolean; errors?: string[] } | undefined {
-    const tool = (this.#lists.tools as Tool[]).find((t) => t.name === name);
-    const schema = tool?.outputSchema;
-    if (schema === undefined || result.isError === true) return undefined;
-    if (result.structuredContent === undefined) {
-      return {
-        valid: false,
-        errors: ['the tool has an outputSchema but returned no structuredContent'],
-      };
-    }
-    try {
-      const checked = compileJsonSchema(schema)(result.structuredContent);
-      return checked.valid
-        ? { valid: true }
-        : { valid: false, errors: formatIssues(checked.issues).split('\n') };
-    } catch (error) {
-      return { valid: false, errors: [`the outputSchema cannot be used: ${messageOf(error)}`] };
-    }
+    const measured = measureTools(
+      this.#lists.tools as Tool[],
+      this.#client?.instructions,
+      tokenizer,
+    );
+    this.#budget = measured.budget;
+    this.#lint = measured.lint;
   }
 
   /** Polls a task the page started, sending `task` events until it ends or the session does. */
@@ -666,118 +541,6 @@ function listOf(client: Client, kind: ListName): Promise<unknown[]> {
   if (kind === 'resources') return client.listResources();
   if (kind === 'resourceTemplates') return client.listResourceTemplates();
   return client.listPrompts();
-}
-
-/** The page's view of a target: header values that are secrets masked. */
-export function targetView(target: Target): TargetView {
-  return target.kind === 'url'
-    ? { kind: 'url', url: target.url, headers: maskHeaders(target.headers) }
-    : { kind: 'command', command: target.command, args: [...target.args] };
-}
-
-/** A target as a transcript header names it (no header values). */
-function targetForLabel(target: Target): Target {
-  return target.kind === 'url' ? { ...target, headers: {} } : target;
-}
-
-/**
- * Reads the `target` of POST /api/connect: `{kind: 'url', url, headers?}` or
- * `{kind: 'command', command, args?}`. Throws ApiError(400) naming what is wrong.
- */
-export function parseTarget(value: unknown): Target {
-  const target = asObject(value);
-  if (target?.['kind'] === 'url') {
-    const url = target['url'];
-    if (typeof url !== 'string' || !/^https?:\/\//i.test(url)) {
-      throw new ApiError(400, 'target.url must be an http:// or https:// URL');
-    }
-    try {
-      new URL(url);
-    } catch {
-      throw new ApiError(400, `target.url "${url}" is not a valid URL`);
-    }
-    const headers = asObject(target['headers'] ?? {});
-    if (headers === undefined || !Object.values(headers).every((v) => typeof v === 'string')) {
-      throw new ApiError(400, 'target.headers must be an object of strings');
-    }
-    for (const name of Object.keys(headers)) {
-      if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) {
-        throw new ApiError(400, `target.headers: "${name}" is not a valid header name`);
-      }
-    }
-    return { kind: 'url', url, headers: headers as Record<string, string> };
-  }
-  if (target?.['kind'] === 'command') {
-    const command = target['command'];
-    if (typeof command !== 'string' || command.trim() === '') {
-      throw new ApiError(400, 'target.command must be a non-empty string');
-    }
-    const args = target['args'] ?? [];
-    if (!Array.isArray(args) || !args.every((arg) => typeof arg === 'string')) {
-      throw new ApiError(400, 'target.args must be a list of strings');
-    }
-    return { kind: 'command', command, args: args };
-  }
-  throw new ApiError(
-    400,
-    'target must be {"kind": "url", "url"} or {"kind": "command", "command"}',
-  );
-}
-
-/** Reads a `mode`: `auto` or a revision. Throws ApiError(400). */
-export function parseMode(value: unknown): 'auto' | ProtocolRevision | undefined {
-  if (value === undefined || value === 'auto') return value;
-  if (isProtocolRevision(value)) return value;
-  throw new ApiError(
-    400,
-    `mode must be "auto" or a protocol revision, not ${JSON.stringify(value)}`,
-  );
-}
-
-function parseRoots(value: unknown): Root[] {
-  if (!Array.isArray(value)) throw new ApiError(400, 'roots must be a list of {uri, name?}');
-  return value.map((item, index) => {
-    const root = asObject(item);
-    const uri = root?.['uri'];
-    if (typeof uri !== 'string' || !uri.startsWith('file://')) {
-      throw new ApiError(400, `roots[${String(index)}].uri must be a file:// URI`);
-    }
-    const name = root?.['name'];
-    if (name !== undefined && typeof name !== 'string') {
-      throw new ApiError(400, `roots[${String(index)}].name must be a string`);
-    }
-    return name === undefined ? { uri } : { uri, name };
-  });
-}
-
-function elicitResult(result: Record<string, unknown> | undefined): Record<string, unknown> {
-  const action = result?.['action'];
-  if (action !== 'accept' && action !== 'decline' && action !== 'cancel') {
-    throw new ApiError(
-      400,
-      'an elicitation answer needs result.action: "accept", "decline" or "cancel"',
-    );
-  }
-  if (action !== 'accept') return { action };
-  const content = result?.['content'] ?? {};
-  if (asObject(content) === undefined) {
-    throw new ApiError(400, 'an accepted elicitation needs result.content as an object');
-  }
-  return { action, content };
-}
-
-function samplingResult(result: Record<string, unknown> | undefined): Record<string, unknown> {
-  if (result === undefined) {
-    throw new ApiError(400, 'a sampling answer needs "result" (a CreateMessageResult) or "error"');
-  }
-  const content = result['content'];
-  if (asObject(content) === undefined && !Array.isArray(content)) {
-    throw new ApiError(
-      400,
-      'a sampling answer needs result.content, e.g. {"type": "text", "text": "…"}',
-    );
-  }
-  return { role: 'assistant', model: 'mcpkit-inspector', ...result };
 }
 
 function failure(error: unknown, cancelled: boolean): Envelope {
