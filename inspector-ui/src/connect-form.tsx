@@ -19,24 +19,29 @@ export function ConnectForm(props: { state: State | undefined; onState: (state: 
   const [mode, setMode] = useState('auto');
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState('');
-  const [filled, setFilled] = useState(false);
+  // Set once the user types here: from then on the form is theirs.
+  const [edited, setEdited] = useState(false);
+  const [filledFrom, setFilledFrom] = useState('');
 
-  // The target the inspector was started with fills the form once.
+  // The server's target (given on the command line, or connected in another tab) fills the form
+  // until the user edits it.
   useEffect(() => {
-    if (filled || state === undefined) return;
-    setFilled(true);
+    if (edited || state?.target === undefined) return;
+    const key = JSON.stringify([state.target, state.mode]);
+    if (key === filledFrom) return;
+    setFilledFrom(key);
     setMode(state.mode);
     const target = state.target;
-    if (target?.kind === 'url') {
+    if (target.kind === 'url') {
       setTransport('url');
       setUrl(target.url);
       const lines = Object.entries(target.headers ?? {}).filter(([, v]) => v !== MASKED);
       setHeaders(lines.map(([k, v]) => `${k}: ${v}`).join('\n'));
-    } else if (target?.kind === 'command') {
+    } else {
       setTransport('command');
       setCommand(joinCommandLine([target.command, ...(target.args ?? [])]));
     }
-  }, [state, filled]);
+  }, [state, edited, filledFrom]);
 
   const allowStdio = state?.allowStdio === true;
   const connected = state?.connected === true;
@@ -87,6 +92,12 @@ export function ConnectForm(props: { state: State | undefined; onState: (state: 
     <form
       aria-label="Connect"
       class="connect"
+      onInput={() => {
+        setEdited(true);
+      }}
+      onChange={() => {
+        setEdited(true);
+      }}
       onSubmit={(event) => {
         event.preventDefault();
         void connect();

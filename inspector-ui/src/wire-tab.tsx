@@ -24,20 +24,19 @@ export function WireTab(props: { wire: WireEntry[]; onClear: () => void }) {
   const scroller = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
 
-  const lines = useMemo(() => {
-    const memory = new MethodMemory();
-    return props.wire.map((entry): Line => {
-      const text = summarize(entry, memory.methodOf(entry));
-      const detail = httpDetail(entry);
-      const body = entry.kind === 'http' ? entry.http : entry.message;
-      return {
-        entry,
-        text,
-        detail,
-        search: `${text} ${detail} ${JSON.stringify(body)}`.toLowerCase(),
-      };
-    });
-  }, [props.wire]);
+  // Each entry is turned into a line once (entries only ever arrive in order, at the end).
+  const made = useRef({ memory: new MethodMemory(), lines: new WeakMap<WireEntry, Line>() });
+  const lines = useMemo(
+    () =>
+      props.wire.map((entry) => {
+        const known = made.current.lines.get(entry);
+        if (known !== undefined) return known;
+        const line = lineOf(entry, made.current.memory);
+        made.current.lines.set(entry, line);
+        return line;
+      }),
+    [props.wire],
+  );
   const needle = filter.trim().toLowerCase();
   const matching = needle === '' ? lines : lines.filter((l) => l.search.includes(needle));
   const drawn = matching.slice(-DRAWN);
@@ -164,6 +163,13 @@ export function WireTab(props: { wire: WireEntry[]; onClear: () => void }) {
       </div>
     </div>
   );
+}
+
+function lineOf(entry: WireEntry, memory: MethodMemory): Line {
+  const text = summarize(entry, memory.methodOf(entry));
+  const detail = httpDetail(entry);
+  const body = entry.kind === 'http' ? entry.http : entry.message;
+  return { entry, text, detail, search: `${text} ${detail} ${JSON.stringify(body)}`.toLowerCase() };
 }
 
 function clock(time: number): string {
