@@ -79,7 +79,6 @@ export function RootsTab(props: { state: State; onState: (state: State) => void 
             type="url"
             placeholder="file:///home/me/project"
             value={uri}
-            required
             onInput={(e) => {
               setUri(e.currentTarget.value);
             }}
