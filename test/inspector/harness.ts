@@ -4,7 +4,7 @@
 // inspector itself started in process with `startInspector`, opened in a fresh browser context.
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -17,7 +17,7 @@ import type { Inspector, InspectorOptions } from '../../src/cli/inspect/server.j
 import { startInspector } from '../../src/cli/inspect/server.js';
 import { listen } from '../../src/transports/http/server/node.js';
 import type { TestBrowser } from '../helpers/browser.js';
-import { SCREENSHOT_DIR, chromiumMissing } from '../helpers/browser.js';
+import { chromiumMissing } from '../helpers/browser.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -89,16 +89,19 @@ let bundled: Promise<string> | undefined;
 
 /**
  * The mcpkit CLI as a JavaScript file Node runs: the build's bin when there is one (npm test
- * builds first), else src/cli/main.ts bundled by esbuild into test-results/ (inside the
- * checkout, so that its bare imports resolve to node_modules).
+ * builds first), else src/cli/main.ts bundled by esbuild into node_modules/.cache/ (inside the
+ * checkout, so that its bare imports resolve to node_modules and it finds package.json and
+ * dist/inspector; out of reach of eslint and prettier).
  */
 export function mcpkitBin(): Promise<string> {
   if (existsSync(BIN)) return Promise.resolve(BIN);
   bundled ??= (async () => {
     const { build } = await import('esbuild');
-    const outdir = join(SCREENSHOT_DIR, 'cli');
+    const outdir = join(ROOT, 'node_modules/.cache/mcpkit-inspect-tests');
     mkdirSync(outdir, { recursive: true });
+    // Built aside, then renamed (atomic): test files running in parallel never read half a file.
     const outfile = join(outdir, 'main.mjs');
+    const building = join(outdir, `main-${String(process.pid)}.tmp.mjs`);
     await build({
       entryPoints: [join(ROOT, 'src/cli/main.ts')],
       bundle: true,
@@ -106,9 +109,10 @@ export function mcpkitBin(): Promise<string> {
       format: 'esm',
       target: 'node20',
       packages: 'external',
-      outfile,
+      outfile: building,
       logLevel: 'warning',
     });
+    renameSync(building, outfile);
     return outfile;
   })();
   return bundled;
