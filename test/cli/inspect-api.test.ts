@@ -3,7 +3,7 @@
 // server over Streamable HTTP in both eras, plus a stdio server as a real child process.
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
 import { PassThrough } from 'node:stream';
@@ -253,6 +253,25 @@ describe('the gate', () => {
     });
     expect(preflight.status).toBe(403);
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it("bound to every interface (--host 0.0.0.0), takes this machine's addresses as Host too", async () => {
+    const inspector = await start({ host: '0.0.0.0' });
+    expect(inspector.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const { port } = new URL(inspector.origin);
+    const token = { 'X-Mcpkit-Token': inspector.token };
+    const external = Object.values(networkInterfaces())
+      .flatMap((list) => list ?? [])
+      .find((info) => info.family === 'IPv4' && !info.internal);
+    if (external !== undefined) {
+      const host = `${external.address}:${port}`;
+      const ok = await raw(inspector, '/api/state', { headers: { ...token, Host: host } });
+      expect(ok.status).toBe(200);
+    }
+    const foreign = await raw(inspector, '/api/state', {
+      headers: { ...token, Host: `evil.example:${port}` },
+    });
+    expect(foreign.status).toBe(403);
   });
 
   it('serves a page saying the UI is not built when its folder is missing (the API still works)', async () => {

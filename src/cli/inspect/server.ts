@@ -3,6 +3,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import type { ProtocolRevision } from '../../protocol/version.js';
 import type { Target } from '../target.js';
 import { handleApi, sendJson } from './api.js';
@@ -144,10 +145,12 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
   await listenOn(server, host, options.port ?? 0);
   const port = (server.address() as AddressInfo).port;
   hosts = allowedHosts(port);
-  if (!isLoopback(host) && !isWildcard(host)) {
-    hosts.add(`${host.includes(':') ? `[${host}]` : host}:${String(port)}`.toLowerCase());
+  // Beyond loopback (an explicit --host), the names the page is reached by: the address bound,
+  // or for a wildcard every address of this machine's interfaces.
+  for (const name of isWildcard(host) ? interfaceAddresses() : isLoopback(host) ? [] : [host]) {
+    hosts.add(`${hostPart(name)}:${String(port)}`.toLowerCase());
   }
-  const origin = `http://127.0.0.1:${String(port)}`;
+  const origin = `http://${isWildcard(host) ? '127.0.0.1' : hostPart(host)}:${String(port)}`;
   if (options.target !== undefined) await session.connect(options.target, options.mode);
   let closing: Promise<void> | undefined;
   return {
@@ -184,6 +187,18 @@ function listenOn(server: Server, host: string, port: number): Promise<void> {
 /** Whether `host` is a loopback address or name. */
 export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** A host name or address as it is written in a URL (IPv6 in brackets). */
+function hostPart(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** The addresses of this machine's network interfaces. */
+function interfaceAddresses(): string[] {
+  return Object.values(networkInterfaces()).flatMap((list) =>
+    (list ?? []).map((info) => info.address.replace(/%.*$/, '')),
+  );
 }
 
 function isWildcard(host: string): boolean {
