@@ -19,6 +19,12 @@ export type EventType =
 /** How often an idle stream gets a comment line. */
 export const HEARTBEAT_MS = 15_000;
 
+/**
+ * Most bytes queued for one page that does not read: beyond it the stream is ended (the page
+ * reconnects and gets the state and the wire history again) rather than memory growing.
+ */
+export const MAX_BACKLOG_BYTES: number = 16 * 1024 * 1024;
+
 /** The open event streams. */
 export class EventHub {
   readonly #streams = new Set<ServerResponse>();
@@ -56,7 +62,9 @@ export class EventHub {
     if (this.#streams.size === 0) return;
     const text = encode(type, data);
     for (const res of this.#streams) {
-      if (!res.writableEnded && !res.destroyed) res.write(text);
+      if (res.writableEnded || res.destroyed) continue;
+      if (res.writableLength > MAX_BACKLOG_BYTES) res.destroy();
+      else res.write(text);
     }
   }
 

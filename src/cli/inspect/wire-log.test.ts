@@ -17,6 +17,16 @@ describe('WireLog', () => {
     expect(seen).toEqual([1, 2, 3, 4, 5]);
     expect(log.nextSeq).toBe(7);
   });
+
+  it('keeps fewer entries when they are big, but always the newest', () => {
+    const log = new WireLog(100, 1000);
+    log.add({ dir: '>>', kind: 'jsonrpc', message: { text: 'a'.repeat(400) } });
+    log.add({ dir: '>>', kind: 'jsonrpc', message: { text: 'b'.repeat(400) } });
+    log.add({ dir: '>>', kind: 'jsonrpc', message: { text: 'c'.repeat(400) } });
+    expect(log.entries().map((e) => e.seq)).toEqual([2, 3]);
+    log.add({ dir: '>>', kind: 'jsonrpc', message: { text: 'd'.repeat(5000) } });
+    expect(log.entries().map((e) => e.seq)).toEqual([4]);
+  });
 });
 
 describe('header masking', () => {
@@ -99,6 +109,19 @@ describe('logTransport', () => {
 });
 
 describe('logFetch', () => {
+  it('logs a request that got no response, with why', async () => {
+    const log = new WireLog();
+    const fetch = logFetch(log, () => Promise.reject(new TypeError('fetch failed')));
+    await expect(fetch('http://127.0.0.1:9/mcp', { method: 'POST' })).rejects.toThrow(
+      'fetch failed',
+    );
+    const last = log.entries().at(-1);
+    expect(last?.kind === 'http' ? last.http : undefined).toMatchObject({
+      method: 'POST',
+      error: 'fetch failed',
+    });
+  });
+
   it('logs the request, the response and each SSE event, passing the body through', async () => {
     const log = new WireLog();
     const body = 'id: 7\nevent: message\ndata: {"a":1}\n\n: comment\n\nretry: 500\ndata: x\n\n';

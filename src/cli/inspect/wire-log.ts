@@ -19,6 +19,8 @@ export interface HttpView {
   durationMs?: number;
   /** One event of an SSE response, as it arrived. */
   sse?: { id?: string; event?: string; retry?: number };
+  /** Why the request got no response (the server could not be reached, or it was aborted). */
+  error?: string;
 }
 
 /** One entry of the log. */
@@ -49,6 +51,9 @@ export type NewEntry =
 
 /** How many entries the log keeps (the newest). */
 export const WIRE_LOG_LIMIT = 2000;
+
+/** How many bytes (of entries as JSON) the log keeps at most: big results count by size. */
+export const WIRE_LOG_BYTES: number = 64 * 1024 * 1024;
 
 /** The shown value of a secret header. */
 export const MASK = '•••';
@@ -93,20 +98,33 @@ export function shownHeaders(headers: Headers): Record<string, string> {
 /** A bounded, numbered log that tells listeners of each entry. */
 export class WireLog {
   readonly #entries: WireEntry[] = [];
+  /** The size of each entry in #entries, as JSON. */
+  readonly #sizes: number[] = [];
   readonly #limit: number;
+  readonly #maxBytes: number;
   readonly #listeners = new Set<(entry: WireEntry) => void>();
   #seq = 0;
+  #bytes = 0;
 
-  constructor(limit: number = WIRE_LOG_LIMIT) {
+  /** Keeps the newest `limit` entries, fewer when they add up to more than `maxBytes`. */
+  constructor(limit: number = WIRE_LOG_LIMIT, maxBytes: number = WIRE_LOG_BYTES) {
     this.#limit = limit;
+    this.#maxBytes = maxBytes;
   }
 
   /** Numbers, times, stores and announces an entry. Returns it. */
   add(entry: NewEntry): WireEntry {
     const full = { seq: ++this.#seq, time: Date.now(), ...entry };
+    const size = JSON.stringify(full).length;
     this.#entries.push(full);
-    if (this.#entries.length > this.#limit) {
-      this.#entries.splice(0, this.#entries.length - this.#limit);
+    this.#sizes.push(size);
+    this.#bytes += size;
+    while (
+      this.#entries.length > this.#limit ||
+      (this.#bytes > this.#maxBytes && this.#entries.length > 1)
+    ) {
+      this.#entries.shift();
+      this.#bytes -= this.#sizes.shift() ?? 0;
     }
     for (const listener of this.#listeners) listener(full);
     return full;
@@ -235,7 +253,23 @@ export function logFetch(log: WireLog, inner: FetchLike = globalThis.fetch): Fet
       kind: 'http',
       http: { method, url, headers: shownHeaders(new Headers(init.headers)) },
     });
-    const response = await inner(url, init);
+    let response: Response;
+    try {
+      response = await inner(url, init);
+    } catch (error) {
+      log.add({
+        dir: '<<',
+        kind: 'http',
+        http: {
+          method,
+          url,
+          headers: {},
+          durationMs: Date.now() - started,
+          error: error instanceof Error ? error.message : String(error),
+        },
+      });
+      throw error;
+    }
     const type = response.headers.get('content-type') ?? '';
     log.add({
       dir: '<<',
