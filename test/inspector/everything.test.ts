@@ -361,6 +361,49 @@ describe.skipIf(browserSkip !== undefined)(
       await look(page.getByRole('button', { name: 'Subscribe', exact: true })).toBeVisible();
     });
 
+    it('reads a resource template filled in, its variable completed', async () => {
+      const url = await startEverythingHttp(cleanups);
+      const { page } = await openInspector(browser, cleanups, {
+        target: { kind: 'url', url, headers: {} },
+      });
+      await openTab(page, 'Resources');
+      const template = page.getByRole('form', { name: 'Template dynamic-text' });
+      await field(template, 'id').pressSequentially('4');
+      await look(
+        page
+          .locator('datalist option[value="42"]')
+          .or(page.getByRole('option', { name: '42' }))
+          .first(),
+      ).toBeAttached();
+      await field(template, 'id').fill('42');
+      await template.getByRole('button', { name: 'Read', exact: true }).click();
+      await look(page.getByRole('region', { name: 'Resource contents' })).toContainText(
+        /Dynamic text resource 42, revision \d+\./,
+      );
+    });
+
+    it('runs a tool as a task (2026-07-28): asked first, then followed in the Tasks tab', async () => {
+      const url = await startEverythingHttp(cleanups);
+      const { page } = await openInspector(browser, cleanups, {
+        target: { kind: 'url', url, headers: {} },
+      });
+      const form = await selectTool(page, 'simulate-research-query');
+      await field(form, 'topic').fill('tides');
+      await form.getByLabel('Run as a task').check();
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: /^Server asks: Before researching "tides"/ });
+      await field(dialog, 'depth').selectOption('overview');
+      await dialog.getByRole('button', { name: 'Accept', exact: true }).click();
+      await openTab(page, 'Tasks');
+      const result = page.getByRole('button', { name: /^Result of task / });
+      await look(result).toBeVisible();
+      await look(page.getByText('completed', { exact: true }).first()).toBeVisible();
+      await result.click();
+      await look(
+        page.getByText(/Research summary for "tides" \(depth: overview\)/).first(),
+      ).toBeVisible();
+    });
+
     it('completes a prompt argument as it is typed and gets the prompt', async () => {
       const url = await startEverythingHttp(cleanups);
       const { page } = await openInspector(browser, cleanups, {
