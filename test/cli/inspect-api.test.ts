@@ -14,6 +14,7 @@ import { run as runCommand } from '../../src/cli/commands/inspect.js';
 import type { Inspector, InspectorOptions } from '../../src/cli/inspect/server.js';
 import type { Io } from '../../src/cli/io.js';
 import { startInspector } from '../../src/cli/inspect/server.js';
+import { McpServer } from '../../src/server/server.js';
 import { parseTranscript } from '../../src/cli/transcript.js';
 import type { Listening } from '../../src/transports/http/server/node.js';
 import { createNodeHandler, listen } from '../../src/transports/http/server/node.js';
@@ -664,6 +665,36 @@ describe.each([
       expect(() => JSON.parse(line.slice(3))).not.toThrow();
     }
   });
+});
+
+describe('list changes', () => {
+  it.each(['auto', '2025-11-25'] as const)(
+    'sends list_changed and a State with the new list (mode %s)',
+    async (mode) => {
+      const server = new McpServer({ name: 'changing', version: '1.0.0' });
+      server.tool(
+        { name: 'first', description: 'The first tool of a server that grows.' },
+        () => 'one',
+      );
+      const served = await listen(() => server, { port: 0 });
+      try {
+        const inspector = await start({
+          target: { kind: 'url', url: served.url, headers: {} },
+          mode,
+        });
+        const stream = await events(inspector);
+        await stream.next('state');
+        server.tool({ name: 'second', description: 'A tool added later.' }, () => 'two');
+        expect(await stream.next('list_changed')).toEqual({ kind: 'tools' });
+        const state = await stream.next('state', (s) =>
+          (s.tools as { name: string }[]).some((t) => t.name === 'second'),
+        );
+        expect(state.budget.tools['second']).toBeGreaterThan(0);
+      } finally {
+        await served.close();
+      }
+    },
+  );
 });
 
 describe('event streams and connections', () => {
