@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { McpServer } from '../../src/server/index.js';
 import { listen } from '../../src/transports/http/server/node.js';
 import type { TestBrowser } from '../helpers/browser.js';
-import { launchChromium, look } from '../helpers/browser.js';
+import { launchChromium, look, screenshot } from '../helpers/browser.js';
 import {
   Cleanups,
   browserSkip,
@@ -123,6 +123,7 @@ describe.skipIf(browserSkip !== undefined)(
       await look(resultRegion(page)).toContainText(
         'destinations=Lisbon,Faro; traveller=Ada (36); class=business; flexible=true; nights=3',
       );
+      await screenshot(page, 'form');
     });
   },
 );
