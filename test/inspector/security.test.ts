@@ -2,7 +2,9 @@
 // its API answer only with the access token, and only to loopback Host and Origin headers, the
 // DNS-rebinding defence the official Inspector's proxy lacked (CVE-2025-49596). No CORS headers,
 // ever; stdio targets only when started with --allow-stdio.
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { join } from 'node:path';
 import process from 'node:process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Inspector } from '../../src/cli/inspect/server.js';
@@ -106,6 +108,32 @@ describe('mcpkit inspect: token, Host and Origin checks', () => {
       expect(cookie).toContain(`mcpkit_inspector=${token}`);
       expect(cookie).toMatch(/HttpOnly/i);
       expect(cookie).toMatch(/SameSite=Strict/i);
+    },
+  );
+
+  it.skipIf(uiMissing !== undefined)(
+    `serves the page's files only with the cookie, and nothing outside its folder${uiMissing === undefined ? '' : ` (skipped: ${uiMissing})`}`,
+    async () => {
+      const html = readFileSync(join(UI_DIR, 'index.html'), 'utf8');
+      const asset = /(?:src|href)="\.?\/?(assets\/[^"]+\.js)"/.exec(html)?.[1];
+      expect(asset, html).toBeDefined();
+      const path = `/${asset ?? ''}`;
+      expect((await send(inspector, { path })).status).toBe(401);
+      const wrong = await send(inspector, { path, headers: { cookie: 'mcpkit_inspector=nope' } });
+      expect(wrong.status).toBe(401);
+      const cookie = `mcpkit_inspector=${token}`;
+      const served = await send(inspector, { path, headers: { cookie } });
+      expect(served.status).toBe(200);
+      expect(served.headers['content-type']).toMatch(/^text\/javascript/);
+      for (const outside of [
+        '/../package.json',
+        '/%2e%2e/package.json',
+        '/assets/..%2f..%2fpackage.json',
+      ]) {
+        const answer = await send(inspector, { path: outside, headers: { cookie } });
+        expect(answer.status, outside).toBeGreaterThanOrEqual(400);
+        expect(answer.body, outside).not.toContain('"name": "mcpkit"');
+      }
     },
   );
 
