@@ -40,6 +40,43 @@ function run(
   });
 }
 
+/** How the sweep fills each tool's form, and what its result must show. */
+const SWEEP: Record<
+  string,
+  { fill?: Record<string, string>; select?: Record<string, string>; shows: string | RegExp }
+> = {
+  echo: { fill: { message: 'hi' }, shows: 'Echo: hi' },
+  'get-sum': { fill: { a: '1', b: '2' }, shows: 'The sum of 1 and 2 is 3.' },
+  'get-env': { shows: '{}' },
+  'get-structured-content': {
+    select: { location: 'New York' },
+    shows: 'Output matches outputSchema',
+  },
+  'get-tiny-image': { shows: 'That was a 1x1 PNG.' },
+  'get-annotated-message': {
+    select: { messageType: 'success' },
+    shows: 'The operation completed successfully.',
+  },
+  'get-resource-links': { shows: /3 resources/ },
+  'get-resource-reference': {
+    fill: { resourceId: '7' },
+    shows: 'Here is demo://resource/dynamic/text/7:',
+  },
+  'gzip-file-as-resource': {
+    fill: { name: 'hi.gz', data: 'hello' },
+    shows: /Compressed 5 bytes to \d+ bytes\./,
+  },
+  'toggle-simulated-logging': { shows: 'Simulated logging is on' },
+  'toggle-subscriber-updates': { shows: 'Simulated resource updates are on' },
+  'trigger-long-running-operation': {
+    fill: { duration: '0.2', steps: '2' },
+    shows: 'Long running operation completed',
+  },
+  'simulate-research-query': { fill: { topic: 'owls' }, shows: 'Research summary for "owls"' },
+  'sample-llm': { fill: { prompt: 'Say yes.' }, shows: 'LLM sampling result: yes' },
+  'get-roots-list': { shows: 'The client shares no roots.' },
+};
+
 describe.skipIf(browserSkip !== undefined)(
   suiteName('mcpkit inspect in Chromium: mcpkit serve everything'),
   { timeout: 60_000 },
@@ -185,6 +222,50 @@ describe.skipIf(browserSkip !== undefined)(
             '>> notifications/cancelled',
           );
         }
+      });
+    }
+
+    for (const mode of ['auto', '2025-11-25'] as const) {
+      it(`calls every tool of the server from its form (${mode})`, async () => {
+        const url = await startEverythingHttp(cleanups);
+        const { page, inspector } = await openInspector(browser, cleanups, {
+          target: { kind: 'url', url, headers: {} },
+          mode,
+        });
+        const state = (await (
+          await fetch(new URL('/api/state', inspector.origin), {
+            headers: { 'X-Mcpkit-Token': inspector.token },
+          })
+        ).json()) as { tools: { name: string }[] };
+        const names = state.tools.map((t) => t.name);
+        expect(names.sort()).toEqual(Object.keys(SWEEP).sort());
+        for (const name of names) {
+          const plan = SWEEP[name] ?? { shows: '' };
+          const form = await selectTool(page, name);
+          for (const [property, value] of Object.entries(plan.fill ?? {})) {
+            await field(form, property).fill(value);
+          }
+          for (const [property, value] of Object.entries(plan.select ?? {})) {
+            await field(form, property).selectOption(value);
+          }
+          // A tool chosen anew shows no result yet (so the check below is this call's).
+          await look(resultRegion(page)).not.toContainText(plan.shows);
+          await page.getByRole('button', { name: 'Call', exact: true }).click();
+          if (name === 'simulate-research-query') {
+            const dialog = page.getByRole('dialog', { name: /^Server asks:/ });
+            await field(dialog, 'depth').selectOption('overview');
+            await dialog.getByRole('button', { name: 'Accept', exact: true }).click();
+          }
+          if (name === 'sample-llm') {
+            const dialog = page.getByRole('dialog', { name: 'Sampling request' });
+            await dialog.getByLabel('Reply').fill('yes');
+            await dialog.getByRole('button', { name: 'Send reply', exact: true }).click();
+          }
+          const result = resultRegion(page);
+          await look(result).toContainText(plan.shows);
+          await look(result.getByRole('heading', { name: /error/ })).toHaveCount(0);
+        }
+        await look(page.getByRole('alert')).toHaveCount(0);
       });
     }
 
