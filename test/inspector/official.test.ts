@@ -151,6 +151,42 @@ describe.skipIf(browserSkip !== undefined)(
       );
     });
 
+    it('reads one of its resources', async () => {
+      const { page } = await open();
+      await openTab(page, 'Resources');
+      await page
+        .getByRole('button', { name: /features\.md/ })
+        .first()
+        .click();
+      const contents = page.getByRole('region', { name: 'Resource contents' });
+      await look(contents).toContainText('demo://resource/static/document/features.md');
+      await look(contents).toContainText(/Tools/);
+    });
+
+    it('completes a prompt argument in the context of the one before', async () => {
+      const { page } = await open();
+      await openTab(page, 'Prompts');
+      await page.getByRole('button', { name: /^completable-prompt(?![\w-])/ }).click();
+      const form = page.getByRole('form', { name: 'Prompt completable-prompt' });
+      const department = form.getByRole('combobox', { name: /^department(?![\w-])/ });
+      await department.pressSequentially('Sa');
+      await page
+        .getByRole('listbox', { name: 'Suggestions for department' })
+        .getByRole('option', { name: 'Sales', exact: true })
+        .click();
+      await look(department).toHaveValue('Sales');
+      // The server completes `name` from the department chosen: Sales has Eve, Engineering none.
+      const name = form.getByRole('combobox', { name: /^name(?![\w-])/ });
+      await name.pressSequentially('E');
+      const names = page.getByRole('listbox', { name: 'Suggestions for name' });
+      await names.getByRole('option', { name: 'Eve', exact: true }).click();
+      await look(name).toHaveValue('Eve');
+      await form.getByRole('button', { name: 'Get prompt', exact: true }).click();
+      await look(page.getByRole('region', { name: 'Prompt messages' })).toContainText(
+        'Please promote Eve to the head of the Sales team.',
+      );
+    });
+
     it('shows the tools/call exchange in the wire log', async () => {
       const { page } = await open();
       const form = await selectTool(page, 'echo');
