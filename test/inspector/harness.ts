@@ -249,3 +249,39 @@ export async function startInspectCli(
   });
   return { child, address, stderr: () => stderr, stop };
 }
+
+/** Makes server-everything bind 127.0.0.1 and say where (test/interop's preload). */
+const LOOPBACK_ONLY = new URL('../interop/fixtures/loopback-only.mjs', import.meta.url).href;
+
+/**
+ * The official server-everything over Streamable HTTP as a child process, bound to loopback by a
+ * preload (it listens on every interface otherwise); resolves with its MCP endpoint.
+ */
+export async function startOfficialHttp(cleanups: Cleanups): Promise<string> {
+  const child = spawn(
+    process.execPath,
+    ['--import', LOOPBACK_ONLY, OFFICIAL_EVERYTHING, 'streamableHttp'],
+    { env: { PATH: process.env['PATH'] ?? '', PORT: '0' }, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', () => {
+      resolve();
+    });
+  });
+  cleanups.add(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    return exited;
+  });
+  const address = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      text += chunk;
+      const match = /LOOPBACK-LISTENING (\S+)\n/.exec(text);
+      if (match?.[1] !== undefined) resolve(match[1]);
+    });
+    void exited.then(() => {
+      reject(new Error(`server-everything exited before listening: ${text}`));
+    });
+  });
+  return `http://${address}/mcp`;
+}

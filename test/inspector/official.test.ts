@@ -16,6 +16,7 @@ import {
   openTab,
   resultRegion,
   selectTool,
+  startOfficialHttp,
   suiteName,
 } from './harness.js';
 import type { Opened } from './harness.js';
@@ -58,6 +59,23 @@ describe.skipIf(browserSkip !== undefined)(
       await look(page.getByText('2025-11-25', { exact: true }).first()).toBeVisible();
       await openTab(page, 'Server');
       await look(page.getByText(/mcp-servers\/everything|everything/i).first()).toBeVisible();
+    });
+
+    it('connects over Streamable HTTP and calls get-sum', async () => {
+      const url = await startOfficialHttp(cleanups);
+      const { page } = await openInspector(browser, cleanups, {
+        target: { kind: 'url', url, headers: {} },
+      });
+      await look(connectionStatus(page)).toHaveText(/Connected/);
+      await look(page.getByText('2025-11-25', { exact: true }).first()).toBeVisible();
+      const form = await selectTool(page, 'get-sum');
+      await field(form, 'a').fill('40');
+      await field(form, 'b').fill('2');
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      await look(resultRegion(page)).toContainText('The sum of 40 and 2 is 42.');
+      await openTab(page, 'Wire');
+      // Its stateful session: the id in the HTTP lines.
+      await look(page.getByRole('log', { name: 'Wire log' })).toContainText(/HTTP POST .*session \S+/);
     });
 
     it('fills and calls get-sum (7 and 5 give 12)', async () => {
