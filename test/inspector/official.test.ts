@@ -74,8 +74,11 @@ describe.skipIf(browserSkip !== undefined)(
       await page.getByRole('button', { name: 'Call', exact: true }).click();
       await look(resultRegion(page)).toContainText('The sum of 40 and 2 is 42.');
       await openTab(page, 'Wire');
-      // Its stateful session: the id in the HTTP lines.
-      await look(page.getByRole('log', { name: 'Wire log' })).toContainText(/HTTP POST .*session \S+/);
+      // auto: the 2026-07-28 probe refused, then a legacy initialize and its session's id.
+      const log = page.getByRole('log', { name: 'Wire log' });
+      await look(log).toContainText(/>> server\/discover #\d+/);
+      await look(log).toContainText(/>> initialize #\d+/);
+      await look(log).toContainText(/session [0-9a-f]{6,}/);
     });
 
     it('fills and calls get-sum (7 and 5 give 12)', async () => {
