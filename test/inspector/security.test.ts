@@ -2,14 +2,18 @@
 // its API answer only with the access token, and only to loopback Host and Origin headers, the
 // DNS-rebinding defence the official Inspector's proxy lacked (CVE-2025-49596). No CORS headers,
 // ever; stdio targets only when started with --allow-stdio.
-import { readFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Inspector } from '../../src/cli/inspect/server.js';
 import { startInspector } from '../../src/cli/inspect/server.js';
-import { UI_DIR, uiMissing } from './harness.js';
+import type { TestBrowser } from '../helpers/browser.js';
+import { launchChromium, look } from '../helpers/browser.js';
+import { Cleanups, UI_DIR, browserSkip, suiteName, uiMissing } from './harness.js';
 
 /** What one raw HTTP exchange gave. */
 interface Answer {
@@ -214,3 +218,91 @@ describe('mcpkit inspect: token, Host and Origin checks', () => {
     });
   });
 });
+
+describe.skipIf(browserSkip !== undefined)(
+  suiteName('mcpkit inspect: a page from another origin cannot drive it (Chromium)'),
+  { timeout: 60_000 },
+  () => {
+    let browser: TestBrowser;
+    const cleanups = new Cleanups();
+    beforeAll(async () => {
+      browser = await launchChromium();
+    }, 60_000);
+    afterEach(() => cleanups.run());
+    afterAll(async () => {
+      await browser.close();
+    });
+
+    it('refuses every request a foreign page can make, so no command runs', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'mcpkit-inspect-csrf-'));
+      cleanups.add(() => {
+        rmSync(dir, { recursive: true, force: true });
+        return Promise.resolve();
+      });
+      const marker = join(dir, 'pwned');
+      const inspector = await startInspector({ uiDir: UI_DIR, allowStdio: true });
+      cleanups.add(() => inspector.close());
+      // What the attacker wants: the inspector to start a command of theirs.
+      const connect = JSON.stringify({
+        target: {
+          kind: 'command',
+          command: process.execPath,
+          args: ['-e', `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'x')`],
+        },
+      });
+      const evil = createServer((_req, res) => {
+        res.setHeader('content-type', 'text/html; charset=utf-8');
+        res.end(attackPage(inspector.origin, connect));
+      });
+      await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
+      cleanups.add(() => new Promise((resolve) => evil.close(resolve)));
+      const { port } = evil.address() as AddressInfo;
+      const context = await browser.newContext();
+      cleanups.add(() => context.close());
+      const page = await context.newPage();
+      await page.goto(`http://127.0.0.1:${String(port)}/`);
+      await look(page.getByText('attacks done')).toBeVisible();
+      const outcomes = JSON.parse((await page.getByRole('log').textContent()) ?? '[]') as string[];
+      // Every fetch failed or got an opaque answer the page cannot read.
+      expect(outcomes).toEqual([
+        'read state: refused',
+        'connect (simple POST): opaque',
+        'connect (JSON with a guessed token): refused',
+      ]);
+      const answer = await send(inspector, {
+        path: '/api/state',
+        headers: { 'x-mcpkit-token': inspector.token },
+      });
+      expect(JSON.parse(answer.body)).toMatchObject({ connected: false });
+      expect(existsSync(marker)).toBe(false);
+    });
+  },
+);
+
+/** A page that tries, from its own origin, what a malicious site would; it logs the outcomes. */
+function attackPage(target: string, connect: string): string {
+  const script = `
+    const target = ${JSON.stringify(target)};
+    const outcomes = [];
+    const attempt = async (name, run) => {
+      try {
+        const res = await run();
+        outcomes.push(name + ': ' + (res.type === 'opaque' ? 'opaque' : 'read ' + res.status));
+      } catch {
+        outcomes.push(name + ': refused');
+      }
+    };
+    (async () => {
+      await attempt('read state', () => fetch(target + '/api/state'));
+      await attempt('connect (simple POST)', () =>
+        fetch(target + '/api/connect', { method: 'POST', mode: 'no-cors', body: ${JSON.stringify(connect)},
+          headers: { 'content-type': 'text/plain' } }));
+      await attempt('connect (JSON with a guessed token)', () =>
+        fetch(target + '/api/connect', { method: 'POST', body: ${JSON.stringify(connect)},
+          headers: { 'content-type': 'application/json', 'x-mcpkit-token': 'guess' } }));
+      document.getElementById('log').textContent = JSON.stringify(outcomes);
+      document.getElementById('done').textContent = 'attacks done';
+    })();
+  `;
+  return `<!doctype html><title>evil</title><div role="log" id="log"></div><p id="done"></p><script>${script}</script>`;
+}
