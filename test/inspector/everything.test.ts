@@ -7,7 +7,11 @@
 // test-results/inspector/ (and docs/images/ with MCPKIT_SCREENSHOTS=1).
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import process from 'node:process';
+import { createEverythingServer } from '../../servers/everything/server.js';
+import { createNodeHandler } from '../../src/transports/http/server/node.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TestBrowser } from '../helpers/browser.js';
 import { launchChromium, look, lookUrl, screenshot } from '../helpers/browser.js';
@@ -268,6 +272,44 @@ describe.skipIf(browserSkip !== undefined)(
         await look(page.getByRole('alert')).toHaveCount(0);
       });
     }
+
+    it('sends the headers given in the Connect form, and never shows the secret again', async () => {
+      // A server that answers only with the right bearer token.
+      const everything = createEverythingServer();
+      await everything.ready;
+      const handler = createNodeHandler(() => everything.server);
+      const guarded = createServer((req, res) => {
+        if (req.headers.authorization === 'Bearer s3cret-t0ken') {
+          handler(req, res);
+          return;
+        }
+        res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"no"}');
+      });
+      await new Promise<void>((resolve) => guarded.listen(0, '127.0.0.1', resolve));
+      cleanups.add(() => everything.close());
+      cleanups.add(
+        () =>
+          new Promise((resolve) => {
+            guarded.closeAllConnections();
+            guarded.close(resolve);
+          }),
+      );
+      const { port } = guarded.address() as AddressInfo;
+      const { page } = await openInspector(browser, cleanups);
+      const connect = page.getByRole('form', { name: 'Connect' });
+      await connect.getByLabel('Server URL').fill(`http://127.0.0.1:${String(port)}/mcp`);
+      await connect.getByLabel('Headers').fill('Authorization: Bearer s3cret-t0ken\nX-Trace: on');
+      await connect.getByRole('button', { name: 'Connect', exact: true }).click();
+      await look(connectionStatus(page)).toHaveText(/Connected/);
+      await look(connectionStatus(page)).not.toHaveText(/Disconnected/);
+      await look(page.getByText('Everything (MCP feature tour)').first()).toBeVisible();
+      // The secret never comes back to the page: not in the form, not in the wire log.
+      await look(page.getByText('s3cret-t0ken')).toHaveCount(0);
+      await openTab(page, 'Wire');
+      const log = page.getByRole('log', { name: 'Wire log' });
+      await look(log).toContainText(/HTTP POST 200/);
+      expect(await page.content()).not.toContain('s3cret-t0ken');
+    });
 
     it('pins a legacy revision from the Connect form', async () => {
       const url = await startEverythingHttp(cleanups);
