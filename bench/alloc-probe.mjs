@@ -12,7 +12,7 @@ import process from 'node:process';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import { McpServer } from '../dist/esm/src/server/index.js';
-import { createNodeHandler } from '../dist/esm/src/transports/http/server/node.js';
+import { createNodeHandler } from '../dist/esm/src/transports/http/node.js';
 import { FakeRequest, fakeResponse, rawNode } from './node-fakes.mjs';
 import { ADD_SCHEMA, ECHO_SCHEMA, answer } from './servers/common.mjs';
 import { headersFor, rpc, toolCall } from './lib.mjs';

@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { McpServer } from '../dist/esm/src/server/index.js';
 import { createFetchHandler } from '../dist/esm/src/transports/http/index.js';
-import { createNodeHandler } from '../dist/esm/src/transports/http/server/node.js';
+import { createNodeHandler } from '../dist/esm/src/transports/http/node.js';
 import { FakeRequest, fakeResponse, rawNode } from './node-fakes.mjs';
 import { ADD_SCHEMA, ECHO_SCHEMA, WIDE_SCHEMA, answer } from './servers/common.mjs';
 import { median, toolCall } from './lib.mjs';

@@ -925,7 +925,7 @@ const IMPORTS = [
   {
     id: 'mcpkit-http',
     label: 'mcpkit/server + transports/http/node',
-    code: `await import(${JSON.stringify(new URL('../dist/esm/src/server/index.js', import.meta.url).href)}); await import(${JSON.stringify(new URL('../dist/esm/src/transports/http/server/node.js', import.meta.url).href)})`,
+    code: `await import(${JSON.stringify(new URL('../dist/esm/src/server/index.js', import.meta.url).href)}); await import(${JSON.stringify(new URL('../dist/esm/src/transports/http/node.js', import.meta.url).href)})`,
   },
   {
     id: 'sdk2',

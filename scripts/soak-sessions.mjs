@@ -11,7 +11,7 @@ import { Agent, request } from 'node:http';
 import { parseArgs } from 'node:util';
 import { McpServer } from '../dist/esm/src/server/index.js';
 import { createStreamableHttpHandler } from '../dist/esm/src/transports/http/index.js';
-import { listen } from '../dist/esm/src/transports/http/server/node.js';
+import { listen } from '../dist/esm/src/transports/http/node.js';
 
 const { values } = parseArgs({
   options: {

@@ -3,7 +3,7 @@
 // 2026-07-28 requests are served statelessly, as always.
 import process from 'node:process';
 import { McpServer } from '../../dist/esm/src/server/index.js';
-import { listen } from '../../dist/esm/src/transports/http/server/node.js';
+import { listen } from '../../dist/esm/src/transports/http/node.js';
 import {
   ADD_SCHEMA,
   ECHO_SCHEMA,

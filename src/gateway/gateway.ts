@@ -32,8 +32,9 @@ import type { GatewayConfig } from './config.js';
 import { isServed } from './config.js';
 import type { UpstreamHooks, UpstreamStatus, UpstreamTiming } from './upstream.js';
 import { Upstream, UpstreamUnavailable } from './upstream.js';
-import type { NodeFetch } from './node-fetch.js';
-import { createNodeFetch } from './node-fetch.js';
+import type { NodeFetch } from '../transports/http/client/node-fetch.js';
+import { createNodeFetch } from '../transports/http/client/node-fetch.js';
+import type { UpstreamFetch } from './upstream.js';
 
 /** The URI of the status resource (`gateway/status`). */
 export const STATUS_URI = 'gateway://status';
@@ -54,10 +55,10 @@ export interface GatewayOptions {
   /** The gateway's identity. Default mcpkit-gateway. */
   info?: ServerInfo;
   /**
-   * The fetch of HTTP upstreams. Default: one over node:http with keep-alive (a forwarded call
-   * costs about half the CPU time of the global fetch's).
+   * The fetch of HTTP upstreams. Default: `createNodeFetch()` of mcpkit/transports/http/node,
+   * raw keep-alive sockets (a forwarded call costs a fraction of the global fetch's CPU time).
    */
-  fetch?: NodeFetch;
+  fetch?: UpstreamFetch;
   /** Options of the McpServer (revisions, stateSecret, onError, …). */
   server?: Omit<McpServerOptions, 'validator'>;
 }
@@ -136,7 +137,9 @@ export class Gateway {
       throw new TypeError('budget must be a positive number of tokens');
     }
     this.#curation = config.curation;
-    const fetch = options.fetch ?? createNodeFetch();
+    const own = options.fetch === undefined ? createNodeFetch() : undefined;
+    this.#ownFetch = own;
+    const fetch: UpstreamFetch = options.fetch ?? (own as NodeFetch);
     for (const [name, server] of Object.entries(config.servers)) {
       const hooks = this.#hooks(name);
       this.#upstreams.set(
@@ -147,6 +150,8 @@ export class Gateway {
   }
 
   readonly #curation: GatewayConfig['curation'];
+  /** The fetch this gateway made (and closes), when none was given. */
+  readonly #ownFetch: NodeFetch | undefined;
 
   /**
    * Makes the McpServer, once the upstreams' first attempts are over: its instructions are the
@@ -220,6 +225,7 @@ export class Gateway {
   async close(): Promise<void> {
     this.#closed = true;
     await Promise.all([...this.#upstreams.values()].map((upstream) => upstream.close()));
+    this.#ownFetch?.close();
     await this.#server?.close();
   }
 

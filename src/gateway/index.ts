@@ -5,6 +5,4 @@ export type { GatewayOptions, GatewayStatus } from './gateway.js';
 export type { Curation, GatewayConfig } from './config.js';
 export { isServed, matchesGlob, parseGatewayConfig } from './config.js';
 export { Upstream, UpstreamUnavailable } from './upstream.js';
-export type { UpstreamState, UpstreamStatus, UpstreamTiming } from './upstream.js';
-export { createNodeFetch } from './node-fetch.js';
-export type { NodeFetch, NodeFetchOptions } from './node-fetch.js';
+export type { UpstreamFetch, UpstreamState, UpstreamStatus, UpstreamTiming } from './upstream.js';

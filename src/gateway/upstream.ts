@@ -16,9 +16,11 @@ import type {
 import type { ServerConfig } from '../host/config.js';
 import { createServerTransport } from '../host/config.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
-import type { NodeFetch } from './node-fetch.js';
 
 /** Where an upstream stands. */
+
+/** The fetch an HTTP upstream is reached with. */
+export type UpstreamFetch = (input: string, init: RequestInit) => Promise<Response>;
 export type UpstreamState = 'connecting' | 'ready' | 'down' | 'closed';
 
 /** What the gateway hands an upstream: the answers to its server's requests, and its events. */
@@ -81,7 +83,7 @@ export class Upstream {
   readonly #config: ServerConfig;
   readonly #hooks: UpstreamHooks;
   readonly #timing: Required<UpstreamTiming>;
-  readonly #fetch: NodeFetch | undefined;
+  readonly #fetch: UpstreamFetch | undefined;
   #client: Client | undefined;
   #state: UpstreamState = 'connecting';
   #since = new Date();
@@ -104,7 +106,12 @@ export class Upstream {
       hooks,
       timing,
       fetch,
-    }: { config: ServerConfig; hooks: UpstreamHooks; timing: UpstreamTiming; fetch?: NodeFetch },
+    }: {
+      config: ServerConfig;
+      hooks: UpstreamHooks;
+      timing: UpstreamTiming;
+      fetch?: UpstreamFetch;
+    },
   ) {
     this.name = name;
     this.#fetch = fetch;

@@ -1,0 +1,262 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
+import type { AddressInfo, Server as NetServer, Socket } from 'node:net';
+import { createServer as createNetServer } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { NodeFetch } from './node-fetch.js';
+import { createNodeFetch } from './node-fetch.js';
+
+const servers: (Server | NetServer)[] = [];
+const fetches: NodeFetch[] = [];
+
+afterEach(async () => {
+  for (const f of fetches.splice(0)) f.close();
+  await Promise.all(
+    servers.splice(0).map(
+      (s) =>
+        new Promise<void>((resolve) => {
+          if ('closeAllConnections' in s) s.closeAllConnections();
+          s.close(() => {
+            resolve();
+          });
+        }),
+    ),
+  );
+});
+
+function fetcher(options?: Parameters<typeof createNodeFetch>[0]): NodeFetch {
+  const f = createNodeFetch(options);
+  fetches.push(f);
+  return f;
+}
+
+async function httpServer(
+  handler: (req: IncomingMessage, res: ServerResponse, body: string) => void,
+): Promise<{ url: string; connections: () => number }> {
+  let connections = 0;
+  const server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => {
+      handler(req, res, body);
+    });
+  });
+  server.on('connection', () => connections++);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${String(port)}/mcp?x=1`, connections: () => connections };
+}
+
+/** A server that answers every request with the raw bytes `reply(requestHead)` gives. */
+async function rawServer(reply: (head: string, socket: Socket) => void): Promise<string> {
+  const server = createNetServer((socket) => {
+    let buffered = '';
+    socket.on('data', (chunk) => {
+      buffered += chunk.toString('latin1');
+      for (;;) {
+        const end = buffered.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const head = buffered.slice(0, end);
+        const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? '0');
+        if (buffered.length < end + 4 + length) return;
+        buffered = buffered.slice(end + 4 + length);
+        reply(head, socket);
+      }
+    });
+    socket.on('error', () => undefined);
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${String((server.address() as AddressInfo).port)}/`;
+}
+
+describe('createNodeFetch', () => {
+  it('sends method, path, headers and body, and reads a JSON reply', async () => {
+    let seen: {
+      method?: string | undefined;
+      url?: string | undefined;
+      headers?: IncomingMessage['headers'];
+      body?: string;
+    } = {};
+    const { url } = await httpServer((req, res, body) => {
+      seen = { method: req.method, url: req.url, headers: req.headers, body };
+      res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'abc' });
+      res.end('{"ok":true}');
+    });
+    const response = await fetcher()(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Mcp-Method': 'tools/call' },
+      body: '{"a":"é"}',
+    });
+    expect(response.status).toBe(200);
+    expect(response.ok).toBe(true);
+    expect(response.headers.get('Mcp-Session-Id')).toBe('abc');
+    expect(await response.json()).toEqual({ ok: true });
+    expect(seen.method).toBe('POST');
+    expect(seen.url).toBe('/mcp?x=1');
+    expect(seen.headers?.['mcp-method']).toBe('tools/call');
+    expect(seen.headers?.['content-length']).toBe(String(Buffer.byteLength('{"a":"é"}')));
+    expect(seen.body).toBe('{"a":"é"}');
+  });
+
+  it('keeps one connection alive across sequential requests', async () => {
+    const server = await httpServer((_req, res) => res.end('x'));
+    const f = fetcher();
+    for (let i = 0; i < 5; i++) expect(await (await f(server.url)).text()).toBe('x');
+    expect(server.connections()).toBe(1);
+  });
+
+  it('opens at most maxSockets connections and queues the rest', async () => {
+    const held: ServerResponse[] = [];
+    const server = await httpServer((_req, res) => {
+      held.push(res);
+      if (held.length === 2) for (const r of held.splice(0)) r.end('done');
+    });
+    const f = fetcher({ maxSockets: 2 });
+    const replies = await Promise.all([1, 2, 3, 4].map(() => f(server.url).then((r) => r.text())));
+    expect(replies).toEqual(['done', 'done', 'done', 'done']);
+    expect(server.connections()).toBe(2);
+  });
+
+  it('reads chunked bodies, bodies ended by close, and no body for 204', async () => {
+    const server = await httpServer((req, res) => {
+      if (req.url === '/chunked') {
+        res.write('hel');
+        setImmediate(() => res.end('lo'));
+      } else res.writeHead(204).end();
+    });
+    const base = server.url.replace('/mcp?x=1', '');
+    const f = fetcher();
+    expect(await (await f(`${base}/chunked`)).text()).toBe('hello');
+    const empty = await f(`${base}/none`);
+    expect(empty.status).toBe(204);
+    expect(await empty.text()).toBe('');
+    const raw = await rawServer((_head, socket) => {
+      socket.end('HTTP/1.0 200 OK\r\ncontent-type: text/plain\r\n\r\nuntil close');
+    });
+    expect(await (await f(raw)).text()).toBe('until close');
+  });
+
+  it('skips an informational response and decodes a gzip body', async () => {
+    const raw = await rawServer((_head, socket) => {
+      const body = gzipSync('{"zipped":1}');
+      socket.write('HTTP/1.1 100 Continue\r\n\r\n');
+      socket.write(
+        `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-encoding: gzip\r\ncontent-length: ${String(body.length)}\r\n\r\n`,
+      );
+      socket.write(body);
+    });
+    expect(await (await fetcher()(raw)).json()).toEqual({ zipped: 1 });
+  });
+
+  it('streams text/event-stream as it arrives, and cancelling closes the connection', async () => {
+    let closed = false;
+    const server = await httpServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: one\n\n');
+      req.socket.on('close', () => (closed = true));
+    });
+    const response = await fetcher()(server.url);
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toBe('data: one\n\n');
+    await reader.cancel();
+    await expect.poll(() => closed).toBe(true);
+  });
+
+  it('rejects with the abort reason, before and during a request', async () => {
+    const server = await httpServer(() => undefined); // never answers
+    const f = fetcher();
+    const early = new AbortController();
+    early.abort(new Error('early'));
+    await expect(f(server.url, { signal: early.signal })).rejects.toThrow('early');
+    const late = new AbortController();
+    const pending = f(server.url, { signal: late.signal });
+    setImmediate(() => {
+      late.abort(new Error('late'));
+    });
+    await expect(pending).rejects.toThrow('late');
+  });
+
+  it('errors a stream when aborted mid-way', async () => {
+    const server = await httpServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(': open\n\n');
+    });
+    const controller = new AbortController();
+    const response = await fetcher()(server.url, { signal: controller.signal });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    await reader.read();
+    controller.abort(new Error('stop'));
+    await expect(reader.read()).rejects.toThrow('stop');
+  });
+
+  it('fails like fetch on a refused connection, a reset, and a malformed reply', async () => {
+    const f = fetcher();
+    const refused = createNetServer();
+    await new Promise<void>((resolve) => refused.listen(0, '127.0.0.1', resolve));
+    const port = (refused.address() as AddressInfo).port;
+    await new Promise<void>((resolve) =>
+      refused.close(() => {
+        resolve();
+      }),
+    );
+    await expect(f(`http://127.0.0.1:${String(port)}/`)).rejects.toThrow(TypeError);
+    const reset = await rawServer((_head, socket) => socket.destroy());
+    await expect(f(reset)).rejects.toThrow('fetch failed');
+    const garbage = await rawServer((_head, socket) => socket.end('SMTP ready\r\n\r\n'));
+    const error = await f(garbage).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(String((error as TypeError).cause)).toMatch(/not an HTTP\/1\.x response/);
+    const cut = await rawServer((_head, socket) =>
+      socket.end('HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\nabc'),
+    );
+    await expect(f(cut)).rejects.toThrow('fetch failed');
+  });
+
+  it('refuses header injection, bad URLs and bodies it cannot send', async () => {
+    const f = fetcher();
+    await expect(f('http://127.0.0.1:1/', { headers: { 'x-a': 'b\r\nevil: 1' } })).rejects.toThrow(
+      /CR, LF or NUL/,
+    );
+    await expect(f('http://127.0.0.1:1/', { headers: { 'bad name': 'x' } })).rejects.toThrow(
+      /invalid header name/,
+    );
+    await expect(f('ftp://127.0.0.1/')).rejects.toThrow(/unsupported protocol/);
+    await expect(f('not a url')).rejects.toThrow(/invalid URL/);
+    await expect(
+      f('http://127.0.0.1:1/', { method: 'POST', body: new Blob(['x']) }),
+    ).rejects.toThrow(/string, bytes or URLSearchParams/);
+    expect(() => createNodeFetch({ maxSockets: 0 })).toThrow(RangeError);
+  });
+
+  it('caps the response head and a buffered body', async () => {
+    const f = fetcher({ maxHeaderBytes: 1024, maxBodyBytes: 10 });
+    const big = await rawServer((_head, socket) =>
+      socket.end(`HTTP/1.1 200 OK\r\nx-big: ${'a'.repeat(4000)}\r\n\r\n`),
+    );
+    await expect(f(big)).rejects.toThrow('fetch failed');
+    const long = await rawServer((_head, socket) =>
+      socket.end('HTTP/1.1 200 OK\r\ncontent-length: 20\r\n\r\n01234567890123456789'),
+    );
+    await expect(f(long)).rejects.toThrow('fetch failed');
+  });
+
+  it('sends URLSearchParams as a form, and a fresh connection after the server closed one', async () => {
+    const seen: string[] = [];
+    const server = await httpServer((req, res, body) => {
+      seen.push(`${String(req.headers['content-type'])} ${body}`);
+      res.setHeader('connection', 'close');
+      res.end('ok');
+    });
+    const f = fetcher();
+    await (await f(server.url, { method: 'POST', body: new URLSearchParams({ a: '1 2' }) })).text();
+    await (await f(server.url)).text();
+    expect(seen[0]).toBe('application/x-www-form-urlencoded;charset=UTF-8 a=1+2');
+    expect(server.connections()).toBe(2);
+  });
+});
