@@ -164,6 +164,10 @@ export class Gateway {
       {
         ...this.#options.server,
         ...(instructions === undefined ? {} : { instructions }),
+        onRootsChanged: () => {
+          this.#options.server?.onRootsChanged?.();
+          for (const upstream of this.#upstreams.values()) upstream.rootsChanged();
+        },
         validator: PASS_THROUGH,
       },
     );

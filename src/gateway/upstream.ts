@@ -164,6 +164,23 @@ export class Upstream {
   }
 
   /**
+   * A downstream client's roots changed: a legacy upstream is told
+   * (`notifications/roots/list_changed`), so that it asks again; a 2026-07-28 one asks within
+   * each request anyway. Never throws.
+   */
+  rootsChanged(): void {
+    const client = this.#client;
+    if (this.#state !== 'ready' || client === undefined) return;
+    client.rootsChanged().catch((error: unknown) => {
+      this.#hooks.event({
+        upstream: this.name,
+        event: 'roots-changed-failed',
+        error: String(error),
+      });
+    });
+  }
+
+  /**
    * Checks the upstream with a ping (after a call failed in transit, and periodically): records
    * the latency, or marks it down and reconnects.
    */

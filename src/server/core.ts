@@ -87,6 +87,8 @@ export interface CoreSettings {
   maxListenStreams: number;
   cacheHints: Readonly<Record<string, CacheHint>>;
   onError: ((error: unknown, where: string) => void) | undefined;
+  /** Told of a legacy client's `notifications/roots/list_changed`. */
+  onRootsChanged?: (() => void) | undefined;
   capabilities: Spec.ServerCapabilities | undefined;
   /** Where tasks (tasks extension) live and what a new one gets. */
   tasks: TaskSettings;
@@ -165,6 +167,15 @@ export class ServerCore {
   }
 
   /** Reports an error that does not reach the wire. */
+  /** A client said its roots changed: tells onRootsChanged, whose throw goes to onError. */
+  rootsChanged(): void {
+    try {
+      this.#settings.onRootsChanged?.();
+    } catch (error) {
+      this.report(error, 'onRootsChanged');
+    }
+  }
+
   readonly report = (error: unknown, where: string): void => {
     this.#settings.onError?.(error, where);
   };

@@ -85,6 +85,12 @@ export interface McpServerOptions {
    */
   onError?: (error: unknown, where: string) => void;
   /**
+   * Told when a legacy client says its roots changed (`notifications/roots/list_changed`); ask
+   * again with `ctx.roots()` when next needed. 2026-07-28 clients send no such notification:
+   * their roots are asked for within the request that needs them. Its throw goes to onError.
+   */
+  onRootsChanged?: () => void;
+  /**
    * Where tasks live (the tasks extension): `MemoryTaskStore` (the default) for one process; a
    * shared store lets any process serve tasks/get, tasks/update and tasks/cancel.
    */
@@ -143,6 +149,7 @@ export class McpServer {
       maxListenStreams: positiveOption('maxListenStreams', options.maxListenStreams ?? 1000),
       cacheHints: options.cacheHints ?? {},
       onError: options.onError ?? reportOnStderr,
+      onRootsChanged: options.onRootsChanged,
       capabilities: options.capabilities,
       changeBus: options.changeBus,
       tasks: {

@@ -240,6 +240,9 @@ export class ServerSession implements AttachedSession, SessionState {
         }
         return;
       }
+      case 'notifications/roots/list_changed':
+        this.#core.rootsChanged();
+        return;
       default:
         return;
     }
