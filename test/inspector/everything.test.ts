@@ -321,6 +321,30 @@ describe.skipIf(browserSkip !== undefined)(
       expect(state).not.toContain('s3cret-t0ken');
     });
 
+    for (const era of [
+      { mode: 'auto', revision: '2026-07-28', how: 'modern era: discovered' },
+      { mode: '2025-11-25', revision: '2025-11-25', how: 'legacy era: agreed in initialize' },
+    ] as const) {
+      it(`shows the server: info, revision and era, instructions, capabilities; pings (${era.revision})`, async () => {
+        const url = await startEverythingHttp(cleanups);
+        const { page } = await openInspector(browser, cleanups, {
+          target: { kind: 'url', url, headers: {} },
+          mode: era.mode,
+        });
+        await openTab(page, 'Server');
+        await look(
+          page.getByRole('heading', { name: /^Everything \(MCP feature tour\)/ }),
+        ).toBeVisible();
+        await look(page.getByText(era.revision, { exact: true }).first()).toBeVisible();
+        await look(page.getByText(era.how).first()).toBeVisible();
+        await look(page.getByText(/each tool demonstrates one MCP feature/)).toBeVisible();
+        await look(page.getByRole('heading', { name: 'Capabilities' })).toBeVisible();
+        await look(page.getByText(/"completions"/).first()).toBeVisible();
+        await page.getByRole('button', { name: 'Ping', exact: true }).click();
+        await look(page.getByText(/^Pong in \d+ ms\.$/)).toBeVisible();
+      });
+    }
+
     it('pins a legacy revision from the Connect form', async () => {
       const url = await startEverythingHttp(cleanups);
       const { page } = await openInspector(browser, cleanups);
