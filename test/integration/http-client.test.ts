@@ -685,6 +685,36 @@ describe('Streamable HTTP client: 2026-07-28 requests', () => {
     expect(await call).toBeInstanceOf(LocalError);
   });
 
+  it('2026-07-28: a notifications/cancelled closes the POST instead of being sent', async () => {
+    let closedByClient = false;
+    const fake = await fakeServer((_req, res) => {
+      const stream = sse(res);
+      stream.message({ jsonrpc: '2.0', method: 'notifications/progress', params: { progress: 0 } });
+      res.on('close', () => (closedByClient = true));
+    });
+    const c = await client(fake.url);
+    c.transport.setProtocolVersion('2026-07-28');
+    const call = c.connection
+      .request('tools/call', { name: 'long', _meta: modernMeta })
+      .catch((e: unknown) => e);
+    await until(() => c.notes.length === 1, 'progress');
+    await c.transport.send({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 1, reason: 'user' },
+    });
+    await until(() => closedByClient, 'the server to see the stream close');
+    // A late notice for a request already over is dropped too: nothing else is POSTed.
+    await c.transport.send({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 1 },
+    });
+    expect(fake.of('POST').map((r) => r.json?.method)).toEqual(['tools/call']);
+    await c.connection.close();
+    expect(await call).toBeInstanceOf(LocalError);
+  });
+
   it('aborts the POST when the send signal aborts', async () => {
     let closedByClient = false;
     const fake = await fakeServer((_req, res) => {

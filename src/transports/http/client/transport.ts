@@ -23,6 +23,9 @@ import type { AnswerLimits } from './answers.js';
 import { AnswerLimiter } from './answers.js';
 import { createSseClientTransport } from './legacy-sse.js';
 
+/** The first revision in which HTTP cancellation is closing the stream (no notice). */
+const MODERN_REVISION = '2026-07-28';
+
 export type { HttpSendOptions } from './post.js';
 
 /** Options for {@link createStreamableHttpClientTransport}. Every field is optional. */
@@ -201,6 +204,7 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
       await this.#sse.send(message);
       return;
     }
+    if (this.#cancelsByClosing(message)) return;
     if (!Array.isArray(message) && !('method' in (message as Message))) {
       // An answer to a server's request: the server sets the pace, so it is bounded.
       await this.#answers.run(() => sendPost(this.#posts, message, options));
@@ -216,6 +220,25 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
       owner,
       reason ?? new LocalError(LocalErrorCode.ConnectionClosed, 'request cancelled'),
     );
+    return true;
+  }
+
+  /**
+   * 2026-07-28 over HTTP, closing a request's response stream is its cancellation, and no
+   * `notifications/cancelled` is expected (basic/patterns/cancellation): such a notice closes
+   * the POST carrying the request, if it still runs, and is not sent. True when it was one.
+   */
+  #cancelsByClosing(message: Message | readonly Message[]): boolean {
+    if (Array.isArray(message)) return false;
+    const single = message as Message;
+    if (!('method' in single) || 'id' in single || single.method !== 'notifications/cancelled') {
+      return false;
+    }
+    const revision = this.#session.protocolVersion;
+    if (revision === undefined || revision < MODERN_REVISION) return false;
+    const params = single.params as Record<string, unknown> | undefined;
+    const id = params?.['requestId'];
+    if (typeof id === 'string' || typeof id === 'number') this.cancel(id);
     return true;
   }
 
