@@ -2,7 +2,8 @@
 // user, test/helpers/oidc.ts): `mcpkit list <url>` runs the browser step once ($BROWSER is a
 // stand-in that signs in and lands on the CLI's loopback redirect) and reuses the stored token
 // afterwards; login and logout; --no-browser prints the URL; --trace masks every secret; the
-// token file is readable by its owner only; client credentials need no browser.
+// token file is readable by its owner only; client credentials need no browser; `mcpkit inspect`
+// signs in the same way before its page sees the server.
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -123,6 +124,32 @@ describe('signing in from the CLI', () => {
     )[`tokens ${url}`]!;
     expect(token).toEqual(expect.any(String));
     expect(ran.stderr).not.toContain(token!);
+  });
+
+  it('inspect signs in through the browser, and its page sees the signed-in server', async () => {
+    const me = user();
+    const child = spawnCli(['inspect', url, '--no-open'], {
+      MCPKIT_CONFIG_DIR: me.home,
+      BROWSER,
+      SIGN_IN_LOG: join(me.home, 'sign-ins.log'),
+    });
+    try {
+      // The URL (with its access token) is the one line on stdout.
+      child.stdout?.setEncoding('utf8');
+      const [line] = (await once(child.stdout as NodeJS.ReadableStream, 'data')) as [string];
+      const page = new URL(line.trim());
+      const headers = { 'x-mcpkit-token': page.searchParams.get('token') ?? '' };
+      const state = async (): Promise<{ connected: boolean; tools: { name: string }[] }> =>
+        (await fetch(`${page.origin}/api/state`, { headers })).json() as never;
+      await expect
+        .poll(async () => (await state()).tools.map((tool) => tool.name), { timeout: 30_000 })
+        .toContain('get-sum');
+      expect((await state()).connected).toBe(true);
+      expect(me.signIns()).toBe(1);
+    } finally {
+      child.kill('SIGTERM');
+      await once(child, 'close');
+    }
   });
 
   it('client credentials: --client-id and MCPKIT_CLIENT_SECRET, no browser', async () => {
