@@ -12,12 +12,11 @@ import type { AddressInfo } from 'node:net';
 import process from 'node:process';
 import { createEverythingServer } from '../../servers/everything/server.js';
 import { createNodeHandler } from '../../src/transports/http/server/node.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TestBrowser } from '../helpers/browser.js';
-import { launchChromium, look, lookUrl, screenshot } from '../helpers/browser.js';
+import { describe, expect, it } from 'vitest';
+import { look, lookUrl, screenshot } from '../helpers/browser.js';
 import {
-  Cleanups,
   browserSkip,
+  chromiumSuite,
   commandLine,
   connectionStatus,
   field,
@@ -85,19 +84,12 @@ describe.skipIf(browserSkip !== undefined)(
   suiteName('mcpkit inspect in Chromium: mcpkit serve everything'),
   { timeout: 60_000 },
   () => {
-    let browser: TestBrowser;
-    const cleanups = new Cleanups();
-    beforeAll(async () => {
-      browser = await launchChromium();
-    }, 60_000);
-    afterEach(() => cleanups.run());
-    afterAll(async () => {
-      await browser.close();
-    });
+    const suite = chromiumSuite();
+    const { cleanups } = suite;
 
     it('connects over Streamable HTTP from the Connect form', async () => {
       const url = await startEverythingHttp(cleanups);
-      const { page } = await openInspector(browser, cleanups);
+      const { page } = await openInspector(suite.browser, cleanups);
       // The token leaves the address bar once the page has read it.
       await lookUrl(page, /token=/, true);
       await look(connectionStatus(page)).toHaveText(/Disconnected/);
@@ -118,7 +110,7 @@ describe.skipIf(browserSkip !== undefined)(
       const url = await startEverythingHttp(cleanups);
       const cli = await startInspectCli(cleanups, ['inspect', url, '--no-open']);
       expect(cli.address).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{43}$/);
-      const context = await browser.newContext();
+      const context = await suite.browser.newContext();
       cleanups.add(() => context.close());
       const page = await context.newPage();
       await page.goto(cli.address);
@@ -135,7 +127,7 @@ describe.skipIf(browserSkip !== undefined)(
 
     it('connects over stdio to mcpkit serve everything (--allow-stdio)', async () => {
       const bin = await mcpkitBin();
-      const { page } = await openInspector(browser, cleanups, { allowStdio: true });
+      const { page } = await openInspector(suite.browser, cleanups, { allowStdio: true });
       const connect = page.getByRole('form', { name: 'Connect' });
       await connect.getByLabel('Transport').selectOption({ label: 'stdio command' });
       await connect
@@ -152,7 +144,7 @@ describe.skipIf(browserSkip !== undefined)(
 
     it('fills and calls get-sum (7 and 5 give 12), the raw JSON in sync', async () => {
       const url = await startEverythingHttp(cleanups);
-      const { page } = await openInspector(browser, cleanups, {
+      const { page } = await openInspector(suite.browser, cleanups, {
         target: { kind: 'url', url, headers: {} },
       });
       const form = await selectTool(page, 'get-sum');
@@ -171,7 +163,7 @@ describe.skipIf(browserSkip !== undefined)(
 
     it('shows a bad argument as a tool error (isError), not a protocol error', async () => {
       const url = await startEverythingHttp(cleanups);
-      const { page } = await openInspector(browser, cleanups, {
+      const { page } = await openInspector(suite.browser, cleanups, {
         target: { kind: 'url', url, headers: {} },
       });
       await selectTool(page, 'get-sum');
@@ -186,7 +178,7 @@ describe.skipIf(browserSkip !== undefined)(
 
     it('renders an image result', async () => {
       const url = await startEverythingHttp(cleanups);
-      const { page } = await openInspector(browser, cleanups, {
+      const { page } = await openInspector(suite.browser, cleanups, {
         target: { kind: 'url', url, headers: {} },
       });
       await selectTool(page, 'get-tiny-image');
@@ -203,7 +195,7 @@ describe.skipIf(browserSkip !== undefined)(
     ] as const) {
       it(`shows the progress of a long-running operation and cancels it (${era.name})`, async () => {
         const url = await startEverythingHttp(cleanups);
-        const { page } = await openInspector(browser, cleanups, {
+        const { page } = await openInspector(suite.browser, cleanups, {
           target: { kind: 'url', url, headers: {} },
           mode: era.mode,
         });
@@ -232,7 +224,7 @@ describe.skipIf(browserSkip !== undefined)(
     for (const mode of ['auto', '2025-11-25'] as const) {
       it(`calls every tool of the server from its form (${mode})`, async () => {
         const url = await startEverythingHttp(cleanups);
-        const { page, inspector } = await openInspector(browser, cleanups, {
+        const { page, inspector } = await openInspector(suite.browser, cleanups, {
           target: { kind: 'url', url, headers: {} },
           mode,
         });
@@ -295,7 +287,7 @@ describe.skipIf(browserSkip !== undefined)(
           }),
       );
       const { port } = guarded.address() as AddressInfo;
-      const { page, inspector } = await openInspector(browser, cleanups);
+      const { page, inspector } = await openInspector(suite.browser, cleanups);
       const connect = page.getByRole('form', { name: 'Connect' });
       await connect.getByLabel('Server URL').fill(`http://127.0.0.1:${String(port)}/mcp`);
       await connect.getByLabel('Headers').fill('Authorization: Bearer s3cret-t0ken\nX-Trace: on');
@@ -327,7 +319,7 @@ describe.skipIf(browserSkip !== undefined)(
     ] as const) {
       it(`shows the server: info, revision and era, instructions, capabilities; pings (${era.revision})`, async () => {
         const url = await startEverythingHttp(cleanups);
-        const { page } = await openInspector(browser, cleanups, {
+        const { page } = await openInspector(suite.browser, cleanups, {
           target: { kind: 'url', url, headers: {} },
           mode: era.mode,
         });
@@ -347,7 +339,7 @@ describe.skipIf(browserSkip !== undefined)(
 
     it('pins a legacy revision from the Connect form', async () => {
       const url = await startEverythingHttp(cleanups);
-      const { page } = await openInspector(browser, cleanups);
+      const { page } = await openInspector(suite.browser, cleanups);
       const connect = page.getByRole('form', { name: 'Connect' });
       await connect.getByLabel('Server URL').fill(url);
       await connect.getByLabel('Protocol revision').selectOption('2025-06-18');
@@ -363,7 +355,7 @@ describe.skipIf(browserSkip !== undefined)(
 
     it('checks structuredContent against the outputSchema', async () => {
       const url = await startEverythingHttp(cleanups);
-      const { page } = await openInspector(browser, cleanups, {
+      const { page } = await openInspector(suite.browser, cleanups, {
         target: { kind: 'url', url, headers: {} },
       });
       const form = await selectTool(page, 'get-structured-content');
@@ -376,7 +368,7 @@ describe.skipIf(browserSkip !== undefined)(
 
     it('opens a resource_link from a result', async () => {
       const url = await startEverythingHttp(cleanups);
-      const { page } = await openInspector(browser, cleanups, {
+      const { page } = await openInspector(suite.browser, cleanups, {
         target: { kind: 'url', url, headers: {} },
       });
       const form = await selectTool(page, 'get-resource-links');
@@ -392,7 +384,7 @@ describe.skipIf(browserSkip !== undefined)(
 
     it('answers a sampling request with an edited reply', async () => {
       const url = await startEverythingHttp(cleanups);
-      const { page } = await openInspector(browser, cleanups, {
+      const { page } = await openInspector(suite.browser, cleanups, {
         target: { kind: 'url', url, headers: {} },
       });
       const form = await selectTool(page, 'sample-llm');
@@ -409,7 +401,7 @@ describe.skipIf(browserSkip !== undefined)(
 
     it('shares the roots set in the Roots tab', async () => {
       const url = await startEverythingHttp(cleanups);
-      const { page } = await openInspector(browser, cleanups, {
+      const { page } = await openInspector(suite.browser, cleanups, {
         target: { kind: 'url', url, headers: {} },
       });
       await openTab(page, 'Roots');
@@ -425,7 +417,7 @@ describe.skipIf(browserSkip !== undefined)(
 
     it('shows an embedded resource', async () => {
       const url = await startEverythingHttp(cleanups);
-      const { page } = await openInspector(browser, cleanups, {
+      const { page } = await openInspector(suite.browser, cleanups, {
         target: { kind: 'url', url, headers: {} },
       });
       const form = await selectTool(page, 'get-resource-reference');
@@ -438,7 +430,7 @@ describe.skipIf(browserSkip !== undefined)(
 
     it('sets the log level and shows the server log', async () => {
       const url = await startEverythingHttp(cleanups);
-      const { page } = await openInspector(browser, cleanups, {
+      const { page } = await openInspector(suite.browser, cleanups, {
         target: { kind: 'url', url, headers: {} },
       });
       await openTab(page, 'Logs');
@@ -452,7 +444,7 @@ describe.skipIf(browserSkip !== undefined)(
 
     it('keeps the session and the wire history across a reload, and disconnects', async () => {
       const url = await startEverythingHttp(cleanups);
-      const { page } = await openInspector(browser, cleanups, {
+      const { page } = await openInspector(suite.browser, cleanups, {
         target: { kind: 'url', url, headers: {} },
       });
       await selectTool(page, 'get-tiny-image');
@@ -469,7 +461,7 @@ describe.skipIf(browserSkip !== undefined)(
 
     it('answers an elicitation form', async () => {
       const url = await startEverythingHttp(cleanups);
-      const { page } = await openInspector(browser, cleanups, {
+      const { page } = await openInspector(suite.browser, cleanups, {
         target: { kind: 'url', url, headers: {} },
       });
       const form = await selectTool(page, 'simulate-research-query');
@@ -491,7 +483,7 @@ describe.skipIf(browserSkip !== undefined)(
 
     it('reads a resource, subscribes and shows an update with the contents re-read', async () => {
       const url = await startEverythingHttp(cleanups);
-      const { page } = await openInspector(browser, cleanups, {
+      const { page } = await openInspector(suite.browser, cleanups, {
         target: { kind: 'url', url, headers: {} },
       });
       // Simulated updates on (every 100 ms here): the dynamic resources change.
@@ -520,7 +512,7 @@ describe.skipIf(browserSkip !== undefined)(
 
     it('reads a resource template filled in, its variable completed', async () => {
       const url = await startEverythingHttp(cleanups);
-      const { page } = await openInspector(browser, cleanups, {
+      const { page } = await openInspector(suite.browser, cleanups, {
         target: { kind: 'url', url, headers: {} },
       });
       await openTab(page, 'Resources');
@@ -538,7 +530,7 @@ describe.skipIf(browserSkip !== undefined)(
 
     it('runs a tool as a task (2026-07-28): asked first, then followed in the Tasks tab', async () => {
       const url = await startEverythingHttp(cleanups);
-      const { page } = await openInspector(browser, cleanups, {
+      const { page } = await openInspector(suite.browser, cleanups, {
         target: { kind: 'url', url, headers: {} },
       });
       const form = await selectTool(page, 'simulate-research-query');
@@ -560,7 +552,7 @@ describe.skipIf(browserSkip !== undefined)(
 
     it('completes a prompt argument as it is typed and gets the prompt', async () => {
       const url = await startEverythingHttp(cleanups);
-      const { page } = await openInspector(browser, cleanups, {
+      const { page } = await openInspector(suite.browser, cleanups, {
         target: { kind: 'url', url, headers: {} },
       });
       await openTab(page, 'Prompts');
@@ -586,7 +578,7 @@ describe.skipIf(browserSkip !== undefined)(
 
     it("shows each tool's token cost, the server's total and lint findings", async () => {
       const url = await startEverythingHttp(cleanups);
-      const { page } = await openInspector(browser, cleanups, {
+      const { page } = await openInspector(suite.browser, cleanups, {
         target: { kind: 'url', url, headers: {} },
       });
       await openTab(page, 'Tools');
@@ -607,7 +599,7 @@ describe.skipIf(browserSkip !== undefined)(
       );
       await look(field(form, 'name')).toHaveAttribute('aria-required', 'true');
       await look(field(form, 'uri')).toHaveAttribute('type', 'url');
-      // The browser enforces the pattern (an invalid one would be ignored).
+      // The suite.browser enforces the pattern (an invalid one would be ignored).
       const mismatch = (el: Element) => (el as HTMLInputElement).validity.patternMismatch;
       await field(form, 'name').fill('bad name!');
       expect(await field(form, 'name').evaluate(mismatch)).toBe(true);
@@ -621,7 +613,7 @@ describe.skipIf(browserSkip !== undefined)(
 
     it('shows the tools/call exchange in the wire log; its transcript downloads and replays', async () => {
       const url = await startEverythingHttp(cleanups);
-      const { page } = await openInspector(browser, cleanups, {
+      const { page } = await openInspector(suite.browser, cleanups, {
         target: { kind: 'url', url, headers: {} },
       });
       const form = await selectTool(page, 'get-sum');

@@ -3,14 +3,14 @@
 // a group, `oneOf` with titles as a drop-down of titles sending the constants, a boolean and a
 // bounded integer with defaults, and a required mark. The server is a small mcpkit server in
 // this process that echoes what it got in a fixed order.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpServer } from '../../src/server/index.js';
 import { listen } from '../../src/transports/http/server/node.js';
-import type { TestBrowser } from '../helpers/browser.js';
-import { launchChromium, look, screenshot } from '../helpers/browser.js';
+import { look, screenshot } from '../helpers/browser.js';
 import {
-  Cleanups,
   browserSkip,
+  chromiumSuite,
+  Cleanups,
   field,
   openInspector,
   resultRegion,
@@ -67,12 +67,11 @@ describe.skipIf(browserSkip !== undefined)(
   suiteName('mcpkit inspect in Chromium: forms from input schemas'),
   { timeout: 60_000 },
   () => {
-    let browser: TestBrowser;
+    const suite = chromiumSuite();
+    const { cleanups } = suite;
     let url: string;
     const stop = new Cleanups();
-    const cleanups = new Cleanups();
     beforeAll(async () => {
-      browser = await launchChromium();
       const server = new McpServer({ name: 'forms', version: '1.0.0' });
       server.tool(
         {
@@ -87,14 +86,12 @@ describe.skipIf(browserSkip !== undefined)(
       stop.add(() => server.close());
       stop.add(() => http.close());
     }, 60_000);
-    afterEach(() => cleanups.run());
     afterAll(async () => {
       await stop.run();
-      await browser.close();
     });
 
     it('fills an array, a nested object, a titled choice and defaults, then calls', async () => {
-      const { page } = await openInspector(browser, cleanups, {
+      const { page } = await openInspector(suite.browser, cleanups, {
         target: { kind: 'url', url, headers: {} },
       });
       const form = await selectTool(page, 'plan-trip');

@@ -11,13 +11,14 @@ import { dirname, join } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createEverythingServer } from '../../servers/everything/server.js';
 import type { EverythingServerOptions } from '../../servers/everything/server.js';
 import type { Inspector, InspectorOptions } from '../../src/cli/inspect/server.js';
 import { startInspector } from '../../src/cli/inspect/server.js';
 import { listen } from '../../src/transports/http/server/node.js';
 import type { TestBrowser } from '../helpers/browser.js';
-import { chromiumMissing } from '../helpers/browser.js';
+import { chromiumMissing, launchChromium } from '../helpers/browser.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -62,6 +63,34 @@ export class Cleanups {
       throw failures[0] instanceof Error ? failures[0] : new Error(String(failures[0]));
     }
   }
+}
+
+/** A browser suite's Chromium and the cleanups of its tests. */
+export interface ChromiumSuite {
+  /** Launched before the suite's first test, closed after its last. */
+  readonly browser: TestBrowser;
+  /** Run after each test. */
+  readonly cleanups: Cleanups;
+}
+
+/** Sets up a suite (call it inside `describe`): one Chromium for its tests, cleanups after each. */
+export function chromiumSuite(): ChromiumSuite {
+  let browser: TestBrowser | undefined;
+  const cleanups = new Cleanups();
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 60_000);
+  afterEach(() => cleanups.run());
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return {
+    get browser(): TestBrowser {
+      if (browser === undefined) throw new Error('Chromium is launched in beforeAll, not before');
+      return browser;
+    },
+    cleanups,
+  };
 }
 
 /**

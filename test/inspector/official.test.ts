@@ -2,16 +2,15 @@
 // @modelcontextprotocol/server-everything (the v1 SDK, 2025-11-25), run as a stdio child
 // process: the basic flow of the mcpkit everything tests (connect, a tool form, an image, the
 // wire log) works the same on a server mcpkit did not write.
-import { afterAll, afterEach, beforeAll, describe, it } from 'vitest';
-import type { TestBrowser } from '../helpers/browser.js';
-import { launchChromium, look, screenshot } from '../helpers/browser.js';
+import { describe, it } from 'vitest';
+import { look, screenshot } from '../helpers/browser.js';
 import {
-  Cleanups,
-  OFFICIAL_EVERYTHING,
   browserSkip,
+  chromiumSuite,
   commandLine,
   connectionStatus,
   field,
+  OFFICIAL_EVERYTHING,
   openInspector,
   openTab,
   resultRegion,
@@ -26,19 +25,12 @@ describe.skipIf(browserSkip !== undefined)(
   suiteName('mcpkit inspect in Chromium: the official server-everything'),
   { timeout: 60_000 },
   () => {
-    let browser: TestBrowser;
-    const cleanups = new Cleanups();
-    beforeAll(async () => {
-      browser = await launchChromium();
-    }, 60_000);
-    afterEach(() => cleanups.run());
-    afterAll(async () => {
-      await browser.close();
-    });
+    const suite = chromiumSuite();
+    const { cleanups } = suite;
 
     /** An inspector started connected to server-everything over stdio. */
     const open = (): Promise<Opened> =>
-      openInspector(browser, cleanups, {
+      openInspector(suite.browser, cleanups, {
         allowStdio: true,
         target: {
           kind: 'command',
@@ -48,7 +40,7 @@ describe.skipIf(browserSkip !== undefined)(
       });
 
     it('connects over stdio from the Connect form and shows the server', async () => {
-      const { page } = await openInspector(browser, cleanups, { allowStdio: true });
+      const { page } = await openInspector(suite.browser, cleanups, { allowStdio: true });
       const connect = page.getByRole('form', { name: 'Connect' });
       await connect.getByLabel('Transport').selectOption({ label: 'stdio command' });
       await connect.getByLabel('Command').fill(commandLine([OFFICIAL_EVERYTHING, 'stdio']));
@@ -63,7 +55,7 @@ describe.skipIf(browserSkip !== undefined)(
 
     it('connects over Streamable HTTP and calls get-sum', async () => {
       const url = await startOfficialHttp(cleanups);
-      const { page } = await openInspector(browser, cleanups, {
+      const { page } = await openInspector(suite.browser, cleanups, {
         target: { kind: 'url', url, headers: {} },
       });
       await look(connectionStatus(page)).toHaveText(/Connected/);

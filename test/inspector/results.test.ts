@@ -4,14 +4,13 @@
 // (a player). Also a server that fails its own output check: a protocol error, not a tool error.
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { McpServer } from '../../src/server/index.js';
 import { listen } from '../../src/transports/http/server/node.js';
-import type { TestBrowser } from '../helpers/browser.js';
-import { launchChromium, look } from '../helpers/browser.js';
+import { look } from '../helpers/browser.js';
 import {
-  Cleanups,
   browserSkip,
+  chromiumSuite,
   openInspector,
   resultRegion,
   selectTool,
@@ -25,18 +24,11 @@ describe.skipIf(browserSkip !== undefined)(
   suiteName('mcpkit inspect in Chromium: results by kind'),
   { timeout: 60_000 },
   () => {
-    let browser: TestBrowser;
-    const cleanups = new Cleanups();
-    beforeAll(async () => {
-      browser = await launchChromium();
-    }, 60_000);
-    afterEach(() => cleanups.run());
-    afterAll(async () => {
-      await browser.close();
-    });
+    const suite = chromiumSuite();
+    const { cleanups } = suite;
 
     const openOdd = (): Promise<Opened> =>
-      openInspector(browser, cleanups, {
+      openInspector(suite.browser, cleanups, {
         target: { kind: 'command', command: process.execPath, args: [ODD_SERVER] },
       });
 
@@ -78,7 +70,7 @@ describe.skipIf(browserSkip !== undefined)(
       const http = await listen(() => server);
       cleanups.add(() => server.close());
       cleanups.add(() => http.close());
-      const { page } = await openInspector(browser, cleanups, {
+      const { page } = await openInspector(suite.browser, cleanups, {
         target: { kind: 'url', url: http.url, headers: {} },
       });
       await selectTool(page, 'broken-weather');

@@ -8,12 +8,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Inspector } from '../../src/cli/inspect/server.js';
 import { startInspector } from '../../src/cli/inspect/server.js';
-import type { TestBrowser } from '../helpers/browser.js';
-import { launchChromium, look } from '../helpers/browser.js';
-import { Cleanups, UI_DIR, browserSkip, suiteName, uiMissing } from './harness.js';
+import { look } from '../helpers/browser.js';
+import { browserSkip, chromiumSuite, suiteName, UI_DIR, uiMissing } from './harness.js';
 
 /** What one raw HTTP exchange gave. */
 interface Answer {
@@ -223,15 +222,8 @@ describe.skipIf(browserSkip !== undefined)(
   suiteName('mcpkit inspect: a page from another origin cannot drive it (Chromium)'),
   { timeout: 60_000 },
   () => {
-    let browser: TestBrowser;
-    const cleanups = new Cleanups();
-    beforeAll(async () => {
-      browser = await launchChromium();
-    }, 60_000);
-    afterEach(() => cleanups.run());
-    afterAll(async () => {
-      await browser.close();
-    });
+    const suite = chromiumSuite();
+    const { cleanups } = suite;
 
     it('refuses every request a foreign page can make, so no command runs', async () => {
       const dir = mkdtempSync(join(tmpdir(), 'mcpkit-inspect-csrf-'));
@@ -257,7 +249,7 @@ describe.skipIf(browserSkip !== undefined)(
       await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
       cleanups.add(() => new Promise((resolve) => evil.close(resolve)));
       const { port } = evil.address() as AddressInfo;
-      const context = await browser.newContext();
+      const context = await suite.browser.newContext();
       cleanups.add(() => context.close());
       const page = await context.newPage();
       await page.goto(`http://127.0.0.1:${String(port)}/`);
