@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/commands/replay.js';
 import { startInspector } from '../../src/cli/inspect/server.js';
 import type { Io } from '../../src/cli/io.js';
-import { McpServer } from '../../src/server/server.js';
+import type { McpServer } from '../../src/server/server.js';
 import type { Listening } from '../../src/transports/http/server/node.js';
 import { listen } from '../../src/transports/http/server/node.js';
 import { createSumServer } from '../helpers/sum-server.js';
@@ -22,21 +22,7 @@ let changed: Listening;
 
 /** The sum server, but its answer worded differently. */
 function changedSumServer(): McpServer {
-  const server = new McpServer({ name: 'sum-server', version: '1.0.0' });
-  server.tool(
-    {
-      name: 'get-sum',
-      description: 'Adds two numbers. Use it for arithmetic.',
-      inputSchema: {
-        type: 'object',
-        properties: { a: { type: 'number' }, b: { type: 'number' } },
-        required: ['a', 'b'],
-        additionalProperties: false,
-      },
-    },
-    (args) => `Sum: ${String((args['a'] as number) + (args['b'] as number))}`,
-  );
-  return server;
+  return createSumServer({}, (a, b) => `Sum: ${String(a + b)}`);
 }
 
 beforeAll(async () => {
