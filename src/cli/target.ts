@@ -9,6 +9,7 @@ import { asObject, stringRecord } from '../internal/json.js';
 import type { Transport } from '../jsonrpc/index.js';
 import type { StreamableHttpClientTransport } from '../transports/http/index.js';
 import { createStreamableHttpClientTransport } from '../transports/http/index.js';
+import type { StdioClientOptions } from '../transports/stdio/index.js';
 import { createStdioClientTransport } from '../transports/stdio/index.js';
 import type { CommonOptions, ParsedArgs } from './args.js';
 import { CliError, UsageError } from './errors.js';
@@ -43,6 +44,23 @@ export interface CommandTarget {
 
 /** A server to talk to. */
 export type Target = UrlTarget | CommandTarget;
+
+/** Whether the target's headers carry an Authorization header (then no OAuth sign-in). */
+export function hasAuthorization(target: UrlTarget): boolean {
+  return Object.keys(target.headers).some((name) => name.toLowerCase() === 'authorization');
+}
+
+/** How every command starts a stdio server: its command, variables and folder, stderr piped. */
+export function spawnOptions(target: CommandTarget): StdioClientOptions {
+  return {
+    command: target.command,
+    args: target.args,
+    ...(target.env === undefined ? {} : { env: { ...target.env } }),
+    ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
+    stderr: 'pipe',
+    killTimeoutMs: 1000,
+  };
+}
 
 /** Whether a positional argument is a server URL. */
 export function isUrl(text: string): boolean {
@@ -290,22 +308,14 @@ interface TransportContext {
  */
 function createTransport(target: Target, options: TransportContext): Transport {
   if (target.kind === 'url') {
-    const given = Object.keys(target.headers).some(
-      (name) => name.toLowerCase() === 'authorization',
-    );
     return createStreamableHttpClientTransport(target.url, {
       headers: target.headers,
-      ...(given ? {} : { auth: cliOAuth(target.url, options) }),
+      ...(hasAuthorization(target) ? {} : { auth: cliOAuth(target.url, options) }),
     });
   }
   const { io, style, showStderr, noise } = options;
   return createStdioClientTransport({
-    command: target.command,
-    args: target.args,
-    ...(target.env === undefined ? {} : { env: { ...target.env } }),
-    ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
-    stderr: 'pipe',
-    killTimeoutMs: 1000,
+    ...spawnOptions(target),
     onError: (error: LocalError) => {
       // The transport quotes the start of the line last: ... ("the line").
       const line = /\("(.*)"\)$/s.exec(error.message)?.[1] ?? error.message;

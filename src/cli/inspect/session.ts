@@ -21,7 +21,7 @@ import type { ProtocolRevision } from '../../protocol/version.js';
 import { createStreamableHttpClientTransport } from '../../transports/http/index.js';
 import { createStdioClientTransport } from '../../transports/stdio/index.js';
 import type { Target } from '../target.js';
-import { targetLabel } from '../target.js';
+import { hasAuthorization, spawnOptions, targetLabel } from '../target.js';
 import { formatTranscript } from '../transcript.js';
 import { version } from '../version.js';
 import { ApiError } from './api-error.js';
@@ -405,10 +405,7 @@ export class InspectorSession {
   /** The authorization of a URL target given no Authorization header, when there is one. */
   #authFor(target: Target): ReturnType<UrlAuth> | undefined {
     if (target.kind !== 'url' || this.#options.auth === undefined) return undefined;
-    const given = Object.keys(target.headers).some(
-      (name) => name.toLowerCase() === 'authorization',
-    );
-    return given ? undefined : this.#options.auth(target.url);
+    return hasAuthorization(target) ? undefined : this.#options.auth(target.url);
   }
 
   #transport(
@@ -423,12 +420,7 @@ export class InspectorSession {
       });
     }
     return createStdioClientTransport({
-      command: target.command,
-      args: target.args,
-      ...(target.env === undefined ? {} : { env: { ...target.env } }),
-      ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
-      stderr: 'pipe',
-      killTimeoutMs: 1000,
+      ...spawnOptions(target),
       onStderr: (chunk) => {
         this.#options.stderr?.(chunk);
         if (generation === this.#generation) {
