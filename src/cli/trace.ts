@@ -17,19 +17,28 @@ export interface TracedTransport extends Transport {
   setProtocolVersion(revision: string | undefined): void;
 }
 
-/** Wraps `inner` so that every message in and out is written to `sink`. */
-export function traceTransport(
-  inner: Transport,
-  sink: TextSink,
-  options: { style: Style; now?: () => Date },
-): TracedTransport {
-  const tracer = new Tracer(sink, options.style, options.now ?? (() => new Date()));
+/** What {@link observeTransport} tells of the messages crossing a transport. */
+export interface TransportObserver {
+  /** A message (or batch) sent (`>>`) or received (`<<`), before it goes on. */
+  message(direction: '>>' | '<<', message: Message | readonly Message[]): void;
+  /** The transport closed. */
+  closed?(error: Error | undefined): void;
+  /** The Client told the transport the negotiated revision. */
+  revision?(revision: string): void;
+}
+
+/**
+ * Wraps `inner` so that `observer` sees every message in and out, unchanged and in order; also
+ * forwards `setProtocolVersion`, which the Client calls when present. The one wrapper of
+ * `--trace` and of the inspector's wire log.
+ */
+export function observeTransport(inner: Transport, observer: TransportObserver): TracedTransport {
   const versioned = inner as VersionedTransport;
   return {
     start(receiver: Receiver) {
       return inner.start({
         message(message, info) {
-          tracer.write('<<', message);
+          observer.message('<<', message);
           receiver.message(message, info);
         },
         ...(receiver.batch === undefined
@@ -37,29 +46,49 @@ export function traceTransport(
           : {
               batch(items, info) {
                 for (const item of items) {
-                  tracer.write('<<', 'message' in item ? item.message : item.invalid);
+                  observer.message('<<', 'message' in item ? item.message : item.invalid);
                 }
                 receiver.batch?.(items, info);
               },
             }),
         closed(error) {
-          tracer.closed(error);
+          observer.closed?.(error);
           receiver.closed(error);
         },
       });
     },
     send(message, sendOptions) {
-      tracer.write('>>', message);
+      observer.message('>>', message);
       return inner.send(message, sendOptions);
     },
     close() {
       return inner.close();
     },
     setProtocolVersion(revision) {
-      if (revision !== undefined) tracer.revision = revision;
+      if (revision !== undefined) observer.revision?.(revision);
       versioned.setProtocolVersion?.call(inner, revision);
     },
   };
+}
+
+/** Wraps `inner` so that every message in and out is written to `sink`. */
+export function traceTransport(
+  inner: Transport,
+  sink: TextSink,
+  options: { style: Style; now?: () => Date },
+): TracedTransport {
+  const tracer = new Tracer(sink, options.style, options.now ?? (() => new Date()));
+  return observeTransport(inner, {
+    message: (direction, message) => {
+      tracer.write(direction, message);
+    },
+    closed: (error) => {
+      tracer.closed(error);
+    },
+    revision: (revision) => {
+      tracer.revision = revision;
+    },
+  });
 }
 
 class Tracer {

@@ -2,9 +2,11 @@
 // wrapper, the idea of --trace in ../trace.ts) and every HTTP exchange under it (a fetch wrapper
 // given to the Streamable HTTP transport), numbered, timed and bounded. Secrets in HTTP headers
 // are masked before they are stored.
-import type { Message, Receiver, Transport } from '../../jsonrpc/index.js';
+import type { Message, Transport } from '../../jsonrpc/index.js';
 import type { FetchLike } from '../../transports/http/index.js';
 import { MetaKey } from '../../protocol/index.js';
+import type { TracedTransport } from '../trace.js';
+import { observeTransport } from '../trace.js';
 
 /** Client to server (`>>`) or server to client (`<<`), as in the golden transcripts. */
 export type Direction = '>>' | '<<';
@@ -24,18 +26,7 @@ export interface HttpView {
 }
 
 /** One entry of the log. */
-export type WireEntry =
-  | {
-      seq: number;
-      time: number;
-      dir: Direction;
-      kind: 'jsonrpc';
-      message: object;
-      method?: string;
-      id?: string | number;
-      revision?: string;
-    }
-  | { seq: number; time: number; dir: Direction; kind: 'http'; http: HttpView };
+export type WireEntry = NewEntry & { seq: number; time: number };
 
 /** An entry before it is numbered and timed. */
 export type NewEntry =
@@ -147,53 +138,18 @@ export class WireLog {
   }
 }
 
-/** The wrapped transport also forwards `setProtocolVersion`, which the Client calls. */
-export interface LoggedTransport extends Transport {
-  setProtocolVersion(revision: string | undefined): void;
-}
-
 /** Wraps `inner` so that every JSON-RPC message in and out is added to `log`. */
-export function logTransport(inner: Transport, log: WireLog): LoggedTransport {
+export function logTransport(inner: Transport, log: WireLog): TracedTransport {
   const labels = new Labeller();
-  const versioned = inner as Transport & { setProtocolVersion?(revision?: string): void };
-  const record = (dir: Direction, message: Message | readonly Message[]): void => {
-    const items: readonly Message[] = Array.isArray(message) ? message : [message as Message];
-    for (const item of items) log.add(labels.entry(dir, item));
-  };
-  return {
-    start(receiver: Receiver) {
-      return inner.start({
-        message(message, info) {
-          record('<<', message);
-          receiver.message(message, info);
-        },
-        ...(receiver.batch === undefined
-          ? {}
-          : {
-              batch(items, info) {
-                for (const item of items) {
-                  record('<<', 'message' in item ? item.message : item.invalid);
-                }
-                receiver.batch?.(items, info);
-              },
-            }),
-        closed(error) {
-          receiver.closed(error);
-        },
-      });
+  return observeTransport(inner, {
+    message: (dir, message) => {
+      const items: readonly Message[] = Array.isArray(message) ? message : [message as Message];
+      for (const item of items) log.add(labels.entry(dir, item));
     },
-    send(message, options) {
-      record('>>', message);
-      return inner.send(message, options);
+    revision: (revision) => {
+      labels.revision = revision;
     },
-    close() {
-      return inner.close();
-    },
-    setProtocolVersion(revision) {
-      if (revision !== undefined) labels.revision = revision;
-      versioned.setProtocolVersion?.call(inner, revision);
-    },
-  };
+  });
 }
 
 /** Names the method, id and revision of each message, pairing responses with their requests. */
