@@ -6,18 +6,17 @@ import http from 'node:http';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
-import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createEverythingServer } from '../../servers/everything/server.js';
 import type { EverythingServer } from '../../servers/everything/server.js';
 import { run as runCommand } from '../../src/cli/commands/inspect.js';
 import type { Inspector, InspectorOptions } from '../../src/cli/inspect/server.js';
-import type { Io } from '../../src/cli/io.js';
 import { startInspector } from '../../src/cli/inspect/server.js';
 import { McpServer } from '../../src/server/server.js';
 import { parseTranscript } from '../../src/cli/transcript.js';
 import type { Listening } from '../../src/transports/http/server/node.js';
 import { createNodeHandler, listen } from '../../src/transports/http/server/node.js';
+import { captureIo } from '../helpers/capture-io.js';
 
 let everything: EverythingServer;
 let upstream: Listening;
@@ -861,19 +860,10 @@ describe('stdio targets', () => {
 describe('mcpkit inspect (the command, run in this process)', () => {
   /** Runs the command; resolves its output once it has printed the URL. */
   function runInspect(args: string[]) {
-    let stdout = '';
-    let stderr = '';
-    const io: Io = {
-      stdout: { write: (text: string) => (stdout += text) },
-      stderr: { write: (text: string) => (stderr += text) },
-      stdin: new PassThrough(),
-      isTTY: false,
-      // A scratch config folder: a sign-in must never touch the user's own.
-      env: { MCPKIT_CONFIG_DIR: join(uiDir, 'config') },
-      color: false,
-    };
+    // A scratch config folder: a sign-in must never touch the user's own.
+    const { io, stdout, stderr } = captureIo({ MCPKIT_CONFIG_DIR: join(uiDir, 'config') });
     const done = runCommand(args, io);
-    return { done, out: () => ({ stdout, stderr }) };
+    return { done, out: () => ({ stdout: stdout(), stderr: stderr() }) };
   }
 
   it('prints the URL with the token, serves until SIGTERM, then closes the session', async () => {

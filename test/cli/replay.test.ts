@@ -5,14 +5,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/commands/replay.js';
 import { startInspector } from '../../src/cli/inspect/server.js';
-import type { Io } from '../../src/cli/io.js';
 import type { McpServer } from '../../src/server/server.js';
 import type { Listening } from '../../src/transports/http/server/node.js';
 import { listen } from '../../src/transports/http/server/node.js';
+import { captureIo } from '../helpers/capture-io.js';
 import { createSumServer } from '../helpers/sum-server.js';
 
 const GOLDEN = new URL('../transcripts/', import.meta.url);
@@ -41,18 +40,9 @@ afterAll(async () => {
 
 /** Runs `mcpkit replay <args>` in this process and collects its output. */
 async function replay(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: Io = {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    stdin: new PassThrough(),
-    isTTY: false,
-    env: {},
-    color: false,
-  };
+  const { io, stdout, stderr } = captureIo();
   const code = await run(args, io);
-  return { code, stdout, stderr };
+  return { code, stdout: stdout(), stderr: stderr() };
 }
 
 const golden = (name: string) => new URL(name, GOLDEN).pathname;
