@@ -12,6 +12,8 @@ import type { Receiver, Transport } from '../../../jsonrpc/transport.js';
 import type { FetchLike, HeadersOption, ReconnectOptions } from './http.js';
 import { closedError, isInitialize, jsonRpcErrorsIn, refusedPost } from './http.js';
 import type { HttpAuthorizer } from '../../../protocol/auth.js';
+import type { ProtocolRevision } from '../../../protocol/version.js';
+import { eraOf } from '../../../protocol/version.js';
 import { withAuthorizer } from './authorized.js';
 import { Inbox } from '../../../jsonrpc/inbox.js';
 import { Ledger } from './ledger.js';
@@ -22,9 +24,6 @@ import type { SseClientTransport } from './legacy-sse.js';
 import type { AnswerLimits } from './answers.js';
 import { AnswerLimiter } from './answers.js';
 import { createSseClientTransport } from './legacy-sse.js';
-
-/** The first revision in which HTTP cancellation is closing the stream (no notice). */
-const MODERN_REVISION = '2026-07-28';
 
 export type { HttpSendOptions } from './post.js';
 
@@ -235,7 +234,7 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
       return false;
     }
     const revision = this.#session.protocolVersion;
-    if (revision === undefined || revision < MODERN_REVISION) return false;
+    if (revision === undefined || eraOf(revision as ProtocolRevision) !== 'modern') return false;
     const params = single.params as Record<string, unknown> | undefined;
     const id = params?.['requestId'];
     if (typeof id === 'string' || typeof id === 'number') this.cancel(id);
