@@ -408,7 +408,7 @@ class Connection {
       if (signal !== undefined) {
         const onAbort = (): void => {
           const reason = abortReason(signal);
-          exchange.abort(reason);
+          exchange.fail(reason);
           this.destroy();
         };
         signal.addEventListener('abort', onAbort, { once: true });
@@ -514,11 +514,13 @@ class Exchange {
   #chunks: Buffer[] = [];
   #bodyBytes = 0;
   #stream: ReadableStreamDefaultController<Uint8Array> | undefined;
-  #settled = false;
   reusable = true;
   streaming = false;
   cleanup: (() => void) | undefined;
+  /** Set by the connection: the reader of a stream wants more (the socket was paused). */
   onResume: (() => void) | undefined;
+  /** Set by the connection: the reader cancelled the stream (the connection is dropped). */
+  onCancel: (() => void) | undefined;
 
   constructor(
     { request, settings, reused }: { request: Request1; settings: Settings; reused: boolean },
@@ -545,19 +547,14 @@ class Exchange {
       switch (this.#phase) {
         case 'head': {
           const end = data.indexOf(CRLF2);
-          if (end < 0) {
-            if (data.length > this.#settings.maxHeaderBytes) {
-              throw new Error(
-                `the response head is larger than ${String(this.#settings.maxHeaderBytes)} bytes`,
-              );
-            }
-            this.#pending = data;
-            return 'more';
-          }
-          if (end > this.#settings.maxHeaderBytes) {
+          if ((end < 0 ? data.length : end) > this.#settings.maxHeaderBytes) {
             throw new Error(
               `the response head is larger than ${String(this.#settings.maxHeaderBytes)} bytes`,
             );
+          }
+          if (end < 0) {
+            this.#pending = data;
+            return 'more';
           }
           const final = this.#head(data.toString('latin1', 0, end));
           data = data.subarray(end + 4);
@@ -639,7 +636,6 @@ class Exchange {
 
   /** The peer ended the stream. Returns whether the response completed with it. */
   endOfStream(): boolean {
-    if (this.#settled && this.#stream === undefined) return true;
     if (this.#phase === 'eof') {
       this.#complete();
       return true;
@@ -658,10 +654,6 @@ class Exchange {
       this.#stream.error(error);
       this.#stream = undefined;
     }
-  }
-
-  abort(reason: Error): void {
-    this.fail(reason);
   }
 
   /** Parses a response head; false for an informational (1xx) one, which another follows. */
@@ -760,9 +752,6 @@ class Exchange {
     this.#settle(response);
   }
 
-  /** Set by the connection: the page-reader cancelled a stream. */
-  onCancel: (() => void) | undefined;
-
   #body(data: Buffer): Outcome {
     if (data.length === 0) return 'more';
     if (this.#stream !== undefined) {
@@ -810,7 +799,6 @@ class Exchange {
   }
 
   #settle(response: Response): void {
-    this.#settled = true;
     const resolve = this.#resolve;
     this.#resolve = undefined;
     this.#reject = undefined;
