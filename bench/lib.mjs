@@ -207,7 +207,7 @@ export function startServer(
 export function kindServer(kind, root = ROOT, { stdio = false } = {}) {
   const kinds = stdio
     ? ['raw', 'raw-modern', 'legacy', 'modern']
-    : ['raw', 'raw-modern', 'modern', 'stateless', 'session'];
+    : ['raw', 'raw-modern', 'modern', 'stateless', 'session', 'gateway'];
   if (!kinds.includes(kind)) {
     throw new Error(`unknown ${stdio ? 'stdio' : 'HTTP'} kind ${kind} (${kinds.join(', ')})`);
   }
@@ -215,9 +215,11 @@ export function kindServer(kind, root = ROOT, { stdio = false } = {}) {
   return {
     file: kind.startsWith('raw')
       ? join(BENCH, 'servers', `raw-${transport}.mjs`)
-      : join(root, 'bench', 'servers', `mcpkit-${transport}.mjs`),
+      : kind === 'gateway'
+        ? join(root, 'bench', 'servers', 'mcpkit-gateway.mjs')
+        : join(root, 'bench', 'servers', `mcpkit-${transport}.mjs`),
     env: stdio ? {} : { PORT: '0', BENCH_SESSIONS: kind === 'stateless' ? '0' : '1' },
-    era: kind === 'modern' || kind === 'raw-modern' ? 'modern' : 'legacy',
+    era: kind === 'modern' || kind === 'raw-modern' || kind === 'gateway' ? 'modern' : 'legacy',
   };
 }
 

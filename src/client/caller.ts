@@ -49,6 +49,8 @@ type ProgressListener = (params: Params) => void;
 export class Caller {
   readonly #settings: CallerSettings;
   readonly #progress = new Map<RequestId, ProgressListener>();
+  /** The `tag` of each request in flight that has one, by its id (this round's). */
+  readonly #tags = new Map<RequestId, unknown>();
   #nextId = 0;
   #revision: ProtocolRevision = LATEST_REVISION;
   /** The lowest log level asked for in 2026-07-28 `_meta`; undefined asks for none. */
@@ -81,6 +83,11 @@ export class Caller {
   /** The client's identity as `revision` defines it. */
   info(revision: ProtocolRevision): Spec.Implementation {
     return this.#settings.info(revision);
+  }
+
+  /** The `tag` of request `id` while it is in flight; undefined for none (or no id). */
+  tagOf(id: RequestId | undefined): unknown {
+    return id === undefined ? undefined : this.#tags.get(id);
   }
 
   /** A fresh request id. */
@@ -170,7 +177,7 @@ export class Caller {
       const id = round === 0 ? call.id : this.nextId();
       call.onRound?.(id);
       const wire = this.#withMeta({ ...params, ...extra }, call.token, call.clientCapabilities);
-      const result = await this.#send(method, wire, { ...call, id });
+      const result = await this.#tagged(call.tag, id, this.#send(method, wire, { ...call, id }));
       if (this.era === 'modern' && isTaskResult(result) && method === 'tools/call') {
         return call.rawTask === true ? result : driveTask(result, this.taskIo, call);
       }
@@ -181,7 +188,18 @@ export class Caller {
           `${method} needed more than ${this.#settings.maxInputRounds} rounds of input`,
         );
       }
-      extra = await this.#answer(result as Params, call.signal);
+      extra = await this.#answer(result as Params, call);
+    }
+  }
+
+  /** `sent`, with request `id` known by `tag` (when there is one) until it settles. */
+  async #tagged<T>(tag: unknown, id: RequestId, sent: Promise<T>): Promise<T> {
+    if (tag === undefined) return sent;
+    this.#tags.set(id, tag);
+    try {
+      return await sent;
+    } finally {
+      this.#tags.delete(id);
     }
   }
 
@@ -200,11 +218,12 @@ export class Caller {
   };
 
   /** The params of the retry: this round's answers and the state, echoed as received. */
-  async #answer(result: Params, signal: AbortSignal | undefined): Promise<Params> {
+  async #answer(result: Params, { signal, tag }: RequestOptions): Promise<Params> {
     const ctx = {
       era: this.era,
       revision: this.#revision,
       signal: signal ?? new AbortController().signal,
+      ...(tag === undefined ? {} : { tag }),
     };
     const extra: Params = {};
     if (result['inputRequests'] !== undefined) {

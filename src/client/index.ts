@@ -16,6 +16,7 @@ export type {
   InputContext,
   ListKind,
   ListOptions,
+  LogContext,
   LoggingLevel,
   Prompt,
   ReadResourceResult,

@@ -3,6 +3,7 @@
 // Connection request handler), 2026-07-28 servers embed them in an `input_required` result
 // (fulfilled here for the round-trip driver). Spec 2026-07-28 basic/patterns/mrtr.
 import { isObject } from '../internal/json.js';
+import type { RequestId } from '../jsonrpc/message.js';
 import type { RequestHandler } from '../jsonrpc/serve.js';
 import { ErrorCode, JsonRpcError, LocalError, LocalErrorCode } from '../jsonrpc/errors.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
@@ -45,7 +46,10 @@ export class InputHandlers {
    * The Connection handler for legacy server-to-client requests: `ping`, then the questions
    * with a handler; anything else is -32601.
    */
-  requestHandler(revision: () => ProtocolRevision): RequestHandler {
+  requestHandler(
+    revision: () => ProtocolRevision,
+    tagOf: (id: RequestId | undefined) => unknown,
+  ): RequestHandler {
     return async (request, rctx) => {
       if (request.method === 'ping') return {};
       const answer = this.#answers.get(request.method);
@@ -54,7 +58,9 @@ export class InputHandlers {
       }
       const params = isObject(request.params) ? request.params : {};
       const current = revision();
-      return answer(params, { era: eraOf(current), revision: current, signal: rctx.signal });
+      const tag = tagOf(rctx.info?.relatedRequestId);
+      const ctx = { era: eraOf(current), revision: current, signal: rctx.signal };
+      return answer(params, tag === undefined ? ctx : { ...ctx, tag });
     };
   }
 

@@ -4,7 +4,7 @@
 import { isObject } from '../internal/json.js';
 import { Connection } from '../jsonrpc/connection.js';
 import { LocalError, LocalErrorCode } from '../jsonrpc/errors.js';
-import type { Notification } from '../jsonrpc/message.js';
+import type { Notification, RequestId } from '../jsonrpc/message.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import { DEFINITION_FIELDS } from '../protocol/fields.js';
 import { builtinValidator } from '../protocol/json-schema/index.js';
@@ -62,9 +62,12 @@ export class ClientSession {
     const declared = deriveCapabilities(options);
     const input = new InputHandlers(options);
     this.connection = new Connection(settings.transport, {
-      onRequest: input.requestHandler(() => this.caller.revision),
-      onNotification: (notification) => {
-        this.#notified(notification);
+      onRequest: input.requestHandler(
+        () => this.caller.revision,
+        (id) => this.caller.tagOf(id),
+      ),
+      onNotification: (notification, info) => {
+        this.#notified(notification, info?.relatedRequestId);
       },
       onError: (error) => {
         this.report(error);
@@ -136,7 +139,8 @@ export class ClientSession {
     }
   }
 
-  #notified(notification: Notification): void {
+  /** Handles a notification; `related` is the request of ours whose stream carried it. */
+  #notified(notification: Notification, related: RequestId | undefined): void {
     const { method } = notification;
     const params = isObject(notification.params) ? notification.params : {};
     this.#emit(this.#options.onNotification, notification);
@@ -156,10 +160,10 @@ export class ClientSession {
     const tag = subscriptionIdOf(params);
     // A notification of a stream the client has closed is late: no events for it.
     if (tag !== undefined && !this.listens.has(tag)) return;
-    this.#event(method, params);
+    this.#event(method, params, related);
   }
 
-  #event(method: string, params: Record<string, unknown>): void {
+  #event(method: string, params: Record<string, unknown>, related: RequestId | undefined): void {
     const options = this.#options;
     const kind = LIST_CHANGED[method];
     if (kind !== undefined) {
@@ -167,7 +171,16 @@ export class ClientSession {
       if (kind === 'tools') this.tools.forget();
       this.#emit(options.onListChanged, kind);
     } else if (method === 'notifications/message') {
-      this.#emit(options.onLog, params as unknown as Spec.LoggingMessageNotificationParams);
+      const { onLog } = options;
+      if (onLog !== undefined) {
+        const tag = this.caller.tagOf(related);
+        this.#emit(
+          (log: Spec.LoggingMessageNotificationParams) => {
+            onLog(log, tag === undefined ? {} : { tag });
+          },
+          params as unknown as Spec.LoggingMessageNotificationParams,
+        );
+      }
     } else if (method === 'notifications/resources/updated') {
       const uri = params['uri'];
       if (typeof uri === 'string') this.#emit(options.onResourceUpdated, uri);

@@ -35,6 +35,17 @@ export interface InputContext {
    * under it). Absent for legacy requests.
    */
   readonly key?: string;
+  /** The `tag` of the call this question belongs to (see CallOptions), when it has one. */
+  readonly tag?: unknown;
+}
+
+/** What `onLog` learns about a log message. */
+export interface LogContext {
+  /**
+   * The `tag` of the call the message was sent in the course of (see CallOptions): known when
+   * it came on that call's response stream. Absent otherwise.
+   */
+  readonly tag?: unknown;
 }
 
 /** Answers an elicitation: asks the user, in form or URL mode. */
@@ -105,7 +116,7 @@ export interface ClientOptions {
   /** Receives every notification from the server, as sent, before the specific events. */
   onNotification?: (notification: Notification) => void;
   /** Receives log messages (`notifications/message`). */
-  onLog?: (params: Spec.LoggingMessageNotificationParams) => void;
+  onLog?: (params: Spec.LoggingMessageNotificationParams, ctx: LogContext) => void;
   /**
    * Receives list changes. Legacy servers send them unasked; in 2026-07-28 the client opens a
    * `subscriptions/listen` stream for them on connect (see `autoListen`).
@@ -178,6 +189,13 @@ export interface CallOptions {
    * either changes (as tasks/get shows them), from the first state on.
    */
   onTaskStatus?: (status: string, message: string | undefined) => void;
+  /**
+   * A value of the caller's, handed back as `ctx.tag` to the handlers of what the server asks
+   * or logs in the course of this call: the questions a 2026-07-28 result embeds, and in legacy
+   * revisions the requests and log messages that come on this call's response stream
+   * (Streamable HTTP; stdio links none to a call). What a gateway uses to route them.
+   */
+  tag?: unknown;
 }
 
 /** Options of a listing. */

@@ -3,8 +3,7 @@
 // over any transport), tools and prompts namespaced with the host's rules (src/host/names.ts),
 // and kept in step with the upstreams' lists. Requests are forwarded with their progress,
 // cancellation and errors; the upstreams' own requests (elicitation, sampling, roots) and logs
-// go to the downstream request that caused them.
-import { AsyncLocalStorage } from 'node:async_hooks';
+// go to the downstream request that caused them (each forwarded call is tagged with it).
 import type {
   CallToolResult,
   CompleteRef,
@@ -115,7 +114,6 @@ export class Gateway {
   readonly #upstreams = new Map<string, Upstream>();
   readonly #options: GatewayOptions;
   readonly #tokenizer: Tokenizer;
-  readonly #calls = new AsyncLocalStorage<Call>();
   readonly #inflight = new Map<string, Set<Call>>();
   readonly #tools = new Map<string, { served: ServedTool; handle: RegisteredHandle<unknown> }>();
   readonly #resources = new Map<string, { owner: string; key: string; handle: Handle }>();
@@ -236,19 +234,19 @@ export class Gateway {
   #hooks(name: string): UpstreamHooks {
     return {
       elicit: (params, input) => {
-        const call = this.#route(name, 'elicitation');
+        const call = this.#route(name, input.tag, 'elicitation');
         return call.ctx.elicit(params, keyOf(call, input.key));
       },
       sample: (params, input) => {
-        const call = this.#route(name, 'sampling');
+        const call = this.#route(name, input.tag, 'sampling');
         return call.ctx.sample(params, keyOf(call, input.key));
       },
       roots: (input) => {
-        const call = this.#callOf(name);
+        const call = this.#callOf(name, input.tag);
         return call === undefined ? [] : call.ctx.roots(keyOf(call, input.key));
       },
-      log: (params) => {
-        const call = this.#callOf(name);
+      log: (params, tag) => {
+        const call = this.#callOf(name, tag);
         if (call !== undefined) {
           void call.ctx.log(params.level, params.data, params.logger).catch(() => undefined);
         } else {
@@ -273,20 +271,19 @@ export class Gateway {
 
   /**
    * The downstream request an upstream's request or log belongs to: the one whose forwarded call
-   * it arrived within (2026-07-28 upstreams and HTTP response streams), else the latest request
-   * in flight to that upstream (stdio carries no link between a server's request and the call
-   * that caused it).
+   * it came in the course of (`tag`: known for 2026-07-28 upstreams and HTTP response streams),
+   * else the latest request in flight to that upstream (stdio carries no link between a server's
+   * request and the call that caused it).
    */
-  #callOf(upstream: string): Call | undefined {
-    const current = this.#calls.getStore();
-    if (current?.upstream === upstream) return current;
+  #callOf(upstream: string, tag: unknown): Call | undefined {
     const inflight = this.#inflight.get(upstream);
     if (inflight === undefined || inflight.size === 0) return undefined;
+    if (inflight.has(tag as Call)) return tag as Call;
     return [...inflight].at(-1);
   }
 
-  #route(upstream: string, what: string): Call {
-    const call = this.#callOf(upstream);
+  #route(upstream: string, tag: unknown, what: string): Call {
+    const call = this.#callOf(upstream, tag);
     if (call === undefined) {
       throw new JsonRpcError(
         -32603,
@@ -296,8 +293,11 @@ export class Gateway {
     return call;
   }
 
-  /** Runs `fn` as part of `call`: the upstream's requests meanwhile go to its client. */
-  async #within<T>(call: Call, fn: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `fn`, the forwarding of `call` (which tags its upstream request with `call`), with
+   * `call` in flight: the upstream's requests and logs meanwhile go to its client.
+   */
+  async #within<T>(call: Call, fn: (call: Call) => Promise<T>): Promise<T> {
     let inflight = this.#inflight.get(call.upstream);
     if (inflight === undefined) {
       inflight = new Set();
@@ -305,7 +305,7 @@ export class Gateway {
     }
     inflight.add(call);
     try {
-      return await this.#calls.run(call, fn);
+      return await fn(call);
     } finally {
       inflight.delete(call);
     }
@@ -399,7 +399,7 @@ export class Gateway {
   #registerTool(tool: ServedTool): RegisteredHandle<unknown> {
     const { upstream, original } = tool;
     const handler = (args: Record<string, unknown>, ctx: HandlerContext) =>
-      this.#within({ upstream, ctx }, () => this.#callTool({ upstream, ctx }, original, args));
+      this.#within({ upstream, ctx }, (call) => this.#callTool(call, original, args));
     const definition = { ...tool.definition } as Record<string, unknown>;
     return this.server.tool(definition as never, handler as never);
   }
@@ -414,6 +414,7 @@ export class Gateway {
     try {
       const result = await upstream.use((client) =>
         client.callTool(tool, args, {
+          tag: call,
           signal: ctx.signal,
           clientCapabilities: forwardedCapabilities(ctx),
           onProgress: (progress, total, message) => {
@@ -523,9 +524,10 @@ export class Gateway {
 
   async #readResource(owner: string, uri: string, ctx: HandlerContext) {
     const upstream = this.#upstream(owner);
-    const result = await this.#within({ upstream: owner, ctx }, () =>
+    const result = await this.#within({ upstream: owner, ctx }, (call) =>
       upstream.use((client) =>
         client.readResource(uri, {
+          tag: call,
           signal: ctx.signal,
           clientCapabilities: forwardedCapabilities(ctx),
         }),
@@ -598,12 +600,12 @@ export class Gateway {
         },
         async (args, ctx) => {
           const upstream = this.#upstream(owner);
-          const result = await this.#within({ upstream: owner, ctx }, () =>
+          const result = await this.#within({ upstream: owner, ctx }, (call) =>
             upstream.use((client) =>
               client.getPrompt(
                 source.name,
                 { ...args },
-                { signal: ctx.signal, clientCapabilities: forwardedCapabilities(ctx) },
+                { tag: call, signal: ctx.signal, clientCapabilities: forwardedCapabilities(ctx) },
               ),
             ),
           ).catch(rethrow);

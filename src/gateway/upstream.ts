@@ -28,7 +28,8 @@ export interface UpstreamHooks {
   readonly elicit: ElicitHandler;
   readonly sample: SampleHandler;
   readonly roots: RootsHandler;
-  readonly log: (params: Spec.LoggingMessageNotificationParams) => void;
+  /** A log message; `tag` is that of the call it came in the course of, when known. */
+  readonly log: (params: Spec.LoggingMessageNotificationParams, tag: unknown) => void;
   readonly resourceUpdated: (uri: string) => void;
   /** The lists or the state changed: the gateway resyncs what it serves. */
   readonly changed: () => void;
@@ -279,8 +280,8 @@ export class Upstream {
       onSample: (params, ctx) => this.#hooks.sample(params, ctx),
       sampling: { tools: true },
       onRoots: (ctx) => this.#hooks.roots(ctx),
-      onLog: (params) => {
-        this.#hooks.log(params);
+      onLog: (params, ctx) => {
+        this.#hooks.log(params, ctx.tag);
       },
       onListChanged: (kind) => {
         const client = this.#client;

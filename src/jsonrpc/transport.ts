@@ -23,6 +23,12 @@ export interface MessageInfo {
    * response (an HTTP POST waiting for it) can end it. Absent when nothing waits.
    */
   unanswered?: () => void;
+  /**
+   * The id of the request of ours whose response stream carried this message (a Streamable
+   * HTTP client's POST stream): what a server sent in the course of that request. Absent where
+   * the transport cannot tell (stdio, standalone streams).
+   */
+  relatedRequestId?: RequestId;
 }
 
 /** Options for {@link Transport.send}. */

@@ -3,6 +3,7 @@
 // stream as well, the copy is dropped (Spec 2025-11-25 basic/transports#resumability-and-redelivery).
 import type { WireError } from '../../../jsonrpc/errors.js';
 import type { Message, RequestId } from '../../../jsonrpc/message.js';
+import type { MessageInfo } from '../../../jsonrpc/transport.js';
 
 const ANSWERED_KEPT = 1024;
 
@@ -11,11 +12,11 @@ const ANSWERED_KEPT = 1024;
  * and de-duplicates their responses. It remembers the last 1024 answered ids.
  */
 export class Ledger {
-  readonly #deliver: (message: Message) => void;
+  readonly #deliver: (message: Message, info?: MessageInfo) => void;
   readonly #outstanding = new Map<RequestId, AbortController>();
   readonly #answered = new Set<RequestId>();
 
-  constructor(deliver: (message: Message) => void) {
+  constructor(deliver: (message: Message, info?: MessageInfo) => void) {
     this.#deliver = deliver;
   }
 
@@ -38,7 +39,7 @@ export class Ledger {
   }
 
   /** Delivers a message; a response is delivered once, then its replays are dropped. */
-  receive(message: Message): void {
+  receive(message: Message, info?: MessageInfo): void {
     if (!('method' in message) && message.id !== null) {
       const { id } = message;
       if (this.#outstanding.has(id)) {
@@ -48,7 +49,7 @@ export class Ledger {
         return;
       }
     }
-    this.#deliver(message);
+    this.#deliver(message, info);
   }
 
   /** Delivers `error` as the response of each request of `ids` still awaiting one on `owner`. */

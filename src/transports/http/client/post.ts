@@ -171,6 +171,8 @@ async function accept(host: PostHost, post: Post, response: Response): Promise<b
       signal: controller.signal,
       resumable: !post.modern,
       answered: () => host.ledger.settled(ids, controller),
+      // What the server sends on this stream belongs to the request it carries.
+      info: ids.length === 1 ? { relatedRequestId: ids[0] as RequestId } : undefined,
       fail: (error) => {
         host.ledger.fail(ids, controller, error);
       },

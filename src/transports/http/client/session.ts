@@ -6,6 +6,7 @@
 import type { JsonRpcError } from '../../../jsonrpc/errors.js';
 import { LocalError, LocalErrorCode } from '../../../jsonrpc/errors.js';
 import type { Message, RequestId } from '../../../jsonrpc/message.js';
+import type { MessageInfo } from '../../../jsonrpc/transport.js';
 import { HeaderName, setMcpHeaders } from './headers.js';
 import type { FetchLike, HeadersOption, ReconnectOptions } from './http.js';
 import {
@@ -43,8 +44,8 @@ export interface SessionHost {
   readonly closeTimeoutMs: number;
   /** Every POST and stream in flight, aborted by close; the standalone stream joins it. */
   readonly controllers: Set<AbortController>;
-  /** Delivers one message read from an SSE stream. */
-  receive(message: Message): void;
+  /** Delivers one message read from an SSE stream, with what is known of that stream. */
+  receive(message: Message, info?: MessageInfo): void;
   /** Reports a problem no caller is waiting for. Must not throw. */
   report(error: Error): void;
 }
@@ -72,8 +73,8 @@ export class ClientSession {
       policy: reconnectPolicy(host.options.reconnect),
       open: (lastEventId, signal) => this.#get(lastEventId, signal),
       expired: (response, text) => this.expired(this.#id, response, text)?.toWire(),
-      receive: (message) => {
-        host.receive(message);
+      receive: (message, info) => {
+        host.receive(message, info);
       },
       report: (error) => {
         host.report(error);

@@ -5,6 +5,7 @@
 import type { WireError } from '../../../jsonrpc/errors.js';
 import { LocalError, LocalErrorCode } from '../../../jsonrpc/errors.js';
 import type { Message } from '../../../jsonrpc/message.js';
+import type { MessageInfo } from '../../../jsonrpc/transport.js';
 import type { ReadOutcome, StreamCursor } from './events.js';
 import { isMessageEvent, messagesIn, readEventStream } from './events.js';
 import type { ReconnectPolicy } from './http.js';
@@ -31,8 +32,8 @@ export interface StreamHost {
    * session) when the GET carried a session id, else undefined.
    */
   expired(response: Response, text: string): WireError | undefined;
-  /** Delivers one incoming message. */
-  receive(message: Message): void;
+  /** Delivers one incoming message, with what is known of the stream it came on. */
+  receive(message: Message, info?: MessageInfo): void;
   /** Reports a problem no caller is waiting for. */
   report(error: Error): void;
 }
@@ -49,6 +50,8 @@ export interface PostStream {
   answered(): boolean;
   /** Fails the requests still unanswered with `error`. */
   fail(error: WireError): void;
+  /** What each message of this stream is delivered with (the request it answers). */
+  readonly info?: MessageInfo | undefined;
 }
 
 /** A fresh cursor: no event id, no retry hint. */
@@ -60,7 +63,11 @@ export function newCursor(): StreamCursor {
 function pump(
   host: StreamHost,
   body: ReadableStream<Uint8Array>,
-  { cursor, done }: { cursor: StreamCursor; done?: () => boolean },
+  {
+    cursor,
+    done,
+    info,
+  }: { cursor: StreamCursor; done?: () => boolean; info?: MessageInfo | undefined },
 ): Promise<ReadOutcome> {
   const report = (error: Error): void => {
     host.report(error);
@@ -70,7 +77,7 @@ function pump(
       if (!isMessageEvent(event)) return;
       for (const message of messagesIn(event.data, report)) {
         cursor.received++;
-        host.receive(message);
+        host.receive(message, info);
       }
     },
     error: report,
@@ -91,7 +98,7 @@ export async function followPostStream(host: StreamHost, post: PostStream): Prom
   const backoff = new EmptyStreams(host.policy);
   for (;;) {
     backoff.opened(cursor);
-    await pump(host, body, { cursor, done: () => post.answered() });
+    await pump(host, body, { cursor, done: () => post.answered(), info: post.info });
     backoff.closed(cursor);
     if (post.signal.aborted || post.answered()) return;
     if (!post.resumable || cursor.lastEventId === undefined) {

@@ -111,9 +111,9 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
   readonly #posts: PostHost;
   readonly #answers: AnswerLimiter;
   readonly #inbox = new Inbox();
-  readonly #ledger = new Ledger((message) => {
+  readonly #ledger = new Ledger((message, info) => {
     this.#session.observe(message);
-    this.#inbox.message(message);
+    this.#inbox.message(message, info);
   });
   /** Every POST and stream in flight, aborted by close. */
   readonly #controllers = new Set<AbortController>();
@@ -144,8 +144,8 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
       options,
       closeTimeoutMs,
       controllers: this.#controllers,
-      receive: (message) => {
-        this.#ledger.receive(message);
+      receive: (message, info) => {
+        this.#ledger.receive(message, info);
       },
       report,
     });
