@@ -661,11 +661,11 @@ function reconcile<T extends { owner: string; source: unknown }>(
  */
 function forwardedCapabilities(ctx: HandlerContext): Spec.ClientCapabilities {
   const { elicitation, sampling, roots } = ctx.client.capabilities;
-  return {
-    ...(elicitation === undefined ? {} : { elicitation }),
-    ...(sampling === undefined ? {} : { sampling }),
-    ...(roots === undefined ? {} : { roots }),
-  };
+  const forwarded: Spec.ClientCapabilities = {};
+  if (elicitation !== undefined) forwarded.elicitation = elicitation;
+  if (sampling !== undefined) forwarded.sampling = sampling;
+  if (roots !== undefined) forwarded.roots = roots;
+  return forwarded;
 }
 
 /** The listed fields of an upstream resource, template or prompt that pass through. */

@@ -27,25 +27,43 @@ export function modernRevisionOf(message: Message): string | undefined {
   return typeof revision === 'string' ? revision : undefined;
 }
 
+/** Header fields of a request as the client transports build them: names in lower case. */
+export type HeaderFields = Record<string, string>;
+
 /**
  * The standard headers of a 2026-07-28 request: `MCP-Protocol-Version` (equal to the body's
  * `_meta` revision), `Mcp-Method`, and `Mcp-Name` for `tools/call` and `prompts/get`
  * (`params.name`) and `resources/read` (`params.uri`). Empty for any other message.
  */
 export function standardHeaders(message: Message): Record<string, string> {
+  const headers: Record<string, string> = {};
+  mirror(message, headers, HeaderName);
+  return headers;
+}
+
+/** The names of the standard headers as {@link HeaderFields} hold them. */
+const LOWER = {
+  ProtocolVersion: 'mcp-protocol-version',
+  Method: 'mcp-method',
+  Name: 'mcp-name',
+} as const;
+
+/** Writes the standard headers of `message` (if any) into `headers`, under `names`. */
+function mirror(
+  message: Message,
+  headers: Record<string, string>,
+  names: { readonly ProtocolVersion: string; readonly Method: string; readonly Name: string },
+): void {
   const revision = modernRevisionOf(message);
-  if (revision === undefined || !('method' in message)) return {};
-  const headers: Record<string, string> = {
-    [HeaderName.ProtocolVersion]: revision,
-    [HeaderName.Method]: message.method,
-  };
+  if (revision === undefined || !('method' in message)) return;
+  headers[names.ProtocolVersion] = revision;
+  headers[names.Method] = message.method;
   const source = nameParamOf(message.method);
   const params = message.params;
   if (source !== undefined && isRecord(params)) {
     const value = params[source];
-    if (typeof value === 'string') headers[HeaderName.Name] = encodeHeaderValue(value);
+    if (typeof value === 'string') headers[names.Name] = encodeHeaderValue(value);
   }
-  return headers;
 }
 
 /** The MCP headers of one request; each is left out when undefined. */
@@ -63,23 +81,18 @@ export interface McpHeaderFields {
 }
 
 /**
- * Sets the MCP headers of a request on `headers` (the custom ones), replacing any custom header
- * of the same name: the protocol's own headers must be right. Returns `headers`.
+ * Sets the MCP headers of a request on `headers` (the custom ones, lower-case names), replacing
+ * any custom header of the same name: the protocol's own headers must be right. Returns
+ * `headers`.
  */
-export function setMcpHeaders(headers: Headers, fields: McpHeaderFields): Headers {
+export function setMcpHeaders(headers: HeaderFields, fields: McpHeaderFields): HeaderFields {
   const { accept, sessionId, protocolVersion, lastEventId, message } = fields;
-  if (accept !== undefined) headers.set('Accept', accept);
-  if (message !== undefined) headers.set('Content-Type', 'application/json');
-  if (sessionId !== undefined) headers.set(HeaderName.SessionId, sessionId);
-  if (protocolVersion !== undefined) headers.set(HeaderName.ProtocolVersion, protocolVersion);
-  if (lastEventId !== undefined && lastEventId !== '') {
-    headers.set(HeaderName.LastEventId, lastEventId);
-  }
-  if (message !== undefined && !Array.isArray(message)) {
-    for (const [name, value] of Object.entries(standardHeaders(message as Message))) {
-      headers.set(name, value);
-    }
-  }
+  if (accept !== undefined) headers['accept'] = accept;
+  if (message !== undefined) headers['content-type'] = 'application/json';
+  if (sessionId !== undefined) headers['mcp-session-id'] = sessionId;
+  if (protocolVersion !== undefined) headers[LOWER.ProtocolVersion] = protocolVersion;
+  if (lastEventId !== undefined && lastEventId !== '') headers['last-event-id'] = lastEventId;
+  if (message !== undefined && !Array.isArray(message)) mirror(message as Message, headers, LOWER);
   return headers;
 }
 

@@ -1,6 +1,7 @@
 // What the HTTP client transports share: fetch options, media types, HTTP failures turned into
 // JSON-RPC errors, and reconnection timing. Runtime-neutral (fetch, Headers, AbortSignal): no
 // Node APIs, so the client transports also run in browsers, Deno and Workers.
+import type { HeaderFields } from './headers.js';
 import { decodeValue } from '../../../jsonrpc/codec.js';
 import type { WireError } from '../../../jsonrpc/errors.js';
 import { JsonRpcError, LocalError, LocalErrorCode } from '../../../jsonrpc/errors.js';
@@ -97,11 +98,25 @@ export function isJson(response: Response): boolean {
   return mediaTypeOf(response) === 'application/json';
 }
 
-/** Resolves the custom headers option into a fresh Headers object. */
-export async function customHeaders(option: HeadersOption | undefined): Promise<Headers> {
-  if (option === undefined) return new Headers();
-  const record = typeof option === 'function' ? await option() : option;
-  return new Headers(record);
+/**
+ * The custom headers option as fresh header fields (lower-case names): at once for a record, a
+ * promise for a function. Throws (or rejects) a TypeError for a header that is not valid.
+ */
+export function customHeaders(
+  option: HeadersOption | undefined,
+): HeaderFields | Promise<HeaderFields> {
+  if (option === undefined) return {};
+  if (typeof option !== 'function') return fieldsOf(option);
+  return Promise.resolve(option()).then(fieldsOf);
+}
+
+function fieldsOf(record: Readonly<Record<string, string>>): HeaderFields {
+  const fields: HeaderFields = {};
+  // Headers checks each name and value as fetch would.
+  new Headers(record).forEach((value, name) => {
+    fields[name] = value;
+  });
+  return fields;
 }
 
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -344,7 +359,7 @@ export function requestIdsOf(message: Message | readonly Message[]): RequestId[]
 export async function deleteSession(
   fetchFn: FetchLike,
   url: string,
-  init: { headers: Headers; timeoutMs: number },
+  init: { headers: HeaderFields; timeoutMs: number },
 ): Promise<Error | undefined> {
   const controller = new AbortController();
   const timer = setTimeout(() => {

@@ -133,7 +133,7 @@ class SseClient implements SseClientTransport {
     let response: Response;
     try {
       const headers = await customHeaders(this.#options.headers);
-      headers.set('Accept', 'text/event-stream');
+      headers['accept'] = 'text/event-stream';
       response = await this.#fetch(this.url.href, { method: 'GET', headers, signal });
     } catch (error) {
       if (signal.aborted) throw signal.reason;
@@ -237,7 +237,7 @@ class SseClient implements SseClientTransport {
       let response: Response;
       try {
         const headers = await customHeaders(this.#options.headers);
-        headers.set('Content-Type', 'application/json');
+        headers['content-type'] = 'application/json';
         response = await this.#fetch(endpoint.href, {
           method: 'POST',
           headers,

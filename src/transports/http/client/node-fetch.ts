@@ -829,64 +829,134 @@ function decoded(bytes: Buffer, encoding: string | undefined): Buffer {
  * `json`, `arrayBuffer`, and `body`, without the cost of a Response and its Headers unless
  * `body` or `clone` is read (then a real Response is made once).
  */
-function bufferedResponse({
-  status,
-  statusText,
-  raw,
-  bytes,
-}: {
+function bufferedResponse(fields: {
   status: number;
   statusText: string;
   raw: Map<string, string>;
   bytes: Buffer;
 }): Response {
-  let full: Response | undefined;
-  const whole = (): Response =>
-    (full ??= new Response(
-      bytes.length === 0 || NO_BODY_STATUS.has(status) ? null : new Uint8Array(bytes),
-      { status: status >= 200 && status <= 599 ? status : 500, statusText, headers: [...raw] },
-    ));
-  let used = false;
-  const consume = (): Buffer => {
-    if (used) throw new TypeError('Body is unusable: Body has already been read');
-    used = true;
-    return bytes;
-  };
-  const headers = {
-    get: (name: string): string | null => raw.get(name.toLowerCase()) ?? null,
-    has: (name: string): boolean => raw.has(name.toLowerCase()),
-    forEach: (callback: (value: string, name: string) => void): void => {
-      for (const [name, value] of raw) callback(value, name);
-    },
-    entries: () => raw.entries(),
-    keys: () => raw.keys(),
-    values: () => raw.values(),
-    [Symbol.iterator]: () => raw.entries(),
-  };
-  const response = {
+  return new BufferedResponse(fields) as unknown as Response;
+}
+
+/** The headers of a {@link BufferedResponse}: a read-only view of its lower-case map. */
+class FieldHeaders {
+  readonly #raw: Map<string, string>;
+
+  constructor(raw: Map<string, string>) {
+    this.#raw = raw;
+  }
+
+  get(name: string): string | null {
+    return this.#raw.get(name.toLowerCase()) ?? null;
+  }
+
+  has(name: string): boolean {
+    return this.#raw.has(name.toLowerCase());
+  }
+
+  forEach(callback: (value: string, name: string) => void): void {
+    for (const [name, value] of this.#raw) callback(value, name);
+  }
+
+  entries(): IterableIterator<[string, string]> {
+    return this.#raw.entries();
+  }
+
+  keys(): IterableIterator<string> {
+    return this.#raw.keys();
+  }
+
+  values(): IterableIterator<string> {
+    return this.#raw.values();
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    return this.#raw.entries();
+  }
+}
+
+class BufferedResponse {
+  readonly status: number;
+  readonly statusText: string;
+  readonly ok: boolean;
+  readonly redirected = false;
+  readonly type = 'basic';
+  readonly url = '';
+  readonly #raw: Map<string, string>;
+  readonly #bytes: Buffer;
+  #headers: FieldHeaders | undefined;
+  #used = false;
+  #full: Response | undefined;
+
+  constructor({
     status,
     statusText,
-    ok: status >= 200 && status < 300,
-    redirected: false,
-    type: 'basic',
-    url: '',
-    headers,
-    get bodyUsed() {
-      return used;
-    },
-    text: () => Promise.resolve().then(() => consume().toString('utf8')),
-    json: () => Promise.resolve().then(() => JSON.parse(consume().toString('utf8')) as unknown),
-    arrayBuffer: () =>
-      Promise.resolve().then(() => {
-        const b = consume();
-        return b.buffer.slice(b.byteOffset, b.byteOffset + b.length);
-      }),
-    get body() {
-      if (used) return null;
-      used = true;
-      return whole().body;
-    },
-    clone: () => whole().clone(),
-  };
-  return response as unknown as Response;
+    raw,
+    bytes,
+  }: {
+    status: number;
+    statusText: string;
+    raw: Map<string, string>;
+    bytes: Buffer;
+  }) {
+    this.status = status;
+    this.statusText = statusText;
+    this.ok = status >= 200 && status < 300;
+    this.#raw = raw;
+    this.#bytes = bytes;
+  }
+
+  get headers(): FieldHeaders {
+    return (this.#headers ??= new FieldHeaders(this.#raw));
+  }
+
+  get bodyUsed(): boolean {
+    return this.#used;
+  }
+
+  get body(): ReadableStream<Uint8Array> | null {
+    if (this.#used) return null;
+    this.#used = true;
+    return this.#whole().body;
+  }
+
+  text(): Promise<string> {
+    return this.#consume().then((bytes) => bytes.toString('utf8'));
+  }
+
+  json(): Promise<unknown> {
+    return this.#consume().then((bytes) => JSON.parse(bytes.toString('utf8')) as unknown);
+  }
+
+  arrayBuffer(): Promise<ArrayBuffer> {
+    return this.#consume().then(
+      (bytes) =>
+        bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) as ArrayBuffer,
+    );
+  }
+
+  clone(): Response {
+    return this.#whole().clone();
+  }
+
+  /** The bytes, once: a second read rejects as a Response's does. */
+  #consume(): Promise<Buffer> {
+    if (this.#used) {
+      return Promise.reject(new TypeError('Body is unusable: Body has already been read'));
+    }
+    this.#used = true;
+    return Promise.resolve(this.#bytes);
+  }
+
+  #whole(): Response {
+    const { status } = this;
+    return (this.#full ??= new Response(
+      this.#bytes.length === 0 || NO_BODY_STATUS.has(status) ? null : new Uint8Array(this.#bytes),
+      {
+        status: status >= 200 && status <= 599 ? status : 500,
+        statusText: this.statusText,
+        headers: [...this.#raw],
+      },
+    ));
+  }
 }

@@ -6,6 +6,8 @@ import { encode } from '../../../jsonrpc/codec.js';
 import type { Message, RequestId } from '../../../jsonrpc/message.js';
 import type { SendOptions } from '../../../jsonrpc/transport.js';
 import { messagesIn } from './events.js';
+import { isPromise } from '../../../internal/maybe.js';
+import type { HeaderFields } from './headers.js';
 import { modernRevisionOf, setMcpHeaders } from './headers.js';
 import type { FetchLike, HeadersOption } from './http.js';
 import {
@@ -123,10 +125,11 @@ async function postRequest(
   extra: HttpSendOptions['headers'],
 ): Promise<Response> {
   const { signal } = post.controller;
-  let headers: Headers;
+  let headers: HeaderFields;
   try {
-    headers = await customHeaders(host.options.headers);
-    for (const [name, value] of Object.entries(extra ?? {})) headers.set(name, value);
+    const custom = customHeaders(host.options.headers);
+    headers = isPromise(custom) ? await custom : custom;
+    for (const [name, value] of Object.entries(extra ?? {})) headers[name.toLowerCase()] = value;
     setMcpHeaders(headers, {
       accept: ACCEPT_BOTH,
       sessionId: post.session,
