@@ -49,6 +49,7 @@ export function watchClose(inner: Transport): { transport: Transport; closed: Pr
       }),
     send: (message, options) => inner.send(message, options),
     close: () => inner.close(),
+    cancel: (requestId, reason) => inner.cancel?.(requestId, reason) ?? false,
   };
   return { transport, closed };
 }

@@ -64,6 +64,9 @@ export function observeTransport(inner: Transport, observer: TransportObserver):
     close() {
       return inner.close();
     },
+    cancel(requestId, reason) {
+      return inner.cancel?.(requestId, reason) ?? false;
+    },
     setProtocolVersion(revision) {
       if (revision !== undefined) observer.revision?.(revision);
       versioned.setProtocolVersion?.call(inner, revision);

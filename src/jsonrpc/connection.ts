@@ -60,8 +60,6 @@ interface Pending {
   timeoutMs: number | undefined;
   timer: ReturnType<typeof setTimeout> | undefined;
   cleanup: () => void;
-  /** Aborted when the call ends without a response, so the transport can drop its stream. */
-  abandon: AbortController;
 }
 
 /**
@@ -158,7 +156,6 @@ export class Connection implements Peer {
         timeoutMs: options.timeoutMs ?? this.#options.timeoutMs,
         timer: undefined,
         cleanup: () => signal?.removeEventListener('abort', onAbort),
-        abandon: new AbortController(),
       };
       (this.#pending ??= new Map()).set(id, pending);
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -167,7 +164,7 @@ export class Connection implements Peer {
         params === undefined
           ? { jsonrpc: '2.0', id, method }
           : { jsonrpc: '2.0', id, method, params };
-      const send: SendOptions = { signal: pending.abandon.signal };
+      const send: SendOptions = {};
       if (options.relatedRequestId !== undefined) send.relatedRequestId = options.relatedRequestId;
       if (options.headers !== undefined) send.headers = options.headers;
       this.#send(message, send).catch((error: unknown) => {
@@ -233,7 +230,7 @@ export class Connection implements Peer {
 
   /**
    * Removes a pending call and returns it, once. Unless a response settled it, the transport is
-   * told the call was abandoned.
+   * told the call was abandoned (`cancel`), so that it can drop the call's stream.
    */
   #settle(id: RequestId, answered = false): Pending | undefined {
     const pending = this.#pending?.get(id);
@@ -241,7 +238,7 @@ export class Connection implements Peer {
     this.#pending?.delete(id);
     if (pending.timer !== undefined) clearTimeout(pending.timer);
     pending.cleanup();
-    if (!answered) pending.abandon.abort();
+    if (!answered) this.#transport.cancel?.(id);
     return pending;
   }
 

@@ -39,9 +39,8 @@ export interface SendOptions {
    */
   relatedRequestId?: RequestId;
   /**
-   * For an outgoing request: aborted when the caller gives up on it (abort, timeout, close).
-   * Transports with a stream per request (Streamable HTTP, 2026-07-28) close it, which is how
-   * that revision cancels.
+   * For an outgoing request: aborted when its sender gives up on it, as {@link Transport.cancel}
+   * (a Connection calls that instead, which costs no AbortSignal per request).
    */
   signal?: AbortSignal;
   /** Extra transport headers for this message (HTTP `Mcp-Param-*`); others ignore them. */
@@ -77,4 +76,11 @@ export interface Transport {
   send(message: Message | readonly Message[], options?: SendOptions): Promise<void>;
   /** Closes the transport. */
   close(): Promise<void>;
+  /**
+   * Optional: the sender gave up on outgoing request `requestId` (abort, timeout, close) before
+   * its response. A transport with a stream per request (Streamable HTTP) closes the one that
+   * carries it, which is how 2026-07-28 cancels, and drops its response. A wrapping transport
+   * passes it on. False when the request is not in flight. Must not throw.
+   */
+  cancel?(requestId: RequestId, reason?: unknown): boolean;
 }
