@@ -1,12 +1,12 @@
 // Caller sends one MCP request the way the negotiated revision wants it: `_meta` with the
 // revision, capabilities and client (2026-07-28), a progress token when progress is wanted,
-// `notifications/cancelled` on abort, and the multi round-trip driver that answers
+// `notifications/cancelled` on abort and timeout, and the multi round-trip driver that answers
 // `input_required` results and retries with a new id (Spec 2026-07-28 basic/patterns/mrtr).
 import { linkSignals } from '../internal/abort.js';
 import type { TaskIo } from './tasks.js';
 import { driveTask } from './tasks.js';
 import { isObject } from '../internal/json.js';
-import type { Connection } from '../jsonrpc/connection.js';
+import type { AbandonedCall, Connection } from '../jsonrpc/connection.js';
 import type { CallOptions as ConnectionCallOptions } from '../jsonrpc/serve.js';
 import { LocalError, LocalErrorCode } from '../jsonrpc/errors.js';
 import type { RequestId } from '../jsonrpc/message.js';
@@ -264,31 +264,21 @@ export class Caller {
     return options;
   }
 
-  /** Sends one round (`options.id` set) and tells the server if its signal aborts meanwhile. */
+  /** Sends one round (`options.id` set); see {@link abandoned} for a round given up on. */
   #send(method: string, params: Params, options: ConnectionCallOptions): Promise<unknown> {
-    const pending = this.#settings.connection.request(method, params, options);
-    const { signal, id } = options;
-    // The spec forbids cancelling `initialize`; connect closes the connection instead.
-    if (signal !== undefined && id !== undefined && method !== 'initialize') {
-      this.#cancelOnAbort(id, signal, pending);
-    }
-    return pending;
+    return this.#settings.connection.request(method, params, options);
   }
 
-  /** Tells the server when the caller gives up on request `id` while it is in flight. */
-  #cancelOnAbort(id: RequestId, signal: AbortSignal, pending: Promise<unknown>): void {
-    let settled = false;
-    const onAbort = (): void => {
-      if (settled) return;
-      const params = { requestId: id, reason: reasonText(signal.reason) };
-      this.notify('notifications/cancelled', params).catch(this.#settings.report);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    const done = (): void => {
-      settled = true;
-      signal.removeEventListener('abort', onAbort);
-    };
-    pending.then(done, done);
+  /**
+   * Tells the server of a request the client gave up on while it was in flight (its signal
+   * aborted, or it timed out): `notifications/cancelled`, which 2026-07-28 over Streamable HTTP
+   * turns into closing the request's stream. Never for `initialize`, which the spec forbids
+   * cancelling (connect closes the connection instead).
+   */
+  abandoned({ id, method, reason }: AbandonedCall): void {
+    if (method === 'initialize') return;
+    const params = { requestId: id, reason: reasonText(reason) };
+    this.notify('notifications/cancelled', params).catch(this.#settings.report);
   }
 }
 

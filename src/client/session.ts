@@ -72,6 +72,9 @@ export class ClientSession {
       onError: (error) => {
         this.report(error);
       },
+      onAbandon: (abandoned) => {
+        this.caller.abandoned(abandoned);
+      },
       onClose: (error) => {
         this.#emit(options.onClose, error);
       },

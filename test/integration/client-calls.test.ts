@@ -204,6 +204,22 @@ describe('calls', () => {
       });
       await expect(client.ping()).resolves.toBeUndefined();
     });
+
+    it(`tells the server of a call that timed out (${era})`, async () => {
+      const { server, state } = callServer();
+      const { client, sent } = await connectClient(server, { mode: { pin: revision } });
+      const call = client.callTool('hang', {}, { timeoutMs: 200 });
+      await expect(call).rejects.toMatchObject({ code: 'REQUEST_TIMEOUT' });
+      await vi.waitFor(() => {
+        expect(state.aborted).toBe(1);
+      });
+      expect(state.started).toBe(1);
+      const id = sent('tools/call')[0]!.message['id'];
+      expect(sent('notifications/cancelled')[0]!.message['params']).toMatchObject({
+        requestId: id,
+        reason: expect.stringContaining('timed out') as unknown,
+      });
+    });
   }
 
   it('restarts the timeout on progress, so long calls with progress never time out', async () => {
