@@ -5,6 +5,7 @@
 // cancellation and errors; the upstreams' own requests (elicitation, sampling, roots) and logs
 // go to the downstream request that caused them (each forwarded call is tagged with it).
 import type {
+  CallOptions,
   CallToolResult,
   CompleteRef,
   Prompt,
@@ -18,6 +19,7 @@ import { SEARCH_TOOLS, SEARCH_TOOLS_DEFINITION, searchTools } from '../host/disc
 import type { Tokenizer } from '../host/tokens.js';
 import { ESTIMATE, serializeTool } from '../host/tokens.js';
 import type { JsonSchemaValidator } from '../protocol/json-schema/index.js';
+import { MetaKey } from '../protocol/version.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import { McpServer } from '../server/index.js';
 import type {
@@ -412,16 +414,18 @@ export class Gateway {
     const { upstream: name, ctx } = call;
     const upstream = this.#upstream(name);
     try {
-      const result = await upstream.use((client) =>
-        client.callTool(tool, args, {
-          tag: call,
-          signal: ctx.signal,
-          clientCapabilities: forwardedCapabilities(ctx),
-          onProgress: (progress, total, message) => {
-            void ctx.progress(progress, total, message).catch(() => undefined);
-          },
-        }),
-      );
+      const options: CallOptions = {
+        tag: call,
+        signal: ctx.signal,
+        clientCapabilities: forwardedCapabilities(ctx),
+      };
+      // Progress is asked of the upstream only when the downstream client asked for it.
+      if (ctx.meta?.[MetaKey.ProgressToken] !== undefined) {
+        options.onProgress = (progress, total, message) => {
+          void ctx.progress(progress, total, message).catch(() => undefined);
+        };
+      }
+      const result = await upstream.use((client) => client.callTool(tool, args, options));
       return toolResult(result);
     } catch (error) {
       if (error instanceof JsonRpcError || ctx.signal.aborted) throw error;
