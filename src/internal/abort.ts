@@ -44,43 +44,112 @@ export function linkSignals(sources: readonly AbortSignal[]): LinkedSignal {
   return { signal: controller.signal, abort, release };
 }
 
+/** What a {@link LazySignal} follows: a signal, or another LazySignal (without making its signal). */
+export type SignalSource = AbortSignal | LazySignal;
+
 /**
  * A linked signal made only when it is first read: most handlers never read their signal, and
- * every AbortSignal costs microseconds to make on Node 20. `abort` before the first read is
- * remembered; a read after `release` gets a signal that no longer follows the sources.
+ * every AbortSignal costs microseconds to make on Node 20. It follows its sources (read once,
+ * when it is first read or followed); a LazySignal source is followed without making its
+ * signal, so a chain of them costs one AbortSignal, the one read. `abort` before the first read
+ * is remembered; after `release` it no longer follows the sources.
  */
 export class LazySignal {
-  readonly #sources: () => readonly AbortSignal[];
-  #linked: LinkedSignal | undefined;
+  readonly #sources: () => readonly SignalSource[];
+  #controller: AbortController | undefined;
   #aborted: { reason: unknown } | undefined;
+  #attached = false;
   #released = false;
+  /** What detaches this from its sources, once attached. */
+  #detach: (() => void)[] | undefined;
+  /** The listeners of {@link follow}. */
+  #followers: Set<(reason: unknown) => void> | undefined;
 
-  /** `sources` is called once, on the first read. */
-  constructor(sources: () => readonly AbortSignal[]) {
+  /** `sources` is called once, on the first read or follow. */
+  constructor(sources: () => readonly SignalSource[]) {
     this.#sources = sources;
   }
 
   get signal(): AbortSignal {
-    if (this.#linked === undefined) {
-      const linked = linkSignals(this.#sources());
-      if (this.#aborted !== undefined) linked.abort(this.#aborted.reason);
-      if (this.#released) linked.release();
-      this.#linked = linked;
+    if (this.#controller === undefined) {
+      const controller = new AbortController();
+      this.#controller = controller;
+      if (this.#aborted !== undefined) controller.abort(this.#aborted.reason);
+      else this.#attach();
     }
-    return this.#linked.signal;
+    return this.#controller.signal;
   }
 
-  /** Aborts the linked signal (now, or as it is made). */
+  /**
+   * Calls `listener` with the reason once this aborts (at once when it has), without making
+   * the AbortSignal. Returns what removes the listener.
+   */
+  follow(listener: (reason: unknown) => void): () => void {
+    if (this.#aborted !== undefined) {
+      listener(this.#aborted.reason);
+      return noop;
+    }
+    this.#attach();
+    // A source that had aborted aborted this while attaching.
+    const aborted = this.#aborted as { reason: unknown } | undefined;
+    if (aborted !== undefined) {
+      listener(aborted.reason);
+      return noop;
+    }
+    const followers = (this.#followers ??= new Set());
+    followers.add(listener);
+    return () => {
+      followers.delete(listener);
+    };
+  }
+
+  /** Aborts (once): the signal, if made, and the followers. */
   abort(reason: unknown): void {
-    if (this.#linked !== undefined) this.#linked.abort(reason);
-    else this.#aborted ??= { reason };
+    if (this.#aborted !== undefined) return;
+    this.#aborted = { reason };
+    this.release();
+    this.#controller?.abort(reason);
+    const followers = this.#followers;
+    this.#followers = undefined;
+    if (followers !== undefined) for (const listener of followers) listener(reason);
   }
 
   /** Detaches from the sources. Idempotent. */
   release(): void {
     this.#released = true;
-    this.#linked?.release();
+    const detach = this.#detach;
+    this.#detach = undefined;
+    if (detach !== undefined) for (const off of detach) off();
   }
+
+  /** Starts following the sources, once (not after release). */
+  #attach(): void {
+    if (this.#attached || this.#released) return;
+    this.#attached = true;
+    for (const source of this.#sources()) {
+      if (source instanceof LazySignal) {
+        const off = source.follow((reason) => {
+          this.abort(reason);
+        });
+        (this.#detach ??= []).push(off);
+      } else if (source.aborted) {
+        this.abort(source.reason);
+      } else {
+        const listener = (): void => {
+          this.abort(source.reason);
+        };
+        source.addEventListener('abort', listener, { once: true });
+        (this.#detach ??= []).push(() => {
+          source.removeEventListener('abort', listener);
+        });
+      }
+      if (this.#aborted !== undefined) return;
+    }
+  }
+}
+
+function noop(): void {
+  // Nothing to remove.
 }
 
 /**

@@ -15,6 +15,9 @@ function scope(sent: [string, Params][], controller = new AbortController()): Re
     get signal() {
       return controller.signal;
     },
+    get source() {
+      return controller.signal;
+    },
     notify(method, params) {
       sent.push([method, params]);
       return Promise.resolve();

@@ -1,5 +1,7 @@
 // Builds the HandlerContext of one request. The same context API serves both eras: in the
 // legacy era client requests go over the session; in 2026-07-28 they become an input round.
+import type { SignalSource } from '../internal/abort.js';
+import { LazySignal } from '../internal/abort.js';
 import type { CallOptions } from '../jsonrpc/serve.js';
 import type { Params, RequestId } from '../jsonrpc/message.js';
 import type { MessageInfo } from '../jsonrpc/transport.js';
@@ -56,6 +58,8 @@ export interface RequestScope {
   readonly meta: Readonly<Record<string, unknown>> | undefined;
   readonly info: MessageInfo | undefined;
   readonly signal: AbortSignal;
+  /** What to follow for `signal` without making it (the holder's LazySignal, when it is one). */
+  readonly source: SignalSource;
   /** The lowest level to send; undefined sends nothing. */
   readonly logLevel: LoggingLevel | undefined;
   /** Sends a notification related to this request. */
@@ -105,6 +109,11 @@ export class LazyScope implements RequestScope {
 
   get signal(): AbortSignal {
     return this.#signal.signal;
+  }
+
+  get source(): SignalSource {
+    const holder = this.#signal;
+    return holder instanceof LazySignal ? holder : holder.signal;
   }
 
   notify(method: string, params: Params): Promise<void> {

@@ -171,7 +171,7 @@ class RunInputs implements RoundAccess {
     const task = this.escalation?.run;
     if (task !== undefined) return task.signal;
     const scope = this.#call.scope;
-    return (this.#stop ??= new LazySignal(() => [scope.signal])).signal;
+    return (this.#stop ??= new LazySignal(() => [scope.source])).signal;
   }
 
   /** Stops the run: its signal aborts (if it was ever read). */
