@@ -178,8 +178,14 @@ export class Caller {
       call.onRound?.(id);
       const own = round === 0 ? params : { ...params, ...extra };
       const wire = this.#withMeta(own, call.token, call.clientCapabilities);
-      const sent = this.#send(method, wire, this.#roundOptions(call, id));
-      const result = await this.#tagged(call.tag, id, sent);
+      // While the round is in flight, what the server asks or logs in its course has its tag.
+      if (call.tag !== undefined) this.#tags.set(id, call.tag);
+      let result: unknown;
+      try {
+        result = await this.#send(method, wire, this.#roundOptions(call, id));
+      } finally {
+        if (call.tag !== undefined) this.#tags.delete(id);
+      }
       if (this.era === 'modern' && isTaskResult(result) && method === 'tools/call') {
         return call.rawTask === true ? result : driveTask(result, this.taskIo, call);
       }
@@ -191,17 +197,6 @@ export class Caller {
         );
       }
       extra = await this.#answer(result as Params, call);
-    }
-  }
-
-  /** `sent`, with request `id` known by `tag` (when there is one) until it settles. */
-  async #tagged<T>(tag: unknown, id: RequestId, sent: Promise<T>): Promise<T> {
-    if (tag === undefined) return sent;
-    this.#tags.set(id, tag);
-    try {
-      return await sent;
-    } finally {
-      this.#tags.delete(id);
     }
   }
 

@@ -5,6 +5,7 @@ import { JsonRpcError, LocalError, LocalErrorCode } from '../jsonrpc/errors.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import { driveLegacyTask, driveTask } from './tasks.js';
 import { isObject } from '../internal/json.js';
+import { isPromise } from '../internal/maybe.js';
 import type { Task } from '../protocol/tasks.js';
 import type { SkillEntry } from '../protocol/skills.js';
 import { SKILLS_EXTENSION, SKILLS_GET_METHOD, SKILLS_LIST_METHOD } from '../protocol/skills.js';
@@ -253,18 +254,16 @@ export class Client {
     options: CallOptions,
   ): Promise<{ result: CallToolResult; known: KnownTool | undefined }> {
     const fetch = (): Promise<void> => this.#fetchTools(session, options);
-    const headersOf = (known: KnownTool | undefined): Record<string, string> | undefined =>
-      known === undefined || known.headers.length === 0
-        ? undefined
-        : paramHeaderValues(known.headers, params.arguments);
-    const send = async (headers: Record<string, string> | undefined): Promise<CallToolResult> => {
-      const callOptions: RequestOptions = headers === undefined ? options : { ...options, headers };
-      return (await session.caller.request('tools/call', params, callOptions)) as CallToolResult;
-    };
-    const known = await session.tools.lookup(params.name, fetch);
-    const headers = headersOf(known);
+    const found = session.tools.lookup(params.name, fetch);
+    const known = isPromise(found) ? await found : found;
+    const headers = paramHeadersOf(known, params.arguments);
     try {
-      return { result: await send(headers), known };
+      const result = await session.caller.request(
+        'tools/call',
+        params,
+        withParamHeaders(options, headers),
+      );
+      return { result: result as CallToolResult, known };
     } catch (error) {
       if (!(error instanceof JsonRpcError) || error.code !== McpErrorCode.HeaderMismatch) {
         throw error;
@@ -273,9 +272,14 @@ export class Client {
       session.lists.changed('tools');
       session.tools.forget();
       const fresh = await session.tools.lookup(params.name, fetch);
-      const freshHeaders = headersOf(fresh);
+      const freshHeaders = paramHeadersOf(fresh, params.arguments);
       if (JSON.stringify(freshHeaders) === JSON.stringify(headers)) throw error;
-      return { result: await send(freshHeaders), known: fresh };
+      const result = await session.caller.request(
+        'tools/call',
+        params,
+        withParamHeaders(options, freshHeaders),
+      );
+      return { result: result as CallToolResult, known: fresh };
     }
   }
 
@@ -637,4 +641,22 @@ function checkCount(value: number | undefined, name: string): void {
 
 function notConnected(): LocalError {
   return new LocalError(LocalErrorCode.NotConnected, 'the client is not connected');
+}
+
+/** The `Mcp-Param-*` headers of a call of `known` with `args`; undefined for none. */
+function paramHeadersOf(
+  known: KnownTool | undefined,
+  args: Record<string, unknown>,
+): Record<string, string> | undefined {
+  return known === undefined || known.headers.length === 0
+    ? undefined
+    : paramHeaderValues(known.headers, args);
+}
+
+/** The options of a call, with its `Mcp-Param-*` headers when it has any. */
+function withParamHeaders(
+  options: CallOptions,
+  headers: Record<string, string> | undefined,
+): RequestOptions {
+  return headers === undefined ? options : { ...options, headers };
 }

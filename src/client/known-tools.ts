@@ -72,13 +72,16 @@ export class KnownTools {
 
   /**
    * What is known of tool `name`. A tool not seen in a listing triggers `fetch` (a full listing,
-   * which comes back through `keep`) once per tool list; undefined when it is still unknown.
+   * which comes back through `keep`) once per tool list; undefined when it is still unknown. At
+   * once when nothing needs fetching.
    */
-  async lookup(name: string, fetch: () => Promise<void>): Promise<KnownTool | undefined> {
-    if (!this.#tools.has(name) && !this.#fetched) {
-      this.#fetched = true;
-      await fetch();
-    }
-    return this.#tools.get(name);
+  lookup(
+    name: string,
+    fetch: () => Promise<void>,
+  ): KnownTool | undefined | Promise<KnownTool | undefined> {
+    const known = this.#tools.get(name);
+    if (known !== undefined || this.#fetched) return known;
+    this.#fetched = true;
+    return fetch().then(() => this.#tools.get(name));
   }
 }

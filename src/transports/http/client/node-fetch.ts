@@ -165,10 +165,8 @@ function requestOf(target: Target, init: RequestInit): Request1 {
   let head = `${method} ${target.path} HTTP/1.1\r\nhost: ${target.hostHeader}\r\n`;
   const has = { accept: false, type: false };
   const add = (name: string, value: string): void => {
-    if (!TOKEN.test(name))
-      throw new TypeError(`fetch: invalid header name ${JSON.stringify(name)}`);
-    const lower = name.toLowerCase();
-    if (FORBIDDEN.has(lower)) return;
+    const lower = headerName(name);
+    if (lower === null) return;
     const trimmed = value.trim();
     if (BAD_VALUE.test(trimmed)) {
       throw new TypeError(`fetch: invalid value of header ${name} (CR, LF or NUL)`);
@@ -193,6 +191,21 @@ function requestOf(target: Target, init: RequestInit): Request1 {
   const idempotent =
     method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || method === 'DELETE';
   return { method, head, body, idempotent };
+}
+
+/** Header names already checked: their lower case, or null for one the fetch sets itself. */
+const NAMES = new Map<string, string | null>();
+
+/** The lower case of a valid header name; null for a name the fetch sets itself. Throws a TypeError for an invalid one. */
+function headerName(name: string): string | null {
+  const known = NAMES.get(name);
+  if (known !== undefined) return known;
+  if (!TOKEN.test(name)) throw new TypeError(`fetch: invalid header name ${JSON.stringify(name)}`);
+  const lower = name.toLowerCase();
+  const checked = FORBIDDEN.has(lower) ? null : lower;
+  // Programs send a few names over and over; the cache stays small whatever they send.
+  if (NAMES.size < 256) NAMES.set(name, checked);
+  return checked;
 }
 
 function forEachHeader(
