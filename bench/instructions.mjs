@@ -12,7 +12,8 @@
 // figure is the difference of two runs, N and 3N calls after the same start, per call. With
 // --http it counts a real server (bench/servers/, under callgrind) answering N calls over 64
 // keep-alive connections on 127.0.0.1, node:http and all (not the kernel), after W warm-up calls
-// (default 20,000); KIND is raw, raw-modern, modern, stateless or session. With --stdio it counts
+// (default 20,000); KIND is raw, raw-modern, modern, stateless, session or gateway (`mcpkit
+// gateway` in front of the modern server, which runs outside valgrind). With --stdio it counts
 // a stdio server the same way, the calls written one at a time as lines on its stdin: KIND is
 // legacy (mcpkit-stdio.mjs, `initialize` first), modern (the same, 2026-07-28 requests), raw
 // (raw-stdio.mjs, initialized alike) or raw-modern. --inflight F keeps F calls in flight instead

@@ -137,6 +137,13 @@ const HTTP_SERVERS = [
     file: 'mcpkit-gateway.mjs',
     era: 'modern',
   },
+  // Its ceiling: node:http forwarding the bytes over createNodeFetch, no MCP (raw-proxy.mjs).
+  {
+    id: 'raw-proxy',
+    label: 'raw node:http proxy -> mcpkit 2026-07-28',
+    file: 'raw-proxy.mjs',
+    era: 'modern',
+  },
   // Three such processes behind a private round-robin nginx (no stickiness), one Redis: on a
   // 2-core machine this shows what the balancer and Redis cost, not scaling.
   {
@@ -189,6 +196,7 @@ const BASE_ROWS = {
   'mcpkit-session-balanced': 'mcpkit-session',
   'mcpkit-modern-balanced': 'mcpkit-modern',
   'mcpkit-gateway': 'mcpkit-modern',
+  'raw-proxy': 'mcpkit-modern',
 };
 
 /** A key pair and a long-lived ES256 access token for the auth row (made once). */
@@ -1275,6 +1283,22 @@ function evaluateTargets() {
         ratio(row.vsOpen, floor),
       );
     }
+  }
+  const gateway = http64('mcpkit-gateway');
+  if (gateway?.vsOpen !== undefined) {
+    target(
+      'HTTP c=64 mcpkit gateway >= 45% of its upstream called directly',
+      ratio(gateway.vsOpen, 0.45),
+    );
+  }
+  const proxy = http64('raw-proxy');
+  if (proxy?.vsOpen !== undefined) {
+    // Reported, not judged: what any forwarder at all reaches here (the gateway's ceiling).
+    target('(report) HTTP c=64 raw node:http proxy vs its upstream called directly', {
+      value: proxy.vsOpen,
+      met: true,
+      detail: `${fmt.x(proxy.vsOpen)} (no MCP work: the ceiling of a forwarder on this machine)`,
+    });
   }
   for (const id of ['mcpkit-session-balanced', 'mcpkit-modern-balanced']) {
     const row = http64(id);
