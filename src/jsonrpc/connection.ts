@@ -59,8 +59,11 @@ interface Pending {
   reject: (error: unknown) => void;
   timeoutMs: number | undefined;
   timer: ReturnType<typeof setTimeout> | undefined;
-  cleanup: () => void;
+  /** The caller's signal and the listener on it, when the call has one. */
+  aborts: { readonly signal: AbortSignal; readonly listener: () => void } | undefined;
 }
+
+const ONCE = { once: true } as const;
 
 /**
  * Connection is one JSON-RPC 2.0 session over a Transport.
@@ -145,9 +148,6 @@ export class Connection implements Peer {
       );
     }
     return new Promise((resolve, reject) => {
-      const onAbort = (): void => {
-        this.#abandon(id, signal?.reason);
-      };
       const pending: Pending = {
         method,
         relatedRequestId: options.relatedRequestId,
@@ -155,10 +155,16 @@ export class Connection implements Peer {
         reject,
         timeoutMs: options.timeoutMs ?? this.#options.timeoutMs,
         timer: undefined,
-        cleanup: () => signal?.removeEventListener('abort', onAbort),
+        aborts: undefined,
       };
       (this.#pending ??= new Map()).set(id, pending);
-      signal?.addEventListener('abort', onAbort, { once: true });
+      if (signal !== undefined) {
+        const listener = (): void => {
+          this.#abandon(id, signal.reason);
+        };
+        pending.aborts = { signal, listener };
+        signal.addEventListener('abort', listener, ONCE);
+      }
       this.#arm(id, pending);
       const message: Request =
         params === undefined
@@ -237,7 +243,8 @@ export class Connection implements Peer {
     if (pending === undefined) return undefined;
     this.#pending?.delete(id);
     if (pending.timer !== undefined) clearTimeout(pending.timer);
-    pending.cleanup();
+    const { aborts } = pending;
+    if (aborts !== undefined) aborts.signal.removeEventListener('abort', aborts.listener);
     if (!answered) this.#transport.cancel?.(id);
     return pending;
   }

@@ -933,16 +933,17 @@ class BufferedResponse {
     return this.#whole().body;
   }
 
+  // The body is at hand: each read settles at once (one promise, no callback).
   text(): Promise<string> {
-    return this.#consume().then((bytes) => bytes.toString('utf8'));
+    return this.#read((bytes) => bytes.toString('utf8'));
   }
 
   json(): Promise<unknown> {
-    return this.#consume().then((bytes) => JSON.parse(bytes.toString('utf8')) as unknown);
+    return this.#read((bytes) => JSON.parse(bytes.toString('utf8')) as unknown);
   }
 
   arrayBuffer(): Promise<ArrayBuffer> {
-    return this.#consume().then(
+    return this.#read(
       (bytes) =>
         bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) as ArrayBuffer,
     );
@@ -952,13 +953,17 @@ class BufferedResponse {
     return this.#whole().clone();
   }
 
-  /** The bytes, once: a second read rejects as a Response's does. */
-  #consume(): Promise<Buffer> {
+  /** `convert` of the bytes, once: a second read rejects as a Response's does; so does a throw. */
+  #read<T>(convert: (bytes: Buffer) => T): Promise<T> {
     if (this.#used) {
       return Promise.reject(new TypeError('Body is unusable: Body has already been read'));
     }
     this.#used = true;
-    return Promise.resolve(this.#bytes);
+    try {
+      return Promise.resolve(convert(this.#bytes));
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 
   #whole(): Response {

@@ -129,7 +129,9 @@ async function postRequest(
   try {
     const custom = customHeaders(host.options.headers);
     headers = isPromise(custom) ? await custom : custom;
-    for (const [name, value] of Object.entries(extra ?? {})) headers[name.toLowerCase()] = value;
+    if (extra !== undefined) {
+      for (const [name, value] of Object.entries(extra)) headers[name.toLowerCase()] = value;
+    }
     setMcpHeaders(headers, {
       accept: ACCEPT_BOTH,
       sessionId: post.session,
