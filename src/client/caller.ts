@@ -177,7 +177,7 @@ export class Caller {
       const id = round === 0 ? call.id : this.nextId();
       call.onRound?.(id);
       const own = round === 0 ? params : { ...params, ...extra };
-      const wire = this.#withMeta(own, call.token, call.clientCapabilities);
+      const wire = this.#withMeta(own, call);
       // While the round is in flight, what the server asks or logs in its course has its tag.
       if (call.tag !== undefined) this.#tags.set(id, call.tag);
       let result: unknown;
@@ -233,19 +233,18 @@ export class Caller {
     return extra;
   }
 
-  #withMeta(
-    params: Params,
-    token: RequestId | undefined,
-    capabilities?: CallOptions['clientCapabilities'],
-  ): Params {
+  /** `params` with the `_meta` of `call`: its progress token, and in 2026-07-28 the request keys. */
+  #withMeta(params: Params, call: RequestOptions & { token?: RequestId }): Params {
     const meta: Params = isObject(params['_meta']) ? { ...params['_meta'] } : {};
-    if (token !== undefined) meta[MetaKey.ProgressToken] = token;
+    if (call.token !== undefined) meta[MetaKey.ProgressToken] = call.token;
     if (this.era === 'modern') {
       const revision = this.#revision;
       meta[MetaKey.ProtocolVersion] = revision;
-      meta[MetaKey.ClientCapabilities] = capabilities ?? this.#settings.capabilities(revision);
+      meta[MetaKey.ClientCapabilities] =
+        call.clientCapabilities ?? this.#settings.capabilities(revision);
       meta[MetaKey.ClientInfo] = this.#settings.info(revision);
-      if (this.logLevel !== undefined) meta[MetaKey.LogLevel] = this.logLevel;
+      const level = call.logLevel === undefined ? this.logLevel : call.logLevel;
+      if (level !== undefined && level !== null) meta[MetaKey.LogLevel] = level;
     }
     return Object.keys(meta).length === 0 ? params : { ...params, _meta: meta };
   }

@@ -190,6 +190,12 @@ export interface CallOptions {
    */
   onTaskStatus?: (status: string, message: string | undefined) => void;
   /**
+   * 2026-07-28: the lowest log level this request asks for in its `_meta`, in place of the
+   * client's own (`null`: none; a gateway asks for what the client it forwards for asked).
+   * Legacy: ignored, the level being the session's (`setLogLevel`).
+   */
+  logLevel?: LoggingLevel | null;
+  /**
    * A value of the caller's, handed back as `ctx.tag` to the handlers of what the server asks
    * or logs in the course of this call: the questions a 2026-07-28 result embeds, and in legacy
    * revisions the requests and log messages that come on this call's response stream

@@ -418,6 +418,7 @@ export class Gateway {
         tag: call,
         signal: ctx.signal,
         clientCapabilities: forwardedCapabilities(ctx),
+        logLevel: ctx.logLevel ?? null,
       };
       // Progress is asked of the upstream only when the downstream client asked for it.
       if (ctx.meta?.[MetaKey.ProgressToken] !== undefined) {
@@ -533,6 +534,7 @@ export class Gateway {
         client.readResource(uri, {
           tag: call,
           signal: ctx.signal,
+          logLevel: ctx.logLevel ?? null,
           clientCapabilities: forwardedCapabilities(ctx),
         }),
       ),
@@ -609,7 +611,12 @@ export class Gateway {
               client.getPrompt(
                 source.name,
                 { ...args },
-                { tag: call, signal: ctx.signal, clientCapabilities: forwardedCapabilities(ctx) },
+                {
+                  tag: call,
+                  signal: ctx.signal,
+                  clientCapabilities: forwardedCapabilities(ctx),
+                  logLevel: ctx.logLevel ?? null,
+                },
               ),
             ),
           ).catch(rethrow);

@@ -173,6 +173,10 @@ class Context implements HandlerContext {
     return (this.#inputs ?? this.#scope).signal;
   }
 
+  get logLevel(): LoggingLevel | undefined {
+    return this.#scope.logLevel;
+  }
+
   get auth(): AuthInfo | undefined {
     const auth = this.transport?.auth;
     return isAuthInfo(auth) ? auth : undefined;

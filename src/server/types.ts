@@ -78,6 +78,12 @@ export interface HandlerContext {
   readonly auth: AuthInfo | undefined;
   /** What the transport knows about the request (HTTP headers, auth). */
   readonly transport: MessageInfo | undefined;
+  /**
+   * The lowest log level the client asked for (legacy: the session's `logging/setLevel`;
+   * 2026-07-28: this request's `_meta`); undefined when it asked for none, and `log` sends
+   * nothing.
+   */
+  readonly logLevel: LoggingLevel | undefined;
   // The functions below may be destructured (`const { log } = ctx`): they are bound.
   /**
    * Reports progress. Sent only when the request carried a progress token, which is echoed

@@ -1,9 +1,10 @@
 // The gateway routes what an upstream asks and logs in the course of a call to the downstream
 // client that made the call, when calls overlap: two clients call the same upstream tool at
-// once, the tool waits until both run, then asks each caller its name and logs the answer. Upstreams of
-// both eras over Streamable HTTP (legacy: the question and log come on the call's POST stream;
-// 2026-07-28: the question is embedded in the result, the log on the stream), downstream clients
-// of both eras.
+// once, the tool waits until both run, then asks each caller its name and logs the answer.
+// Upstreams of both eras over Streamable HTTP (legacy: the question and log come on the call's
+// POST stream; 2026-07-28: the question is embedded in the result, the log on the stream),
+// downstream clients of both eras. And a 2026-07-28 upstream is asked for the log level the
+// downstream client asked for.
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '../../src/client/index.js';
 import { Gateway, parseGatewayConfig } from '../../src/gateway/index.js';
@@ -96,4 +97,41 @@ describe('gateway routing of overlapping calls', () => {
       expect(bob.logs).toEqual(['answered by Bob']);
     }, 20_000);
   }
+
+  it('a 2026-07-28 upstream is asked for the log level the downstream client asked for', async () => {
+    const upstreamServer = new McpServer(
+      { name: 'levels', version: '1' },
+      { revisions: ['2026-07-28'] },
+    );
+    upstreamServer.tool(
+      {
+        name: 'level',
+        description: 'Says the log level asked for.',
+        inputSchema: { type: 'object' },
+      },
+      (_args, ctx) => ctx.logLevel ?? 'none',
+    );
+    const upstream = await listen(() => upstreamServer);
+    closers.push(() => upstream.close());
+    const gateway = await Gateway.start(
+      parseGatewayConfig({ mcpServers: { levels: { url: upstream.url } } }),
+      { timing: { pingIntervalMs: 0 } },
+    );
+    closers.push(() => gateway.close());
+    const served = await listen(() => gateway.server);
+    closers.push(() => served.close());
+    const asked = async (revision: ProtocolRevision, logLevel?: 'warning') => {
+      const client = new Client(
+        { name: 'c', version: '1' },
+        { mode: { pin: revision }, ...(logLevel === undefined ? {} : { logLevel }) },
+      );
+      await client.connect(createStreamableHttpClientTransport(served.url));
+      closers.push(() => client.close());
+      const result = await client.callTool('level');
+      return result.content;
+    };
+    expect(await asked('2026-07-28', 'warning')).toEqual([{ type: 'text', text: 'warning' }]);
+    expect(await asked('2026-07-28')).toEqual([{ type: 'text', text: 'none' }]);
+    expect(await asked('2025-11-25', 'warning')).toEqual([{ type: 'text', text: 'warning' }]);
+  });
 });
