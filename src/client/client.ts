@@ -258,12 +258,10 @@ export class Client {
     const known = isPromise(found) ? await found : found;
     const headers = paramHeadersOf(known, params.arguments);
     try {
-      const result = await session.caller.request(
-        'tools/call',
-        params,
-        withParamHeaders(options, headers),
-      );
-      return { result: result as CallToolResult, known };
+      return {
+        result: await sendToolCall(session, params, withParamHeaders(options, headers)),
+        known,
+      };
     } catch (error) {
       if (!(error instanceof JsonRpcError) || error.code !== McpErrorCode.HeaderMismatch) {
         throw error;
@@ -274,12 +272,10 @@ export class Client {
       const fresh = await session.tools.lookup(params.name, fetch);
       const freshHeaders = paramHeadersOf(fresh, params.arguments);
       if (JSON.stringify(freshHeaders) === JSON.stringify(headers)) throw error;
-      const result = await session.caller.request(
-        'tools/call',
-        params,
-        withParamHeaders(options, freshHeaders),
-      );
-      return { result: result as CallToolResult, known: fresh };
+      return {
+        result: await sendToolCall(session, params, withParamHeaders(options, freshHeaders)),
+        known: fresh,
+      };
     }
   }
 
@@ -651,6 +647,15 @@ function paramHeadersOf(
   return known === undefined || known.headers.length === 0
     ? undefined
     : paramHeaderValues(known.headers, args);
+}
+
+/** Sends one 2026-07-28 tools/call. */
+function sendToolCall(
+  session: ClientSession,
+  params: { name: string; arguments: Record<string, unknown> },
+  options: RequestOptions,
+): Promise<CallToolResult> {
+  return session.caller.request('tools/call', params, options) as Promise<CallToolResult>;
 }
 
 /** The options of a call, with its `Mcp-Param-*` headers when it has any. */

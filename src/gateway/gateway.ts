@@ -414,12 +414,7 @@ export class Gateway {
     const { upstream: name, ctx } = call;
     const upstream = this.#upstream(name);
     try {
-      const options: CallOptions = {
-        tag: call,
-        signal: ctx.signal,
-        clientCapabilities: forwardedCapabilities(ctx),
-        logLevel: ctx.logLevel ?? null,
-      };
+      const options = forwarded(call);
       // Progress is asked of the upstream only when the downstream client asked for it.
       if (ctx.meta?.[MetaKey.ProgressToken] !== undefined) {
         options.onProgress = (progress, total, message) => {
@@ -530,14 +525,7 @@ export class Gateway {
   async #readResource(owner: string, uri: string, ctx: HandlerContext) {
     const upstream = this.#upstream(owner);
     const result = await this.#within({ upstream: owner, ctx }, (call) =>
-      upstream.use((client) =>
-        client.readResource(uri, {
-          tag: call,
-          signal: ctx.signal,
-          logLevel: ctx.logLevel ?? null,
-          clientCapabilities: forwardedCapabilities(ctx),
-        }),
-      ),
+      upstream.use((client) => client.readResource(uri, forwarded(call))),
     ).catch(rethrow);
     this.#subscribe(owner, uri);
     return {
@@ -607,18 +595,7 @@ export class Gateway {
         async (args, ctx) => {
           const upstream = this.#upstream(owner);
           const result = await this.#within({ upstream: owner, ctx }, (call) =>
-            upstream.use((client) =>
-              client.getPrompt(
-                source.name,
-                { ...args },
-                {
-                  tag: call,
-                  signal: ctx.signal,
-                  clientCapabilities: forwardedCapabilities(ctx),
-                  logLevel: ctx.logLevel ?? null,
-                },
-              ),
-            ),
+            upstream.use((client) => client.getPrompt(source.name, { ...args }, forwarded(call))),
           ).catch(rethrow);
           return {
             messages: result.messages,
@@ -665,18 +642,26 @@ function reconcile<T extends { owner: string; source: unknown }>(
 }
 
 /**
- * What a 2026-07-28 upstream is told the client can answer: the downstream client's own
+ * The options of an upstream request made for downstream `call`: tagged with it (so that what
+ * the upstream asks or logs meanwhile goes to its client), cancelled with it, and, for a
+ * 2026-07-28 upstream, asking for the downstream client's log level and declaring its
  * elicitation, sampling and roots capabilities (the gateway forwards those requests to it), so
  * that an upstream asks only what that client can answer. Legacy upstreams learn the gateway's
- * (all three) once, at initialize.
+ * capabilities (all three) once, at initialize.
  */
-function forwardedCapabilities(ctx: HandlerContext): Spec.ClientCapabilities {
+function forwarded(call: Call): CallOptions {
+  const { ctx } = call;
   const { elicitation, sampling, roots } = ctx.client.capabilities;
-  const forwarded: Spec.ClientCapabilities = {};
-  if (elicitation !== undefined) forwarded.elicitation = elicitation;
-  if (sampling !== undefined) forwarded.sampling = sampling;
-  if (roots !== undefined) forwarded.roots = roots;
-  return forwarded;
+  const capabilities: Spec.ClientCapabilities = {};
+  if (elicitation !== undefined) capabilities.elicitation = elicitation;
+  if (sampling !== undefined) capabilities.sampling = sampling;
+  if (roots !== undefined) capabilities.roots = roots;
+  return {
+    tag: call,
+    signal: ctx.signal,
+    clientCapabilities: capabilities,
+    logLevel: ctx.logLevel ?? null,
+  };
 }
 
 /** The listed fields of an upstream resource, template or prompt that pass through. */
