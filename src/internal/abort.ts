@@ -17,31 +17,16 @@ export interface LinkedSignal {
  * that a long-lived source never accumulates them.
  */
 export function linkSignals(sources: readonly AbortSignal[]): LinkedSignal {
-  const controller = new AbortController();
-  const listeners: (() => void)[] = [];
-  const release = (): void => {
-    sources.forEach((source, i) => {
-      const listener = listeners[i];
-      if (listener !== undefined) source.removeEventListener('abort', listener);
-    });
-    listeners.length = 0;
+  const lazy = new LazySignal(() => sources);
+  return {
+    signal: lazy.signal,
+    abort: (reason) => {
+      lazy.abort(reason);
+    },
+    release: () => {
+      lazy.release();
+    },
   };
-  const abort = (reason: unknown): void => {
-    release();
-    controller.abort(reason);
-  };
-  for (const source of sources) {
-    if (source.aborted) {
-      abort(source.reason);
-      break;
-    }
-    const listener = (): void => {
-      abort(source.reason);
-    };
-    listeners.push(listener);
-    source.addEventListener('abort', listener, { once: true });
-  }
-  return { signal: controller.signal, abort, release };
 }
 
 /** What a {@link LazySignal} follows: a signal, or another LazySignal (without making its signal). */
