@@ -798,14 +798,13 @@ class Exchange {
             ? (chunks[0] as Buffer)
             : Buffer.concat(chunks);
       bytes = decoded(bytes, this.#headers.get('content-encoding'));
-      this.#settle(
-        bufferedResponse({
-          status: this.#status,
-          statusText: this.#statusText,
-          raw: this.#headers,
-          bytes,
-        }),
-      );
+      const response = new BufferedResponse({
+        status: this.#status,
+        statusText: this.#statusText,
+        raw: this.#headers,
+        bytes,
+      });
+      this.#settle(response as unknown as Response);
     }
     this.cleanup?.();
     return 'done';
@@ -835,20 +834,6 @@ function decoded(bytes: Buffer, encoding: string | undefined): Buffer {
     }
   }
   return out;
-}
-
-/**
- * A buffered response: status, ok, headers (`get`, `has`, `forEach`, iteration), `text`,
- * `json`, `arrayBuffer`, and `body`, without the cost of a Response and its Headers unless
- * `body` or `clone` is read (then a real Response is made once).
- */
-function bufferedResponse(fields: {
-  status: number;
-  statusText: string;
-  raw: Map<string, string>;
-  bytes: Buffer;
-}): Response {
-  return new BufferedResponse(fields) as unknown as Response;
 }
 
 /** The headers of a {@link BufferedResponse}: a read-only view of its lower-case map. */
@@ -888,6 +873,11 @@ class FieldHeaders {
   }
 }
 
+/**
+ * A buffered response: status, ok, headers (`get`, `has`, `forEach`, iteration), `text`,
+ * `json`, `arrayBuffer`, and `body`, without the cost of a Response and its Headers unless
+ * `body` or `clone` is read (then a real Response is made once).
+ */
 class BufferedResponse {
   readonly status: number;
   readonly statusText: string;
