@@ -1,6 +1,7 @@
 // The OAuth client's HTTP: JSON documents and form posts with a time limit and a size limit,
 // and OAuth error responses (RFC 6749 section 5.2) turned into AuthorizationErrors that name
 // the server's error code but never echo a credential.
+import { BodyTooLargeError, describeBytes, readBodyCapped } from '../../internal/body.js';
 import { AuthorizationError } from '../../protocol/auth.js';
 
 /** The fetch the OAuth client calls. */
@@ -12,7 +13,8 @@ export interface OAuthHttp {
   readonly timeoutMs: number;
 }
 
-const MAX_DOCUMENT_CHARS = 1024 * 1024;
+/** The most of an OAuth answer read (metadata, registration, token): past it, none is used. */
+export const MAX_DOCUMENT_BYTES = 1024 * 1024;
 
 /** A response and its body parsed as a JSON object (undefined when it is not one). */
 export interface JsonResponse {
@@ -20,32 +22,55 @@ export interface JsonResponse {
   readonly body: Readonly<Record<string, unknown>> | undefined;
 }
 
-/** Sends one request; rejects with an AuthorizationError when the server cannot be reached. */
+/**
+ * Sends one request and reads its answer within `http.timeoutMs` (headers and body). Rejects
+ * with an AuthorizationError: `unreachable` when the server cannot be reached or does not
+ * answer in time, `response_too_large` when the body passes {@link MAX_DOCUMENT_BYTES} (the
+ * rest is never read).
+ */
 export async function request(
   http: OAuthHttp,
   url: string,
   init: RequestInit,
 ): Promise<JsonResponse> {
+  const signal = AbortSignal.timeout(http.timeoutMs);
+  const unreachable = (error: unknown) =>
+    signal.aborted
+      ? new NoAnswer(`${url} did not answer within ${String(http.timeoutMs)} ms`, error)
+      : new AuthorizationError('unreachable', `cannot reach ${url}: ${reason(error)}`, {
+          cause: error,
+        });
   let response: Response;
   try {
     response = await http.fetch(url, {
       // Documents may move (a redirect is followed); a POST is never sent on to another URL.
       redirect: init.method === 'GET' ? 'follow' : 'manual',
       ...init,
-      signal: AbortSignal.timeout(http.timeoutMs),
+      signal,
     });
   } catch (error) {
-    throw new AuthorizationError('unreachable', `cannot reach ${url}: ${reason(error)}`, {
-      cause: error,
-    });
+    throw unreachable(error);
   }
-  const text = await response.text().catch(() => '');
-  return { response, body: text.length > MAX_DOCUMENT_CHARS ? undefined : jsonObject(text) };
+  let text: string;
+  try {
+    text = await readBodyCapped(response, MAX_DOCUMENT_BYTES);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) {
+      throw new AuthorizationError(
+        'response_too_large',
+        `the answer of ${url} is larger than ${describeBytes(MAX_DOCUMENT_BYTES)}; it was not read`,
+      );
+    }
+    if (signal.aborted) throw unreachable(error);
+    text = ''; // a body cut short is no document
+  }
+  return { response, body: jsonObject(text) };
 }
 
 /**
- * GETs a JSON document; undefined when there is none there (any failure status, or no answer:
- * discovery then tries the next place).
+ * GETs a JSON document; undefined when there is none there (a failure status, or no server:
+ * discovery then tries the next place). A server that does not answer in time, or answers too
+ * much, rejects as {@link request} does: the next place is on the same server.
  */
 export async function getDocument(
   http: OAuthHttp,
@@ -57,7 +82,9 @@ export async function getDocument(
       headers: { accept: 'application/json' },
     });
     return response.ok ? body : undefined;
-  } catch {
+  } catch (error) {
+    if (error instanceof NoAnswer) throw error;
+    if (error instanceof AuthorizationError && error.code === 'response_too_large') throw error;
     return undefined;
   }
 }
@@ -82,9 +109,15 @@ function jsonObject(text: string): Readonly<Record<string, unknown>> | undefined
   }
 }
 
+/** The rejection of {@link request} when the server did not answer in time. */
+class NoAnswer extends AuthorizationError {
+  constructor(message: string, cause: unknown) {
+    super('unreachable', message, { cause });
+  }
+}
+
 function reason(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  if (error.name === 'TimeoutError') return 'no answer in time';
   const cause: unknown = error.cause;
   return cause instanceof Error && cause.message !== '' ? cause.message : error.message;
 }
