@@ -1,10 +1,16 @@
 // The process surface every command writes to and reads from. Commands take an Io instead of
 // touching `process` so that tests can inject streams and a TTY flag.
 import process from 'node:process';
+import { terminalSink } from './terminal.js';
 
 /** A stream a command writes text to. */
 export interface TextSink {
   write(text: string): unknown;
+  /**
+   * Writes one of mcpkit's own terminal control sequences as it is. A terminal's sink has it
+   * (its `write` shows control characters instead, see terminal.ts); elsewhere `write` is used.
+   */
+  writeControl?(sequence: string): unknown;
 }
 
 /**
@@ -32,17 +38,23 @@ export function noColor(env: Readonly<Record<string, string | undefined>>): bool
   return value !== undefined && value !== '';
 }
 
-/** The Io of this process. */
+/**
+ * The Io of this process. A stream that is a terminal shows the control characters of what is
+ * written to it (server text) instead of obeying them; a pipe or a file gets the text as it is.
+ */
 export function processIo(): Io {
   const env = process.env;
+  // Both streams: a redirected one (a log file) must not collect escape codes.
+  const color = isTerminal(process.stdout) && isTerminal(process.stderr) && !noColor(env);
+  const sink = (stream: NodeJS.WriteStream): TextSink =>
+    isTerminal(stream) ? terminalSink(stream, color) : stream;
   return {
-    stdout: process.stdout,
-    stderr: process.stderr,
+    stdout: sink(process.stdout),
+    stderr: sink(process.stderr),
     stdin: process.stdin,
     isTTY: isTerminal(process.stdin) && isTerminal(process.stderr),
     env,
-    // Both streams: a redirected one (a log file) must not collect escape codes.
-    color: isTerminal(process.stdout) && isTerminal(process.stderr) && !noColor(env),
+    color,
   };
 }
 

@@ -23,7 +23,9 @@ export function createStatus(io: Io, options: { style: Style; quiet: boolean }):
   const { style, quiet } = options;
   let drawn: string | undefined;
   const clear = () => {
-    if (drawn !== undefined) io.stderr.write('\r\u001b[2K');
+    // mcpkit's own cursor control: as it is, where server text is escaped (terminal.ts).
+    if (drawn !== undefined)
+      (io.stderr.writeControl ?? io.stderr.write).call(io.stderr, '\r\u001b[2K');
   };
   const redraw = () => {
     if (drawn !== undefined) io.stderr.write(drawn);
