@@ -31,6 +31,10 @@ const reader = `mcpkit_ro_${suffix}`;
 const writer = `mcpkit_rw_${suffix}`;
 const filer = `mcpkit_file_${suffix}`;
 const role = `mcpkit_role_${suffix}`;
+const nester = `mcpkit_nest_${suffix}`;
+const outer = `mcpkit_outer_${suffix}`;
+const inner = `mcpkit_inner_${suffix}`;
+const everywhere = `mcpkit_all_${suffix}`;
 
 /** `url` with `user` as its login (no password) and `db` as its database. */
 function loginUrl(user: string, db = database): string {
@@ -109,12 +113,32 @@ describe('MySQL column types in PostgreSQL words', () => {
       'GRANT `reporting` TO `app`@`%`',
       'SET DEFAULT ROLE `reporting` FOR `app`@`%`',
     ].map(parseGrant);
-    expect(lines[4]).toEqual({ kind: 'role', role: '`reporting`' });
+    expect(lines[4]).toEqual({ kind: 'role', role: '`reporting`', to: '`app`@`%`' });
     expect(lines[5]).toBeUndefined();
     expect(privilegesBeyondReading(lines.filter((l) => l !== undefined))).toEqual([
       'holds INSERT on `shop`.`t`',
       'holds FILE, GRANT OPTION on *.*',
     ]);
+  });
+
+  it('finds grants that read the system schemas, LIKE wildcards of database grants included', () => {
+    const found = (on: string) =>
+      privilegesBeyondReading([parseGrant(`GRANT SELECT, SHOW VIEW ON ${on} TO \`a\`@\`%\``)!]);
+    const reads = (schemas: string) => [
+      expect.stringMatching(new RegExp(`^holds SELECT on .*, which reads the system ${schemas} `)),
+    ];
+    expect(found('*.*')).toEqual(reads('schemas mysql, performance_schema, sys'));
+    expect(found('`mysql`.*')).toEqual(reads('schema mysql'));
+    expect(found('`mysql`.`global_priv`')).toEqual(reads('schema mysql'));
+    expect(found('`m%`.*')).toEqual(reads('schema mysql'));
+    expect(found('`my_ql`.*')).toEqual(reads('schema mysql'));
+    expect(found('`performance\\_schema`.*')).toEqual(reads('schema performance_schema'));
+    expect(found('`%`.*')).toEqual(reads('schemas mysql, performance_schema, sys'));
+    for (const on of ['`shop`.*', '`shop`.`t`', '`mysql_app`.*', '`my\\_ql`.*', '`my_ql`.`user`'])
+      expect(found(on), on).toEqual([]);
+    expect(
+      privilegesBeyondReading([parseGrant('GRANT SHOW VIEW, SHOW DATABASES ON *.* TO `a`@`%`')!]),
+    ).toEqual([]);
   });
 });
 
@@ -170,10 +194,12 @@ describe('sql gateway on a MySQL that does not answer', () => {
     await ro?.close();
     await rw?.close();
     await admin?.query(`DROP DATABASE IF EXISTS ${database}`);
-    for (const user of [reader, writer, filer]) {
+    for (const user of [reader, writer, filer, nester, everywhere]) {
       await admin?.query(`DROP USER IF EXISTS '${user}'@'%'`);
     }
-    await admin?.query(`DROP ROLE IF EXISTS ${role}`).catch(() => undefined);
+    for (const name of [role, outer, inner]) {
+      await admin?.query(`DROP ROLE IF EXISTS ${name}`).catch(() => undefined);
+    }
     await admin?.end();
   });
 
@@ -403,6 +429,49 @@ describe('sql gateway on a MySQL that does not answer', () => {
       await admin!.query(`GRANT ${role} TO '${filer}'@'%'`);
       await expect(createSqlServer({ databaseUrl: loginUrl(filer) })).rejects.toThrow(
         new RegExp(`the role \`?${role}\`? holds FILE on \\*\\.\\*`),
+      );
+    });
+    it('checks a role granted to a role, naming the role that holds a privilege', async () => {
+      const roles = await admin!.query(`CREATE ROLE ${outer}`).then(
+        () => true,
+        () => false, // MySQL before 8 has no roles
+      );
+      if (!roles) return;
+      await admin!.query(`CREATE ROLE ${inner}`);
+      await admin!.query(`GRANT SELECT ON ${database}.* TO ${inner}`);
+      await admin!.query(`GRANT ${inner} TO ${outer}`);
+      await admin!.query(`CREATE USER '${nester}'@'%'`);
+      await admin!.query(`GRANT SELECT ON ${database}.* TO '${nester}'@'%'`);
+      await admin!.query(`GRANT ${outer} TO '${nester}'@'%'`);
+      // Both roles may only read: served, nothing reported as unchecked.
+      const served = await createSqlServer({ databaseUrl: loginUrl(nester) });
+      await served.close();
+      await admin!.query(`GRANT FILE ON *.* TO ${inner}`);
+      const error = await createSqlServer({ databaseUrl: loginUrl(nester) }).catch(
+        (e: unknown) => e as Error,
+      );
+      expect((error as Error).message).toMatch(
+        new RegExp(`the role \`?${inner}\`? holds FILE on \\*\\.\\*`),
+      );
+      expect((error as Error).message).not.toMatch(/could not be checked/);
+    });
+
+    it('refuses a login that may read the mysql schema (password hashes)', async () => {
+      await admin!.query(`CREATE USER '${everywhere}'@'%'`);
+      await admin!.query(`GRANT SELECT, SHOW VIEW ON *.* TO '${everywhere}'@'%'`);
+      await expect(createSqlServer({ databaseUrl: loginUrl(everywhere) })).rejects.toMatchObject({
+        name: 'PrivilegedLoginError',
+        message: expect.stringMatching(
+          new RegExp(
+            `the login '${everywhere}'@'%' holds SELECT on \\*\\.\\*, which reads the system schemas mysql, performance_schema, sys .*password hashes`,
+          ),
+        ),
+      });
+      await admin!.query(`REVOKE SELECT, SHOW VIEW ON *.* FROM '${everywhere}'@'%'`);
+      await admin!.query(`GRANT SELECT ON ${database}.* TO '${everywhere}'@'%'`);
+      await admin!.query(`GRANT SELECT ON mysql.user TO '${everywhere}'@'%'`);
+      await expect(createSqlServer({ databaseUrl: loginUrl(everywhere) })).rejects.toThrow(
+        /holds SELECT on `mysql`\.`user`, which reads the system schema mysql/,
       );
     });
   });
