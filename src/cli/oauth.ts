@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import process from 'node:process';
 import type { OAuthClient, OAuthClientInformation, OAuthProvider } from '../client/index.js';
 import { createOAuthClient, fileStore } from '../client/index.js';
+import { BodyTooLargeError, describeBytes, readBodyCapped } from '../internal/body.js';
 import type { CommonOptions } from './args.js';
 import { UsageError } from './errors.js';
 import type { Io } from './io.js';
@@ -65,6 +66,8 @@ export function cliOAuth(
     ...(auth.grant === 'client_credentials' ? { grant: { type: 'client_credentials' } } : {}),
     ...(auth.scope === undefined ? {} : { scope: auth.scope }),
     ...(common.trace ? { fetch: tracedFetch(io, style) } : {}),
+    // --timeout bounds each OAuth request too (default: the OAuth client's 30 s).
+    ...(common.timeoutMs === undefined ? {} : { timeoutMs: common.timeoutMs }),
   });
 }
 
@@ -247,6 +250,9 @@ function maskUrl(url: string): string {
   return parsed.href;
 }
 
+/** The most of an answer --trace reads to mask and show (the OAuth client's own cap). */
+const TRACED_BYTES = 1024 * 1024;
+
 /** A fetch that writes each OAuth exchange to stderr, masked. */
 function tracedFetch(io: Io, style: Style): (url: string, init: RequestInit) => Promise<Response> {
   return async (url, init) => {
@@ -258,16 +264,44 @@ function tracedFetch(io: Io, style: Style): (url: string, init: RequestInit) => 
       `${style.dim('trace')} oauth ${style.cyan('>>')} ${method} ${maskUrl(url)}${auth}${body}\n`,
     );
     const response = await fetch(url, init);
-    const text = await response
-      .clone()
-      .text()
-      .catch(() => '');
+    // Read here (no further than the OAuth client reads an answer) and handed on as read.
+    let text: string | undefined;
+    let failure: unknown;
+    try {
+      text = await readBodyCapped(response, TRACED_BYTES);
+    } catch (error) {
+      failure = error;
+    }
     // Masked whole, then cut: a cut body no longer parses.
-    const masked = maskSecrets(text);
-    const shown = masked.length > 2000 ? `${masked.slice(0, 2000)}…` : masked;
+    const masked = text === undefined ? '' : maskSecrets(text);
+    const shown =
+      failure instanceof BodyTooLargeError
+        ? `[larger than ${describeBytes(TRACED_BYTES)}, not shown]`
+        : masked.length > 2000
+          ? `${masked.slice(0, 2000)}…`
+          : masked;
     io.stderr.write(
       `${style.dim('trace')} oauth ${style.green('<<')} ${String(response.status)} ${maskUrl(url)} ${shown}\n`,
     );
-    return response;
+    return answered(response, text, failure);
   };
 }
+
+/** `response` with `text` as its body, or a body that fails as reading it did. */
+function answered(response: Response, text: string | undefined, failure: unknown): Response {
+  const init = {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  };
+  if (NULL_BODY_STATUSES.has(response.status)) return new Response(null, init);
+  if (text !== undefined) return new Response(text, init);
+  const failed = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.error(failure);
+    },
+  });
+  return new Response(failed, init);
+}
+
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);

@@ -38,6 +38,7 @@ import type {
   StructuredToolHandler,
 } from './types.js';
 import type { StandardSchemaV1 } from './standard-schema.js';
+import { reportOnStderr } from './report.js';
 import type { TaskStore } from './tasks/store.js';
 import type { SkillEntry } from '../protocol/skills.js';
 import type { PublishedSkill } from './skills/catalog.js';
@@ -105,13 +106,6 @@ export interface McpServerOptions {
    * and `subscriptions/listen` streams of every process. Default: none (one process).
    */
   changeBus?: ChangeBus;
-}
-
-/** The default onError: one line on stderr, through console.error (every runtime has it). */
-function reportOnStderr(error: unknown, where: string): void {
-  const message = error instanceof Error ? error.message : String(error);
-  // eslint-disable-next-line no-console -- the documented default; onError replaces it
-  console.error(`mcpkit server: ${where}: ${message}`);
 }
 
 function positiveOption(name: string, value: number): number {
