@@ -1,6 +1,7 @@
 // connectRedis: a node-redis client configured the way the mcpkit stores need it. Its commands
 // fail at once while Redis is down (no offline queue, so a request answers 503 instead of
-// waiting), it reconnects by itself with a capped backoff (the process recovers when Redis
+// waiting) and within a time limit while Redis is connected but silent (stopped, a half-open
+// network), it reconnects by itself with a capped backoff (the process recovers when Redis
 // returns), and its 'error' events (and those of the subscriber connections the stores make
 // with `duplicate()`) are reported instead of crashing the process.
 import type {
@@ -42,6 +43,12 @@ export interface ConnectRedisOptions {
   /** The longest wait between reconnection attempts (50 ms, doubling), in milliseconds. Default 2000. */
   maxReconnectDelayMs?: number;
   /**
+   * How long a command may wait for its answer, in milliseconds. Default 2000. Past it the
+   * command rejects with a {@link RedisTimeoutError} (a request that needed it answers 503); an
+   * answer that comes later is dropped, and the connection serves again once Redis answers.
+   */
+  commandTimeoutMs?: number;
+  /**
    * Receives the client's errors: a lost connection, every failed reconnection attempt (of the
    * client and of the connections duplicated from it). Default: ignored.
    */
@@ -58,9 +65,17 @@ export class RedisUnavailableError extends Error {
   override readonly name = 'RedisUnavailableError';
 }
 
+/** Redis is connected but did not answer a command within `commandTimeoutMs`. */
+export class RedisTimeoutError extends RedisUnavailableError {
+  override readonly name = 'RedisTimeoutError';
+}
+
+/** The node-redis client, before it is connected. */
+type NodeRedisClient = RedisConnection & { connect(): Promise<unknown> };
+
 /** The part of node-redis connectRedis uses. */
 interface NodeRedis {
-  createClient(options: Record<string, unknown>): RedisConnection & { connect(): Promise<unknown> };
+  createClient(options: Record<string, unknown>): NodeRedisClient;
 }
 
 /**
@@ -81,13 +96,14 @@ export async function connectRedis(
   }
   const connectTimeout = positive('connectTimeoutMs', options.connectTimeoutMs ?? 5000);
   const maxDelay = positive('maxReconnectDelayMs', options.maxReconnectDelayMs ?? 2000);
+  const commandTimeout = positive('commandTimeoutMs', options.commandTimeoutMs ?? 2000);
   const onError = options.onError ?? (() => undefined);
   const nodeRedis = await loadNodeRedis();
   // Until the first connection, a failure is final when the start must fail.
   let connected = startup === 'background';
   const given = options.clientOptions ?? {};
   const socket = (given['socket'] ?? {}) as Record<string, unknown>;
-  let client: ReturnType<NodeRedis['createClient']>;
+  let client: NodeRedisClient;
   try {
     client = nodeRedis.createClient({
       ...given,
@@ -108,13 +124,14 @@ export async function connectRedis(
       },
     );
   }
-  reportErrors(client, onError);
+  reportErrors(client, onError, commandTimeout);
   const connecting = client.connect().then(() => {
     connected = true;
   });
+  const limitedClient = limitCommands(client, commandTimeout);
   if (startup === 'background') {
     connecting.catch(onError);
-    return client;
+    return limitedClient;
   }
   try {
     await connecting;
@@ -126,17 +143,22 @@ export async function connectRedis(
       },
     );
   }
-  return client;
+  return limitedClient;
 }
 
 /** What {@link reportErrors} needs of a client. */
 interface ErrorSource {
   on(event: 'error', listener: (error: unknown) => void): unknown;
   duplicate(...args: unknown[]): unknown;
+  destroy?(): void;
 }
 
-/** Listens to 'error' on the client and on every connection duplicated from it. */
-function reportErrors(client: ErrorSource, onError: (error: unknown) => void): void {
+/**
+ * Listens to 'error' on the client and on every connection duplicated from it. A duplicate's
+ * commands are limited to `ms` too, and a duplicate that misses the limit is destroyed: the
+ * stores give up a subscriber that fails, and one left connecting would linger.
+ */
+function reportErrors(client: ErrorSource, onError: (error: unknown) => void, ms: number): void {
   // node-redis emits 'error' on every failed (re)connection; with no listener it would throw.
   client.on('error', onError);
   const duplicate = client.duplicate.bind(client);
@@ -145,8 +167,44 @@ function reportErrors(client: ErrorSource, onError: (error: unknown) => void): v
     writable: true,
     value: (...args: unknown[]) => {
       const copy = duplicate(...args) as ErrorSource;
-      reportErrors(copy, onError);
-      return copy;
+      reportErrors(copy, onError, ms);
+      return limitCommands(copy, ms, () => copy.destroy?.());
+    },
+  });
+}
+
+/**
+ * The client seen through a proxy whose methods that answer with a promise (every command)
+ * reject with a {@link RedisTimeoutError} when the answer takes longer than `ms`. node-redis's
+ * own command `timeout` stops only while a command is not yet written; once written, a command
+ * would wait for as long as the socket lives.
+ */
+function limitCommands<T extends object>(client: T, ms: number, onLate?: () => void): T {
+  const limited = new Map<PropertyKey, { original: unknown; wrapper: unknown }>();
+  const late = (what: PropertyKey) =>
+    new RedisTimeoutError(`Redis did not answer within ${String(ms)} ms (${String(what)})`);
+  return new Proxy(client, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key);
+      if (typeof value !== 'function') return value;
+      const known = limited.get(key);
+      if (known?.original === value) return known.wrapper;
+      const method = value as (...args: unknown[]) => unknown;
+      const wrapper = (...args: unknown[]): unknown => {
+        const answer = method.apply(target, args);
+        if (!(answer instanceof Promise)) return answer;
+        return new Promise((resolve, reject) => {
+          const timer = setTimeout(() => {
+            reject(late(key));
+            onLate?.();
+          }, ms);
+          void answer.then(resolve, reject).finally(() => {
+            clearTimeout(timer);
+          });
+        });
+      };
+      limited.set(key, { original: value, wrapper });
+      return wrapper;
     },
   });
 }

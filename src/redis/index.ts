@@ -24,7 +24,7 @@ export type {
 } from '../transports/http/server/redis-session-store.js';
 export { createRedisSessionStore } from '../transports/http/server/redis-session-store.js';
 export type { ConnectRedisOptions, RedisConnection, RedisConnectionState } from './connect.js';
-export { RedisUnavailableError, connectRedis } from './connect.js';
+export { RedisTimeoutError, RedisUnavailableError, connectRedis } from './connect.js';
 export type { RedisHealthCheckOptions, RedisPingLike } from './health.js';
 export { HealthCheckError, redisHealthCheck } from './health.js';
 export type {
