@@ -3,6 +3,7 @@
 import type { ServerConfig } from '../host/config.js';
 import { parseServersConfig } from '../host/config.js';
 import { MODEL_TOOL_NAME } from '../host/names.js';
+import type { UpstreamLimits } from './upstream.js';
 
 /** What the gateway serves of one upstream's tools. Every field is optional. */
 export interface Curation {
@@ -21,24 +22,52 @@ export interface GatewayConfig {
   readonly servers: Record<string, ServerConfig>;
   /** Curation by server name (servers without a `tools` object are absent). */
   readonly curation: Record<string, Curation>;
+  /**
+   * List caps by server name: the config's top-level `limits`, each field overridden by the
+   * server's own `limits` (absent: the defaults of {@link UpstreamLimits}).
+   */
+  readonly limits?: Record<string, UpstreamLimits>;
 }
 
 /**
  * Reads a parsed config: `{"mcpServers": {name: entry}}` as hosts write it (see
  * parseServersConfig), where an entry may also carry `"tools": {"allow", "deny", "rename",
- * "describe"}`. Throws TypeError naming the entry and field at fault.
+ * "describe"}` and `"limits": {"maxListItems", "maxListBytes"}`, and the config a top-level
+ * `"limits"` for every server. Throws TypeError naming the entry and field at fault.
  */
 export function parseGatewayConfig(json: unknown): GatewayConfig {
   const servers = parseServersConfig(json);
   const root = json as Record<string, unknown>;
   const entries = (root['mcpServers'] ?? root['servers']) as Record<string, unknown>;
+  const shared = parseLimits(root['limits'], (what) => new TypeError(`the config ${what}`));
   const curation: Record<string, Curation> = {};
+  const limits: Record<string, UpstreamLimits> = {};
   for (const name of Object.keys(servers)) {
-    const tools = (entries[name] as Record<string, unknown>)['tools'];
-    if (tools === undefined) continue;
-    curation[name] = parseCuration(tools, (what) => new TypeError(`server "${name}" ${what}`));
+    const entry = entries[name] as Record<string, unknown>;
+    const bad = (what: string) => new TypeError(`server "${name}" ${what}`);
+    limits[name] = { ...shared, ...parseLimits(entry['limits'], bad) };
+    if (entry['tools'] === undefined) continue;
+    curation[name] = parseCuration(entry['tools'], bad);
   }
-  return { servers, curation };
+  return { servers, curation, limits };
+}
+
+function parseLimits(value: unknown, bad: (what: string) => TypeError): UpstreamLimits {
+  if (value === undefined) return {};
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw bad('has "limits" that is not an object ({"maxListItems", "maxListBytes"})');
+  }
+  const out: Record<string, number> = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (key !== 'maxListItems' && key !== 'maxListBytes') {
+      throw bad(`has an unknown field "limits.${key}" (maxListItems, maxListBytes)`);
+    }
+    if (typeof item !== 'number' || !Number.isSafeInteger(item) || item < 1) {
+      throw bad(`has "limits.${key}" that is not a positive integer`);
+    }
+    out[key] = item;
+  }
+  return out;
 }
 
 function parseCuration(value: unknown, bad: (what: string) => TypeError): Curation {

@@ -142,9 +142,11 @@ export class Gateway {
     const fetch: UpstreamFetch = options.fetch ?? (own as NodeFetch);
     for (const [name, server] of Object.entries(config.servers)) {
       const hooks = this.#hooks(name);
+      const limits = config.limits?.[name] ?? {};
+      const timing = options.timing ?? {};
       this.#upstreams.set(
         name,
-        new Upstream(name, { config: server, hooks, timing: options.timing ?? {}, fetch }),
+        new Upstream(name, { config: server, hooks, timing, limits, fetch }),
       );
     }
   }

@@ -4,5 +4,11 @@ export { Gateway, STATUS_URI, templateVariables } from './gateway.js';
 export type { GatewayOptions, GatewayStatus } from './gateway.js';
 export type { Curation, GatewayConfig } from './config.js';
 export { isServed, matchesGlob, parseGatewayConfig } from './config.js';
-export { Upstream, UpstreamUnavailable } from './upstream.js';
-export type { UpstreamFetch, UpstreamState, UpstreamStatus, UpstreamTiming } from './upstream.js';
+export { DEFAULT_LIMITS, Upstream, UpstreamUnavailable } from './upstream.js';
+export type {
+  UpstreamFetch,
+  UpstreamLimits,
+  UpstreamState,
+  UpstreamStatus,
+  UpstreamTiming,
+} from './upstream.js';

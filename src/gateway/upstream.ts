@@ -17,10 +17,10 @@ import type { ServerConfig } from '../host/config.js';
 import { createServerTransport } from '../host/config.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 
-/** Where an upstream stands. */
-
 /** The fetch an HTTP upstream is reached with. */
 export type UpstreamFetch = (input: string, init: RequestInit) => Promise<Response>;
+
+/** Where an upstream stands. */
 export type UpstreamState = 'connecting' | 'ready' | 'down' | 'closed';
 
 /** What the gateway hands an upstream: the answers to its server's requests, and its events. */
@@ -47,7 +47,30 @@ export interface UpstreamTiming {
   readonly pingIntervalMs?: number;
   /** Timeout of each upstream request (progress restarts it). Default 5 minutes. */
   readonly timeoutMs?: number;
+  /**
+   * Longest wait of {@link Upstream.start} for the first attempt (connect and list): an upstream
+   * still connecting or listing then joins later, its lists served once it has them. Default 10 s.
+   */
+  readonly startTimeoutMs?: number;
 }
+
+/**
+ * Caps on each list of one upstream (tools, resources, resource templates, prompts), applied
+ * as its pages arrive: items past a cap are dropped, the cursor is no longer followed, and the
+ * upstream's status carries a warning.
+ */
+export interface UpstreamLimits {
+  /** Most items of each list. Default {@link DEFAULT_LIMITS}.maxListItems (1,000). */
+  readonly maxListItems?: number;
+  /** Most bytes (its items as JSON) of each list. Default 4 MiB. */
+  readonly maxListBytes?: number;
+}
+
+/** The default list caps of an upstream. */
+export const DEFAULT_LIMITS: Required<UpstreamLimits> = {
+  maxListItems: 1000,
+  maxListBytes: 4 * 1024 * 1024,
+};
 
 /** An upstream's status, as the `gateway/status` resource shows it. */
 export interface UpstreamStatus {
@@ -62,6 +85,8 @@ export interface UpstreamStatus {
   /** Round-trip time of the last health ping (or connect), in milliseconds. */
   readonly latencyMs?: number;
   readonly lastError?: string;
+  /** What was left out of its lists (a list over its cap), when anything was. */
+  readonly warnings?: readonly string[];
   /** Successful connections after the first. */
   readonly reconnects: number;
   /** ISO time of the last state change. */
@@ -84,6 +109,11 @@ export class Upstream {
   readonly #config: ServerConfig;
   readonly #hooks: UpstreamHooks;
   readonly #timing: Required<UpstreamTiming>;
+  readonly #limits: Required<UpstreamLimits>;
+  /** The warnings of the lists over their caps, by list. */
+  readonly #warnings = new Map<string, string>();
+  /** The refresh of each kind in flight; `again`: a change came meanwhile, list once more. */
+  readonly #refreshing = new Map<ListKind, { again: boolean }>();
   readonly #fetch: UpstreamFetch | undefined;
   #client: Client | undefined;
   #state: UpstreamState = 'connecting';
@@ -106,11 +136,13 @@ export class Upstream {
       config,
       hooks,
       timing,
+      limits = {},
       fetch,
     }: {
       config: ServerConfig;
       hooks: UpstreamHooks;
       timing: UpstreamTiming;
+      limits?: UpstreamLimits;
       fetch?: UpstreamFetch;
     },
   ) {
@@ -123,7 +155,9 @@ export class Upstream {
       maxBackoffMs: timing.maxBackoffMs ?? 30_000,
       pingIntervalMs: timing.pingIntervalMs ?? 15_000,
       timeoutMs: timing.timeoutMs ?? 300_000,
+      startTimeoutMs: timing.startTimeoutMs ?? 10_000,
     };
+    this.#limits = { ...DEFAULT_LIMITS, ...limits };
   }
 
   get state(): UpstreamState {
@@ -145,14 +179,24 @@ export class Upstream {
     return this.#client?.isConnected === true ? this.#client.serverCapabilities : {};
   }
 
-  /** Starts connecting; resolves after the first attempt (connected or not). Never rejects. */
+  /**
+   * Starts connecting; resolves after the first attempt (connected or not), or after
+   * `startTimeoutMs` while it is still under way. Never rejects.
+   */
   start(): Promise<void> {
     this.#firstAttempt ??= this.#connect();
     if (this.#timing.pingIntervalMs > 0 && this.#ping === undefined) {
       this.#ping = setInterval(() => void this.check(), this.#timing.pingIntervalMs);
       this.#ping.unref();
     }
-    return this.#firstAttempt;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.#timing.startTimeoutMs);
+      timer.unref();
+    });
+    return Promise.race([this.#firstAttempt, waited]).finally(() => {
+      clearTimeout(timer);
+    });
   }
 
   /** Runs `fn` with the connected client; throws {@link UpstreamUnavailable} while down. */
@@ -214,6 +258,7 @@ export class Upstream {
       prompts: this.prompts.length,
       ...(this.#latencyMs === undefined ? {} : { latencyMs: this.#latencyMs }),
       ...(this.#lastError === undefined ? {} : { lastError: this.#lastError }),
+      ...(this.#warnings.size === 0 ? {} : { warnings: [...this.#warnings.values()] }),
       reconnects: Math.max(0, this.#connections - 1),
       since: this.#since.toISOString(),
     };
@@ -284,8 +329,7 @@ export class Upstream {
         this.#hooks.log(params, ctx.tag);
       },
       onListChanged: (kind) => {
-        const client = this.#client;
-        if (client !== undefined) void this.#refreshAndTell(client, kind);
+        this.#listChanged(kind);
       },
       onResourceUpdated: (uri) => {
         this.#hooks.resourceUpdated(uri);
@@ -299,6 +343,26 @@ export class Upstream {
     };
   }
 
+  /** A list changed: refreshed, one refresh of a kind at a time, a flood coalesced into one more. */
+  #listChanged(kind: ListKind): void {
+    const running = this.#refreshing.get(kind);
+    if (running !== undefined) {
+      running.again = true;
+      return;
+    }
+    const refresh = { again: true };
+    this.#refreshing.set(kind, refresh);
+    void (async () => {
+      while (refresh.again) {
+        refresh.again = false;
+        const client = this.#client;
+        if (client === undefined) break;
+        await this.#refreshAndTell(client, kind);
+      }
+      this.#refreshing.delete(kind);
+    })();
+  }
+
   async #refreshAndTell(client: Client, kind: ListKind): Promise<void> {
     try {
       await this.#refresh(client, [kind]);
@@ -308,26 +372,58 @@ export class Upstream {
     }
   }
 
-  /** Lists what the server offers of `kinds` (what it has the capability for). */
+  /** Lists what the server offers of `kinds` (what it has the capability for), within the caps. */
   async #refresh(client: Client, kinds: readonly ListKind[]): Promise<void> {
     const capabilities = client.serverCapabilities;
-    const has = (kind: ListKind) => capabilities[kind] !== undefined;
+    const has = (kind: ListKind) => kinds.includes(kind) && capabilities[kind] !== undefined;
     await Promise.all([
-      kinds.includes('tools') && has('tools')
-        ? client.listTools().then((tools) => (this.tools = tools))
+      has('tools')
+        ? this.#list('tools', client.tools()).then((tools) => (this.tools = tools))
         : undefined,
-      kinds.includes('resources') && has('resources')
-        ? Promise.all([client.listResources(), client.listResourceTemplates()]).then(
-            ([resources, templates]) => {
-              this.resources = resources;
-              this.templates = templates;
-            },
-          )
+      has('resources')
+        ? Promise.all([
+            this.#list('resources', client.resources()),
+            this.#list('resource templates', client.resourceTemplates()),
+          ]).then(([resources, templates]) => {
+            this.resources = resources;
+            this.templates = templates;
+          })
         : undefined,
-      kinds.includes('prompts') && has('prompts')
-        ? client.listPrompts().then((prompts) => (this.prompts = prompts))
+      has('prompts')
+        ? this.#list('prompts', client.prompts()).then((prompts) => (this.prompts = prompts))
         : undefined,
     ]);
+  }
+
+  /**
+   * Collects a list as its pages arrive, up to the caps: past one, the rest is dropped (no
+   * further page is asked for) and the list's warning set; within them, its warning cleared.
+   */
+  async #list<T>(list: string, items: AsyncIterable<T>): Promise<T[]> {
+    const { maxListItems, maxListBytes } = this.#limits;
+    const kept: T[] = [];
+    let bytes = 0;
+    let over: string | undefined;
+    for await (const item of items) {
+      if (kept.length >= maxListItems) {
+        over = `more than ${String(maxListItems)} items`;
+        break;
+      }
+      bytes += Buffer.byteLength(JSON.stringify(item));
+      if (bytes > maxListBytes) {
+        over = `more than ${String(maxListBytes)} bytes`;
+        break;
+      }
+      kept.push(item);
+    }
+    if (over === undefined) {
+      this.#warnings.delete(list);
+      return kept;
+    }
+    const warning = `${list}: the server listed ${over}; only the first ${String(kept.length)} are served`;
+    this.#warnings.set(list, warning);
+    this.#hooks.event({ upstream: this.name, event: 'list-capped', warning });
+    return kept;
   }
 
   /** The connection of `client` is gone: down, and reconnecting. */

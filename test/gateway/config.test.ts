@@ -39,6 +39,27 @@ describe('parseGatewayConfig', () => {
     expect(() => parseGatewayConfig(json)).toThrow(message);
   });
 
+  it('reads list caps: the top-level limits for every server, each overridden by its own', () => {
+    const config = parseGatewayConfig({
+      limits: { maxListItems: 50, maxListBytes: 65_536 },
+      mcpServers: { a: { command: 'node', limits: { maxListItems: 10 } }, b: { command: 'node' } },
+    });
+    expect(config.limits).toEqual({
+      a: { maxListItems: 10, maxListBytes: 65_536 },
+      b: { maxListItems: 50, maxListBytes: 65_536 },
+    });
+    const bad = (limits: unknown) => () =>
+      parseGatewayConfig({ mcpServers: { a: { command: 'node', limits } } });
+    expect(bad([])).toThrow('server "a" has "limits" that is not an object');
+    expect(bad({ maxItems: 1 })).toThrow('unknown field "limits.maxItems"');
+    expect(bad({ maxListBytes: 0 })).toThrow(
+      '"limits.maxListBytes" that is not a positive integer',
+    );
+    expect(() => parseGatewayConfig({ limits: { maxListItems: 1.5 }, mcpServers: {} })).toThrow(
+      'the config has "limits.maxListItems" that is not a positive integer',
+    );
+  });
+
   it('refuses what the host refuses (no mcpServers, an entry without command or url)', () => {
     expect(() => parseGatewayConfig({})).toThrow('no "mcpServers"');
     expect(() => parseGatewayConfig({ mcpServers: { a: {} } })).toThrow('server "a"');
