@@ -143,7 +143,7 @@ class RunInputs implements RoundAccess {
     if (escalation === undefined || escalation.run !== undefined) return;
     const { core, scope } = this.#call;
     const record = await createTask(core.tasks, principalKey(scope.info?.auth));
-    const run = new TaskRun(core.tasks.store, record, core.report);
+    const run = new TaskRun(core.tasks, record, core.report);
     escalation.begin(run, record, taskScope(scope, run, record.taskId));
   }
 

@@ -42,7 +42,8 @@ import { reportOnStderr } from './report.js';
 import type { TaskStore } from './tasks/store.js';
 import type { SkillEntry } from '../protocol/skills.js';
 import type { PublishedSkill } from './skills/catalog.js';
-import { MemoryTaskStore } from './tasks/store.js';
+import { MemoryTaskStore, limitOption } from './tasks/store.js';
+import { RunningTasks } from './tasks/run.js';
 
 /** Options of an McpServer. Every field is optional. */
 export interface McpServerOptions {
@@ -101,6 +102,13 @@ export interface McpServerOptions {
   /** The `pollIntervalMs` tasks suggest. Default: 500. */
   taskPollIntervalMs?: number;
   /**
+   * Most tasks running at once in this process (from creation to their end, waiting for input
+   * included); a `tools/call` that would make one more is refused (-32603). Default: 1000.
+   */
+  maxRunningTasks?: number;
+  /** Most tasks of one principal running at once in this process, likewise. Default: 100. */
+  maxRunningTasksPerOwner?: number;
+  /**
    * Carries list changes and resource updates between the processes that serve as one server
    * (`createRedisChangeBus` of mcpkit/redis): a change made on one process reaches the clients
    * and `subscriptions/listen` streams of every process. Default: none (one process).
@@ -154,6 +162,10 @@ export class McpServer {
             : Math.round(positiveOption('taskTtlMs', options.taskTtlMs ?? 3_600_000)),
         pollIntervalMs: Math.round(
           positiveOption('taskPollIntervalMs', options.taskPollIntervalMs ?? 500),
+        ),
+        running: new RunningTasks(
+          limitOption('maxRunningTasks', options.maxRunningTasks, 1000),
+          limitOption('maxRunningTasksPerOwner', options.maxRunningTasksPerOwner, 100),
         ),
       },
     });

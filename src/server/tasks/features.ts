@@ -45,7 +45,7 @@ export async function callAsTask(call: Call, tool: CompiledTool, args: unknown):
   const legacy = scope.era === 'legacy';
   const ttl = legacy ? requestedTtl(call.params['task']) : undefined;
   const record = await createTask(core.tasks, principalKey(scope.info?.auth), ttl);
-  const run = new TaskRun(core.tasks.store, record, core.report);
+  const run = new TaskRun(core.tasks, record, core.report);
   const ctx = createContext(taskScope(scope, run, record.taskId), {
     round: run,
     signal: run.signal,

@@ -8,6 +8,7 @@ import type * as Spec from '../../protocol/schema/2026-07-28.js';
 import type { TaskStatus } from '../../protocol/tasks.js';
 import type { InputAsker } from '../context.js';
 import type { TaskRecord, TaskSignal, TaskStore } from './store.js';
+import { TaskLimitError } from './store.js';
 
 /** How tasks are made: the store, and what every new task gets. */
 export interface TaskSettings {
@@ -15,11 +16,56 @@ export interface TaskSettings {
   /** A new task's `ttlMs`; null for unlimited. */
   readonly ttlMs: number | null;
   readonly pollIntervalMs: number;
+  /** The tasks running in this process, held to the server's limits. */
+  readonly running: RunningTasks;
 }
 
 /**
- * Creates a task, durably, for `owner`; resolves with its first record. `ttlMs` is a client's
- * request (2025-11-25), granted up to the server's own.
+ * The tasks whose handlers run in this process (from creation to their end, waiting for input
+ * included): at most `max` in all and `maxPerOwner` per owner.
+ */
+export class RunningTasks {
+  readonly #max: number;
+  readonly #maxPerOwner: number;
+  readonly #byOwner = new Map<string | undefined, number>();
+  #total = 0;
+
+  constructor(max: number, maxPerOwner: number) {
+    this.#max = max;
+    this.#maxPerOwner = maxPerOwner;
+  }
+
+  /** Takes a place for a task of `owner`; throws TaskLimitError when a limit is reached. */
+  take(owner: string | undefined): void {
+    const held = this.#byOwner.get(owner) ?? 0;
+    if (held >= this.#maxPerOwner) {
+      throw new TaskLimitError(
+        `too many tasks running: you have ${String(this.#maxPerOwner)} tasks running (the limit per principal); try again once one ends`,
+      );
+    }
+    if (this.#total >= this.#max) {
+      throw new TaskLimitError(
+        `too many tasks running: the server has ${String(this.#max)} tasks running (the limit); try again later`,
+      );
+    }
+    this.#byOwner.set(owner, held + 1);
+    this.#total++;
+  }
+
+  /** Gives back a place `take` gave. */
+  release(owner: string | undefined): void {
+    const held = (this.#byOwner.get(owner) ?? 0) - 1;
+    if (held > 0) this.#byOwner.set(owner, held);
+    else this.#byOwner.delete(owner);
+    this.#total--;
+  }
+}
+
+/**
+ * Creates a task, durably, for `owner`; resolves with its first record, its place among the
+ * running tasks taken (a {@link TaskRun} of it gives it back when it ends). Rejects with a
+ * TaskLimitError over a limit. `ttlMs` is a client's request (2025-11-25), granted up to the
+ * server's own.
  */
 export async function createTask(
   settings: TaskSettings,
@@ -42,7 +88,13 @@ export async function createTask(
     owner,
     expiresAt: ttl === null ? undefined : now + ttl,
   };
-  await settings.store.create(record);
+  settings.running.take(owner);
+  try {
+    await settings.store.create(record);
+  } catch (error) {
+    settings.running.release(owner);
+    throw error;
+  }
   return record;
 }
 
@@ -76,6 +128,7 @@ function without(object: object, names: readonly string[]): Record<string, unkno
  */
 export class TaskRun implements InputAsker {
   readonly #store: TaskStore;
+  readonly #running: RunningTasks;
   readonly #controller = new AbortController();
   readonly #waiting = new Map<string, (answer: unknown) => void>();
   readonly #unsubscribe: () => void;
@@ -85,15 +138,17 @@ export class TaskRun implements InputAsker {
   readonly #used = new Set<string>();
   #report: (error: unknown, where: string) => void;
 
+  /** Runs the task `record` that {@link createTask} made with `settings`. */
   constructor(
-    store: TaskStore,
+    settings: TaskSettings,
     record: TaskRecord,
     report: (error: unknown, where: string) => void,
   ) {
-    this.#store = store;
+    this.#store = settings.store;
+    this.#running = settings.running;
     this.#record = record;
     this.#report = report;
-    this.#unsubscribe = store.subscribe(record.taskId, (signal) => {
+    this.#unsubscribe = settings.store.subscribe(record.taskId, (signal) => {
       this.#receive(signal);
     });
   }
@@ -135,6 +190,7 @@ export class TaskRun implements InputAsker {
   /** Stores the outcome of the handler; resolves once it is written. */
   finish(outcome: { result: unknown } | { error: unknown }): Promise<void> {
     this.#unsubscribe();
+    this.#running.release(this.#record.owner);
     let fields: Changes;
     if (this.#controller.signal.aborted) {
       fields = { status: 'cancelled', statusMessage: 'cancelled by the client' };

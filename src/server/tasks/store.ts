@@ -2,7 +2,9 @@
 // the signals (cancel, input responses) from whichever process receives them to the process
 // that runs the task. MemoryTaskStore is the default, for one process; a shared store (a
 // database, Redis) lets any process answer tasks/get, tasks/update and tasks/cancel.
+import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors.js';
 import type { DetailedTask } from '../../protocol/tasks.js';
+import { isTerminal } from '../../protocol/tasks.js';
 
 /** A task as stored: what the wire shows, plus who may see it and when it goes. */
 export interface TaskRecord extends DetailedTask {
@@ -22,6 +24,11 @@ export type TaskSignal =
  * durable creation); `put` replaces a record (only the running process writes); `get` resolves
  * undefined for an unknown or expired task. `signal` delivers to the `subscribe` listeners of
  * the task, wherever they are; a signal nobody listens for is dropped.
+ *
+ * Every store keeps at most `maxTasksPerOwner` unexpired tasks per owner (default
+ * {@link DEFAULT_MAX_TASKS_PER_OWNER}): at the quota, `create` first removes that owner's oldest
+ * finished task, and when none of its tasks has finished, rejects with a {@link TaskLimitError}
+ * and stores nothing. No owner's creation ever removes another owner's task on this account.
  */
 export interface TaskStore {
   create(record: TaskRecord): Promise<void>;
@@ -76,45 +83,109 @@ export class TaskListeners {
   }
 }
 
+/** The default `maxTasksPerOwner` of every store. */
+export const DEFAULT_MAX_TASKS_PER_OWNER = 1000;
+
+/**
+ * A task refused for a limit (a quota of the store, tasks running at once): the `tools/call`
+ * that would have made it is answered with this error (-32603, the limit named), nothing runs.
+ */
+export class TaskLimitError extends JsonRpcError {
+  constructor(message: string) {
+    super(ErrorCode.InternalError, message);
+    this.name = 'TaskLimitError';
+  }
+}
+
+/** The refusal of an owner's task at its quota of `limit`, all of them still running. */
+export function ownerQuotaError(limit: number): TaskLimitError {
+  return new TaskLimitError(
+    `too many tasks: you have ${String(limit)} tasks and none has finished (the limit per principal); try again once one ends`,
+  );
+}
+
+/** Checks a limit option: a positive integer, else TypeError; undefined gives `fallback`. */
+export function limitOption(name: string, value: number | undefined, fallback: number): number {
+  const limit = value ?? fallback;
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new TypeError(`${name} must be a positive integer, got ${String(limit)}`);
+  }
+  return limit;
+}
+
+/** The finished tasks of `records`, oldest (by creation) first: those a quota may remove. */
+export function finishedOldestFirst(records: readonly TaskRecord[]): TaskRecord[] {
+  return records
+    .filter((record) => isTerminal(record.status))
+    .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+}
+
+/** Least time between two sweeps of MemoryTaskStore's expired tasks, short of a limit. */
+const SWEEP_MS = 60_000;
+
 /** Options of {@link MemoryTaskStore}. */
 export interface MemoryTaskStoreOptions {
-  /** Most tasks kept; creating one more removes the oldest. Default 10 000. */
+  /**
+   * Most tasks kept in all. At the limit, creating one removes the oldest finished task of the
+   * owner holding the most; when that owner has none finished, creation is refused
+   * ({@link TaskLimitError}). Default 10 000.
+   */
   readonly maxTasks?: number;
+  /** Most tasks kept per owner (see {@link TaskStore}). Default 1 000. */
+  readonly maxTasksPerOwner?: number;
 }
 
 /** A TaskStore in this process's memory: tasks end with it. */
 export class MemoryTaskStore implements TaskStore {
   readonly #records = new Map<string, TaskRecord>();
+  /** Each owner's task ids, in creation order. */
+  readonly #owned = new Map<string | undefined, Set<string>>();
   readonly #listeners = new TaskListeners();
   readonly #maxTasks: number;
+  readonly #maxPerOwner: number;
+  /** When expired tasks were last dropped. */
+  #sweptAt = Date.now();
 
   constructor(options: MemoryTaskStoreOptions = {}) {
-    this.#maxTasks = options.maxTasks ?? 10_000;
+    this.#maxTasks = limitOption('maxTasks', options.maxTasks, 10_000);
+    this.#maxPerOwner = limitOption(
+      'maxTasksPerOwner',
+      options.maxTasksPerOwner,
+      DEFAULT_MAX_TASKS_PER_OWNER,
+    );
   }
 
-  create(record: TaskRecord): Promise<void> {
-    this.#sweep();
-    while (this.#records.size >= this.#maxTasks) {
-      const oldest = this.#records.keys().next().value;
-      if (oldest === undefined) break;
-      this.#records.delete(oldest);
-    }
+  // async: a refusal of #makeRoom is a rejection.
+  async create(record: TaskRecord): Promise<void> {
+    this.#makeRoom(record.owner);
     this.#records.set(record.taskId, record);
-    return Promise.resolve();
+    let owned = this.#owned.get(record.owner);
+    if (owned === undefined) {
+      owned = new Set();
+      this.#owned.set(record.owner, owned);
+    }
+    owned.add(record.taskId);
   }
 
   get(taskId: string): Promise<TaskRecord | undefined> {
     const record = this.#records.get(taskId);
     if (record?.expiresAt !== undefined && record.expiresAt <= Date.now()) {
-      this.#records.delete(taskId);
+      this.#remove(record);
       return Promise.resolve(undefined);
     }
     return Promise.resolve(record);
   }
 
   list(owner: string | undefined): Promise<TaskRecord[]> {
-    this.#sweep();
-    return Promise.resolve([...this.#records.values()].filter((r) => r.owner === owner));
+    const now = Date.now();
+    const records: TaskRecord[] = [];
+    for (const taskId of this.#owned.get(owner) ?? []) {
+      const record = this.#records.get(taskId);
+      if (record === undefined) continue;
+      if (record.expiresAt !== undefined && record.expiresAt <= now) this.#remove(record);
+      else records.push(record);
+    }
+    return Promise.resolve(records);
   }
 
   put(record: TaskRecord): Promise<void> {
@@ -131,11 +202,57 @@ export class MemoryTaskStore implements TaskStore {
     return this.#listeners.add(taskId, listener);
   }
 
-  /** Drops expired tasks (on create: the map never holds many dead ones). */
+  /** Frees a place for one more task of `owner` (see the limits), or throws TaskLimitError. */
+  #makeRoom(owner: string | undefined): void {
+    const held = (): number => this.#owned.get(owner)?.size ?? 0;
+    const due = Date.now() - this.#sweptAt >= SWEEP_MS;
+    if (!due && held() < this.#maxPerOwner && this.#records.size < this.#maxTasks) return;
+    this.#sweep();
+    if (held() >= this.#maxPerOwner && !this.#removeOldestFinished(owner)) {
+      throw ownerQuotaError(this.#maxPerOwner);
+    }
+    if (this.#records.size >= this.#maxTasks && !this.#removeOldestFinished(this.#largest())) {
+      throw new TaskLimitError(
+        `too many tasks: the task store is full (${String(this.#maxTasks)} tasks, the limit); try again later`,
+      );
+    }
+  }
+
+  /** The owner holding the most tasks. */
+  #largest(): string | undefined {
+    let largest: string | undefined;
+    let most = -1;
+    for (const [owner, ids] of this.#owned) {
+      if (ids.size > most) [largest, most] = [owner, ids.size];
+    }
+    return largest;
+  }
+
+  /** Removes the oldest finished task of `owner`; false when it has none. */
+  #removeOldestFinished(owner: string | undefined): boolean {
+    for (const taskId of this.#owned.get(owner) ?? []) {
+      const record = this.#records.get(taskId);
+      if (record !== undefined && isTerminal(record.status)) {
+        this.#remove(record);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  #remove(record: TaskRecord): void {
+    this.#records.delete(record.taskId);
+    const owned = this.#owned.get(record.owner);
+    owned?.delete(record.taskId);
+    if (owned?.size === 0) this.#owned.delete(record.owner);
+  }
+
+  /** Drops expired tasks (on create, at a limit or once a minute). */
   #sweep(): void {
     const now = Date.now();
-    for (const [id, record] of this.#records) {
-      if (record.expiresAt !== undefined && record.expiresAt <= now) this.#records.delete(id);
+    this.#sweptAt = now;
+    for (const record of this.#records.values()) {
+      if (record.expiresAt !== undefined && record.expiresAt <= now) this.#remove(record);
     }
   }
 }
