@@ -12,6 +12,7 @@ import type { ParamHeader } from '../protocol/param-headers.js';
 import { scanParamHeaders } from '../protocol/param-headers.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import { contentBlockProblem, toolResultFor } from './content.js';
+import { isCodeSlip } from './report.js';
 import type { Checked, CompiledSchema } from './schemas.js';
 import { compileSchema, requireObjectSchema } from './schemas.js';
 import type { HandlerContext, ToolDefinition } from './types.js';
@@ -180,14 +181,21 @@ function runTool(
   );
 }
 
-/** A handler's throw: an `isError` result for an Error, a protocol error otherwise. */
+/**
+ * A handler's throw: an `isError` result for an Error, a protocol error otherwise. A slip in the
+ * handler's code (TypeError, ReferenceError) is also reported, for its developer to see; other
+ * Errors are failures on purpose, for the model only.
+ */
 function handlerFailed(
   tool: CompiledTool,
   thrown: unknown,
   report: ErrorReporter,
 ): Spec.CallToolResult {
   if (thrown instanceof JsonRpcError) throw thrown;
-  if (thrown instanceof Error) return toolError(thrown.message);
+  if (thrown instanceof Error) {
+    if (isCodeSlip(thrown)) report(thrown, `tool "${tool.name}"`);
+    return toolError(thrown.message);
+  }
   report(thrown, `tool "${tool.name}"`);
   throw new JsonRpcError(McpErrorCode.InternalError, 'internal error');
 }
