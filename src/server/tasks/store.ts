@@ -155,16 +155,19 @@ export class MemoryTaskStore implements TaskStore {
     );
   }
 
-  // async: a refusal of #makeRoom is a rejection.
-  async create(record: TaskRecord): Promise<void> {
-    this.#makeRoom(record.owner);
-    this.#records.set(record.taskId, record);
-    let owned = this.#owned.get(record.owner);
-    if (owned === undefined) {
-      owned = new Set();
-      this.#owned.set(record.owner, owned);
-    }
-    owned.add(record.taskId);
+  create(record: TaskRecord): Promise<void> {
+    // A refusal thrown by #makeRoom rejects the promise.
+    return new Promise((resolve) => {
+      this.#makeRoom(record.owner);
+      this.#records.set(record.taskId, record);
+      let owned = this.#owned.get(record.owner);
+      if (owned === undefined) {
+        owned = new Set();
+        this.#owned.set(record.owner, owned);
+      }
+      owned.add(record.taskId);
+      resolve();
+    });
   }
 
   get(taskId: string): Promise<TaskRecord | undefined> {
