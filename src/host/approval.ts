@@ -7,10 +7,11 @@ export type ApprovalMode = 'always' | 'never' | 'ask' | 'annotations';
 export type ApprovalRule = 'always' | 'never' | 'ask';
 
 /**
- * The approval policy. `mode` applies where no rule does (default `annotations`: a tool with
- * `readOnlyHint: true` is approved, every other one asked, as `destructiveHint` defaults to true);
- * `tools` holds rules by the model-facing name or by `server/tool`; `sampling` rules servers'
- * sampling requests (default `ask`).
+ * The approval policy. `mode` applies where no rule does (default `annotations`: a tool of a
+ * trusted server annotated `readOnlyHint: true` and not `destructiveHint: true` is approved,
+ * every other one asked, as annotations of other servers are only claims); `tools` holds rules
+ * by the model-facing name or by `server/tool`; `sampling` rules servers' sampling requests
+ * (default `ask`).
  */
 export interface ApprovalPolicy {
   readonly mode?: ApprovalMode;
@@ -44,7 +45,9 @@ export type Decision = 'approved' | 'declined';
 
 /**
  * The rule that applies to a tool call: a `tools` rule by name, then by `server/tool`, then the
- * mode (`annotations`: `readOnlyHint: true` → always, else ask).
+ * mode (`annotations`: always when the server is `trusted` and the annotations say read-only
+ * without contradicting themselves, `readOnlyHint: true` with `destructiveHint` not true; else
+ * ask).
  */
 export function ruleFor(
   policy: ApprovalPolicy,
@@ -53,13 +56,17 @@ export function ruleFor(
     server: string;
     tool: string;
     annotations?: Readonly<Record<string, unknown>>;
+    /** Whether the configuration trusts the server's annotations. Default false. */
+    trusted?: boolean;
   },
 ): ApprovalRule {
   const own = policy.tools?.[call.name] ?? policy.tools?.[`${call.server}/${call.tool}`];
   if (own !== undefined) return own;
   const mode = policy.mode ?? 'annotations';
   if (mode !== 'annotations') return mode;
-  return call.annotations?.['readOnlyHint'] === true ? 'always' : 'ask';
+  const hints = call.annotations;
+  const readOnly = hints?.['readOnlyHint'] === true && hints['destructiveHint'] !== true;
+  return call.trusted === true && readOnly ? 'always' : 'ask';
 }
 
 /**

@@ -14,6 +14,8 @@ export interface StdioServerConfig {
   readonly env?: Readonly<Record<string, string>>;
   readonly cwd?: string;
   readonly disabled?: boolean;
+  /** Its tool annotations may spare approval prompts (see ApprovalPolicy). Default false. */
+  readonly trusted?: boolean;
 }
 
 /** A server reached over HTTP. */
@@ -21,12 +23,16 @@ export interface HttpServerConfig {
   readonly url: string;
   readonly headers?: Readonly<Record<string, string>>;
   readonly disabled?: boolean;
+  /** Its tool annotations may spare approval prompts (see ApprovalPolicy). Default false. */
+  readonly trusted?: boolean;
 }
 
 /** A server given its transport directly (in-process servers, tests). */
 export interface TransportServerConfig {
   readonly transport: () => Transport | Promise<Transport>;
   readonly disabled?: boolean;
+  /** Its tool annotations may spare approval prompts (see ApprovalPolicy). Default false. */
+  readonly trusted?: boolean;
 }
 
 /** One server of a config. */
@@ -34,7 +40,8 @@ export type ServerConfig = StdioServerConfig | HttpServerConfig | TransportServe
 
 /**
  * Reads a parsed config: `{"mcpServers": {name: entry}}` (`servers`, as VS Code writes it, too).
- * Entries with `"disabled": true` are left out. Throws TypeError naming the entry at fault.
+ * Entries with `"disabled": true` are left out; `"trusted": true` is kept (only when true).
+ * Throws TypeError naming the entry at fault.
  */
 export function parseServersConfig(json: unknown): Record<string, ServerConfig> {
   const root = asObject(json);
@@ -46,6 +53,11 @@ export function parseServersConfig(json: unknown): Record<string, ServerConfig> 
     const bad = (what: string) => new TypeError(`server "${name}" ${what}`);
     if (entry === undefined) throw bad('is not an object');
     if (entry['disabled'] === true) continue;
+    const trusted = entry['trusted'];
+    if (trusted !== undefined && typeof trusted !== 'boolean') {
+      throw bad('has a "trusted" that is not true or false');
+    }
+    const trust = trusted === true ? { trusted } : {};
     if (typeof entry['url'] === 'string') {
       try {
         new URL(entry['url']);
@@ -54,7 +66,7 @@ export function parseServersConfig(json: unknown): Record<string, ServerConfig> 
       }
       const headers = stringRecord(entry['headers']);
       if (headers === undefined) throw bad('has "headers" that are not strings');
-      out[name] = { url: entry['url'], headers };
+      out[name] = { url: entry['url'], headers, ...trust };
       continue;
     }
     const command = entry['command'];
@@ -67,7 +79,7 @@ export function parseServersConfig(json: unknown): Record<string, ServerConfig> 
     if (env === undefined) throw bad('has "env" values that are not strings');
     const cwd = entry['cwd'];
     if (cwd !== undefined && typeof cwd !== 'string') throw bad('has a "cwd" that is not a string');
-    out[name] = { command, args, env, ...(cwd === undefined ? {} : { cwd }) };
+    out[name] = { command, args, env, ...(cwd === undefined ? {} : { cwd }), ...trust };
   }
   return out;
 }

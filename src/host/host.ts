@@ -534,6 +534,7 @@ export class Host {
       server: entry.server,
       tool: entry.tool.name,
       ...(annotations === undefined ? {} : { annotations }),
+      trusted: this.#servers.find((state) => state.name === entry.server)?.config.trusted === true,
     });
     const decision = await decide(
       rule,

@@ -14,6 +14,8 @@ const hasDist = existsSync(BIN);
 if (!hasDist) console.log('chat-cli: skipped, dist/ is missing (npm run build)');
 
 const PINGME = ['--', process.execPath, BIN, 'serve', 'pingme'];
+/** PingME's readOnlyHint spares the prompt only when the server is trusted. */
+const TRUST = ['--trust', 'pingme'];
 const SCRIPT: Step[] = [
   { toolCalls: [{ name: 'PingME' }] },
   (seen) => ({ text: `The magic word is ${seen.results[0]?.text ?? '?'}.` }),
@@ -34,7 +36,7 @@ afterEach(async () => {
 describe.skipIf(!hasDist)('mcpkit chat', () => {
   it('answers "Call PingME for me" after one tool_use/tool_result round (Anthropic)', async () => {
     model = await startFakeModel(SCRIPT);
-    const ran = await cli(['chat', '-p', 'Call PingME for me', '--server', ...PINGME], {
+    const ran = await cli(['chat', '-p', 'Call PingME for me', ...TRUST, '--server', ...PINGME], {
       env: { ...NO_KEYS, ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-test' },
     });
     expect(ran.stderr).toContain('→ PingME (pingme) {}');
@@ -61,6 +63,7 @@ describe.skipIf(!hasDist)('mcpkit chat', () => {
         '--json',
         '-p',
         'Call PingME for me',
+        ...TRUST,
         '--server',
         ...PINGME,
       ],
@@ -88,7 +91,9 @@ describe.skipIf(!hasDist)('mcpkit chat', () => {
     writeFileSync(
       config,
       JSON.stringify({
-        mcpServers: { ping: { command: process.execPath, args: [BIN, 'serve', 'pingme'] } },
+        mcpServers: {
+          ping: { command: process.execPath, args: [BIN, 'serve', 'pingme'], trusted: true },
+        },
       }),
     );
     const ran = await cli(['chat', '--config', config, '-p', 'Call PingME for me'], {
@@ -100,7 +105,7 @@ describe.skipIf(!hasDist)('mcpkit chat', () => {
 
   it('takes one prompt a line of piped stdin, the conversation kept across them', async () => {
     model = await startFakeModel([...SCRIPT, { text: 'Still BISMILLAH.' }]);
-    const ran = await cli(['chat', '--server', ...PINGME], {
+    const ran = await cli(['chat', ...TRUST, '--server', ...PINGME], {
       env: { ...NO_KEYS, ANTHROPIC_BASE_URL: model.url },
       input: 'Call PingME for me\nAnd again?\n',
     });
@@ -142,6 +147,22 @@ describe.skipIf(!hasDist)('mcpkit chat', () => {
     expect(approved.stdout).toContain('Simulated logging is on');
     expect(approved.stdout).not.toContain('declined');
   }, 30_000);
+
+  it('asks before a readOnlyHint tool of a server it was not told to trust', async () => {
+    model = await startFakeModel(SCRIPT);
+    const ran = await cli(['chat', '-p', 'Call PingME for me', '--server', ...PINGME], {
+      env: { ...NO_KEYS, ANTHROPIC_BASE_URL: model.url },
+    });
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stderr).toContain('declined (no terminal to ask; pass --yes to approve)');
+    expect(ran.stdout).toBe('The magic word is Error: the user declined this tool call.\n');
+    const unknown = await cli(['chat', '-p', 'Hi', '--trust', 'pingmee', '--server', ...PINGME], {
+      env: { ...NO_KEYS, ANTHROPIC_BASE_URL: model.url },
+    });
+    expect(unknown.code).toBe(3);
+    expect(unknown.stderr).toContain('--trust pingmee: there is no server "pingmee"');
+    expect(unknown.stderr).toContain('the servers are pingme');
+  }, 20_000);
 
   it('exits 2 when the model API fails, and 3 without one', async () => {
     model = await startFakeModel([]);

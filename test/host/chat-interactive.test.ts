@@ -71,7 +71,10 @@ describe.skipIf(!hasDist)('mcpkit chat at a terminal', () => {
       OPENAI_BASE_URL: model.openaiUrl,
       OPENAI_API_KEY: 'k',
     });
-    const code = await run(['--server', '--', process.execPath, BIN, 'serve', 'pingme'], io);
+    const code = await run(
+      ['--trust', 'pingme', '--server', '--', process.execPath, BIN, 'serve', 'pingme'],
+      io,
+    );
     expect(code).toBe(0);
     expect(out.stderr).toContain('1 tools: PingME');
     expect(out.stderr).toContain('you> ');

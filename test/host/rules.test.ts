@@ -330,10 +330,23 @@ describe('result shaping', () => {
 describe('approval', () => {
   const call = { name: 'db__drop', server: 'db', tool: 'drop' };
 
-  it('approves readOnlyHint tools and asks for the others, by annotations (the default)', () => {
-    expect(ruleFor({}, { ...call, annotations: { readOnlyHint: true } })).toBe('always');
-    expect(ruleFor({}, { ...call, annotations: { destructiveHint: true } })).toBe('ask');
-    expect(ruleFor({}, call)).toBe('ask');
+  it('approves readOnlyHint tools of trusted servers and asks for the others, by annotations (the default)', () => {
+    const trusted = { ...call, trusted: true };
+    expect(ruleFor({}, { ...trusted, annotations: { readOnlyHint: true } })).toBe('always');
+    expect(ruleFor({}, { ...trusted, annotations: { destructiveHint: true } })).toBe('ask');
+    expect(ruleFor({}, trusted)).toBe('ask');
+  });
+
+  it('asks when the annotations come from a server not trusted, or contradict each other', () => {
+    expect(ruleFor({}, { ...call, annotations: { readOnlyHint: true } })).toBe('ask');
+    expect(ruleFor({}, { ...call, trusted: false, annotations: { readOnlyHint: true } })).toBe(
+      'ask',
+    );
+    const both = { readOnlyHint: true, destructiveHint: true };
+    expect(ruleFor({}, { ...call, trusted: true, annotations: both })).toBe('ask');
+    // Rules and other modes are the user's: they apply whatever the server says.
+    expect(ruleFor({ mode: 'always' }, { ...call, annotations: both })).toBe('always');
+    expect(ruleFor({ tools: { 'db/drop': 'always' } }, call)).toBe('always');
   });
 
   it('follows the mode and per-tool rules, by model name or server/tool', () => {
@@ -402,6 +415,25 @@ describe('config', () => {
     expect(() => parseServersConfig({ mcpServers: { a: { url: 'not a url' } } })).toThrow(
       'server "a" has an invalid "url"',
     );
+    expect(() =>
+      parseServersConfig({ mcpServers: { a: { command: 'x', trusted: 'yes' } } }),
+    ).toThrow('server "a" has a "trusted" that is not true or false');
+  });
+
+  it('reads "trusted": true, the servers whose tool annotations approval may rely on', () => {
+    expect(
+      parseServersConfig({
+        mcpServers: {
+          mine: { command: 'node', args: ['mine.js'], trusted: true },
+          remote: { url: 'https://example.com/mcp', trusted: true },
+          other: { url: 'https://example.org/mcp', trusted: false },
+        },
+      }),
+    ).toEqual({
+      mine: { command: 'node', args: ['mine.js'], env: {}, trusted: true },
+      remote: { url: 'https://example.com/mcp', headers: {}, trusted: true },
+      other: { url: 'https://example.org/mcp', headers: {} },
+    });
   });
 });
 

@@ -53,19 +53,22 @@ Flags:
   --model <name>         the model (default ${DEFAULT_MODELS.anthropic} or ${DEFAULT_MODELS.openai})
   -p, --prompt <text>    one-shot: print the final answer and exit
   --yes                  approve every tool call and sampling request without asking
+  --trust <server>       trust the tool annotations of this server (repeatable; a config entry
+                         can say "trusted": true)
   --max-turns <n>        most model requests per prompt (default 20)
   --system <text>        the system prompt
   --text-only            the model takes no images (they reach it as a short note)
   --stream               stream the model's answers (SSE)
 
-Without --yes, tools marked readOnlyHint run at once and others are asked at the terminal
-(declined when there is no terminal); a declined call reaches the model as an error.
+Without --yes, tools marked readOnlyHint (and not destructiveHint) run at once when their
+server is trusted; every other call is asked at the terminal (declined when there is no
+terminal), and a declined call reaches the model as an error.
 
 Exit codes: 0 answered, 2 the model API failed or a server could not be reached,
 3 bad usage or config.
 
 Examples:
-  mcpkit chat -p "Call PingME for me" --server -- mcpkit serve pingme
+  mcpkit chat -p "Call PingME for me" --trust pingme --server -- mcpkit serve pingme
   mcpkit chat --provider openai -p "Call PingME for me" --server http://127.0.0.1:3000/mcp
   mcpkit chat --config ~/.config/mcp.json -p "Call PingME for me"
   mcpkit chat --config ~/.config/mcp.json --yes --max-turns 5 --stream
@@ -79,6 +82,7 @@ const OPTIONS = {
   model: { type: 'string' },
   prompt: { type: 'string', short: 'p' },
   yes: { type: 'boolean' },
+  trust: { type: 'string', multiple: true },
   'max-turns': { type: 'string' },
   system: { type: 'string' },
   'text-only': { type: 'boolean' },
@@ -110,7 +114,7 @@ async function chat(ctx: CommandContext): Promise<number> {
       'give servers with --server <url> or after --',
     );
   }
-  const servers = await gatherServers(ctx);
+  const servers = trustServers(await gatherServers(ctx), texts(parsed, 'trust'));
   const provider = chooseProvider(text(parsed, 'provider'), io.env);
   const adapter: ModelAdapter =
     provider === 'anthropic'
@@ -345,6 +349,25 @@ async function gatherServers(ctx: CommandContext): Promise<Record<string, Server
     if (program === undefined || program === '')
       throw new UsageError('nothing after --', 'write the server command after --');
     add(commandName(command), { command: program, args });
+  }
+  return servers;
+}
+
+/** The servers, those named by --trust marked trusted. Throws UsageError for an unknown name. */
+function trustServers(
+  servers: Record<string, ServerConfig>,
+  names: readonly string[],
+): Record<string, ServerConfig> {
+  for (const name of names) {
+    const config = Object.hasOwn(servers, name) ? servers[name] : undefined;
+    if (config === undefined) {
+      const known = Object.keys(servers);
+      throw new UsageError(
+        `--trust ${name}: there is no server "${name}"`,
+        known.length === 0 ? 'give servers first' : `the servers are ${known.join(', ')}`,
+      );
+    }
+    servers[name] = { ...config, trusted: true };
   }
   return servers;
 }
