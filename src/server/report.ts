@@ -12,10 +12,20 @@ export function isCodeSlip(error: unknown): boolean {
 /**
  * The default onError: one line on stderr, through console.error (every runtime has it),
  * `mcpkit server: <where>: <message>`; a slip in code also names its kind and where it was thrown.
+ * With MCPKIT_DEBUG set (`mcpkit serve --debug` sets it), an Error's whole stack instead.
  */
 export function reportOnStderr(error: unknown, where: string): void {
+  const text =
+    debugging() && error instanceof Error ? (error.stack ?? oneLine(error)) : oneLine(error);
   // eslint-disable-next-line no-console -- the documented default; onError replaces it
-  console.error(`mcpkit server: ${where}: ${oneLine(error)}`);
+  console.error(`mcpkit server: ${where}: ${text}`);
+}
+
+/** Whether MCPKIT_DEBUG is set and not empty or `0`; read only when an error is reported. */
+function debugging(): boolean {
+  const runtime = globalThis as { process?: { env?: Record<string, string | undefined> } };
+  const value = runtime.process?.env?.['MCPKIT_DEBUG'];
+  return value !== undefined && value !== '' && value !== '0';
 }
 
 function oneLine(error: unknown): string {

@@ -82,8 +82,9 @@ export interface McpServerOptions {
   capabilities?: Spec.ServerCapabilities;
   /**
    * Receives errors whose cause does not reach the wire whole (a handler's crash, invalid
-   * output, a resource or prompt handler's throw). Default: one line on stderr
-   * (`mcpkit server: <where>: <message>`); pass `() => {}` to silence it.
+   * output, a resource or prompt handler's throw, a TypeError or ReferenceError a tool handler
+   * throws). Default: one line on stderr (`mcpkit server: <where>: <message>`, the whole stack
+   * when the environment sets MCPKIT_DEBUG); pass `() => {}` to silence it.
    */
   onError?: (error: unknown, where: string) => void;
   /**

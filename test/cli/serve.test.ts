@@ -56,6 +56,46 @@ describe('mcpkit serve', () => {
     expect(ran.stderr).toContain('mcpkit serve: pingme is serving on stdio');
   });
 
+  /** `mcpkit serve slip-server.mjs --stdio <extra>`, calling its two tools: what it printed. */
+  async function callSlips(extra: string[]) {
+    const child = spawnCli(['serve', join(FIXTURES, 'slip-server.mjs'), '--stdio', ...extra]);
+    const done = collect(child);
+    child.stdin?.write(`${JSON.stringify(INITIALIZE)}\n`);
+    await once(child.stdout!, 'data');
+    const call = (id: number, name: string) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name, arguments: { city: 'Oslo' } },
+      });
+    child.stdin?.end(`${call(2, 'forecast')}\n${call(3, 'refuse')}\n`);
+    const ran = await done;
+    const results = ran.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .filter((message) => message.id !== 1);
+    expect(results.map((r) => [r.id, r.result.isError])).toEqual([
+      [2, true],
+      [3, true],
+    ]);
+    return ran.stderr.split('\n').filter((line) => !line.startsWith('mcpkit serve:'));
+  }
+
+  it("prints a slip in a tool handler's code on stderr: one line, the stack with --debug", async () => {
+    const slip =
+      /^mcpkit server: tool "forecast": TypeError: Cannot read properties of undefined \(reading 'forecast'\)/;
+    const plain = await callSlips([]);
+    expect(plain.filter((line) => line !== '')).toEqual([
+      expect.stringMatching(new RegExp(`${slip.source} \\(at .*slip-server\\.mjs:\\d+:\\d+\\)$`)),
+    ]);
+    const debug = await callSlips(['--debug']);
+    expect(debug[0]).toMatch(new RegExp(`${slip.source}$`));
+    expect(debug[1]).toMatch(/^ {4}at .*slip-server\.mjs:\d+:\d+/);
+    expect(debug.join('\n')).not.toMatch(/no station there/);
+  });
+
   it('exits 3 for an unknown server name', async () => {
     const ran = await cli(['serve', 'nonesuch']);
     expect(ran.code).toBe(3);

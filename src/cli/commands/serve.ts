@@ -78,7 +78,7 @@ Flags:
                             32 characters (env MCPKIT_STATE_SECRET). To rotate, name the keys:
                             --state-secret k2:<new> --state-secret k1:<old> (the first seals)
   -q, --quiet               say nothing on stderr (but the URL, with --http)
-  --debug                   print stack traces
+  --debug                   print stack traces, also of errors a server reports (MCPKIT_DEBUG=1)
 
 Examples:
   mcpkit serve pingme                           (stdio, for a host's config)
@@ -140,6 +140,8 @@ export function run(args: readonly string[], io: Io): Promise<number> {
       const shared = await sharedState(ctx, address !== undefined);
       try {
         const served = await loadServer(name, {
+      // A server's default onError then prints an error's stack, a module's own McpServer too.
+      if (ctx.common.debug) process.env['MCPKIT_DEBUG'] = '1';
           env: io.env,
           cwd: process.cwd(),
           allowPrivilegedLogin: flag(ctx.parsed, 'allow-privileged-login'),
