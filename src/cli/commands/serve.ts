@@ -137,11 +137,11 @@ export function run(args: readonly string[], io: Io): Promise<number> {
         throw new UsageError('choose one of --stdio and --http');
       }
       const address = http === undefined ? undefined : parseAddress(http);
+      // A server's default onError then prints an error's stack, a module's own McpServer too.
+      if (ctx.common.debug) process.env['MCPKIT_DEBUG'] = '1';
       const shared = await sharedState(ctx, address !== undefined);
       try {
         const served = await loadServer(name, {
-      // A server's default onError then prints an error's stack, a module's own McpServer too.
-      if (ctx.common.debug) process.env['MCPKIT_DEBUG'] = '1';
           env: io.env,
           cwd: process.cwd(),
           allowPrivilegedLogin: flag(ctx.parsed, 'allow-privileged-login'),
