@@ -1,29 +1,58 @@
 // Authorization server metadata (RFC 8414 section 3, then OpenID Connect Discovery 1.0 section
 // 4): where an issuer publishes its keys and endpoints.
 import { metadataUrls } from '../protocol/auth.js';
+import type { AuthHttp } from './fetch.js';
+import { AuthServerError, DEFAULT_AUTH_TIMEOUT_MS, fetchAnswer } from './fetch.js';
 
-/** The issuer's metadata document; throws when none of its URLs answers one for this issuer. */
+/**
+ * The issuer's metadata document, found within `timeoutMs` in all (default 5 s). Throws when none
+ * of its URLs answers one for this issuer, at once when the issuer does not answer in time or
+ * answers more than 1 MiB (its other URLs are on the same server).
+ */
 export async function discover(
   issuer: string,
   doFetch: typeof fetch,
+  timeoutMs: number = DEFAULT_AUTH_TIMEOUT_MS,
 ): Promise<Readonly<Record<string, unknown>>> {
+  const http: AuthHttp = { fetch: doFetch, timeoutMs };
+  const signal = AbortSignal.timeout(timeoutMs);
+  let why = '';
   for (const url of metadataUrls(issuer)) {
-    const response = await doFetch(url, { headers: { accept: 'application/json' } }).catch(
-      () => undefined,
-    );
-    if (response?.ok !== true) continue;
-    const document = (await response.json().catch(() => undefined)) as
-      Record<string, unknown> | undefined;
+    let answer;
+    try {
+      answer = await fetchAnswer(http, url, { headers: { accept: 'application/json' }, signal });
+    } catch (error) {
+      if (!(error instanceof AuthServerError) || error.failure !== 'unreachable') throw error;
+      why = ` (${error.message})`;
+      continue;
+    }
+    if (!answer.response.ok) continue;
+    const document = jsonObject(answer.text);
     // RFC 8414 section 3.3: the issuer in the document must be the one asked for.
     if (document?.['issuer'] === issuer) return document;
   }
-  throw new Error(`no authorization server metadata found for ${issuer}`);
+  throw new Error(`no authorization server metadata found for ${issuer}${why}`);
 }
 
 /** The `jwks_uri` of `issuer`. */
-export async function discoverJwksUri(issuer: string, doFetch: typeof fetch): Promise<string> {
-  const document = await discover(issuer, doFetch);
+export async function discoverJwksUri(
+  issuer: string,
+  doFetch: typeof fetch,
+  timeoutMs?: number,
+): Promise<string> {
+  const document = await discover(issuer, doFetch, timeoutMs);
   const uri = document['jwks_uri'];
   if (typeof uri !== 'string') throw new Error(`the metadata of ${issuer} has no jwks_uri`);
   return uri;
+}
+
+function jsonObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }

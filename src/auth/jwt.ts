@@ -7,6 +7,8 @@
 import type { AuthInfo, TokenRequest, TokenVerifier } from '../protocol/auth.js';
 import { AuthError } from '../protocol/auth.js';
 import { discoverJwksUri } from './discovery.js';
+import type { AuthHttp } from './fetch.js';
+import { Reachability, authHttp, cappedFetch } from './fetch.js';
 import type { DpopOptions } from './dpop.js';
 import { createDpopCheck } from './dpop.js';
 // Types only: the module itself is loaded on first use (an optional peer).
@@ -43,6 +45,11 @@ export interface JwtVerifierOptions {
   /** The fetch to use (tests). Default: globalThis.fetch. */
   readonly fetch?: typeof fetch;
   /**
+   * How long discovery (all its URLs) and each JWKS fetch may take, in ms; then the request is
+   * answered 503. Answers larger than 1 MiB are refused unread. Default 5000.
+   */
+  readonly timeoutMs?: number;
+  /**
    * Most verified tokens remembered, so that a client's next request with the same token skips
    * the signature check (until the token's `exp`). Default 10 000; 0 turns it off.
    */
@@ -74,30 +81,19 @@ export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   }
   checkUrl(options.issuer, 'issuer');
   checkUrl(options.audience, 'audience');
-  const doFetch = options.fetch ?? globalThis.fetch;
-  let keys: Promise<{ jose: Jose; jwks: ReturnType<Jose['createRemoteJWKSet']> }> | undefined;
-  const load = () =>
-    (keys ??= (async () => {
-      const jose = await loadJose();
-      const uri = options.jwksUri ?? (await discoverJwksUri(options.issuer, doFetch));
-      const jwks = jose.createRemoteJWKSet(new URL(uri), {
-        cooldownDuration: options.jwksCooldownMs ?? 30_000,
-        cacheMaxAge: 10 * 60_000,
-        [jose.customFetch]: doFetch,
-      });
-      return { jose, jwks };
-    })().catch((error: unknown) => {
-      keys = undefined; // try discovery again on the next token
-      throw error;
-    }));
+  const load = keySource(options, authHttp(options, 'createJwtVerifier'));
   const maxCached = options.maxCached ?? 10_000;
   const verifiedTokens = new Map<string, AuthInfo>();
   const skewMs = (options.clockToleranceSec ?? 30) * 1000;
+  // Keys fetched at start-up (health) and as jose refreshes them; the state /healthz reports.
+  const reachability = new Reachability(() => load().then(({ jwks }) => jwks.reload()));
   const verifyAnew = async (token: string): Promise<AuthInfo> => {
-    const { jose, jwks } = await load();
+    let jose: Jose | undefined;
     let verified: Awaited<ReturnType<Jose['jwtVerify']>>;
     try {
-      verified = await jose.jwtVerify(token, jwks, {
+      const loaded = await load();
+      jose = loaded.jose;
+      verified = await jose.jwtVerify(token, loaded.jwks, {
         issuer: options.issuer,
         audience: options.audience,
         algorithms,
@@ -105,8 +101,11 @@ export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
         requiredClaims: ['exp'],
       });
     } catch (error) {
-      throw refusal(jose, error);
+      const refused = jose === undefined ? error : refusal(jose, error);
+      if (!(refused instanceof AuthError)) reachability.failed(refused);
+      throw refused;
     }
+    reachability.ok();
     const typ = verified.protectedHeader.typ?.toLowerCase();
     if (typ !== undefined && typ !== 'jwt' && typ !== 'at+jwt' && typ !== 'application/at+jwt') {
       throw new AuthError('invalid_token', 'the token is not an access token');
@@ -130,7 +129,7 @@ export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
       return info;
     });
   };
-  return (token, request) => {
+  const verify = (token: string, request: TokenRequest): MaybeInfo => {
     const known = verifiedTokens.get(token);
     if (known !== undefined) {
       // `exp` is required, so every cached principal has one; past it (with skew), verify anew.
@@ -139,9 +138,39 @@ export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
     }
     return verifyAnew(token).then((info) => bound(info, token, request));
   };
+  return Object.assign(verify, { health: reachability.health });
 }
 
 type MaybeInfo = AuthInfo | Promise<AuthInfo>;
+
+interface Keys {
+  readonly jose: Jose;
+  readonly jwks: ReturnType<Jose['createRemoteJWKSet']>;
+}
+
+/**
+ * The issuer's keys: `jose` and its remote key set, found through discovery on first use (and
+ * again after a failure), fetched within `http`'s limits.
+ */
+function keySource(options: JwtVerifierOptions, http: AuthHttp): () => Promise<Keys> {
+  let keys: Promise<Keys> | undefined;
+  return () =>
+    (keys ??= (async () => {
+      const jose = await loadJose();
+      const uri =
+        options.jwksUri ?? (await discoverJwksUri(options.issuer, http.fetch, http.timeoutMs));
+      const jwks = jose.createRemoteJWKSet(new URL(uri), {
+        cooldownDuration: options.jwksCooldownMs ?? 30_000,
+        cacheMaxAge: 10 * 60_000,
+        timeoutDuration: http.timeoutMs,
+        [jose.customFetch]: cappedFetch(http),
+      });
+      return { jose, jwks };
+    })().catch((error: unknown) => {
+      keys = undefined; // try discovery again on the next token
+      throw error;
+    }));
+}
 
 /** The key thumbprint a token is bound to (`cnf.jkt`, RFC 9449 section 6.1). */
 function jktOf(claims: Readonly<Record<string, unknown>>): string | undefined {

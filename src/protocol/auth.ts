@@ -38,7 +38,15 @@ export interface TokenRequest {
  * set): 503, reported to `onError`. Returning synchronously (a token verified before) keeps the
  * request on the handler's synchronous path. `mcpkit/auth` makes JWT and introspection verifiers.
  */
-export type TokenVerifier = (token: string, request: TokenRequest) => AuthInfo | Promise<AuthInfo>;
+export interface TokenVerifier {
+  (token: string, request: TokenRequest): AuthInfo | Promise<AuthInfo>;
+  /**
+   * Optional: whether the verifier can check tokens now. Resolves when it can; rejects with the
+   * reason when it cannot (its authorization server does not answer), promptly. The handler's
+   * health endpoint reports it as `auth` (`ok`, or `unreachable` with a 503).
+   */
+  readonly health?: () => Promise<void>;
+}
 
 /** The OAuth error codes of a refusal (RFC 6750 section 3.1). */
 export type AuthErrorCode =

@@ -117,6 +117,27 @@ export function resolveAuth(
   };
 }
 
+/**
+ * The health check `check` (none: always up) with the verifier's state added: `auth: 'ok'`, or a
+ * failure with `auth: 'unreachable'` (503) while the verifier cannot reach its authorization
+ * server. `check` runs first; its failure is the answer.
+ */
+export function withAuth(
+  check: (() => unknown) | undefined,
+  verifier: TokenVerifier,
+): () => Promise<unknown> {
+  return async () => {
+    const details: unknown = await check?.();
+    try {
+      await verifier.health?.();
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      throw Object.assign(new Error(`auth: ${why}`), { details: { auth: 'unreachable' } });
+    }
+    return { ...(typeof details === 'object' && details !== null ? details : {}), auth: 'ok' };
+  };
+}
+
 function scopesOf(options: HttpAuthOptions): readonly string[] | undefined {
   const scopes = options.scopesSupported ?? options.requiredScopes;
   return scopes === undefined || scopes.length === 0 ? undefined : scopes;

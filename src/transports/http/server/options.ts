@@ -5,7 +5,7 @@ import type { DecodeOptions } from '../../../jsonrpc/codec.js';
 import { MAX_BATCH_MESSAGES } from '../../../jsonrpc/codec.js';
 import type { TokenVerifier } from '../../../protocol/auth.js';
 import type { ResolvedAuth } from './auth.js';
-import { resolveAuth } from './auth.js';
+import { resolveAuth, withAuth } from './auth.js';
 import type { EventStore } from './event-store.js';
 import { MemoryEventStore } from './event-store.js';
 
@@ -97,7 +97,9 @@ export interface StreamableHttpOptions {
    * A health endpoint for load balancers and orchestrators: `GET <path>` (no MCP, no Host or
    * Origin check, so a probe by IP works) answers 200 `{"status":"ok"}` plus what `check`
    * returns, or 503 `{"status":"unavailable","error":…}` when `check` throws (a store that
-   * cannot be reached). `true` serves `/healthz` with no check. Default: none.
+   * cannot be reached). `true` serves `/healthz` with no check. With `auth`, a verifier that
+   * reports its health (mcpkit/auth's do) adds `auth: 'ok'`, or 503 with `auth: 'unreachable'`
+   * while it cannot reach its authorization server. Default: none.
    */
   health?: boolean | HealthOptions;
   /**
@@ -239,14 +241,18 @@ export function resolveOptions(options: StreamableHttpOptions): ResolvedOptions 
             messagesPath: (legacy === true ? undefined : legacy.messagesPath) ?? '/messages',
           },
     onError: options.onError ?? noop,
-    health: resolveHealth(options.health),
+    health: resolveHealth(options.health, options.auth?.verify),
     sessionStore: options.sessionStore,
   };
 }
 
-function resolveHealth(health: StreamableHttpOptions['health']): ResolvedOptions['health'] {
+function resolveHealth(
+  health: StreamableHttpOptions['health'],
+  verifier: TokenVerifier | undefined,
+): ResolvedOptions['health'] {
   if (health === undefined || health === false) return undefined;
   const path = (health === true ? undefined : health.path) ?? '/healthz';
   if (!path.startsWith('/')) throw new TypeError(`health.path must start with "/", got "${path}"`);
-  return { path, check: health === true ? undefined : health.check };
+  const check = health === true ? undefined : health.check;
+  return { path, check: verifier?.health === undefined ? check : withAuth(check, verifier) };
 }
