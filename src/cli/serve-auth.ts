@@ -1,11 +1,12 @@
 // `mcpkit serve --auth-issuer`: the served endpoint as an OAuth resource server (docs/auth.md).
 // The resource URL is --public-url, or the URL the server is reached at on this machine; tokens
-// must be minted for it (or for --auth-audience) by the issuer, whose metadata is read at start.
+// must be minted for it (or for --auth-audience) by the issuer, whose metadata and keys are read
+// at start, within --auth-timeout (default 5 s) as every later request to it.
 import { createServer } from 'node:net';
-import { createJwtVerifier, discover } from '../auth/index.js';
+import { createJwtVerifier } from '../auth/index.js';
 import type { HttpAuthOptions } from '../transports/http/index.js';
 import type { Connectable } from '../protocol/index.js';
-import { flag, text } from './args.js';
+import { flag, positiveInteger, text } from './args.js';
 import type { CommandContext } from './command.js';
 import { CliError, UsageError } from './errors.js';
 
@@ -41,7 +42,7 @@ export async function authOptions(
   address: { host: string; port: number },
 ): Promise<HttpAuthOptions | undefined> {
   const issuer = text(ctx.parsed, 'auth-issuer');
-  const others = ['auth-audience', 'auth-scopes', 'auth-dpop'].filter((f) =>
+  const others = ['auth-audience', 'auth-scopes', 'auth-dpop', 'auth-timeout'].filter((f) =>
     f === 'auth-dpop' ? flag(ctx.parsed, f) : text(ctx.parsed, f) !== undefined,
   );
   if (issuer === undefined) {
@@ -63,10 +64,18 @@ export async function authOptions(
     .map((scope) => scope.trim())
     .filter(Boolean);
   const dpop = flag(ctx.parsed, 'auth-dpop') ? {} : undefined;
+  const timeout = text(ctx.parsed, 'auth-timeout');
+  const timeoutMs = timeout === undefined ? undefined : positiveInteger(timeout, '--auth-timeout');
   let verify;
   try {
-    verify = createJwtVerifier({ issuer, audience, ...(dpop === undefined ? {} : { dpop }) });
-    await discover(issuer, globalThis.fetch);
+    verify = createJwtVerifier({
+      issuer,
+      audience,
+      ...(dpop === undefined ? {} : { dpop }),
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    });
+    // The metadata and the keys, each within the time limit: a hung issuer stops start-up.
+    await verify.health?.();
   } catch (error) {
     throw new CliError(
       `cannot use ${issuer} as the authorization server: ${error instanceof Error ? error.message : String(error)}`,

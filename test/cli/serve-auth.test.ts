@@ -4,6 +4,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSilentServer } from '../helpers/hostile-http.js';
 import type { AuthorizationServer } from '../helpers/oidc.js';
 import { startAuthorizationServer } from '../helpers/oidc.js';
 import { cli, spawnCli, waitFor } from './run-cli.js';
@@ -117,6 +118,36 @@ describe('mcpkit serve --auth-issuer', () => {
     );
     expect(lonely.code).toBe(3);
     expect(lonely.stderr).toContain('--auth-scopes needs --auth-issuer');
+  });
+
+  it('/healthz reports the verifier: auth ok while the issuer answers', async () => {
+    const response = await fetch(url.replace('/mcp', '/healthz'));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok', auth: 'ok' });
+  });
+
+  it('an issuer that accepts and never answers: start-up fails within --auth-timeout', async () => {
+    const silent = await startSilentServer();
+    try {
+      const started = Date.now();
+      const ran = await cli([
+        'serve',
+        'pingme',
+        '--http',
+        '127.0.0.1:0',
+        '--auth-issuer',
+        silent.url,
+        '--auth-timeout',
+        '500',
+      ]);
+      expect(Date.now() - started).toBeLessThan(6000);
+      expect(ran.code, ran.stderr).toBe(2);
+      expect(ran.stderr).toContain(`cannot use ${silent.url} as the authorization server`);
+      expect(ran.stderr).toContain('did not answer within 500 ms');
+      expect(silent.connections()).toBeGreaterThan(0);
+    } finally {
+      await silent.close();
+    }
   });
 
   it('--auth-dpop advertises DPoP in the metadata', async () => {

@@ -53,6 +53,8 @@ Flags:
   --public-url <url>        the URL clients use (behind a proxy)
   --auth-audience <url>     the audience tokens must name
   --auth-scopes <s1,s2>     scopes every request needs
+  --auth-timeout <ms>       how long the authorization server may take to answer (default
+                            5000); past it start-up fails, a request gets 503
   --json                    log events (upstream connected, down, stderr) as JSON lines on stderr
   -q, --quiet               say nothing on stderr (but the URL, with --http)
 
@@ -79,6 +81,7 @@ const OPTIONS = {
   'auth-audience': { type: 'string' },
   'auth-scopes': { type: 'string' },
   'auth-dpop': { type: 'boolean' },
+  'auth-timeout': { type: 'string' },
   'public-url': { type: 'string' },
 } as const;
 

@@ -71,6 +71,8 @@ Flags:
   --auth-audience <url>     the audience tokens must name (default: the resource URL)
   --auth-scopes <s1,s2>     scopes every request needs
   --auth-dpop               also take DPoP-bound tokens with their proofs (RFC 9449)
+  --auth-timeout <ms>       how long the authorization server may take to answer (default
+                            5000); past it start-up fails, a request gets 503
   --redis <url>             HTTP: share sessions, streams and tasks through Redis (needs the
                             package redis; env MCPKIT_REDIS_URL); needs --state-secret
   --redis-prefix <text>     the prefix of every Redis key (default mcpkit): one per deployment
@@ -113,6 +115,7 @@ const OPTIONS = {
   'auth-scopes': { type: 'string' },
   'public-url': { type: 'string' },
   'auth-dpop': { type: 'boolean' },
+  'auth-timeout': { type: 'string' },
   redis: { type: 'string' },
   'redis-prefix': { type: 'string' },
   'state-secret': { type: 'string', multiple: true },
