@@ -7,7 +7,7 @@ import { maskRedisUrl, redisErrorMessage } from '../redis/connect.js';
 import type { RedisConnection } from '../redis/index.js';
 import type { ChangeBus, StateKey, StateSecret, TaskStore } from '../server/index.js';
 import type { EventStore, HealthOptions, SessionStore } from '../transports/http/index.js';
-import { text, texts } from './args.js';
+import { positiveInteger, text, texts } from './args.js';
 import type { CommandContext } from './command.js';
 import { CliError, UsageError } from './errors.js';
 
@@ -24,7 +24,8 @@ export interface SharedState {
 }
 
 /**
- * Reads --redis, --redis-prefix and --state-secret (or MCPKIT_REDIS_URL, MCPKIT_STATE_SECRET),
+ * Reads --redis, --redis-prefix, --redis-timeout and --state-secret (or MCPKIT_REDIS_URL,
+ * MCPKIT_STATE_SECRET),
  * connects to Redis and makes the stores. `--redis` needs a secret: sealed state must open on
  * every process. Throws UsageError for bad values, CliError when `redis` is not installed or
  * Redis cannot be reached.
@@ -33,8 +34,10 @@ export async function sharedState(ctx: CommandContext, http: boolean): Promise<S
   const url = nonEmpty(text(ctx.parsed, 'redis') ?? ctx.io.env['MCPKIT_REDIS_URL']);
   const secret = stateSecret(ctx);
   const prefix = text(ctx.parsed, 'redis-prefix');
+  const timeout = text(ctx.parsed, 'redis-timeout');
   if (url === undefined) {
     if (prefix !== undefined) throw new UsageError('--redis-prefix needs --redis');
+    if (timeout !== undefined) throw new UsageError('--redis-timeout needs --redis');
     return {
       server: secret === undefined ? {} : { stateSecret: secret },
       http: {},
@@ -55,6 +58,8 @@ export async function sharedState(ctx: CommandContext, http: boolean): Promise<S
     );
   }
   const keys = checkedPrefix(prefix ?? 'mcpkit');
+  const commandTimeoutMs =
+    timeout === undefined ? undefined : positiveInteger(timeout, '--redis-timeout');
   const redis = await import('../redis/index.js');
   // Said once per distinct failure (a reconnect loop repeats the same one every 2 s).
   let last = '';
@@ -63,7 +68,7 @@ export async function sharedState(ctx: CommandContext, http: boolean): Promise<S
     if (line !== last) ctx.io.stderr.write(`${line}\n`);
     last = line;
   };
-  const client = await connect(url, onError);
+  const client = await connect(url, { onError, commandTimeoutMs });
   const taskStore = redis.createRedisTaskStore({ client, prefix: `${keys}:tasks`, onError });
   let closed: Promise<void> | undefined;
   return {
@@ -136,13 +141,21 @@ function checkedPrefix(prefix: string): string {
 }
 
 /**
- * Connects node-redis through connectRedis (no offline queue, so requests answer 503 while Redis
- * is down; reconnects by itself): fails at once when Redis cannot be reached at start.
+ * Connects node-redis through connectRedis (no offline queue and a time limit on every command,
+ * so requests answer 503 while Redis is down or silent; reconnects by itself): fails at once when
+ * Redis cannot be reached at start.
  */
-async function connect(url: string, onError: (error: unknown) => void): Promise<RedisConnection> {
+async function connect(
+  url: string,
+  options: { onError: (error: unknown) => void; commandTimeoutMs: number | undefined },
+): Promise<RedisConnection> {
   const { connectRedis } = await import('../redis/index.js');
+  const { onError, commandTimeoutMs } = options;
   try {
-    return await connectRedis(url, { onError });
+    return await connectRedis(url, {
+      onError,
+      ...(commandTimeoutMs === undefined ? {} : { commandTimeoutMs }),
+    });
   } catch (error) {
     const cause = (error as { cause?: { code?: unknown } }).cause;
     if (cause?.code === 'ERR_MODULE_NOT_FOUND') {

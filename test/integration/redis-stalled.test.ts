@@ -15,6 +15,7 @@ import {
   redisHealthCheck,
 } from '../../src/redis/index.js';
 import { McpServer } from '../../src/server/index.js';
+import { startServe } from '../helpers/balancer.js';
 import type { StallProxy } from '../helpers/stall-proxy.js';
 import { startStallProxy } from '../helpers/stall-proxy.js';
 import type { Face } from './http-server-harness.js';
@@ -184,5 +185,43 @@ describe.skipIf(SHARED_URL === undefined)('a Redis that stalls (connected, silen
     expect(attempt.error).toBeInstanceOf(Error);
     expect(attempt.ms).toBeGreaterThanOrEqual(1900);
     expect(attempt.ms).toBeLessThan(3500);
+  });
+
+  it('mcpkit serve --redis-timeout: a legacy session opened during a stall is refused with 503 in time', async () => {
+    const proxy = await stallable();
+    const served = await startServe(
+      [
+        'everything',
+        '--redis',
+        proxy.url,
+        '--redis-prefix',
+        prefixOf('cli').replace(/[^A-Za-z0-9_.:-]/g, '-'),
+        '--redis-timeout',
+        '300',
+      ],
+      { MCPKIT_STATE_SECRET: 'a-state-secret-of-at-least-32-characters!' },
+    );
+    try {
+      const initialize = (): Promise<Response> =>
+        fetch(served.url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+          body: JSON.stringify(initializeBody()),
+        });
+      expect((await initialize()).status).toBe(200);
+      proxy.stall();
+      const release = releaseAfter(proxy, 4000);
+      const refused = await timed(initialize());
+      release();
+      expect(refused.value?.status).toBe(503);
+      expect(refused.ms).toBeLessThan(1500);
+      proxy.resume();
+      await eventually(async () => (await initialize()).status === 200, 'served again');
+    } finally {
+      await served.close();
+    }
   });
 });

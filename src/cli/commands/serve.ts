@@ -76,6 +76,8 @@ Flags:
   --redis <url>             HTTP: share sessions, streams and tasks through Redis (needs the
                             package redis; env MCPKIT_REDIS_URL); needs --state-secret
   --redis-prefix <text>     the prefix of every Redis key (default mcpkit): one per deployment
+  --redis-timeout <ms>      how long a Redis command may wait for its answer (default 2000);
+                            past it the request that needed it answers 503
   --state-secret <secret>   seals 2026-07-28 requestState; the same on every process, at least
                             32 characters (env MCPKIT_STATE_SECRET). To rotate, name the keys:
                             --state-secret k2:<new> --state-secret k1:<old> (the first seals)
@@ -118,6 +120,7 @@ const OPTIONS = {
   'auth-timeout': { type: 'string' },
   redis: { type: 'string' },
   'redis-prefix': { type: 'string' },
+  'redis-timeout': { type: 'string' },
   'state-secret': { type: 'string', multiple: true },
 } as const;
 
