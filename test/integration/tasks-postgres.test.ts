@@ -11,6 +11,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresTaskStore } from '../../src/server/tasks/postgres.js';
 import type { TaskRecord } from '../../src/server/tasks/store.js';
+import { expectPerOwnerQuota } from '../helpers/task-store-quota.js';
 
 const URL_ = process.env['MCPKIT_TEST_POSTGRES_URL'];
 if (URL_ === undefined)
@@ -121,6 +122,17 @@ describe.skipIf(URL_ === undefined)('the PostgreSQL task store', () => {
     await store.close();
     expect(() => createPostgresTaskStore({ pool, table: 'bad; drop' })).toThrow(TypeError);
     expect(() => createPostgresTaskStore({ pool, sweepIntervalMs: -1 })).toThrow(TypeError);
+  });
+
+  it('keeps maxTasksPerOwner per owner: its own oldest finished task goes, else it is refused', async () => {
+    const store = createPostgresTaskStore({
+      pool,
+      table: 'mcpkit_test_store',
+      maxTasksPerOwner: 4,
+    });
+    await expectPerOwnerQuota(store, 4, 'pg');
+    await store.close();
+    expect(() => createPostgresTaskStore({ pool, maxTasksPerOwner: 0 })).toThrow(TypeError);
   });
 
   it('creating a task sweeps expired rows away (at most once per interval)', async () => {

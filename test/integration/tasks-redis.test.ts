@@ -9,6 +9,7 @@ import { McpServer } from '../../src/server/index.js';
 import type { RedisClientLike } from '../../src/server/tasks/redis.js';
 import { createRedisTaskStore } from '../../src/server/tasks/redis.js';
 import type { TaskRecord } from '../../src/server/tasks/store.js';
+import { expectPerOwnerQuota, quotaRecord } from '../helpers/task-store-quota.js';
 import { connectWire } from '../helpers/wire.js';
 
 const URL_ = process.env['MCPKIT_TEST_REDIS_URL'];
@@ -69,6 +70,45 @@ describe.skipIf(URL_ === undefined)('the Redis task store', () => {
     });
     await store.signal('r-1', { kind: 'cancel' });
     expect(await received).toEqual({ kind: 'cancel' });
+    await store.close();
+  });
+
+  it('keeps maxTasksPerOwner per owner: its own oldest finished task goes, else it is refused', async () => {
+    const store = createRedisTaskStore({
+      client: await client(),
+      prefix: `${prefix}:q`,
+      maxTasksPerOwner: 4,
+    });
+    await expectPerOwnerQuota(store, 4, 'redis');
+    await store.close();
+  });
+
+  it("an owner's index expires with its longest-lived task, refreshed on each add", async () => {
+    const raw = await client();
+    const store = createRedisTaskStore({ client: raw, prefix: `${prefix}:x` });
+    const index = `${prefix}:x:owner:${btoa('ix').replace(/=+$/, '')}`;
+    await store.create({
+      ...quotaRecord('x-1', 'ix', Date.now() + 1),
+      expiresAt: Date.now() + 5_000,
+    });
+    const first = Number(await (raw as any).pTTL(index));
+    expect(first).toBeGreaterThan(4_000);
+    expect(first).toBeLessThanOrEqual(5_000);
+    await store.create({
+      ...quotaRecord('x-2', 'ix', Date.now() + 2),
+      expiresAt: Date.now() + 20_000,
+    });
+    expect(Number(await (raw as any).pTTL(index))).toBeGreaterThan(19_000);
+    // A shorter-lived task added later does not shorten it.
+    await store.create({
+      ...quotaRecord('x-3', 'ix', Date.now() + 3),
+      expiresAt: Date.now() + 1_000,
+    });
+    expect(Number(await (raw as any).pTTL(index))).toBeGreaterThan(18_000);
+    // A task that never expires keeps its index for good.
+    await store.create({ ...quotaRecord('x-4', 'ix', Date.now() + 4), expiresAt: undefined });
+    expect(Number(await (raw as any).pTTL(index))).toBe(-1);
+    expect((await store.list('ix')).map((r) => r.taskId)).toEqual(['x-1', 'x-2', 'x-3', 'x-4']);
     await store.close();
   });
 

@@ -5,7 +5,12 @@
 // A task whose process died while it ran stays `working` until it expires: no process is left to
 // finish it, and the store cannot tell a dead process from a slow one. It takes a `pg` Pool (the
 // optional peer), typed structurally so no pg types are needed to use it.
-import { TaskListeners } from './store.js';
+import {
+  DEFAULT_MAX_TASKS_PER_OWNER,
+  TaskListeners,
+  limitOption,
+  ownerQuotaError,
+} from './store.js';
 import type { TaskRecord, TaskSignal, TaskStore } from './store.js';
 
 /** The part of a `pg` Pool the store uses. */
@@ -39,6 +44,8 @@ export interface PostgresTaskStoreOptions {
    * when one is due. Default 60 000; 0 for none (call `sweep()` yourself).
    */
   readonly sweepIntervalMs?: number;
+  /** Most tasks kept per owner (see TaskStore). Default 1 000. */
+  readonly maxTasksPerOwner?: number;
 }
 
 /** A TaskStore that can be closed (its LISTEN connection released). */
@@ -70,6 +77,11 @@ export function createPostgresTaskStore(options: PostgresTaskStoreOptions): Post
     channel,
     onError: options.onError,
     sweepIntervalMs,
+    maxPerOwner: limitOption(
+      'maxTasksPerOwner',
+      options.maxTasksPerOwner,
+      DEFAULT_MAX_TASKS_PER_OWNER,
+    ),
   });
 }
 
@@ -82,6 +94,7 @@ class PostgresStore implements PostgresTaskStore {
   readonly #listeners = new TaskListeners();
   #listening: Promise<PgClientLike | undefined> | undefined;
   readonly #sweepIntervalMs: number;
+  readonly #maxPerOwner: number;
   /** When the last sweep started (0: never). */
   #sweptAt = 0;
 
@@ -92,6 +105,7 @@ class PostgresStore implements PostgresTaskStore {
       channel: string;
       onError: ((error: unknown) => void) | undefined;
       sweepIntervalMs: number;
+      maxPerOwner: number;
     },
   ) {
     this.#pool = pool;
@@ -99,6 +113,7 @@ class PostgresStore implements PostgresTaskStore {
     this.#channel = names.channel;
     this.#onError = names.onError;
     this.#sweepIntervalMs = names.sweepIntervalMs;
+    this.#maxPerOwner = names.maxPerOwner;
     this.ready = pool
       .query(
         `CREATE TABLE IF NOT EXISTS ${this.#table} (
@@ -106,7 +121,8 @@ class PostgresStore implements PostgresTaskStore {
            owner text,
            expires_at timestamptz,
            record jsonb NOT NULL);
-         CREATE INDEX IF NOT EXISTS ${this.#table}_expires_at ON ${this.#table} (expires_at)`,
+         CREATE INDEX IF NOT EXISTS ${this.#table}_expires_at ON ${this.#table} (expires_at);
+         CREATE INDEX IF NOT EXISTS ${this.#table}_owner ON ${this.#table} (owner)`,
       )
       .then(() => undefined);
   }
@@ -128,11 +144,38 @@ class PostgresStore implements PostgresTaskStore {
     // signal for it is missed.
     this.#listening ??= this.#listen();
     await this.#listening;
-    await this.#pool.query(
-      `INSERT INTO ${this.#table} (task_id, owner, expires_at, record) VALUES ($1, $2, $3, $4)`,
+    // The row, and (the statement does not see it) how many live tasks its owner had before.
+    const { rows } = await this.#pool.query(
+      `WITH added AS (
+         INSERT INTO ${this.#table} (task_id, owner, expires_at, record) VALUES ($1, $2, $3, $4))
+       SELECT count(*)::int AS n FROM ${this.#table}
+        WHERE owner IS NOT DISTINCT FROM $2 AND (expires_at IS NULL OR expires_at > now())`,
       [record.taskId, record.owner ?? null, expiry(record), JSON.stringify(record)],
     );
     this.#sweepIfDue();
+    if (Number(rows[0]?.['n'] ?? 0) >= this.#maxPerOwner) await this.#makeRoom(record);
+  }
+
+  /**
+   * Removes the oldest finished task of the owner of `created`, over its quota; when it has
+   * none, removes `created` and throws TaskLimitError. Creations racing each remove their own
+   * (a row locked by one is skipped by the others).
+   */
+  async #makeRoom(created: TaskRecord): Promise<void> {
+    const owner = created.owner ?? null;
+    const { rows } = await this.#pool.query(
+      `DELETE FROM ${this.#table} WHERE task_id = (
+         SELECT task_id FROM ${this.#table}
+          WHERE owner IS NOT DISTINCT FROM $1 AND task_id <> $2
+            AND (expires_at IS NULL OR expires_at > now())
+            AND record->>'status' IN ('completed', 'failed', 'cancelled')
+          ORDER BY record->>'createdAt' LIMIT 1 FOR UPDATE SKIP LOCKED)
+       RETURNING 1`,
+      [owner, created.taskId],
+    );
+    if (rows.length > 0) return;
+    await this.#pool.query(`DELETE FROM ${this.#table} WHERE task_id = $1`, [created.taskId]);
+    throw ownerQuotaError(this.#maxPerOwner);
   }
 
   async get(taskId: string): Promise<TaskRecord | undefined> {

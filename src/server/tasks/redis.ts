@@ -1,8 +1,16 @@
 // A TaskStore on Redis (mcpkit/redis): each task one key expiring with its TTL, an index
-// per principal for tasks/list, and signals (tasks/update, tasks/cancel) published on one
+// per principal (a sorted set scored by expiry, itself expiring with its longest-lived task) for
+// tasks/list and the per-owner quota, and signals (tasks/update, tasks/cancel) published on one
 // channel that the process running a task subscribes to. It takes a connected node-redis client
 // (the optional peer `redis`), typed structurally; subscriptions use a duplicate of it.
-import { TaskListeners } from './store.js';
+import {
+  DEFAULT_MAX_TASKS_PER_OWNER,
+  TaskListeners,
+  byCreation,
+  finishedOldestFirst,
+  limitOption,
+  ownerQuotaError,
+} from './store.js';
 import type { TaskRecord, TaskSignal, TaskStore } from './store.js';
 
 /** The commands of a node-redis client the store uses. */
@@ -10,9 +18,19 @@ export interface RedisClientLike {
   set(key: string, value: string, options?: RedisSetOptions): Promise<unknown>;
   get(key: string): Promise<string | null>;
   mGet(keys: string[]): Promise<(string | null)[]>;
+  del(keys: string[]): Promise<number>;
+  pExpireAt(key: string, at: number): Promise<unknown>;
+  persist(key: string): Promise<unknown>;
   zAdd(key: string, member: { score: number; value: string }): Promise<unknown>;
+  zCard(key: string): Promise<number>;
   zRange(key: string, start: number, stop: number): Promise<string[]>;
+  zRangeWithScores(
+    key: string,
+    start: number,
+    stop: number,
+  ): Promise<{ value: string; score: number }[]>;
   zRem(key: string, member: string[]): Promise<unknown>;
+  zRemRangeByScore(key: string, min: string, max: number): Promise<unknown>;
   publish(channel: string, message: string): Promise<unknown>;
   duplicate(): RedisSubscriberLike;
 }
@@ -39,6 +57,8 @@ export interface RedisTaskStoreOptions {
   readonly prefix?: string;
   /** Receives a failure of the subscriber (signals stop until the next task is made). */
   readonly onError?: (error: unknown) => void;
+  /** Most tasks kept per owner (see TaskStore). Default 1 000. */
+  readonly maxTasksPerOwner?: number;
 }
 
 /** A TaskStore that can be closed (its subscriber connection quit). */
@@ -48,24 +68,37 @@ export interface RedisTaskStore extends TaskStore {
 
 /** Creates the store on a connected client. */
 export function createRedisTaskStore(options: RedisTaskStoreOptions): RedisTaskStore {
-  return new RedisStore(options.client, options.prefix ?? 'mcpkit:tasks', options.onError);
+  return new RedisStore(options.client, {
+    prefix: options.prefix ?? 'mcpkit:tasks',
+    onError: options.onError,
+    maxPerOwner: limitOption(
+      'maxTasksPerOwner',
+      options.maxTasksPerOwner,
+      DEFAULT_MAX_TASKS_PER_OWNER,
+    ),
+  });
 }
 
 class RedisStore implements RedisTaskStore {
   readonly #client: RedisClientLike;
   readonly #prefix: string;
   readonly #onError: ((error: unknown) => void) | undefined;
+  readonly #maxPerOwner: number;
   readonly #listeners = new TaskListeners();
   #subscriber: Promise<RedisSubscriberLike | undefined> | undefined;
 
   constructor(
     client: RedisClientLike,
-    prefix: string,
-    onError: ((error: unknown) => void) | undefined,
+    options: {
+      prefix: string;
+      onError: ((error: unknown) => void) | undefined;
+      maxPerOwner: number;
+    },
   ) {
     this.#client = client;
-    this.#prefix = prefix;
-    this.#onError = onError;
+    this.#prefix = options.prefix;
+    this.#onError = options.onError;
+    this.#maxPerOwner = options.maxPerOwner;
   }
 
   get #channel(): string {
@@ -85,14 +118,49 @@ class RedisStore implements RedisTaskStore {
     // The process that creates tasks runs them: it subscribes before the first one exists.
     this.#subscriber ??= this.#subscribe();
     await this.#subscriber;
-    const ttl =
-      record.expiresAt === undefined ? undefined : Math.max(1, record.expiresAt - Date.now());
-    await this.#client.set(
-      this.#key(record.taskId),
-      JSON.stringify(record),
-      ...(ttl === undefined ? [] : [{ expiration: { type: 'PX', value: ttl } } as const]),
-    );
-    await this.#client.zAdd(this.#index(record.owner), { score: Date.now(), value: record.taskId });
+    const { taskId, expiresAt } = record;
+    const ttl = expiresAt === undefined ? undefined : Math.max(1, expiresAt - Date.now());
+    const index = this.#index(record.owner);
+    // One round trip: the record, its index entry, the index's expired entries dropped, then
+    // how many are left and the latest expiry among them.
+    const [, , , held, [last]] = await Promise.all([
+      this.#client.set(
+        this.#key(taskId),
+        JSON.stringify(record),
+        ...(ttl === undefined ? [] : [{ expiration: { type: 'PX', value: ttl } } as const]),
+      ),
+      this.#client.zAdd(index, { score: expiresAt ?? Infinity, value: taskId }),
+      this.#client.zRemRangeByScore(index, '-inf', Date.now()),
+      this.#client.zCard(index),
+      this.#client.zRangeWithScores(index, -1, -1),
+    ]);
+    // The index lives as long as its longest-lived task.
+    const until = last?.score ?? Infinity;
+    await (until === Infinity
+      ? this.#client.persist(index)
+      : this.#client.pExpireAt(index, Math.ceil(until)));
+    if (held > this.#maxPerOwner) await this.#makeRoom(index, record);
+  }
+
+  /**
+   * Removes the oldest finished task of the owner of `created` (its index `index`), over its
+   * quota; when it has none, removes `created` and throws TaskLimitError. Creations racing on
+   * other processes each remove their own (a task removed is counted once: by its DEL).
+   */
+  async #makeRoom(index: string, created: TaskRecord): Promise<void> {
+    const others = (await this.#live(index)).filter((r) => r.taskId !== created.taskId);
+    if (others.length < this.#maxPerOwner) return;
+    for (const old of finishedOldestFirst(others)) {
+      if ((await this.#client.del([this.#key(old.taskId)])) === 1) {
+        await this.#client.zRem(index, [old.taskId]);
+        return;
+      }
+    }
+    await Promise.all([
+      this.#client.del([this.#key(created.taskId)]),
+      this.#client.zRem(index, [created.taskId]),
+    ]);
+    throw ownerQuotaError(this.#maxPerOwner);
   }
 
   async get(taskId: string): Promise<TaskRecord | undefined> {
@@ -101,7 +169,12 @@ class RedisStore implements RedisTaskStore {
   }
 
   async list(owner: string | undefined): Promise<TaskRecord[]> {
-    const index = this.#index(owner);
+    const records = await this.#live(this.#index(owner));
+    return records.sort(byCreation);
+  }
+
+  /** The unexpired tasks of an index; entries whose task is gone are dropped from it. */
+  async #live(index: string): Promise<TaskRecord[]> {
     const ids = await this.#client.zRange(index, 0, -1);
     if (ids.length === 0) return [];
     const texts = await this.#client.mGet(ids.map((id) => this.#key(id)));

@@ -113,11 +113,14 @@ export function limitOption(name: string, value: number | undefined, fallback: n
   return limit;
 }
 
-/** The finished tasks of `records`, oldest (by creation) first: those a quota may remove. */
+/** Orders tasks by creation, oldest first. */
+export function byCreation(a: TaskRecord, b: TaskRecord): number {
+  return a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0;
+}
+
+/** The finished tasks of `records`, oldest first: those a quota may remove. */
 export function finishedOldestFirst(records: readonly TaskRecord[]): TaskRecord[] {
-  return records
-    .filter((record) => isTerminal(record.status))
-    .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+  return records.filter((record) => isTerminal(record.status)).sort(byCreation);
 }
 
 /** Least time between two sweeps of MemoryTaskStore's expired tasks, short of a limit. */
