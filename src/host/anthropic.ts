@@ -3,7 +3,7 @@
 // (test/host/request-types.test.ts checks them against @anthropic-ai/sdk).
 import process from 'node:process';
 import type { Fetch } from './http.js';
-import { eventJson, parseArguments, postJson, readJson, readSse, trimBase } from './http.js';
+import { eventJson, postJson, readJson, readSse, toolCallPart, trimBase } from './http.js';
 import type {
   HostMessage,
   ModelAdapter,
@@ -18,6 +18,9 @@ import type {
   ToolChoice,
 } from './types.js';
 import { ModelError } from './types.js';
+
+/** The API, as errors name it. */
+const API = 'Messages API';
 
 /** The API version sent in `anthropic-version`. */
 export const ANTHROPIC_VERSION = '2023-06-01';
@@ -214,14 +217,9 @@ export function anthropicResponse(json: Record<string, unknown>): ModelResponse 
     if (block['type'] === 'text' && typeof block['text'] === 'string') {
       content.push({ type: 'text', text: block['text'] });
     } else if (block['type'] === 'tool_use') {
-      const input = block['input'];
-      content.push({
-        type: 'tool_call',
-        id: String(block['id']),
-        name: String(block['name']),
-        arguments:
-          typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {},
-      });
+      content.push(
+        toolCallPart(API, { id: block['id'], name: block['name'], input: block['input'] }),
+      );
     }
   }
   const usage = json['usage'] as { input_tokens?: number; output_tokens?: number } | undefined;
@@ -256,7 +254,7 @@ function stopReason(value: unknown): StopReason {
 
 /** A block being streamed. */
 type Building =
-  { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; json: string };
+  { type: 'text'; text: string } | { type: 'tool_use'; id: unknown; name: unknown; json: string };
 
 /** Reads a streamed response: message_start, content_block_* and message_delta events. */
 async function readAnthropicStream(
@@ -283,7 +281,7 @@ async function readAnthropicStream(
         const index = Number(data['index']);
         blocks[index] =
           block['type'] === 'tool_use'
-            ? { type: 'tool_use', id: String(block['id']), name: String(block['name']), json: '' }
+            ? { type: 'tool_use', id: block['id'], name: block['name'], json: '' }
             : { type: 'text', text: typeof block['text'] === 'string' ? block['text'] : '' };
         break;
       }
@@ -317,12 +315,7 @@ async function readAnthropicStream(
     .map((block): TextPart | ToolCallPart =>
       block.type === 'text'
         ? { type: 'text', text: block.text }
-        : {
-            type: 'tool_call',
-            id: block.id,
-            name: block.name,
-            arguments: parseArguments(block.json),
-          },
+        : toolCallPart(API, { id: block.id, name: block.name, json: block.json }),
     );
   return {
     content,

@@ -195,6 +195,8 @@ export interface ToolCost {
 interface Step {
   readonly signal: AbortSignal | undefined;
   readonly emit: (event: HostEvent) => void;
+  /** The ids of the conversation's tool calls so far: an id used again is not run. */
+  readonly ids: Set<string>;
 }
 
 interface ServerState {
@@ -298,6 +300,7 @@ export class Host {
       listener?.(event);
     };
     this.#modelName = model;
+    const ids = callIds(messages);
     let turns = 0;
     let text = '';
     let stopReason: RunStopReason;
@@ -343,7 +346,7 @@ export class Host {
         if (requested.length === 0) break;
         const results: Part[] = [];
         for (const part of requested) {
-          const record = await this.#call(part, { signal, emit });
+          const record = await this.#call(part, { signal, emit, ids });
           calls.push(record);
           results.push({
             type: 'tool_result',
@@ -498,8 +501,19 @@ export class Host {
     const entry = this.#catalog.get(part.name);
     const base = { id: part.id, name: part.name, arguments: part.arguments };
     emit({ type: 'tool_call', ...base, server: entry?.server, tool: entry?.tool.name });
+    const reused = step.ids.has(part.id);
+    step.ids.add(part.id);
+    const problem =
+      part.invalid ??
+      (reused
+        ? `its id "${part.id}" was already used by another tool call of this conversation`
+        : undefined);
     let record: CallRecord;
-    if (entry === undefined) {
+    if (problem !== undefined) {
+      const shaped = notRun(problem);
+      const where = { server: entry?.server, tool: entry?.tool.name };
+      record = { ...base, ...where, decision: 'declined', shaped };
+    } else if (entry === undefined) {
       const shaped =
         part.name === SEARCH_TOOLS
           ? this.#search(part.arguments)
@@ -686,6 +700,24 @@ function samplingParts(content: SamplingContent): Part[] {
         return { type: 'text', text: JSON.stringify(block) };
     }
   });
+}
+
+/** The ids of the tool calls in `messages`. */
+function callIds(messages: readonly HostMessage[]): Set<string> {
+  const ids = new Set<string>();
+  for (const message of messages) {
+    if (typeof message.content === 'string') continue;
+    for (const part of message.content) if (part.type === 'tool_call') ids.add(part.id);
+  }
+  return ids;
+}
+
+/** The answer to a malformed call, which was not run. */
+function notRun(problem: string): ShapedResult {
+  return {
+    content: [{ type: 'text', text: `Error: this tool call was not run: ${problem}` }],
+    isError: true,
+  };
 }
 
 function unknownTool(name: string, catalog: ReadonlyMap<string, HostTool>): ShapedResult {

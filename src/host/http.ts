@@ -2,6 +2,7 @@
 // read a Server-Sent Events response event by event.
 import type { SseEvent } from '../transports/http/index.js';
 import { SseParser } from '../transports/http/index.js';
+import type { ToolCallPart } from './types.js';
 import { ModelError } from './types.js';
 
 /** The fetch the adapters use (a test or a proxy may bring its own). */
@@ -97,18 +98,49 @@ export function eventJson(event: SseEvent): Record<string, unknown> {
   }
 }
 
-/** Parses a tool call's arguments (JSON text). Not an object: `{}` with the text kept aside. */
-export function parseArguments(text: string): Record<string, unknown> {
-  if (text.trim() === '') return {};
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
-      return parsed as Record<string, unknown>;
-    }
-  } catch {
-    // below
+/** A tool call as a model API sent it: its arguments decoded (`input`) or as JSON text (`json`). */
+export interface RawToolCall {
+  readonly id: unknown;
+  readonly name: unknown;
+  /** The arguments as a value (a Messages `input`); absent is none (`{}`). */
+  readonly input?: unknown;
+  /** The arguments as JSON text (streamed, or Chat Completions); empty is none (`{}`). */
+  readonly json?: string;
+}
+
+/**
+ * A tool call of a model's answer. Arguments that are not a JSON object make it `invalid`: the
+ * host answers it with an error instead of running it. Throws ModelError when the call has no
+ * id (`api` names the API), as no result could answer it: the caller must not run any call of
+ * that answer.
+ */
+export function toolCallPart(api: string, call: RawToolCall): ToolCallPart {
+  const name = typeof call.name === 'string' ? call.name : '';
+  if (typeof call.id !== 'string' || call.id === '') {
+    throw new ModelError(
+      `the ${api} sent a tool call to "${name}" without an id; no tool of that answer was run`,
+    );
   }
-  return { _unparsed_arguments: text };
+  const part = { type: 'tool_call', id: call.id, name } as const;
+  let value: unknown = call.input ?? {};
+  let shown: string | undefined;
+  if (call.json !== undefined && call.json.trim() !== '') {
+    try {
+      value = JSON.parse(call.json);
+    } catch {
+      shown = call.json;
+    }
+  }
+  if (shown === undefined && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    return { ...part, arguments: value as Record<string, unknown> };
+  }
+  shown ??= JSON.stringify(value);
+  return { ...part, arguments: {}, invalid: `its arguments are not a JSON object: ${clip(shown)}` };
+}
+
+/** The start of a long text, for a message. */
+function clip(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
 /** An API base URL without a trailing slash. */

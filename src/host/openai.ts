@@ -4,7 +4,7 @@
 // SDK's ChatCompletionCreateParams (test/host/request-types.test.ts checks them against openai).
 import process from 'node:process';
 import type { Fetch } from './http.js';
-import { eventJson, parseArguments, postJson, readJson, readSse, trimBase } from './http.js';
+import { eventJson, postJson, readJson, readSse, toolCallPart, trimBase } from './http.js';
 import type {
   HostMessage,
   ModelAdapter,
@@ -18,6 +18,9 @@ import type {
   ToolChoice,
 } from './types.js';
 import { ModelError } from './types.js';
+
+/** The API, as errors name it. */
+const API = 'Chat Completions API';
 
 /** OpenAI's limit on the tools of one request. */
 export const OPENAI_MAX_TOOLS = 128;
@@ -234,12 +237,16 @@ export function openAiResponse(json: Record<string, unknown>): ModelResponse {
   const text = message.content ?? message.refusal ?? '';
   if (text !== '') content.push({ type: 'text', text });
   for (const call of message.tool_calls ?? []) {
-    content.push({
-      type: 'tool_call',
-      id: call.id,
-      name: call.function.name,
-      arguments: parseArguments(call.function.arguments),
-    });
+    // Typed as the API documents it; read as what any endpoint may send.
+    const fn = (call as Partial<OpenAiToolCall>).function as Record<string, unknown> | undefined;
+    const args = fn?.['arguments'];
+    content.push(
+      toolCallPart(API, {
+        id: call.id,
+        name: fn?.['name'],
+        ...(typeof args === 'string' ? { json: args } : { input: args }),
+      }),
+    );
   }
   const usage = json['usage'] as { prompt_tokens?: number; completion_tokens?: number } | undefined;
   return {
@@ -328,12 +335,7 @@ async function readOpenAiStream(
   const content: (TextPart | ToolCallPart)[] = [];
   if (text !== '') content.push({ type: 'text', text });
   for (const slot of calls.filter((c) => (c as typeof c | undefined) !== undefined)) {
-    content.push({
-      type: 'tool_call',
-      id: slot.id,
-      name: slot.name,
-      arguments: parseArguments(slot.args),
-    });
+    content.push(toolCallPart(API, { id: slot.id, name: slot.name, json: slot.args }));
   }
   return {
     content,

@@ -37,6 +37,11 @@ export interface ToolCallPart {
   readonly id: string;
   readonly name: string;
   readonly arguments: Record<string, unknown>;
+  /**
+   * Why the call cannot run as sent (its arguments are not a JSON object): the host answers it
+   * with an is_error result naming this, and does not run it.
+   */
+  readonly invalid?: string;
 }
 
 /** The result of a tool call, as the model gets it. */

@@ -17,6 +17,13 @@ export interface Reply {
   readonly toolCalls?: readonly {
     readonly name: string;
     readonly arguments?: Record<string, unknown>;
+    /** The call's id: a fresh one by default; null leaves the id out (a malformed call). */
+    readonly id?: string | null;
+    /**
+     * Sent instead of `arguments`, as is (a malformed call): a Messages `input` (streamed as
+     * its JSON), or the Chat Completions `arguments` text when a string (else its JSON).
+     */
+    readonly rawArguments?: unknown;
   }[];
 }
 
@@ -125,9 +132,12 @@ export async function startFakeModel(script: readonly Step[]): Promise<FakeModel
     }
     const reply = typeof current === 'function' ? await current(seen) : current;
     const calls = (reply.toolCalls ?? []).map((call) => ({
-      id: api === 'anthropic' ? `toolu_${String(++ids)}` : `call_${String(++ids)}`,
+      id:
+        call.id === null
+          ? undefined
+          : (call.id ?? (api === 'anthropic' ? `toolu_${String(++ids)}` : `call_${String(++ids)}`)),
       name: call.name,
-      arguments: call.arguments ?? {},
+      arguments: 'rawArguments' in call ? call.rawArguments : (call.arguments ?? {}),
     }));
     const model = String(body.model);
     if (api === 'anthropic') {
@@ -155,7 +165,7 @@ export async function startFakeModel(script: readonly Step[]): Promise<FakeModel
   };
 }
 
-type Call = { id: string; name: string; arguments: Record<string, unknown> };
+type Call = { id: string | undefined; name: string; arguments: unknown };
 
 function json(res: ServerResponse, body: unknown): void {
   res.writeHead(200, { 'content-type': 'application/json' });
@@ -235,7 +245,7 @@ function streamAnthropic(
         content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} },
       },
     });
-    const args = JSON.stringify(call.arguments);
+    const args = JSON.stringify(call.arguments) ?? '';
     const half = Math.floor(args.length / 2);
     for (const piece of [args.slice(0, half), args.slice(half)]) {
       events.push({
@@ -280,7 +290,7 @@ function openAiCompletion(model: string, text: string | undefined, calls: Call[]
                 tool_calls: calls.map((c) => ({
                   id: c.id,
                   type: 'function',
-                  function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+                  function: { name: c.name, arguments: argumentsText(c.arguments) },
                 })),
               }
             : {}),
@@ -314,7 +324,7 @@ function streamOpenAi(
     events.push(chunk({ content: text.slice(0, half) }), chunk({ content: text.slice(half) }));
   }
   calls.forEach((call, index) => {
-    const args = JSON.stringify(call.arguments);
+    const args = argumentsText(call.arguments);
     const half = Math.floor(args.length / 2);
     events.push(
       chunk({
@@ -343,6 +353,11 @@ function streamOpenAi(
   });
   events.push({ data: '[DONE]' });
   sse(res, events);
+}
+
+/** Chat Completions `arguments`: a string as is, anything else as its JSON. */
+function argumentsText(value: unknown): string {
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
 }
 
 /** The rules of a Messages request. */
@@ -459,11 +474,13 @@ export function checkOpenAi(body: any, headers: IncomingMessage['headers']): str
     if (!['system', 'developer', 'user', 'assistant', 'tool'].includes(message.role))
       out.push(`messages.${String(i)}.role: unknown`);
     if (message.role === 'tool') {
-      if (!open.includes(message.tool_call_id))
+      const answered = open.indexOf(message.tool_call_id);
+      if (answered === -1)
         out.push(
           `messages.${String(i)}: a tool message must answer a tool_call of the assistant message before it`,
         );
-      open = open.filter((id) => id !== message.tool_call_id);
+      // Each call answered once (a call whose id another shares too).
+      else open.splice(answered, 1);
       if (typeof message.content !== 'string' && !Array.isArray(message.content))
         out.push(`messages.${String(i)}.content: text`);
       return;

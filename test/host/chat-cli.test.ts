@@ -164,6 +164,19 @@ describe.skipIf(!hasDist)('mcpkit chat', () => {
     expect(unknown.stderr).toContain('the servers are pingme');
   }, 20_000);
 
+  it('exits 2, running nothing, when the model sends a tool call without an id', async () => {
+    model = await startFakeModel([{ toolCalls: [{ name: 'PingME', id: null }] }]);
+    const ran = await cli(['chat', '--yes', '-p', 'Call PingME for me', '--server', ...PINGME], {
+      env: { ...NO_KEYS, ANTHROPIC_BASE_URL: model.url },
+    });
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain(
+      'the Messages API sent a tool call to "PingME" without an id; no tool of that answer was run',
+    );
+    expect(ran.stderr).not.toContain('→ PingME');
+    expect(model.requests).toHaveLength(1);
+  }, 20_000);
+
   it('exits 2 when the model API fails, and 3 without one', async () => {
     model = await startFakeModel([]);
     const failed = await cli(['chat', '-p', 'Hi'], {

@@ -476,7 +476,7 @@ describe('model responses', () => {
     );
   });
 
-  it('keeps unparsable tool arguments visible instead of crashing', async () => {
+  it('marks tool arguments that are not a JSON object invalid (shown, not run) instead of crashing', async () => {
     const adapter = createOpenAiAdapter({
       env: {},
       fetch: reply({
@@ -495,7 +495,13 @@ describe('model responses', () => {
     });
     const response = await adapter.complete(request);
     expect(response.content).toEqual([
-      { type: 'tool_call', id: 'c', name: 't', arguments: { _unparsed_arguments: '{oops' } },
+      {
+        type: 'tool_call',
+        id: 'c',
+        name: 't',
+        arguments: {},
+        invalid: 'its arguments are not a JSON object: {oops',
+      },
     ]);
     expect(response.stopReason).toBe('tool_use');
   });
