@@ -40,7 +40,7 @@ export type {
 export type { StandardSchemaV1 } from './standard-schema.js';
 export { JsonRpcError } from '../jsonrpc/errors.js';
 export type { MemoryTaskStoreOptions, TaskRecord, TaskSignal, TaskStore } from './tasks/store.js';
-export { MemoryTaskStore } from './tasks/store.js';
+export { MemoryTaskStore, TaskLimitError } from './tasks/store.js';
 export type { StateKey, StateSecret } from './seal.js';
 export type { DetailedTask, Task, TaskStatus } from '../protocol/tasks.js';
 export { TASKS_EXTENSION } from '../protocol/tasks.js';
