@@ -143,7 +143,10 @@ export interface OAuthClientOptions {
   readonly maxAuthorizations?: number;
   /** The fetch for every OAuth request (trace it, proxy it). Default: the global fetch. */
   readonly fetch?: (url: string, init: RequestInit) => Promise<Response>;
-  /** How long one OAuth HTTP request may take, in milliseconds. Default 30000. */
+  /**
+   * How long one OAuth HTTP request may take, headers and body, in milliseconds; past it the
+   * flow fails with `unreachable`. Default 30000. (No answer is read past 1 MiB.)
+   */
   readonly timeoutMs?: number;
   /** How long the user has to complete the browser step, in milliseconds. Default 300000. */
   readonly authorizeTimeoutMs?: number;
