@@ -4,23 +4,14 @@
 // and kept in step with the upstreams' lists. Requests are forwarded with their progress,
 // cancellation and errors; the upstreams' own requests (elicitation, sampling, roots) and logs
 // go to the downstream request that caused them (each forwarded call is tagged with it).
-import type {
-  CallOptions,
-  CallToolResult,
-  CompleteRef,
-  Prompt,
-  Resource,
-  ResourceTemplate,
-  Tool,
-} from '../client/index.js';
+import type { CompleteRef, Prompt, Resource, ResourceTemplate, Tool } from '../client/index.js';
 import { JsonRpcError } from '../jsonrpc/errors.js';
 import { nameTools } from '../host/names.js';
-import { SEARCH_TOOLS, SEARCH_TOOLS_DEFINITION, searchTools } from '../host/discovery.js';
+import { SEARCH_TOOLS, SEARCH_TOOLS_DEFINITION } from '../host/discovery.js';
 import type { Tokenizer } from '../host/tokens.js';
 import { ESTIMATE, serializeTool } from '../host/tokens.js';
 import type { JsonSchemaValidator } from '../protocol/json-schema/index.js';
 import { MetaKey } from '../protocol/version.js';
-import type * as Spec from '../protocol/schema/2026-07-28.js';
 import { McpServer } from '../server/index.js';
 import type {
   Completer,
@@ -29,13 +20,25 @@ import type {
   RegisteredHandle,
   ServerInfo,
 } from '../server/index.js';
-import type { GatewayConfig } from './config.js';
-import { isServed } from './config.js';
-import type { UpstreamHooks, UpstreamStatus, UpstreamTiming } from './upstream.js';
-import { Upstream, UpstreamUnavailable } from './upstream.js';
 import type { NodeFetch } from '../transports/http/client/node-fetch.js';
 import { createNodeFetch } from '../transports/http/client/node-fetch.js';
-import type { UpstreamFetch } from './upstream.js';
+import type { GatewayConfig } from './config.js';
+import { isServed } from './config.js';
+import type { Call } from './routing.js';
+import { Routing, forwarded } from './routing.js';
+import type { Handle, ServedTool } from './served.js';
+import {
+  forwardedTool,
+  joinInstructions,
+  listedFields,
+  reconcile,
+  rethrow,
+  searchCatalogue,
+  templateVariables,
+  toolResult,
+} from './served.js';
+import type { UpstreamFetch, UpstreamHooks, UpstreamStatus, UpstreamTiming } from './upstream.js';
+import { Upstream, UpstreamUnavailable } from './upstream.js';
 
 /** The URI of the status resource (`gateway/status`). */
 export const STATUS_URI = 'gateway://status';
@@ -72,35 +75,6 @@ export interface GatewayStatus {
   readonly upstreams: readonly UpstreamStatus[];
 }
 
-/** A downstream request being served by an upstream (one run of its handler). */
-interface Call {
-  readonly upstream: string;
-  readonly ctx: HandlerContext;
-  /** The input keys this run has asked under (2026-07-28 downstream). */
-  keys?: Set<string>;
-}
-
-/**
- * The options of a question asked downstream: the upstream's own `inputRequests` key (so a
- * 2026-07-28 client sees the keys the upstream chose), unless this run used it already (an
- * upstream may reuse a key in a later round); then the position-based default.
- */
-function keyOf(call: Call, key: string | undefined): { key: string } | undefined {
-  if (key === undefined || call.ctx.era !== 'modern') return undefined;
-  const keys = (call.keys ??= new Set());
-  if (keys.has(key) || /^input-\d+$/.test(key)) return undefined;
-  keys.add(key);
-  return { key };
-}
-
-/** One tool as the gateway serves it. */
-interface ServedTool {
-  readonly upstream: string;
-  readonly original: string;
-  readonly definition: Spec.Tool;
-  readonly key: string;
-}
-
 /**
  * Upstream arguments are checked by the upstream (which knows its own dialect and formats), and
  * results are checked by the gateway's client: the McpServer validates nothing again.
@@ -116,7 +90,7 @@ export class Gateway {
   readonly #upstreams = new Map<string, Upstream>();
   readonly #options: GatewayOptions;
   readonly #tokenizer: Tokenizer;
-  readonly #inflight = new Map<string, Set<Call>>();
+  readonly #routing = new Routing();
   readonly #tools = new Map<string, { served: ServedTool; handle: RegisteredHandle<unknown> }>();
   readonly #resources = new Map<string, { owner: string; key: string; handle: Handle }>();
   readonly #templates = new Map<string, { owner: string; key: string; handle: Handle }>();
@@ -160,7 +134,7 @@ export class Gateway {
    * given ones, else those of the connected upstreams, each under its name.
    */
   #createServer(): McpServer {
-    const instructions = this.#options.server?.instructions ?? this.#instructions();
+    const instructions = this.#options.server?.instructions ?? joinInstructions(this.#sorted());
     const server = new McpServer(
       this.#options.info ?? { name: 'mcpkit-gateway', version: '0.1.0' },
       {
@@ -184,18 +158,6 @@ export class Gateway {
       () => JSON.stringify(this.status(), null, 2),
     );
     return server;
-  }
-
-  /** The upstreams' own instructions, each under its server's name; undefined when none has any. */
-  #instructions(): string | undefined {
-    const parts = this.#sorted()
-      .map((upstream) => [upstream.name, upstream.instructions] as const)
-      .filter(([, text]) => text !== undefined && text.trim() !== '')
-      .map(([name, text]) => `## ${name}\n${String(text).trim()}`);
-    if (parts.length === 0) return undefined;
-    const intro =
-      "These tools come from several MCP servers behind one gateway. Each server's own guidance follows; a tool may be served as <server>__<tool>.";
-    return [intro, ...parts].join('\n\n');
   }
 
   /** The McpServer serving the upstreams: connect it to a transport, or `listen()` it. */
@@ -237,26 +199,9 @@ export class Gateway {
 
   #hooks(name: string): UpstreamHooks {
     return {
-      elicit: (params, input) => {
-        const call = this.#route(name, input.tag, 'elicitation');
-        return call.ctx.elicit(params, keyOf(call, input.key));
-      },
-      sample: (params, input) => {
-        const call = this.#route(name, input.tag, 'sampling');
-        return call.ctx.sample(params, keyOf(call, input.key));
-      },
-      roots: (input) => {
-        const call = this.#callOf(name, input.tag);
-        return call === undefined ? [] : call.ctx.roots(keyOf(call, input.key));
-      },
-      log: (params, tag) => {
-        const call = this.#callOf(name, tag);
-        if (call !== undefined) {
-          void call.ctx.log(params.level, params.data, params.logger).catch(() => undefined);
-        } else {
-          this.#event({ upstream: name, log: params.level, data: params.data });
-        }
-      },
+      ...this.#routing.answers(name, (event) => {
+        this.#event(event);
+      }),
       resourceUpdated: (uri) => {
         this.#server?.resourceUpdated(uri);
       },
@@ -271,48 +216,6 @@ export class Gateway {
 
   #event(event: Record<string, unknown>): void {
     this.#options.onEvent?.(event);
-  }
-
-  /**
-   * The downstream request an upstream's request or log belongs to: the one whose forwarded call
-   * it came in the course of (`tag`: known for 2026-07-28 upstreams and HTTP response streams),
-   * else the latest request in flight to that upstream (stdio carries no link between a server's
-   * request and the call that caused it).
-   */
-  #callOf(upstream: string, tag: unknown): Call | undefined {
-    const inflight = this.#inflight.get(upstream);
-    if (inflight === undefined || inflight.size === 0) return undefined;
-    if (inflight.has(tag as Call)) return tag as Call;
-    return [...inflight].at(-1);
-  }
-
-  #route(upstream: string, tag: unknown, what: string): Call {
-    const call = this.#callOf(upstream, tag);
-    if (call === undefined) {
-      throw new JsonRpcError(
-        -32603,
-        `the gateway has no downstream request in flight to answer this ${what} request`,
-      );
-    }
-    return call;
-  }
-
-  /**
-   * Runs `fn`, the forwarding of `call` (which tags its upstream request with `call`), with
-   * `call` in flight: the upstream's requests and logs meanwhile go to its client.
-   */
-  async #within<T>(call: Call, fn: (call: Call) => Promise<T>): Promise<T> {
-    let inflight = this.#inflight.get(call.upstream);
-    if (inflight === undefined) {
-      inflight = new Set();
-      this.#inflight.set(call.upstream, inflight);
-    }
-    inflight.add(call);
-    try {
-      return await fn(call);
-    } finally {
-      inflight.delete(call);
-    }
   }
 
   #upstream(name: string): Upstream {
@@ -403,7 +306,7 @@ export class Gateway {
   #registerTool(tool: ServedTool): RegisteredHandle<unknown> {
     const { upstream, original } = tool;
     const handler = (args: Record<string, unknown>, ctx: HandlerContext) =>
-      this.#within({ upstream, ctx }, (call) => this.#callTool(call, original, args));
+      this.#routing.within({ upstream, ctx }, (call) => this.#callTool(call, original, args));
     const definition = { ...tool.definition } as Record<string, unknown>;
     return this.server.tool(definition as never, handler as never);
   }
@@ -438,33 +341,12 @@ export class Gateway {
   }
 
   #registerSearch(): Handle {
-    return this.server.tool(
-      {
-        name: SEARCH_TOOLS,
-        description: SEARCH_TOOLS_DEFINITION.description,
-        inputSchema: SEARCH_TOOLS_DEFINITION.inputSchema,
-      },
-      (args) => {
-        const query = typeof args['query'] === 'string' ? args['query'] : '';
-        const limit = typeof args['limit'] === 'number' ? args['limit'] : 5;
-        const searchable = this.#catalogue.map((tool) => ({
-          tool,
-          name: tool.definition.name,
-          server: tool.upstream,
-          description: tool.definition.description ?? '',
-        }));
-        const found = searchTools(searchable, query, Math.min(20, Math.max(1, limit)));
-        if (found.length === 0) {
-          return `No tool matches "${query}". Try other keywords.`;
-        }
-        for (const entry of found) this.#found.add(entry.name);
+    const { description, inputSchema } = SEARCH_TOOLS_DEFINITION;
+    return this.server.tool({ name: SEARCH_TOOLS, description, inputSchema }, (args) =>
+      searchCatalogue(this.#catalogue, args, (names) => {
+        for (const name of names) this.#found.add(name);
         this.#syncTools();
-        const definitions = found.map((entry) => {
-          const { name, description, inputSchema } = entry.tool.definition;
-          return { name, description, inputSchema };
-        });
-        return `These tools are now available to call (tools/list lists them):\n${JSON.stringify(definitions, null, 2)}`;
-      },
+      }),
     );
   }
 
@@ -526,9 +408,11 @@ export class Gateway {
 
   async #readResource(owner: string, uri: string, ctx: HandlerContext) {
     const upstream = this.#upstream(owner);
-    const result = await this.#within({ upstream: owner, ctx }, (call) =>
-      upstream.use((client) => client.readResource(uri, forwarded(call))),
-    ).catch(rethrow);
+    const result = await this.#routing
+      .within({ upstream: owner, ctx }, (call) =>
+        upstream.use((client) => client.readResource(uri, forwarded(call))),
+      )
+      .catch(rethrow);
     this.#subscribe(owner, uri);
     return {
       contents: result.contents,
@@ -596,9 +480,11 @@ export class Gateway {
         },
         async (args, ctx) => {
           const upstream = this.#upstream(owner);
-          const result = await this.#within({ upstream: owner, ctx }, (call) =>
-            upstream.use((client) => client.getPrompt(source.name, { ...args }, forwarded(call))),
-          ).catch(rethrow);
+          const result = await this.#routing
+            .within({ upstream: owner, ctx }, (call) =>
+              upstream.use((client) => client.getPrompt(source.name, { ...args }, forwarded(call))),
+            )
+            .catch(rethrow);
           return {
             messages: result.messages,
             ...(result.description === undefined ? {} : { description: result.description }),
@@ -608,124 +494,4 @@ export class Gateway {
       );
     });
   }
-}
-
-type Handle = RegisteredHandle<unknown>;
-
-/**
- * Brings `registered` in step with `wanted`: entries gone or changed are removed, new or changed
- * ones registered with `register` (a registration that fails is left out).
- */
-function reconcile<T extends { owner: string; source: unknown }>(
-  registered: Map<string, { owner: string; key: string; handle: Handle }>,
-  wanted: Map<string, T>,
-  register: (key: string, entry: T) => unknown,
-): void {
-  for (const [key, entry] of registered) {
-    const next = wanted.get(key);
-    if (next === undefined || entry.key !== JSON.stringify([next.owner, next.source])) {
-      entry.handle.remove();
-      registered.delete(key);
-    }
-  }
-  for (const [key, entry] of wanted) {
-    if (registered.has(key)) continue;
-    try {
-      const handle = register(key, entry) as Handle;
-      registered.set(key, {
-        owner: entry.owner,
-        key: JSON.stringify([entry.owner, entry.source]),
-        handle,
-      });
-    } catch {
-      // An upstream entry this server cannot serve (an invalid URI or template): left out.
-    }
-  }
-}
-
-/**
- * The options of an upstream request made for downstream `call`: tagged with it (so that what
- * the upstream asks or logs meanwhile goes to its client), cancelled with it, and, for a
- * 2026-07-28 upstream, asking for the downstream client's log level and declaring its
- * elicitation, sampling and roots capabilities (the gateway forwards those requests to it), so
- * that an upstream asks only what that client can answer. Legacy upstreams learn the gateway's
- * capabilities (all three) once, at initialize.
- */
-function forwarded(call: Call): CallOptions {
-  const { ctx } = call;
-  const { elicitation, sampling, roots } = ctx.client.capabilities;
-  const capabilities: Spec.ClientCapabilities = {};
-  if (elicitation !== undefined) capabilities.elicitation = elicitation;
-  if (sampling !== undefined) capabilities.sampling = sampling;
-  if (roots !== undefined) capabilities.roots = roots;
-  return {
-    tag: call,
-    signal: ctx.signal,
-    clientCapabilities: capabilities,
-    logLevel: ctx.logLevel ?? null,
-  };
-}
-
-/** The listed fields of an upstream resource, template or prompt that pass through. */
-function listedFields(source: object): Record<string, unknown> {
-  const keep = [
-    'name',
-    'title',
-    'description',
-    'mimeType',
-    'size',
-    'annotations',
-    'icons',
-    '_meta',
-  ];
-  return Object.fromEntries(
-    Object.entries(source).filter(([key, value]) => keep.includes(key) && value !== undefined),
-  );
-}
-
-/** The definition the gateway lists for an upstream tool. */
-function forwardedTool(source: Tool, name: string, description: string | undefined): Spec.Tool {
-  const fields: Record<string, unknown> = {
-    name,
-    title: source.title,
-    description,
-    inputSchema: source.inputSchema,
-    outputSchema: source.outputSchema,
-    annotations: source.annotations,
-    icons: source.icons,
-    _meta: source._meta,
-  };
-  return Object.fromEntries(
-    Object.entries(fields).filter(([, value]) => value !== undefined),
-  ) as unknown as Spec.Tool;
-}
-
-/** An upstream tool result as a handler returns it: the fields a result may have. */
-function toolResult(result: CallToolResult): Record<string, unknown> {
-  const out: Record<string, unknown> = { content: result.content };
-  if (result.structuredContent !== undefined) out['structuredContent'] = result.structuredContent;
-  if (result.isError !== undefined) out['isError'] = result.isError;
-  if (result._meta !== undefined) out['_meta'] = result._meta;
-  return out;
-}
-
-/**
- * An upstream's failure as a resource, prompt or completion answer: its JSON-RPC error as is
- * (code and data kept), anything else -32603 with the message.
- */
-function rethrow(error: unknown): never {
-  if (error instanceof JsonRpcError) throw error;
-  throw new JsonRpcError(-32603, error instanceof Error ? error.message : String(error));
-}
-
-/** The variable names of an RFC 6570 template (`{a}`, `{+b}`, `{?c,d*}`, `{e:3}`). */
-export function templateVariables(template: string): string[] {
-  const names: string[] = [];
-  for (const [, expression = ''] of template.matchAll(/\{([^}]*)\}/g)) {
-    for (const spec of expression.replace(/^[+#./;?&]/, '').split(',')) {
-      const name = spec.replace(/(\*|:\d+)$/, '');
-      if (name !== '' && !names.includes(name)) names.push(name);
-    }
-  }
-  return names;
 }

@@ -1,6 +1,7 @@
 // mcpkit/gateway: many MCP servers behind one McpServer (namespaced, curated, within a token
 // budget, any transport and revision on either side). See docs/gateway.md.
-export { Gateway, STATUS_URI, templateVariables } from './gateway.js';
+export { Gateway, STATUS_URI } from './gateway.js';
+export { templateVariables } from './served.js';
 export type { GatewayOptions, GatewayStatus } from './gateway.js';
 export type { Curation, GatewayConfig } from './config.js';
 export { isServed, matchesGlob, parseGatewayConfig } from './config.js';

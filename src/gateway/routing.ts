@@ -1,0 +1,127 @@
+// Which downstream request an upstream's own requests (elicitation, sampling, roots) and logs
+// belong to: each forwarded call is tagged with the downstream request it serves, and is in
+// flight while it runs.
+import type { CallOptions, ElicitHandler, RootsHandler, SampleHandler } from '../client/index.js';
+import { JsonRpcError } from '../jsonrpc/errors.js';
+import type * as Spec from '../protocol/schema/2026-07-28.js';
+import type { HandlerContext } from '../server/index.js';
+import type { UpstreamHooks } from './upstream.js';
+
+/** A downstream request being served by an upstream (one run of its handler). */
+export interface Call {
+  readonly upstream: string;
+  readonly ctx: HandlerContext;
+  /** The input keys this run has asked under (2026-07-28 downstream). */
+  keys?: Set<string>;
+}
+
+/**
+ * The options of a question asked downstream: the upstream's own `inputRequests` key (so a
+ * 2026-07-28 client sees the keys the upstream chose), unless this run used it already (an
+ * upstream may reuse a key in a later round); then the position-based default.
+ */
+function keyOf(call: Call, key: string | undefined): { key: string } | undefined {
+  if (key === undefined || call.ctx.era !== 'modern') return undefined;
+  const keys = (call.keys ??= new Set());
+  if (keys.has(key) || /^input-\d+$/.test(key)) return undefined;
+  keys.add(key);
+  return { key };
+}
+
+/** The downstream requests in flight to each upstream, and where an upstream's requests go. */
+export class Routing {
+  readonly #inflight = new Map<string, Set<Call>>();
+
+  /** The hooks that answer upstream `name`'s requests and logs; `event` gets logs nobody waits for. */
+  answers(
+    name: string,
+    event: (event: Record<string, unknown>) => void,
+  ): Pick<UpstreamHooks, 'elicit' | 'sample' | 'roots' | 'log'> {
+    const elicit: ElicitHandler = (params, input) => {
+      const call = this.#route(name, input.tag, 'elicitation');
+      return call.ctx.elicit(params, keyOf(call, input.key));
+    };
+    const sample: SampleHandler = (params, input) => {
+      const call = this.#route(name, input.tag, 'sampling');
+      return call.ctx.sample(params, keyOf(call, input.key));
+    };
+    const roots: RootsHandler = (input) => {
+      const call = this.callOf(name, input.tag);
+      return call === undefined ? [] : call.ctx.roots(keyOf(call, input.key));
+    };
+    const log = (params: Spec.LoggingMessageNotificationParams, tag: unknown) => {
+      const call = this.callOf(name, tag);
+      if (call !== undefined) {
+        void call.ctx.log(params.level, params.data, params.logger).catch(() => undefined);
+      } else {
+        event({ upstream: name, log: params.level, data: params.data });
+      }
+    };
+    return { elicit, sample, roots, log };
+  }
+
+  /**
+   * The downstream request an upstream's request or log belongs to: the one whose forwarded call
+   * it came in the course of (`tag`: known for 2026-07-28 upstreams and HTTP response streams),
+   * else the latest request in flight to that upstream (stdio carries no link between a server's
+   * request and the call that caused it).
+   */
+  callOf(upstream: string, tag: unknown): Call | undefined {
+    const inflight = this.#inflight.get(upstream);
+    if (inflight === undefined || inflight.size === 0) return undefined;
+    if (inflight.has(tag as Call)) return tag as Call;
+    return [...inflight].at(-1);
+  }
+
+  #route(upstream: string, tag: unknown, what: string): Call {
+    const call = this.callOf(upstream, tag);
+    if (call === undefined) {
+      throw new JsonRpcError(
+        -32603,
+        `the gateway has no downstream request in flight to answer this ${what} request`,
+      );
+    }
+    return call;
+  }
+
+  /**
+   * Runs `fn`, the forwarding of `call` (which tags its upstream request with `call`), with
+   * `call` in flight: the upstream's requests and logs meanwhile go to its client.
+   */
+  async within<T>(call: Call, fn: (call: Call) => Promise<T>): Promise<T> {
+    let inflight = this.#inflight.get(call.upstream);
+    if (inflight === undefined) {
+      inflight = new Set();
+      this.#inflight.set(call.upstream, inflight);
+    }
+    inflight.add(call);
+    try {
+      return await fn(call);
+    } finally {
+      inflight.delete(call);
+    }
+  }
+}
+
+/**
+ * The options of an upstream request made for downstream `call`: tagged with it (so that what
+ * the upstream asks or logs meanwhile goes to its client), cancelled with it, and, for a
+ * 2026-07-28 upstream, asking for the downstream client's log level and declaring its
+ * elicitation, sampling and roots capabilities (the gateway forwards those requests to it), so
+ * that an upstream asks only what that client can answer. Legacy upstreams learn the gateway's
+ * capabilities (all three) once, at initialize.
+ */
+export function forwarded(call: Call): CallOptions {
+  const { ctx } = call;
+  const { elicitation, sampling, roots } = ctx.client.capabilities;
+  const capabilities: Spec.ClientCapabilities = {};
+  if (elicitation !== undefined) capabilities.elicitation = elicitation;
+  if (sampling !== undefined) capabilities.sampling = sampling;
+  if (roots !== undefined) capabilities.roots = roots;
+  return {
+    tag: call,
+    signal: ctx.signal,
+    clientCapabilities: capabilities,
+    logLevel: ctx.logLevel ?? null,
+  };
+}

@@ -1,0 +1,157 @@
+// What the gateway serves of an upstream's entries: the fields that pass through, results as a
+// handler returns them, errors as answers, and registrations kept in step with the lists.
+import type { CallToolResult, Tool } from '../client/index.js';
+import { JsonRpcError } from '../jsonrpc/errors.js';
+import type * as Spec from '../protocol/schema/2026-07-28.js';
+import { searchTools } from '../host/discovery.js';
+import type { RegisteredHandle } from '../server/index.js';
+
+/** One tool as the gateway serves it. */
+export interface ServedTool {
+  readonly upstream: string;
+  readonly original: string;
+  readonly definition: Spec.Tool;
+  readonly key: string;
+}
+
+/** The upstreams' own instructions, each under its server's name; undefined when none has any. */
+export function joinInstructions(
+  upstreams: readonly { readonly name: string; readonly instructions: string | undefined }[],
+): string | undefined {
+  const parts = upstreams
+    .map((upstream) => [upstream.name, upstream.instructions] as const)
+    .filter(([, text]) => text !== undefined && text.trim() !== '')
+    .map(([name, text]) => `## ${name}\n${String(text).trim()}`);
+  if (parts.length === 0) return undefined;
+  const intro =
+    "These tools come from several MCP servers behind one gateway. Each server's own guidance follows; a tool may be served as <server>__<tool>.";
+  return [intro, ...parts].join('\n\n');
+}
+
+/**
+ * The answer of `search_tools` to `args` over `catalogue`: the definitions found (their names
+ * passed to `found` first, so that they are served from then on), or a line saying none match.
+ */
+export function searchCatalogue(
+  catalogue: readonly ServedTool[],
+  args: Record<string, unknown>,
+  found: (names: string[]) => void,
+): string {
+  const query = typeof args['query'] === 'string' ? args['query'] : '';
+  const limit = typeof args['limit'] === 'number' ? args['limit'] : 5;
+  const searchable = catalogue.map((tool) => ({
+    tool,
+    name: tool.definition.name,
+    server: tool.upstream,
+    description: tool.definition.description ?? '',
+  }));
+  const matches = searchTools(searchable, query, Math.min(20, Math.max(1, limit)));
+  if (matches.length === 0) return `No tool matches "${query}". Try other keywords.`;
+  found(matches.map((entry) => entry.name));
+  const definitions = matches.map((entry) => {
+    const { name, description, inputSchema } = entry.tool.definition;
+    return { name, description, inputSchema };
+  });
+  return `These tools are now available to call (tools/list lists them):\n${JSON.stringify(definitions, null, 2)}`;
+}
+
+export type Handle = RegisteredHandle<unknown>;
+
+/**
+ * Brings `registered` in step with `wanted`: entries gone or changed are removed, new or changed
+ * ones registered with `register` (a registration that fails is left out).
+ */
+export function reconcile<T extends { owner: string; source: unknown }>(
+  registered: Map<string, { owner: string; key: string; handle: Handle }>,
+  wanted: Map<string, T>,
+  register: (key: string, entry: T) => unknown,
+): void {
+  for (const [key, entry] of registered) {
+    const next = wanted.get(key);
+    if (next === undefined || entry.key !== JSON.stringify([next.owner, next.source])) {
+      entry.handle.remove();
+      registered.delete(key);
+    }
+  }
+  for (const [key, entry] of wanted) {
+    if (registered.has(key)) continue;
+    try {
+      const handle = register(key, entry) as Handle;
+      registered.set(key, {
+        owner: entry.owner,
+        key: JSON.stringify([entry.owner, entry.source]),
+        handle,
+      });
+    } catch {
+      // An upstream entry this server cannot serve (an invalid URI or template): left out.
+    }
+  }
+}
+
+/** The listed fields of an upstream resource, template or prompt that pass through. */
+export function listedFields(source: object): Record<string, unknown> {
+  const keep = [
+    'name',
+    'title',
+    'description',
+    'mimeType',
+    'size',
+    'annotations',
+    'icons',
+    '_meta',
+  ];
+  return Object.fromEntries(
+    Object.entries(source).filter(([key, value]) => keep.includes(key) && value !== undefined),
+  );
+}
+
+/** The definition the gateway lists for an upstream tool. */
+export function forwardedTool(
+  source: Tool,
+  name: string,
+  description: string | undefined,
+): Spec.Tool {
+  const fields: Record<string, unknown> = {
+    name,
+    title: source.title,
+    description,
+    inputSchema: source.inputSchema,
+    outputSchema: source.outputSchema,
+    annotations: source.annotations,
+    icons: source.icons,
+    _meta: source._meta,
+  };
+  return Object.fromEntries(
+    Object.entries(fields).filter(([, value]) => value !== undefined),
+  ) as unknown as Spec.Tool;
+}
+
+/** An upstream tool result as a handler returns it: the fields a result may have. */
+export function toolResult(result: CallToolResult): Record<string, unknown> {
+  const out: Record<string, unknown> = { content: result.content };
+  if (result.structuredContent !== undefined) out['structuredContent'] = result.structuredContent;
+  if (result.isError !== undefined) out['isError'] = result.isError;
+  if (result._meta !== undefined) out['_meta'] = result._meta;
+  return out;
+}
+
+/**
+ * An upstream's failure as a resource, prompt or completion answer: its JSON-RPC error as is
+ * (code and data kept), anything else -32603 with the message.
+ */
+export function rethrow(error: unknown): never {
+  if (error instanceof JsonRpcError) throw error;
+  throw new JsonRpcError(-32603, error instanceof Error ? error.message : String(error));
+}
+
+/** The variable names of an RFC 6570 template (`{a}`, `{+b}`, `{?c,d*}`, `{e:3}`). */
+export function templateVariables(template: string): string[] {
+  const names: string[] = [];
+  for (const [, expression = ''] of template.matchAll(/\{([^}]*)\}/g)) {
+    for (const spec of expression.replace(/^[+#./;?&]/, '').split(',')) {
+      const name = spec.replace(/(\*|:\d+)$/, '');
+      if (name !== '' && !names.includes(name)) names.push(name);
+    }
+  }
+  return names;
+}
