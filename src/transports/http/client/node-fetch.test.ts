@@ -2,7 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo, Server as NetServer, Socket } from 'node:net';
 import { createServer as createNetServer } from 'node:net';
-import { gzipSync } from 'node:zlib';
+import { deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NodeFetch } from './node-fetch.js';
 import { createNodeFetch } from './node-fetch.js';
@@ -244,6 +244,73 @@ describe('createNodeFetch', () => {
       socket.end('HTTP/1.1 200 OK\r\ncontent-length: 20\r\n\r\n01234567890123456789'),
     );
     await expect(f(long)).rejects.toThrow('fetch failed');
+  });
+
+  it('rejects a compressed body ended by close that does not decode, without an uncaught throw', async () => {
+    // The decoding ran in the socket's 'end' listener, where its throw crashed the process.
+    const uncaught: unknown[] = [];
+    const record = (error: unknown): number => uncaught.push(error);
+    process.on('uncaughtException', record);
+    try {
+      const raw = await rawServer((_head, socket) =>
+        socket.end('HTTP/1.1 200 OK\r\ncontent-encoding: gzip\r\n\r\nnot gzip at all'),
+      );
+      const error = await fetcher()(raw).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TypeError);
+      expect(String((error as TypeError).cause)).toMatch(/incorrect header check/);
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off('uncaughtException', record);
+    }
+  });
+
+  it('caps a compressed body at maxBodyBytes once decoded', async () => {
+    const zipped = [gzipSync(Buffer.alloc(100_000)), deflateSync(Buffer.alloc(100_000))];
+    const raw = await rawServer((head, socket) => {
+      const deflate = head.startsWith('GET /deflate');
+      const body = zipped[deflate ? 1 : 0] as Buffer;
+      const coding = deflate ? 'deflate' : 'gzip';
+      socket.write(
+        `HTTP/1.1 200 OK\r\ncontent-encoding: ${coding}\r\ncontent-length: ${String(body.length)}\r\n\r\n`,
+      );
+      socket.write(body);
+    });
+    const f = fetcher({ maxBodyBytes: 10_000 });
+    for (const path of ['gzip', 'deflate']) {
+      const error = await f(`${raw}${path}`).catch((e: unknown) => e);
+      expect(String((error as TypeError).cause)).toMatch(
+        /decoded response body is larger than 10000/,
+      );
+    }
+    expect(await (await fetcher({ maxBodyBytes: 100_000 })(raw)).arrayBuffer()).toHaveProperty(
+      'byteLength',
+      100_000,
+    );
+  });
+
+  it('refuses a field name that is not a token, which a Response cannot carry', async () => {
+    // Accepted before, its `body` and `clone()` then threw a TypeError from the Headers of a Response.
+    const raw = await rawServer((_head, socket) =>
+      socket.write('HTTP/1.1 200 OK\r\nx bad: 1\r\ncontent-length: 2\r\n\r\nhi'),
+    );
+    const error = await fetcher()(raw).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(String((error as TypeError).cause)).toMatch(/invalid response header line "x bad: 1"/);
+  });
+
+  it('refuses both transfer-encoding and content-length, and unfolds an obs-fold', async () => {
+    const raw = await rawServer((head, socket) =>
+      socket.write(
+        head.startsWith('GET /both')
+          ? 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\ncontent-length: 3\r\n\r\n2\r\nhi\r\n0\r\n\r\n'
+          : 'HTTP/1.1 200 OK\r\nx-a: one\r\n x-b: two\r\ncontent-length: 2\r\n\r\nhi',
+      ),
+    );
+    const f = fetcher();
+    await expect(f(`${raw}both`)).rejects.toThrow('fetch failed');
+    const folded = await f(`${raw}folded`);
+    expect(folded.headers.get('x-a')).toBe('one x-b: two');
+    expect(folded.headers.has('x-b')).toBe(false);
   });
 
   it('sends URLSearchParams as a form, and a fresh connection after the server closed one', async () => {

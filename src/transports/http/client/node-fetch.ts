@@ -14,7 +14,14 @@ import type { Socket } from 'node:net';
 import { connect as netConnect } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
 import { connect as tlsConnect } from 'node:tls';
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import {
+  MAX_CHUNK_LINE,
+  chunkSize,
+  decoded,
+  fieldLines,
+  isTrailerLine,
+  statusLine,
+} from './http1-syntax.js';
 
 /** What {@link createNodeFetch} returns: a fetch, plus `close()` for its idle connections. */
 export interface NodeFetch {
@@ -520,6 +527,8 @@ class Exchange {
   #phase: Phase = 'head';
   #pending: Buffer = EMPTY;
   #received = 0;
+  /** Bytes of the head so far (1xx heads included), then of the trailers. */
+  #headBytes = 0;
   #status = 0;
   #statusText = '';
   #headers = new Map<string, string>();
@@ -559,8 +568,9 @@ class Exchange {
     while (data.length > 0) {
       switch (this.#phase) {
         case 'head': {
+          // Up to 3 bytes of a CRLFCRLF not yet whole: the cap holds however the bytes are split.
           const end = data.indexOf(CRLF2);
-          if ((end < 0 ? data.length : end) > this.#settings.maxHeaderBytes) {
+          if (this.#headBytes + (end < 0 ? data.length - 3 : end) > this.#settings.maxHeaderBytes) {
             throw new Error(
               `the response head is larger than ${String(this.#settings.maxHeaderBytes)} bytes`,
             );
@@ -569,6 +579,7 @@ class Exchange {
             this.#pending = data;
             return 'more';
           }
+          this.#headBytes += end + 4;
           const final = this.#head(data.toString('latin1', 0, end));
           data = data.subarray(end + 4);
           if (!final) continue; // an informational (1xx) response: the next head follows
@@ -588,22 +599,18 @@ class Exchange {
           return this.#body(data);
         case 'chunk-size': {
           const end = data.indexOf('\r\n');
+          if ((end < 0 ? data.length - 1 : end) > MAX_CHUNK_LINE) {
+            throw new Error(`a chunk size line is longer than ${String(MAX_CHUNK_LINE)} bytes`);
+          }
           if (end < 0) {
-            if (data.length > 1024) throw new Error('a chunk size line is too long');
             this.#pending = data;
             return 'more';
           }
-          const line = data.toString('latin1', 0, end);
-          const size = Number.parseInt(line.split(';', 1)[0] ?? '', 16);
-          if (
-            !/^[0-9a-fA-F]+$/.test((line.split(';', 1)[0] ?? '').trim()) ||
-            !Number.isSafeInteger(size)
-          ) {
-            throw new Error(`an invalid chunk size ${JSON.stringify(line)}`);
-          }
+          const size = chunkSize(data.toString('latin1', 0, end));
           data = data.subarray(end + 2);
           this.#remaining = size;
           this.#phase = size === 0 ? 'trailers' : 'chunk-data';
+          this.#headBytes = 0;
           continue;
         }
         case 'chunk-data': {
@@ -627,14 +634,21 @@ class Exchange {
         }
         case 'trailers': {
           const end = data.indexOf('\r\n');
+          if (this.#headBytes + (end < 0 ? data.length - 1 : end) > this.#settings.maxHeaderBytes) {
+            throw new Error(
+              `the trailers are larger than ${String(this.#settings.maxHeaderBytes)} bytes`,
+            );
+          }
           if (end < 0) {
-            if (data.length > this.#settings.maxHeaderBytes)
-              throw new Error('the trailers are too large');
             this.#pending = data;
             return 'more';
           }
+          if (end === 0) return this.#complete(data.subarray(2));
+          const line = data.toString('latin1', 0, end);
+          if (!isTrailerLine(line))
+            throw new Error(`an invalid trailer line ${JSON.stringify(line.slice(0, 80))}`);
+          this.#headBytes += end + 2;
           data = data.subarray(end + 2);
-          if (end === 0) return this.#complete(data);
           continue;
         }
       }
@@ -649,11 +663,13 @@ class Exchange {
 
   /** The peer ended the stream. Returns whether the response completed with it. */
   endOfStream(): boolean {
-    if (this.#phase === 'eof') {
+    if (this.#phase !== 'eof') return false;
+    try {
       this.#complete();
-      return true;
+    } catch (error) {
+      this.fail(fetchFailed(error)); // a body that does not decode
     }
-    return false;
+    return true;
   }
 
   fail(error: Error): void {
@@ -672,30 +688,18 @@ class Exchange {
   /** Parses a response head; false for an informational (1xx) one, which another follows. */
   #head(text: string): boolean {
     const lines = text.split('\r\n');
-    const match = /^HTTP\/1\.([01]) (\d{3})(?: (.*))?$/.exec(lines[0] ?? '');
-    if (match === null)
-      throw new Error(`not an HTTP/1.x response: ${JSON.stringify((lines[0] ?? '').slice(0, 80))}`);
-    const status = Number(match[2]);
-    if (status >= 100 && status < 200) {
+    const { http10, status, reason } = statusLine(lines[0] as string);
+    const informational = status < 200;
+    fieldLines(lines, informational ? new Map<string, string>() : this.#headers);
+    if (informational) {
       if (status === 101)
         throw new Error('the server switched protocols (101), which fetch does not do');
       return false;
     }
     this.#status = status;
-    this.#statusText = match[3] ?? '';
-    const headers = this.#headers;
-    for (let i = 1; i < lines.length; i++) {
-      const line = lines[i] as string;
-      const colon = line.indexOf(':');
-      if (colon <= 0)
-        throw new Error(`an invalid response header line ${JSON.stringify(line.slice(0, 80))}`);
-      const name = line.slice(0, colon).trim().toLowerCase();
-      const value = line.slice(colon + 1).trim();
-      const before = headers.get(name);
-      headers.set(name, before === undefined ? value : `${before}, ${value}`);
-    }
-    const connection = headers.get('connection')?.toLowerCase() ?? '';
-    if (connection.includes('close') || (match[1] === '0' && !connection.includes('keep-alive'))) {
+    this.#statusText = reason;
+    const connection = this.#headers.get('connection')?.toLowerCase() ?? '';
+    if (connection.includes('close') || (http10 && !connection.includes('keep-alive'))) {
       this.reusable = false;
     }
     this.#frame();
@@ -713,6 +717,9 @@ class Exchange {
     }
     const encoding = headers.get('transfer-encoding');
     const length = headers.get('content-length');
+    if (encoding !== undefined && length !== undefined) {
+      throw new Error('both transfer-encoding and content-length (RFC 9112 §6.3: an error)');
+    }
     if (encoding !== undefined) {
       if (!/(?:^|,)\s*chunked\s*$/i.test(encoding)) {
         throw new Error(`an unsupported transfer-encoding ${JSON.stringify(encoding)}`);
@@ -797,7 +804,7 @@ class Exchange {
           : chunks.length === 1
             ? (chunks[0] as Buffer)
             : Buffer.concat(chunks);
-      bytes = decoded(bytes, this.#headers.get('content-encoding'));
+      bytes = decoded(bytes, this.#headers.get('content-encoding'), this.#settings.maxBodyBytes);
       const response = new BufferedResponse({
         status: this.#status,
         statusText: this.#statusText,
@@ -816,24 +823,6 @@ class Exchange {
     this.#reject = undefined;
     resolve?.(response);
   }
-}
-
-function decoded(bytes: Buffer, encoding: string | undefined): Buffer {
-  if (encoding === undefined || bytes.length === 0) return bytes;
-  let out = bytes;
-  for (const coding of encoding
-    .toLowerCase()
-    .split(',')
-    .map((c) => c.trim())
-    .reverse()) {
-    if (coding === 'gzip' || coding === 'x-gzip') out = gunzipSync(out);
-    else if (coding === 'deflate') out = inflateSync(out);
-    else if (coding === 'br') out = brotliDecompressSync(out);
-    else if (coding !== 'identity' && coding !== '') {
-      throw new Error(`an unsupported content-encoding ${JSON.stringify(encoding)}`);
-    }
-  }
-  return out;
 }
 
 /** The headers of a {@link BufferedResponse}: a read-only view of its lower-case map. */
