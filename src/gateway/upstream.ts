@@ -49,7 +49,8 @@ export interface UpstreamTiming {
   readonly timeoutMs?: number;
   /**
    * Longest wait of {@link Upstream.start} for the first attempt (connect and list): an upstream
-   * still connecting or listing then joins later, its lists served once it has them. Default 10 s.
+   * still connecting or listing then joins later, its lists served once it has them. Default 10 s;
+   * Infinity: wait for the first attempt however long it takes.
    */
   readonly startTimeoutMs?: number;
 }
@@ -189,6 +190,7 @@ export class Upstream {
       this.#ping = setInterval(() => void this.check(), this.#timing.pingIntervalMs);
       this.#ping.unref();
     }
+    if (!Number.isFinite(this.#timing.startTimeoutMs)) return this.#firstAttempt;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const waited = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, this.#timing.startTimeoutMs);
