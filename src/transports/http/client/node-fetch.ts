@@ -36,9 +36,9 @@ export interface NodeFetchOptions {
   readonly maxSockets?: number;
   /** An idle connection is closed after this long (below servers' usual 5 s). Default 4000. */
   readonly idleTimeoutMs?: number;
-  /** Largest response head accepted, in bytes. Default 65 536. */
+  /** Largest response head (1xx heads before it included), and apart the trailers. Default 65 536. */
   readonly maxHeaderBytes?: number;
-  /** Largest buffered (non-stream) response body, in bytes. Default 64 MiB. */
+  /** Largest buffered (non-stream) response body, as received and once decoded. Default 64 MiB. */
   readonly maxBodyBytes?: number;
   /** TLS settings of https: connections (`ca`, `cert`, `key`, `rejectUnauthorized`, …). */
   readonly tls?: Omit<ConnectionOptions, 'host' | 'port' | 'servername' | 'socket'>;
