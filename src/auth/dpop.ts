@@ -5,6 +5,8 @@
 import type * as JoseModule from 'jose';
 import type { TokenRequest } from '../protocol/auth.js';
 import { AuthError } from '../protocol/auth.js';
+import type { DpopReplayStore } from './dpop-replay.js';
+import { createMemoryDpopReplayStore } from './dpop-replay.js';
 
 /** DPoP settings of a verifier. */
 export interface DpopOptions {
@@ -12,8 +14,19 @@ export interface DpopOptions {
   readonly required?: boolean;
   /** Proof algorithms. Default ES256, ES384, RS256, PS256, EdDSA. */
   readonly algorithms?: readonly string[];
-  /** How old (or how far in the future) a proof's `iat` may be, in seconds. Default 60. */
+  /** How old a proof's `iat` may be, in seconds. Default 60. */
   readonly maxAgeSec?: number;
+  /**
+   * How far ahead of this server's clock a proof's `iat` may be (the client's clock running
+   * fast), in seconds. Default 5.
+   */
+  readonly clockSkewSec?: number;
+  /**
+   * Where the proofs taken are remembered (their key and `jti`), each until it can no longer pass
+   * (`iat` + `maxAgeSec` + `clockSkewSec`). Default: this process's memory, 100 000 proofs at
+   * most. Processes that serve as one share one: `createRedisDpopReplayStore` of mcpkit/redis.
+   */
+  readonly replayStore?: DpopReplayStore;
   /** Require the server's nonce in proofs (RFC 9449 section 9). Default false. */
   readonly nonce?: boolean;
   /** How long a nonce is good for, in seconds (the previous one is still accepted). Default 300. */
@@ -39,11 +52,21 @@ function randomNonce(): string {
     .replace(/=+$/, '');
 }
 
-/** A checker with its own replay cache and nonces. */
+/**
+ * A checker with its nonces and replay store (its own in memory unless one is given). Throws
+ * TypeError for a `maxAgeSec` that is not positive or a `clockSkewSec` that is negative.
+ */
 export function createDpopCheck(options: DpopOptions | undefined): DpopCheck {
   const algorithms = [...(options?.algorithms ?? DEFAULT_ALGORITHMS)];
   const maxAgeSec = options?.maxAgeSec ?? 60;
-  const seen = new Map<string, number>(); // jti → when it may be forgotten (ms)
+  const skewSec = options?.clockSkewSec ?? 5;
+  if (!(Number.isFinite(maxAgeSec) && maxAgeSec > 0)) {
+    throw new TypeError(`dpop.maxAgeSec must be a positive number, got ${String(maxAgeSec)}`);
+  }
+  if (!(Number.isFinite(skewSec) && skewSec >= 0)) {
+    throw new TypeError(`dpop.clockSkewSec must be a number ≥ 0, got ${String(skewSec)}`);
+  }
+  const replays = options?.replayStore ?? createMemoryDpopReplayStore();
   const nonces = { current: randomNonce(), previous: '', since: Date.now() };
   const nonceLifetimeMs = (options?.nonceLifetimeSec ?? 300) * 1000;
   const currentNonce = () => {
@@ -89,23 +112,20 @@ export function createDpopCheck(options: DpopOptions | undefined): DpopCheck {
       proof = await jose.jwtVerify(header, jose.EmbeddedJWK, {
         typ: 'dpop+jwt',
         algorithms,
-        maxTokenAge: `${String(maxAgeSec)}s`,
-        clockTolerance: maxAgeSec,
+        clockTolerance: skewSec,
         requiredClaims: ['jti', 'htm', 'htu', 'iat', 'ath'],
       });
     } catch {
-      throw invalid('the DPoP proof is not valid (signature, type, algorithm or age)');
+      throw invalid('the DPoP proof is not valid (signature, type, algorithm or claims)');
     }
     const claims = proof.payload;
+    const passesUntilMs = checkIssued(claims, maxAgeSec, skewSec);
     if (claims['htm'] !== request.method)
       throw invalid('the DPoP proof is for another method (htm)');
     if (typeof claims['htu'] !== 'string' || stripped(claims['htu']) !== request.htu) {
       throw invalid('the DPoP proof is for another URL (htu)');
     }
-    const digest = new Uint8Array(
-      await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token)),
-    );
-    if (claims['ath'] !== jose.base64url.encode(digest)) {
+    if (claims['ath'] !== (await digest(jose, token))) {
       throw invalid('the DPoP proof is for another access token (ath)');
     }
     const jwk = proof.protectedHeader.jwk;
@@ -121,11 +141,39 @@ export function createDpopCheck(options: DpopOptions | undefined): DpopCheck {
         throw new AuthError('use_dpop_nonce', 'the DPoP proof needs the server nonce', { nonce });
       }
     }
-    const jti = { id: String(claims['jti']), ttlMs: (maxAgeSec * 2 + 1) * 1000 };
-    remember(seen, jti, () => {
+    // Remembered until no process whose clock is within the skew of this one would take it.
+    const key = await digest(jose, `${boundTo} ${String(claims.jti)}`);
+    const ttlMs = Math.max(1, passesUntilMs + skewSec * 1000 - Date.now() + 1);
+    if (!(await replays.remember(key, ttlMs))) {
       throw invalid('the DPoP proof was used before (jti)');
-    });
+    }
   };
+}
+
+/**
+ * Checks a proof's `jti` and `iat` (at most `maxAgeSec` old, `skewSec` ahead); returns until
+ * when, in milliseconds, the proof passes. Throws an AuthError.
+ */
+function checkIssued(claims: JoseModule.JWTPayload, maxAgeSec: number, skewSec: number): number {
+  const invalid = (why: string) => new AuthError('invalid_dpop_proof', why);
+  if (typeof claims.jti !== 'string' || claims.jti === '') {
+    throw invalid('the DPoP proof has no jti');
+  }
+  // jose checked that iat is a number.
+  const issuedMs = (claims.iat ?? 0) * 1000;
+  const now = Date.now();
+  if (issuedMs + maxAgeSec * 1000 < now) {
+    throw invalid(`the DPoP proof is older than ${String(maxAgeSec)} s (iat)`);
+  }
+  if (issuedMs > now + skewSec * 1000)
+    throw invalid('the DPoP proof is issued in the future (iat)');
+  return issuedMs + maxAgeSec * 1000;
+}
+
+/** The base64url SHA-256 of `text`. */
+async function digest(jose: Jose, text: string): Promise<string> {
+  const bytes = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return jose.base64url.encode(new Uint8Array(bytes));
 }
 
 /** A URL without its query and fragment, as `htu` compares (RFC 9449 section 4.3). */
@@ -136,21 +184,4 @@ function stripped(url: string): string {
   } catch {
     return '';
   }
-}
-
-/** Records `jti` for `ttlMs`; calls `replayed` when it is already there. Bounded to 100 000. */
-function remember(
-  seen: Map<string, number>,
-  entry: { readonly id: string; readonly ttlMs: number },
-  replayed: () => never,
-): void {
-  const { id: jti, ttlMs } = entry;
-  const now = Date.now();
-  const until = seen.get(jti);
-  if (until !== undefined && until > now) replayed();
-  if (seen.size >= 100_000) {
-    for (const [key, expiry] of seen) if (expiry <= now) seen.delete(key);
-    if (seen.size >= 100_000) seen.delete(seen.keys().next().value ?? '');
-  }
-  seen.set(jti, now + ttlMs);
 }

@@ -2,6 +2,12 @@
 // an OAuth 2.1 resource server, spec basic/authorization). See docs/auth.md.
 export type { JwtVerifierOptions } from './jwt.js';
 export type { DpopOptions } from './dpop.js';
+export type {
+  DpopReplayStore,
+  MemoryDpopReplayStore,
+  MemoryDpopReplayStoreOptions,
+} from './dpop-replay.js';
+export { createMemoryDpopReplayStore } from './dpop-replay.js';
 export { DEFAULT_ALGORITHMS, createJwtVerifier, principalOf } from './jwt.js';
 export type { IntrospectionVerifierOptions } from './introspection.js';
 export { createIntrospectionVerifier } from './introspection.js';

@@ -10,11 +10,13 @@ import type {
 } from '../transports/http/server/redis-session-store.js';
 import type { RedisStreamClientLike } from '../transports/http/server/redis-event-store.js';
 import type { RedisClientLike } from '../server/tasks/redis.js';
+import type { RedisSetNxLike } from '../auth/dpop-replay.js';
 
 /** What {@link connectRedis} resolves with: a node-redis client, typed by what mcpkit uses. */
 export type RedisConnection = RedisKeyValueLike &
   RedisStreamClientLike &
   RedisClientLike &
+  RedisSetNxLike &
   RedisConnectionState & {
     duplicate(): RedisBusSubscriberLike & RedisConnectionState;
   };

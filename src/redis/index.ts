@@ -2,7 +2,8 @@
 // the task store (tasks made on one process, read, answered and cancelled through any), the
 // event store of resumable SSE streams (a client resumes on any process) and the session store
 // (a legacy session opened on one process is resumed on any other, its events carried between
-// them) and the change bus (list changes and resource updates reach every process's clients).
+// them), the change bus (list changes and resource updates reach every process's clients) and
+// the DPoP replay store (a proof taken by one process is refused by every other).
 // See docs/tasks.md and docs/transports.md.
 export type {
   RedisClientLike,
@@ -33,3 +34,5 @@ export type {
   RedisPublisherLike,
 } from '../server/redis-change-bus.js';
 export { createRedisChangeBus } from '../server/redis-change-bus.js';
+export type { RedisDpopReplayStoreOptions, RedisSetNxLike } from '../auth/dpop-replay.js';
+export { createRedisDpopReplayStore } from '../auth/dpop-replay.js';
