@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeModel } from '../helpers/fake-model.js';
 import { startFakeModel } from '../helpers/fake-model.js';
 import type { Ran } from './run-cli.js';
-import { BIN, CONFIG_DIR, DIST, FIXTURE, ROOT, collect, staticServer } from './run-cli.js';
+import { BIN, CONFIG_DIR, DIST, FIXTURE, ROOT, cli, collect, staticServer } from './run-cli.js';
 
 const hasDist = existsSync(BIN);
 const hasScript = spawnSync('script', ['--version']).status === 0;
@@ -61,6 +61,8 @@ describe.skipIf(!hasDist || !hasScript)('server text on a terminal', () => {
     expect(ran.stdout).toContain(`echo: ${SHOWN}`);
     expect(obeyable(ran.stdout)).toBe(false);
     // Piped, the text is passed on as the server sent it (a script gets the bytes).
+    const piped = await cli(['call', 'echo', message, '--', ...FIXTURE]);
+    expect(piped.stdout).toBe(`echo: ${HOSTILE}\n`);
   }, 30_000);
 
   it("mcpkit list shows a tool's name, title and description escaped", async () => {
