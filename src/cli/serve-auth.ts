@@ -4,6 +4,7 @@
 // at start, within --auth-timeout (default 5 s) as every later request to it.
 import { createServer } from 'node:net';
 import { createJwtVerifier } from '../auth/index.js';
+import type { DpopReplayStore } from '../auth/index.js';
 import type { HttpAuthOptions } from '../transports/http/index.js';
 import type { Connectable } from '../protocol/index.js';
 import { flag, positiveInteger, text } from './args.js';
@@ -35,11 +36,14 @@ export async function portFor(
   return typeof bound === 'object' && bound !== null ? bound.port : 0;
 }
 
-/** The `auth` option of the handler, from the --auth-* flags; undefined without --auth-issuer. */
+/**
+ * The `auth` option of the handler, from the --auth-* flags; undefined without --auth-issuer.
+ * `address.dpopReplayStore` (with --redis) remembers the DPoP proofs taken, for every process.
+ */
 export async function authOptions(
   ctx: CommandContext,
   served: { readonly server: Connectable },
-  address: { host: string; port: number },
+  address: { host: string; port: number; dpopReplayStore?: DpopReplayStore },
 ): Promise<HttpAuthOptions | undefined> {
   const issuer = text(ctx.parsed, 'auth-issuer');
   const others = ['auth-audience', 'auth-scopes', 'auth-dpop', 'auth-timeout'].filter((f) =>
@@ -64,6 +68,8 @@ export async function authOptions(
     .map((scope) => scope.trim())
     .filter(Boolean);
   const dpop = flag(ctx.parsed, 'auth-dpop') ? {} : undefined;
+  const { dpopReplayStore } = address;
+  const replays = dpopReplayStore === undefined ? {} : { replayStore: dpopReplayStore };
   const timeout = text(ctx.parsed, 'auth-timeout');
   const timeoutMs = timeout === undefined ? undefined : positiveInteger(timeout, '--auth-timeout');
   let verify;
@@ -71,7 +77,7 @@ export async function authOptions(
     verify = createJwtVerifier({
       issuer,
       audience,
-      ...(dpop === undefined ? {} : { dpop }),
+      ...(dpop === undefined ? {} : { dpop: { ...dpop, ...replays } }),
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
     });
     // The metadata and the keys, each within the time limit: a hung issuer stops start-up.

@@ -1,8 +1,9 @@
 // `mcpkit serve --redis <url> --state-secret <secret>`: what makes every process started with the
 // same two values one server (docs/cli.md, docs/deployment.md). The Redis connection (node-redis,
 // the optional peer `redis`, loaded only here) carries the legacy sessions, the resumable SSE
-// streams and the tasks; the state secret seals 2026-07-28 `requestState` so that any process
-// opens what another sealed. /healthz reports whether Redis answers.
+// streams, the tasks and the DPoP proofs taken; the state secret seals 2026-07-28 `requestState`
+// so that any process opens what another sealed. /healthz reports whether Redis answers.
+import type { DpopReplayStore } from '../auth/index.js';
 import { maskRedisUrl, redisErrorMessage } from '../redis/connect.js';
 import type { RedisConnection } from '../redis/index.js';
 import type { ChangeBus, StateKey, StateSecret, TaskStore } from '../server/index.js';
@@ -17,6 +18,8 @@ export interface SharedState {
   readonly server: { stateSecret?: StateSecret; taskStore?: TaskStore; changeBus?: ChangeBus };
   /** For the Streamable HTTP handler: the session and event stores, the health check. */
   readonly http: { sessionStore?: SessionStore; eventStore?: EventStore; health?: HealthOptions };
+  /** For the token verifier (--auth-dpop): where DPoP proofs taken are remembered. */
+  readonly auth: { dpopReplayStore?: DpopReplayStore };
   /** What Redis is reached at, for the start line (the password masked). */
   readonly describe: string | undefined;
   /** Closes the Redis connections (the task store's subscriber included). Idempotent. */
@@ -41,6 +44,7 @@ export async function sharedState(ctx: CommandContext, http: boolean): Promise<S
     return {
       server: secret === undefined ? {} : { stateSecret: secret },
       http: {},
+      auth: {},
       describe: undefined,
       close: async () => {},
     };
@@ -83,6 +87,8 @@ export async function sharedState(ctx: CommandContext, http: boolean): Promise<S
       eventStore: redis.createRedisEventStore({ client, prefix: `${keys}:events` }),
       health: { check: redis.redisHealthCheck(client) },
     },
+    // A DPoP proof taken by one process is refused by every other.
+    auth: { dpopReplayStore: redis.createRedisDpopReplayStore({ client, prefix: `${keys}:dpop` }) },
     describe: maskRedisUrl(url),
     close: () =>
       (closed ??= (async () => {

@@ -12,12 +12,13 @@ import { createJwtVerifier } from '../../src/auth/index.js';
 import type { RedisConnection } from '../../src/redis/index.js';
 import { connectRedis, createRedisDpopReplayStore } from '../../src/redis/index.js';
 import { McpServer } from '../../src/server/index.js';
+import { startServe } from '../helpers/balancer.js';
 import type { AuthorizationServer } from '../helpers/oidc.js';
 import { CLIENT_ID, startAuthorizationServer } from '../helpers/oidc.js';
 import type { StallProxy } from '../helpers/stall-proxy.js';
 import { startStallProxy } from '../helpers/stall-proxy.js';
 import type { Face } from './http-server-harness.js';
-import { modernRequest, startFace } from './http-server-harness.js';
+import { initializeBody, modernRequest, startFace } from './http-server-harness.js';
 
 const SHARED_URL = process.env['MCPKIT_TEST_REDIS_URL'];
 if (SHARED_URL === undefined) {
@@ -138,5 +139,44 @@ describe.skipIf(SHARED_URL === undefined)('a DPoP replay store shared through Re
     expect(refused.status).toBe(503);
     proxy.resume();
     expect((await call(one, token, await proof(token))).status).toBe(200);
+  });
+
+  it('mcpkit serve --redis --auth-dpop: a proof taken by one process is refused by the other', async () => {
+    const args = [
+      'everything',
+      '--redis',
+      SHARED_URL ?? '',
+      '--redis-prefix',
+      prefixOf('cli').replace(/[^A-Za-z0-9_.:-]/g, '-'),
+      '--auth-issuer',
+      as.issuer,
+      '--auth-dpop',
+      '--public-url',
+      RESOURCE,
+    ];
+    const env = { MCPKIT_STATE_SECRET: 'a-state-secret-of-at-least-32-characters!' };
+    const [one, two] = await Promise.all([startServe(args, env), startServe(args, env)]);
+    try {
+      const token = await boundToken();
+      const post = (url: string, dpop: string): Promise<Response> =>
+        fetch(url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            authorization: `DPoP ${token}`,
+            dpop,
+          },
+          body: JSON.stringify(initializeBody()),
+        });
+      const first = await proof(token);
+      expect((await post(one.url, first)).status).toBe(200);
+      const replayed = await post(two.url, first);
+      expect(replayed.status).toBe(401);
+      expect(replayed.headers.get('www-authenticate')).toContain('error="invalid_dpop_proof"');
+      expect((await post(two.url, await proof(token))).status).toBe(200);
+    } finally {
+      await Promise.all([one.close(), two.close()]);
+    }
   });
 });

@@ -196,7 +196,11 @@ async function serveHttp(
   let listening;
   try {
     const port = await portFor(ctx, address);
-    const auth = await authOptions(ctx, served, { host: address.host, port });
+    const auth = await authOptions(ctx, served, {
+      host: address.host,
+      port,
+      ...shared.auth,
+    });
     listening = await listen(() => served.server, {
       host: address.host,
       port,
