@@ -64,7 +64,7 @@ export interface ConnectRedisOptions {
 
 /** Redis could not be reached (at start, with `startup: 'fail'`), or `redis` is not installed. */
 export class RedisUnavailableError extends Error {
-  override readonly name = 'RedisUnavailableError';
+  override readonly name: string = 'RedisUnavailableError';
 }
 
 /** Redis is connected but did not answer a command within `commandTimeoutMs`. */
