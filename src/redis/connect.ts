@@ -26,7 +26,10 @@ export interface RedisConnectionState {
   /** True while connected and usable; commands fail at once when false. */
   readonly isReady: boolean;
   ping(): Promise<unknown>;
-  /** Closes the connection once pending commands are answered. */
+  /**
+   * Closes the connection once pending commands are answered; when Redis does not answer within
+   * `commandTimeoutMs`, rejects and closes it at once.
+   */
   quit(): Promise<unknown>;
   on(event: 'error', listener: (error: unknown) => void): unknown;
 }
@@ -73,7 +76,7 @@ export class RedisTimeoutError extends RedisUnavailableError {
 }
 
 /** The node-redis client, before it is connected. */
-type NodeRedisClient = RedisConnection & { connect(): Promise<unknown> };
+type NodeRedisClient = RedisConnection & { connect(): Promise<unknown>; destroy?(): void };
 
 /** The part of node-redis connectRedis uses. */
 interface NodeRedis {
@@ -130,7 +133,10 @@ export async function connectRedis(
   const connecting = client.connect().then(() => {
     connected = true;
   });
-  const limitedClient = limitCommands(client, commandTimeout);
+  // A quit that is not answered still ends the connection (else it would keep the process up).
+  const limitedClient = limitCommands(client, commandTimeout, (method) => {
+    if (method === 'quit' || method === 'close') client.destroy?.();
+  });
   if (startup === 'background') {
     connecting.catch(onError);
     return limitedClient;
@@ -181,7 +187,11 @@ function reportErrors(client: ErrorSource, onError: (error: unknown) => void, ms
  * own command `timeout` stops only while a command is not yet written; once written, a command
  * would wait for as long as the socket lives.
  */
-function limitCommands<T extends object>(client: T, ms: number, onLate?: () => void): T {
+function limitCommands<T extends object>(
+  client: T,
+  ms: number,
+  onLate: (method: PropertyKey) => void,
+): T {
   const limited = new Map<PropertyKey, { original: unknown; wrapper: unknown }>();
   const late = (what: PropertyKey) =>
     new RedisTimeoutError(`Redis did not answer within ${String(ms)} ms (${String(what)})`);
@@ -198,7 +208,7 @@ function limitCommands<T extends object>(client: T, ms: number, onLate?: () => v
         return new Promise((resolve, reject) => {
           const timer = setTimeout(() => {
             reject(late(key));
-            onLate?.();
+            onLate(key);
           }, ms);
           void answer.then(resolve, reject).finally(() => {
             clearTimeout(timer);

@@ -177,6 +177,17 @@ describe.skipIf(SHARED_URL === undefined)('a Redis that stalls (connected, silen
     await fresh.close();
   });
 
+  it('quit on a stalled Redis ends the connection within the limit', async () => {
+    const proxy = await stallable();
+    const client = await connectRedis(proxy.url, { commandTimeoutMs: 300 });
+    clients.push(client);
+    proxy.stall();
+    const quit = await timed(client.quit());
+    expect(quit.error).toBeInstanceOf(RedisTimeoutError);
+    expect(quit.ms).toBeLessThan(1000);
+    expect((client as unknown as { isOpen: boolean }).isOpen).toBe(false);
+  });
+
   it('the default limit is a few seconds', async () => {
     const proxy = await stallable();
     const client = await connectRedis(proxy.url);
