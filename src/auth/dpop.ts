@@ -67,42 +67,14 @@ export function createDpopCheck(options: DpopOptions | undefined): DpopCheck {
     throw new TypeError(`dpop.clockSkewSec must be a number ≥ 0, got ${String(skewSec)}`);
   }
   const replays = options?.replayStore ?? createMemoryDpopReplayStore();
-  const nonces = { current: randomNonce(), previous: '', since: Date.now() };
-  const nonceLifetimeMs = (options?.nonceLifetimeSec ?? 300) * 1000;
-  const currentNonce = () => {
-    if (Date.now() - nonces.since > nonceLifetimeMs) {
-      nonces.previous = nonces.current;
-      nonces.current = randomNonce();
-      nonces.since = Date.now();
-    }
-    return nonces.current;
-  };
+  const checkNonce = nonceCheck((options?.nonceLifetimeSec ?? 300) * 1000);
   const invalid = (why: string) => new AuthError('invalid_dpop_proof', why);
   return async (jose, presented, request) => {
     const { token, boundTo } = presented;
-    if (options === undefined) {
-      if (boundTo !== undefined) {
-        throw new AuthError(
-          'invalid_token',
-          'the access token is DPoP-bound, which this server does not take',
-        );
-      }
+    if (options === undefined || request.scheme === 'Bearer' || boundTo === undefined) {
+      checkUnproven(options, boundTo, request.scheme);
       return;
     }
-    if (request.scheme === 'Bearer') {
-      if (boundTo !== undefined) {
-        throw new AuthError(
-          'invalid_token',
-          'the access token is DPoP-bound: send it as "DPoP <token>" with a DPoP proof',
-        );
-      }
-      if (options.required === true) {
-        throw new AuthError('invalid_token', 'this server takes only DPoP-bound access tokens');
-      }
-      return;
-    }
-    if (boundTo === undefined)
-      throw new AuthError('invalid_token', 'the access token is not DPoP-bound');
     const header = request.headers['dpop'];
     if (typeof header !== 'string' || header === '') {
       throw invalid('a DPoP request needs exactly one DPoP proof header');
@@ -132,20 +104,55 @@ export function createDpopCheck(options: DpopOptions | undefined): DpopCheck {
     if (jwk === undefined || (await jose.calculateJwkThumbprint(jwk, 'sha256')) !== boundTo) {
       throw invalid('the DPoP proof is signed by another key than the token is bound to');
     }
-    if (options.nonce === true) {
-      const nonce = currentNonce();
-      if (
-        claims['nonce'] !== nonce &&
-        (nonces.previous === '' || claims['nonce'] !== nonces.previous)
-      ) {
-        throw new AuthError('use_dpop_nonce', 'the DPoP proof needs the server nonce', { nonce });
-      }
-    }
+    if (options.nonce === true) checkNonce(claims['nonce']);
     // Remembered until no process whose clock is within the skew of this one would take it.
     const key = await digest(jose, `${boundTo} ${String(claims.jti)}`);
     const ttlMs = Math.max(1, passesUntilMs + skewSec * 1000 - Date.now() + 1);
     if (!(await replays.remember(key, ttlMs))) {
       throw invalid('the DPoP proof was used before (jti)');
+    }
+  };
+}
+
+/**
+ * A request without a proof to check: passes (resolves) when the token is not bound and DPoP is
+ * not required; throws an AuthError otherwise.
+ */
+function checkUnproven(
+  options: DpopOptions | undefined,
+  boundTo: string | undefined,
+  scheme: TokenRequest['scheme'],
+): void {
+  const refuse = (why: string) => new AuthError('invalid_token', why);
+  if (options === undefined) {
+    if (boundTo !== undefined) {
+      throw refuse('the access token is DPoP-bound, which this server does not take');
+    }
+  } else if (scheme === 'Bearer') {
+    if (boundTo !== undefined) {
+      throw refuse('the access token is DPoP-bound: send it as "DPoP <token>" with a DPoP proof');
+    }
+    if (options.required === true) throw refuse('this server takes only DPoP-bound access tokens');
+  } else {
+    throw refuse('the access token is not DPoP-bound');
+  }
+}
+
+/**
+ * The server's nonces (RFC 9449 section 9), renewed every `lifetimeMs` (the previous one still
+ * taken): returns a check that throws a `use_dpop_nonce` AuthError for any other nonce.
+ */
+function nonceCheck(lifetimeMs: number): (nonce: unknown) => void {
+  const nonces = { current: randomNonce(), previous: '', since: Date.now() };
+  return (given) => {
+    if (Date.now() - nonces.since > lifetimeMs) {
+      nonces.previous = nonces.current;
+      nonces.current = randomNonce();
+      nonces.since = Date.now();
+    }
+    const nonce = nonces.current;
+    if (given !== nonce && (nonces.previous === '' || given !== nonces.previous)) {
+      throw new AuthError('use_dpop_nonce', 'the DPoP proof needs the server nonce', { nonce });
     }
   };
 }
