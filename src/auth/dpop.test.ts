@@ -64,6 +64,12 @@ describe('the DPoP iat window', () => {
     }
   });
 
+  it('refuses a bad window or cache size at creation', () => {
+    expect(() => createDpopCheck({ maxAgeSec: 0 })).toThrow(TypeError);
+    expect(() => createDpopCheck({ clockSkewSec: -1 })).toThrow(TypeError);
+    expect(() => createMemoryDpopReplayStore({ maxEntries: 0 })).toThrow(TypeError);
+  });
+
   it('follows maxAgeSec and clockSkewSec', async () => {
     const check = createDpopCheck({ maxAgeSec: 10, clockSkewSec: 0 });
     expect(await outcome(check, await proof({ iat: nowSec() - 8 }))).toBeUndefined();
