@@ -7,7 +7,7 @@ import { BodyTooLargeError, describeBytes, readBodyCapped } from '../internal/bo
 export const DEFAULT_AUTH_TIMEOUT_MS = 5000;
 
 /** The most of an authorization server's answer that is read. */
-export const MAX_AUTH_ANSWER_BYTES = 1024 * 1024;
+export const MAX_AUTH_ANSWER_BYTES: number = 1024 * 1024;
 
 /** How a verifier reaches its authorization server. */
 export interface AuthHttp {

@@ -14,7 +14,7 @@ export interface OAuthHttp {
 }
 
 /** The most of an OAuth answer read (metadata, registration, token): past it, none is used. */
-export const MAX_DOCUMENT_BYTES = 1024 * 1024;
+export const MAX_DOCUMENT_BYTES: number = 1024 * 1024;
 
 /** A response and its body parsed as a JSON object (undefined when it is not one). */
 export interface JsonResponse {
