@@ -399,7 +399,7 @@ describe('differential: node-fetch against node:http (llhttp)', () => {
             expect(ours.map(comparable)).toEqual(theirs.map(comparable));
           },
         ),
-        { ...FUZZ, numRuns: Math.ceil((FUZZ.numRuns ?? 200) / 2) },
+        FUZZ,
       );
     },
     FUZZ_TIMEOUT_MS,

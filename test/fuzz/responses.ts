@@ -247,14 +247,24 @@ export const hostile: fc.Arbitrary<Buffer> = fc
       fc
         .record({
           start: fc.oneof(
-            fc
-              .tuple(
-                fc.constantFrom('HTTP/1.1', 'HTTP/1.0', 'HTTP/1.2', 'HTTP/2', 'http/1.1', 'ICY'),
-                fc.oneof(fc.integer({ min: 0, max: 999 }), fc.constantFrom(100, 101, 204, 304)),
-                fc.constantFrom(' OK', '', ' \0', ' é'),
-              )
-              .map(([version, code, reason]) => `${version} ${String(code)}${reason}`),
-            fc.string({ maxLength: 30 }),
+            {
+              weight: 6,
+              arbitrary: fc
+                .tuple(
+                  fc.oneof(
+                    { arbitrary: fc.constantFrom('HTTP/1.1', 'HTTP/1.0'), weight: 6 },
+                    fc.constantFrom('HTTP/1.2', 'HTTP/2', 'http/1.1', 'ICY'),
+                  ),
+                  fc.oneof(
+                    { arbitrary: fc.integer({ min: 200, max: 599 }), weight: 4 },
+                    fc.integer({ min: 0, max: 999 }),
+                    fc.constantFrom(100, 101, 204, 304),
+                  ),
+                  fc.constantFrom(' OK', ' OK', ' OK', '', ' \0', ' é'),
+                )
+                .map(([version, code, reason]) => `${version} ${String(code)}${reason}`),
+            },
+            { arbitrary: fc.string({ maxLength: 30 }), weight: 1 },
           ),
           informational: fc.boolean(),
           fields: fc.array(hostileField, { maxLength: 6 }),
@@ -266,6 +276,6 @@ export const hostile: fc.Arbitrary<Buffer> = fc
           return Buffer.concat([Buffer.from(head, 'latin1'), r.body]);
         }),
     ),
-    mutations: fc.array(mutation, { maxLength: 3 }),
+    mutations: fc.oneof(fc.constant([]), fc.array(mutation, { minLength: 1, maxLength: 3 })),
   })
   .map(({ base, mutations }) => mutations.reduce(mutate, base));
