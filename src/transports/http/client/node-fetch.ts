@@ -55,6 +55,7 @@ const FORBIDDEN = new Set([
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const BAD_VALUE = /[\r\n\0]/;
 const CRLF2 = Buffer.from('\r\n\r\n');
+const LF2 = Buffer.from('\n\n');
 const EMPTY = Buffer.alloc(0);
 const NO_BODY_STATUS = new Set([204, 205, 304]);
 
@@ -576,6 +577,8 @@ class Exchange {
             );
           }
           if (end < 0) {
+            if (data.includes(LF2))
+              throw new Error('a line of the response head ends in a bare LF');
             this.#pending = data;
             return 'more';
           }
