@@ -527,6 +527,10 @@ class Exchange {
   #reject: ((error: Error) => void) | undefined;
   #phase: Phase = 'head';
   #pending: Buffer = EMPTY;
+  /** Where `#pending` grows: a buffer with room to spare, so a head sent byte by byte is linear. */
+  #room: Buffer = EMPTY;
+  /** How far `#pending` was searched already for the end of the head or line it holds. */
+  #scanned = 0;
   #received = 0;
   /** Bytes of the head so far (1xx heads included), then of the trailers. */
   #headBytes = 0;
@@ -564,23 +568,24 @@ class Exchange {
 
   feed(chunk: Buffer): Outcome {
     this.#received += chunk.length;
-    let data = this.#pending.length === 0 ? chunk : Buffer.concat([this.#pending, chunk]);
+    let data = this.#pending.length === 0 ? chunk : this.#append(chunk);
     this.#pending = EMPTY;
     while (data.length > 0) {
       switch (this.#phase) {
         case 'head': {
           // Up to 3 bytes of a CRLFCRLF not yet whole: the cap holds however the bytes are split.
-          const end = data.indexOf(CRLF2);
+          const from = this.#scanned;
+          this.#scanned = 0;
+          const end = data.indexOf(CRLF2, from);
           if (this.#headBytes + (end < 0 ? data.length - 3 : end) > this.#settings.maxHeaderBytes) {
             throw new Error(
               `the response head is larger than ${String(this.#settings.maxHeaderBytes)} bytes`,
             );
           }
           if (end < 0) {
-            if (data.includes(LF2))
+            if (data.includes(LF2, from))
               throw new Error('a line of the response head ends in a bare LF');
-            this.#pending = data;
-            return 'more';
+            return this.#wait(data, 3);
           }
           this.#headBytes += end + 4;
           const final = this.#head(data.toString('latin1', 0, end));
@@ -601,14 +606,12 @@ class Exchange {
         case 'eof':
           return this.#body(data);
         case 'chunk-size': {
-          const end = data.indexOf('\r\n');
+          const end = data.indexOf('\r\n', this.#scanned);
+          this.#scanned = 0;
           if ((end < 0 ? data.length - 1 : end) > MAX_CHUNK_LINE) {
             throw new Error(`a chunk size line is longer than ${String(MAX_CHUNK_LINE)} bytes`);
           }
-          if (end < 0) {
-            this.#pending = data;
-            return 'more';
-          }
+          if (end < 0) return this.#wait(data, 1);
           const size = chunkSize(data.toString('latin1', 0, end));
           data = data.subarray(end + 2);
           this.#remaining = size;
@@ -636,16 +639,14 @@ class Exchange {
           continue;
         }
         case 'trailers': {
-          const end = data.indexOf('\r\n');
+          const end = data.indexOf('\r\n', this.#scanned);
+          this.#scanned = 0;
           if (this.#headBytes + (end < 0 ? data.length - 1 : end) > this.#settings.maxHeaderBytes) {
             throw new Error(
               `the trailers are larger than ${String(this.#settings.maxHeaderBytes)} bytes`,
             );
           }
-          if (end < 0) {
-            this.#pending = data;
-            return 'more';
-          }
+          if (end < 0) return this.#wait(data, 1);
           if (end === 0) return this.#complete(data.subarray(2));
           const line = data.toString('latin1', 0, end);
           if (!isTrailerLine(line))
@@ -657,6 +658,28 @@ class Exchange {
       }
     }
     return 'more';
+  }
+
+  /** Keeps `data` for the next chunk; its last `overlap` bytes may begin what is searched for. */
+  #wait(data: Buffer, overlap: number): Outcome {
+    this.#pending = data;
+    this.#scanned = Math.max(0, data.length - overlap);
+    return 'more';
+  }
+
+  /** `#pending` and then `chunk`, in `#room` (grown by doubling when short). */
+  #append(chunk: Buffer): Buffer {
+    const pending = this.#pending;
+    const length = pending.length + chunk.length;
+    let at = pending.byteOffset - this.#room.byteOffset;
+    if (pending.buffer !== this.#room.buffer || at + length > this.#room.length) {
+      // Bytes before `at` may be views a buffered body holds: a new room, never a move.
+      this.#room = Buffer.allocUnsafeSlow(Math.max(2 * length, 256));
+      at = 0;
+      pending.copy(this.#room);
+    }
+    chunk.copy(this.#room, at + pending.length);
+    return this.#room.subarray(at, at + length);
   }
 
   /** Whether the head just parsed has no body to wait for. */
