@@ -573,25 +573,9 @@ class Exchange {
     while (data.length > 0) {
       switch (this.#phase) {
         case 'head': {
-          // Up to 3 bytes of a CRLFCRLF not yet whole: the cap holds however the bytes are split.
-          const from = this.#scanned;
-          this.#scanned = 0;
-          const end = data.indexOf(CRLF2, from);
-          if (this.#headBytes + (end < 0 ? data.length - 3 : end) > this.#settings.maxHeaderBytes) {
-            throw new Error(
-              `the response head is larger than ${String(this.#settings.maxHeaderBytes)} bytes`,
-            );
-          }
-          if (end < 0) {
-            if (data.includes(LF2, from))
-              throw new Error('a line of the response head ends in a bare LF');
-            return this.#wait(data, 3);
-          }
-          this.#headBytes += end + 4;
-          const final = this.#head(data.toString('latin1', 0, end));
-          data = data.subarray(end + 4);
-          if (!final) continue; // an informational (1xx) response: the next head follows
-          if (this.#bodiless()) return this.#complete(data);
+          const rest = this.#readHead(data);
+          if (typeof rest === 'string') return rest;
+          data = rest;
           continue;
         }
         case 'length': {
@@ -639,25 +623,55 @@ class Exchange {
           continue;
         }
         case 'trailers': {
-          const end = data.indexOf('\r\n', this.#scanned);
-          this.#scanned = 0;
-          if (this.#headBytes + (end < 0 ? data.length - 1 : end) > this.#settings.maxHeaderBytes) {
-            throw new Error(
-              `the trailers are larger than ${String(this.#settings.maxHeaderBytes)} bytes`,
-            );
-          }
-          if (end < 0) return this.#wait(data, 1);
-          if (end === 0) return this.#complete(data.subarray(2));
-          const line = data.toString('latin1', 0, end);
-          if (!isTrailerLine(line))
-            throw new Error(`an invalid trailer line ${JSON.stringify(line.slice(0, 80))}`);
-          this.#headBytes += end + 2;
-          data = data.subarray(end + 2);
+          const rest = this.#readTrailer(data);
+          if (typeof rest === 'string') return rest;
+          data = rest;
           continue;
         }
       }
     }
     return 'more';
+  }
+
+  /** Reads a head (a 1xx one, or the response's) from `data`: what follows it, or the outcome. */
+  #readHead(data: Buffer): Buffer | Outcome {
+    // Up to 3 bytes of a CRLFCRLF not yet whole: the cap holds however the bytes are split.
+    const from = this.#scanned;
+    this.#scanned = 0;
+    const end = data.indexOf(CRLF2, from);
+    if (this.#headBytes + (end < 0 ? data.length - 3 : end) > this.#settings.maxHeaderBytes) {
+      throw new Error(
+        `the response head is larger than ${String(this.#settings.maxHeaderBytes)} bytes`,
+      );
+    }
+    if (end < 0) {
+      if (data.includes(LF2, from))
+        throw new Error('a line of the response head ends in a bare LF');
+      return this.#wait(data, 3);
+    }
+    this.#headBytes += end + 4;
+    const final = this.#head(data.toString('latin1', 0, end));
+    const rest = data.subarray(end + 4);
+    // After an informational (1xx) head, the next head follows.
+    return final && this.#bodiless() ? this.#complete(rest) : rest;
+  }
+
+  /** Reads a trailer line from `data`: what follows it, or the outcome. */
+  #readTrailer(data: Buffer): Buffer | Outcome {
+    const end = data.indexOf('\r\n', this.#scanned);
+    this.#scanned = 0;
+    if (this.#headBytes + (end < 0 ? data.length - 1 : end) > this.#settings.maxHeaderBytes) {
+      throw new Error(
+        `the trailers are larger than ${String(this.#settings.maxHeaderBytes)} bytes`,
+      );
+    }
+    if (end < 0) return this.#wait(data, 1);
+    if (end === 0) return this.#complete(data.subarray(2));
+    const line = data.toString('latin1', 0, end);
+    if (!isTrailerLine(line))
+      throw new Error(`an invalid trailer line ${JSON.stringify(line.slice(0, 80))}`);
+    this.#headBytes += end + 2;
+    return data.subarray(end + 2);
   }
 
   /** Keeps `data` for the next chunk; its last `overlap` bytes may begin what is searched for. */
