@@ -276,6 +276,9 @@ export const hostile: fc.Arbitrary<Buffer> = fc
           return Buffer.concat([Buffer.from(head, 'latin1'), r.body]);
         }),
     ),
-    mutations: fc.oneof(fc.constant([]), fc.array(mutation, { minLength: 1, maxLength: 3 })),
+    mutations: fc.oneof(
+      fc.constant<Mutation[]>([]),
+      fc.array(mutation, { minLength: 1, maxLength: 3 }),
+    ),
   })
   .map(({ base, mutations }) => mutations.reduce(mutate, base));
