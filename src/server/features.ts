@@ -123,6 +123,7 @@ class RunInputs implements RoundAccess {
   readonly #target: { readonly name: string; readonly args: unknown };
   #round: InputRound | undefined;
   #stop: LazySignal | undefined;
+  #starting: Promise<void> | undefined;
   /** Set when the run may become a task (see startTask); resolves when it does. */
   readonly escalation: Escalation | undefined;
 
@@ -137,8 +138,15 @@ class RunInputs implements RoundAccess {
     this.escalation = target.taskable === true ? new Escalation() : undefined;
   }
 
-  /** Creates the task and hands the rest of the run to it (a no-op unless taskable). */
-  async startTask(): Promise<void> {
+  /**
+   * Creates the task and hands the rest of the run to it (a no-op unless taskable). Calls made
+   * while the task is being created share that one creation.
+   */
+  startTask(): Promise<void> {
+    return (this.#starting ??= this.#startTask());
+  }
+
+  async #startTask(): Promise<void> {
     const escalation = this.escalation;
     if (escalation === undefined || escalation.run !== undefined) return;
     const { core, scope } = this.#call;

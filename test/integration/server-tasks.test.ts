@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JsonRpcError } from '../../src/jsonrpc/errors.js';
-import { McpServer, MemoryTaskStore } from '../../src/server/index.js';
+import { McpServer } from '../../src/server/index.js';
 import { assertValidAgainstSpec, createSpecAjv } from '../helpers/spec-schema.js';
 import type { Wire } from '../helpers/wire.js';
 import { connectWire, modernMeta } from '../helpers/wire.js';
@@ -98,6 +98,17 @@ function taskServer(options: ConstructorParameters<typeof McpServer>[1] = {}) {
       return `hello ${String(answer.content?.['name'])}`;
     },
   );
+  server.tool(
+    {
+      name: 'twice',
+      description: 'Starts its task twice at once.',
+      task: { support: 'required', start: 'handler' },
+    },
+    async (_args, ctx) => {
+      await Promise.all([ctx.startTask(), ctx.startTask()]);
+      return 'twice';
+    },
+  );
   return { server, seen };
 }
 
@@ -118,6 +129,15 @@ async function until(w: Wire, taskId: string, done: (task: any) => boolean): Pro
 const terminal = (task: any) => ['completed', 'failed', 'cancelled'].includes(task.status);
 
 describe('tasks: creation and results', () => {
+  it('a handler that starts its task twice at once makes one task, and gives its place back', async () => {
+    wire = await connectWire(taskServer({ maxRunningTasks: 1 }).server);
+    for (let i = 0; i < 2; i++) {
+      const created = await wire.modern('tools/call', { name: 'twice', arguments: {} }, WITH_TASKS);
+      expect(created).toMatchObject({ resultType: 'task' });
+      expect(await until(wire, created.taskId, terminal)).toMatchObject({ status: 'completed' });
+    }
+  });
+
   it('answers a task tool with a flat CreateTaskResult, found at once, completed with the result', async () => {
     wire = await connectWire(taskServer().server);
     const created = await wire.modern('tools/call', { name: 'slow', arguments: {} }, WITH_TASKS);
@@ -478,111 +498,6 @@ describe("tasks: one principal cannot see another's", () => {
       }
       const result = await ask(a, 'tasks/result', { taskId });
       expect(result.result.content).toEqual([{ type: 'text', text: 'must' }]);
-    } finally {
-      await face.close();
-    }
-  });
-});
-
-describe('tasks: one principal cannot crowd out another', () => {
-  const auth = {
-    resource: 'https://mcp.example.com/mcp',
-    authorizationServers: ['https://as.example.com'],
-    verify: (token: string) => {
-      if (!token.startsWith('user-')) throw new AuthError('invalid_token', 'unknown token');
-      return { subject: token, clientId: 'c', scopes: [], expiresAt: undefined, claims: {} };
-    },
-  };
-  /** A server on a real socket, with `hold` (a task that runs until cancelled) and `must`. */
-  async function crowded(options: ConstructorParameters<typeof McpServer>[1]) {
-    const { server } = taskServer(options);
-    server.tool(
-      { name: 'hold', description: 'Runs until cancelled.', task: 'required' },
-      (_a, ctx) => wait(60_000, ctx.signal).then(() => 'held'),
-    );
-    const face = await startFace('node', server, { auth });
-    const as = async (token: string, method: string, params: Record<string, unknown>) => {
-      const init = modernRequest(method, params, {
-        meta: { 'io.modelcontextprotocol/clientCapabilities': TASKS },
-        ...(typeof params['taskId'] === 'string' ? { name: params['taskId'] } : {}),
-      });
-      const response = await face.request({
-        ...init,
-        headers: { ...init.headers, authorization: `Bearer ${token}` },
-      });
-      return await response.json();
-    };
-    const settled = async (token: string, taskId: string) => {
-      for (let i = 0; i < 100; i++) {
-        const task = await as(token, 'tasks/get', { taskId });
-        if (terminal(task.result)) return task.result;
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      throw new Error('the task did not end');
-    };
-    return { face, as, settled };
-  }
-
-  it("a flood of one principal's tasks does not evict another's (maxTasks)", async () => {
-    const { face, as, settled } = await crowded({
-      taskStore: new MemoryTaskStore({ maxTasks: 10 }),
-    });
-    try {
-      const alice = await as('user-alice', 'tools/call', { name: 'must', arguments: {} });
-      await settled('user-alice', alice.result.taskId);
-      for (let i = 0; i < 15; i++) {
-        const bob = await as('user-bob', 'tools/call', { name: 'must', arguments: {} });
-        await settled('user-bob', bob.result.taskId);
-      }
-      const mine = await as('user-alice', 'tasks/get', { taskId: alice.result.taskId });
-      expect(mine.result).toMatchObject({ status: 'completed' });
-    } finally {
-      await face.close();
-    }
-  });
-
-  it('tasks running at once are capped per principal: the call over it is refused, others go on', async () => {
-    const { face, as } = await crowded({ maxRunningTasksPerOwner: 2 });
-    try {
-      const held: string[] = [];
-      for (let i = 0; i < 2; i++) {
-        held.push(
-          (await as('user-bob', 'tools/call', { name: 'hold', arguments: {} })).result.taskId,
-        );
-      }
-      const refused = await as('user-bob', 'tools/call', { name: 'hold', arguments: {} });
-      expect(refused.error).toMatchObject({ code: -32603 });
-      expect(refused.error.message).toMatch(/2 tasks running/);
-      const alice = await as('user-alice', 'tools/call', { name: 'hold', arguments: {} });
-      expect(alice.result).toMatchObject({ resultType: 'task', status: 'working' });
-      // A task that ends gives its place back.
-      await as('user-bob', 'tasks/cancel', { taskId: held[0] });
-      let again: any;
-      for (let i = 0; i < 100; i++) {
-        again = await as('user-bob', 'tools/call', { name: 'hold', arguments: {} });
-        if (again.result !== undefined) break;
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      expect(again.result).toMatchObject({ resultType: 'task' });
-      for (const taskId of [held[1], again.result.taskId]) {
-        await as('user-bob', 'tasks/cancel', { taskId });
-      }
-      await as('user-alice', 'tasks/cancel', { taskId: alice.result.taskId });
-    } finally {
-      await face.close();
-    }
-  });
-
-  it('tasks running at once are capped in total (maxRunningTasks)', async () => {
-    const { face, as } = await crowded({ maxRunningTasks: 2, maxRunningTasksPerOwner: 5 });
-    try {
-      const a = await as('user-alice', 'tools/call', { name: 'hold', arguments: {} });
-      const b = await as('user-bob', 'tools/call', { name: 'hold', arguments: {} });
-      const refused = await as('user-carol', 'tools/call', { name: 'hold', arguments: {} });
-      expect(refused.error).toMatchObject({ code: -32603 });
-      expect(refused.error.message).toMatch(/2 tasks running/);
-      await as('user-alice', 'tasks/cancel', { taskId: a.result.taskId });
-      await as('user-bob', 'tasks/cancel', { taskId: b.result.taskId });
     } finally {
       await face.close();
     }
