@@ -1,8 +1,8 @@
 // The tasks extension on the server (io.modelcontextprotocol/tasks, SEP-2663, 2026-07-28): a
 // task tool's call becomes a task for a client that declares the extension; tasks/get,
 // tasks/update and tasks/cancel drive it; what the server emits is valid against the
-// extension's schema (spec/ext/tasks/schema.json). Raw JSON-RPC over the in-memory pair, and
-// HTTP with the auth gate for the per-principal rule.
+// extension's schema (spec/ext/tasks/schema.json). Raw JSON-RPC over the in-memory pair; the
+// per-principal rules over HTTP are in tasks-principals.test.ts.
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JsonRpcError } from '../../src/jsonrpc/errors.js';
@@ -10,15 +10,6 @@ import { McpServer } from '../../src/server/index.js';
 import { assertValidAgainstSpec, createSpecAjv } from '../helpers/spec-schema.js';
 import type { Wire } from '../helpers/wire.js';
 import { connectWire, modernMeta } from '../helpers/wire.js';
-import { AuthError } from '../../src/protocol/auth.js';
-import { startFace } from './http-server-harness.js';
-import {
-  allEvents,
-  initializeBody,
-  messages,
-  modernRequest,
-  sessionRequest,
-} from './http-server-harness.js';
 
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 const WITH_TASKS = { capabilities: { ...TASKS, elicitation: {} } };
@@ -406,100 +397,5 @@ describe('tasks: input and cancellation', () => {
     expect(await wire.request('tools/call', { name: 'must', arguments: {} })).toMatchObject({
       content: [{ type: 'text', text: 'must' }],
     });
-  });
-});
-
-describe("tasks: one principal cannot see another's", () => {
-  const auth = {
-    resource: 'https://mcp.example.com/mcp',
-    authorizationServers: ['https://as.example.com'],
-    verify: (token: string) => {
-      if (!token.startsWith('user-')) throw new AuthError('invalid_token', 'unknown token');
-      return { subject: token, clientId: 'c', scopes: [], expiresAt: undefined, claims: {} };
-    },
-  };
-
-  it('a task made with one token is unknown (-32602) to another', async () => {
-    const face = await startFace('node', taskServer().server, { auth });
-    try {
-      const as = async (token: string, method: string, params: Record<string, unknown>) => {
-        const init = modernRequest(method, params, {
-          meta: { 'io.modelcontextprotocol/clientCapabilities': TASKS },
-          ...(typeof params['taskId'] === 'string' ? { name: params['taskId'] } : {}),
-        });
-        const response = await face.request({
-          ...init,
-          headers: { ...init.headers, authorization: `Bearer ${token}` },
-        });
-        return await response.json();
-      };
-      const created = await as('user-a', 'tools/call', { name: 'must', arguments: {} });
-      expect(created.result.resultType).toBe('task');
-      const mine = await as('user-a', 'tasks/get', { taskId: created.result.taskId });
-      expect(mine.result.taskId).toBe(created.result.taskId);
-      const theirs = await as('user-b', 'tasks/get', { taskId: created.result.taskId });
-      expect(theirs.error).toMatchObject({ code: -32602 });
-    } finally {
-      await face.close();
-    }
-  });
-  it('2025-11-25: tasks/list, tasks/get, tasks/result and tasks/cancel keep to the principal', async () => {
-    const face = await startFace('node', taskServer().server, { auth });
-    let ids = 0;
-    const open = async (token: string): Promise<string> => {
-      const init = await face.request({
-        headers: { authorization: `Bearer ${token}` },
-        body: initializeBody('2025-11-25'),
-      });
-      const session = init.headers.get('mcp-session-id');
-      await init.text();
-      if (session === null) throw new Error(`no session for ${token}`);
-      const done = await face.request(
-        sessionRequest(
-          session,
-          { jsonrpc: '2.0', method: 'notifications/initialized' },
-          { authorization: `Bearer ${token}` },
-        ),
-      );
-      await done.text();
-      return session;
-    };
-    const ask = async (
-      who: { token: string; session: string },
-      method: string,
-      params: Record<string, unknown>,
-    ): Promise<any> => {
-      const id = ++ids;
-      const response = await face.request(
-        sessionRequest(
-          who.session,
-          { jsonrpc: '2.0', id, method, params },
-          { authorization: `Bearer ${who.token}` },
-        ),
-      );
-      const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim();
-      const all =
-        type === 'text/event-stream'
-          ? messages(await allEvents(response))
-          : [await response.json()];
-      return all.find((m: any) => m.id === id);
-    };
-    try {
-      const a = { token: 'user-a', session: await open('user-a') };
-      const b = { token: 'user-b', session: await open('user-b') };
-      const created = await ask(a, 'tools/call', { name: 'must', arguments: {}, task: {} });
-      const { taskId } = created.result.task;
-      const listed = async (who: typeof a) =>
-        ((await ask(who, 'tasks/list', {})).result.tasks as any[]).map((t) => t.taskId);
-      expect(await listed(a)).toContain(taskId);
-      expect(await listed(b)).not.toContain(taskId);
-      for (const method of ['tasks/get', 'tasks/result', 'tasks/cancel']) {
-        expect((await ask(b, method, { taskId })).error, method).toMatchObject({ code: -32602 });
-      }
-      const result = await ask(a, 'tasks/result', { taskId });
-      expect(result.result.content).toEqual([{ type: 'text', text: 'must' }]);
-    } finally {
-      await face.close();
-    }
   });
 });
