@@ -1,5 +1,6 @@
 // Authorization server metadata (RFC 8414 section 3, then OpenID Connect Discovery 1.0 section
 // 4): where an issuer publishes its keys and endpoints.
+import { parseObject } from '../internal/json.js';
 import { metadataUrls } from '../protocol/auth.js';
 import type { AuthHttp } from './fetch.js';
 import { AuthServerError, DEFAULT_AUTH_TIMEOUT_MS, fetchAnswer } from './fetch.js';
@@ -27,7 +28,7 @@ export async function discover(
       continue;
     }
     if (!answer.response.ok) continue;
-    const document = jsonObject(answer.text);
+    const document = parseObject(answer.text);
     // RFC 8414 section 3.3: the issuer in the document must be the one asked for.
     if (document?.['issuer'] === issuer) return document;
   }
@@ -44,15 +45,4 @@ export async function discoverJwksUri(
   const uri = document['jwks_uri'];
   if (typeof uri !== 'string') throw new Error(`the metadata of ${issuer} has no jwks_uri`);
   return uri;
-}
-
-function jsonObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
 }

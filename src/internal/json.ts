@@ -15,6 +15,15 @@ export function asObject(value: unknown): Record<string, unknown> | undefined {
   return isObject(value) ? value : undefined;
 }
 
+/** The JSON object `text` holds, or undefined when it is not JSON or not an object. */
+export function parseObject(text: string): Record<string, unknown> | undefined {
+  try {
+    return asObject(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * `value` when it is a JSON object of strings only (`headers`, `env` of a config); undefined (the
  * value is absent) gives `{}`; anything else gives undefined.

@@ -2,6 +2,7 @@
 // and OAuth error responses (RFC 6749 section 5.2) turned into AuthorizationErrors that name
 // the server's error code but never echo a credential.
 import { BodyTooLargeError, describeBytes, readBodyCapped } from '../../internal/body.js';
+import { parseObject } from '../../internal/json.js';
 import { AuthorizationError } from '../../protocol/auth.js';
 
 /** The fetch the OAuth client calls. */
@@ -64,7 +65,7 @@ export async function request(
     if (signal.aborted) throw unreachable(error);
     text = ''; // a body cut short is no document
   }
-  return { response, body: jsonObject(text) };
+  return { response, body: parseObject(text) };
 }
 
 /**
@@ -96,17 +97,6 @@ export function oauthFailure(what: string, { response, body }: JsonResponse): Au
     typeof body?.['error_description'] === 'string' ? `: ${body['error_description']}` : '';
   const said = error === undefined ? `HTTP ${response.status}` : `${error}${description}`;
   return new AuthorizationError(error ?? 'server_error', `${what} refused: ${said}`);
-}
-
-function jsonObject(text: string): Readonly<Record<string, unknown>> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The rejection of {@link request} when the server did not answer in time. */
