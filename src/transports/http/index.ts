@@ -17,6 +17,8 @@ export type {
 export { MemoryEventStore } from './server/event-store.js';
 export type { ConnectableFactory, StreamableHttpHandler } from './server/handler.js';
 export { createStreamableHttpHandler } from './server/handler.js';
+export type { HttpHandle, HttpMiddleware } from './server/middleware.js';
+export { compose } from './server/middleware.js';
 export type { HttpMessageInfo } from './server/context.js';
 export type {
   CloseOptions,

@@ -26,7 +26,33 @@ import type { HttpExchange, HttpReply } from './exchange.js';
 import { errorReply, joined, jsonReply, pathOf } from './exchange.js';
 import type { Challenge } from './reply.js';
 import type { TokenVerifier } from '../../../protocol/auth.js';
-import type { HttpAuthOptions } from './options.js';
+
+/** Options of `StreamableHttpOptions.auth`. */
+export interface HttpAuthOptions {
+  /**
+   * The canonical URL of this MCP server as clients reach it (`https://mcp.example.com/mcp`):
+   * the RFC 8707 resource, the audience tokens must be minted for, and the base of the metadata
+   * URL. Behind a proxy, the public URL.
+   */
+  readonly resource: string;
+  /** Issuer URLs of the authorization servers that mint tokens for it. */
+  readonly authorizationServers: readonly string[];
+  readonly verify: TokenVerifier;
+  /** Scopes every request needs; a token without them gets 403 `insufficient_scope`. */
+  readonly requiredScopes?: readonly string[];
+  /** `scopes_supported` of the metadata. Default: `requiredScopes`. */
+  readonly scopesSupported?: readonly string[];
+  /** `resource_name` of the metadata. */
+  readonly resourceName?: string;
+  /** `resource_documentation` of the metadata. */
+  readonly resourceDocumentation?: string;
+  /**
+   * DPoP (RFC 9449): accept `Authorization: DPoP <token>`, advertise it in the metadata, and
+   * challenge with the DPoP scheme. The verifier checks the proofs (createJwtVerifier's `dpop`).
+   * `required`: only DPoP-bound tokens (default false).
+   */
+  readonly dpop?: { readonly required?: boolean; readonly algorithms?: readonly string[] };
+}
 
 /** The gate's settings, resolved once. */
 export interface ResolvedAuth {

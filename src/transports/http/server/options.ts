@@ -4,13 +4,16 @@ import { noop } from '../../../internal/noop.js';
 import type { DecodeOptions } from '../../../jsonrpc/codec.js';
 import { MAX_BATCH_MESSAGES } from '../../../jsonrpc/codec.js';
 import type { TokenVerifier } from '../../../protocol/auth.js';
-import type { ResolvedAuth } from './auth.js';
+import type { HttpAuthOptions, ResolvedAuth } from './auth.js';
 import { resolveAuth, withAuth } from './auth.js';
 import type { EventStore } from './event-store.js';
+import type { HttpMiddleware } from './middleware.js';
+import { compose } from './middleware.js';
+import type { ResponseMode } from './reply.js';
 import { MemoryEventStore } from './event-store.js';
 
-/** How a POST that holds requests is answered when the client accepts both framings. */
-export type ResponseMode = 'auto' | 'json' | 'sse';
+export type { HttpAuthOptions } from './auth.js';
+export type { ResponseMode } from './reply.js';
 
 /** CORS settings; see {@link StreamableHttpOptions.cors}. */
 export interface CorsOptions {
@@ -114,6 +117,13 @@ export interface StreamableHttpOptions {
    * the `WWW-Authenticate` challenge clients follow. Default: off. See docs/auth.md.
    */
   auth?: HttpAuthOptions;
+  /**
+   * Your own HTTP middleware, run in the order given in front of the MCP endpoint: after the
+   * health endpoint, the metadata document, the 404 of other paths, the Host/Origin guard, CORS
+   * and the shutdown check; before the bearer gate (`auth`). Neither probes nor refused
+   * requests reach it. See docs/transports.md, "HTTP middleware". Default: none.
+   */
+  middleware?: readonly HttpMiddleware[];
 }
 
 /** Options of a handler's (or `listen`'s) `close`. */
@@ -132,33 +142,6 @@ export interface HealthOptions {
   path?: string;
   /** Checks what the server depends on; resolves with details to report, throws when down. */
   check?: () => unknown;
-}
-
-/** Options of {@link StreamableHttpOptions.auth}. */
-export interface HttpAuthOptions {
-  /**
-   * The canonical URL of this MCP server as clients reach it (`https://mcp.example.com/mcp`):
-   * the RFC 8707 resource, the audience tokens must be minted for, and the base of the metadata
-   * URL. Behind a proxy, the public URL.
-   */
-  readonly resource: string;
-  /** Issuer URLs of the authorization servers that mint tokens for it. */
-  readonly authorizationServers: readonly string[];
-  readonly verify: TokenVerifier;
-  /** Scopes every request needs; a token without them gets 403 `insufficient_scope`. */
-  readonly requiredScopes?: readonly string[];
-  /** `scopes_supported` of the metadata. Default: `requiredScopes`. */
-  readonly scopesSupported?: readonly string[];
-  /** `resource_name` of the metadata. */
-  readonly resourceName?: string;
-  /** `resource_documentation` of the metadata. */
-  readonly resourceDocumentation?: string;
-  /**
-   * DPoP (RFC 9449): accept `Authorization: DPoP <token>`, advertise it in the metadata, and
-   * challenge with the DPoP scheme. The verifier checks the proofs (createJwtVerifier's `dpop`).
-   * `required`: only DPoP-bound tokens (default false).
-   */
-  readonly dpop?: { readonly required?: boolean; readonly algorithms?: readonly string[] };
 }
 
 /** Options with every default applied. */
@@ -185,6 +168,8 @@ export interface ResolvedOptions {
   /** The health endpoint, when `health` is given. */
   readonly health:
     { readonly path: string; readonly check: (() => unknown) | undefined } | undefined;
+  /** The user's middleware, composed; undefined when none. */
+  readonly middleware: HttpMiddleware | undefined;
 }
 
 /** The host names a server on loopback answers to. */
@@ -243,6 +228,10 @@ export function resolveOptions(options: StreamableHttpOptions): ResolvedOptions 
     onError: options.onError ?? noop,
     health: resolveHealth(options.health, options.auth?.verify),
     sessionStore: options.sessionStore,
+    middleware:
+      options.middleware === undefined || options.middleware.length === 0
+        ? undefined
+        : compose(...options.middleware),
   };
 }
 

@@ -7,8 +7,10 @@ import { ErrorCode } from '../../../jsonrpc/errors.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
 import { JSON_HEADERS, SSE_HEADERS, closeSignal, errorReply } from './exchange.js';
 import type { Acceptable } from './media-type.js';
-import type { ResponseMode } from './options.js';
 import type { OpenStream, StreamSink } from './streams.js';
+
+/** How a POST that holds requests is answered when the client accepts both framings. */
+export type ResponseMode = 'auto' | 'json' | 'sse';
 
 /** What a POST gets when its request closed before answering (client gone, shutdown). */
 export const REQUEST_CLOSED: HttpReply = errorReply(503, {

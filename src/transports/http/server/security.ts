@@ -1,5 +1,7 @@
 // DNS rebinding protection and CORS (spec 2025-11-25 basic/transports#security-warning): the
 // Host and Origin of every request are checked against allow-lists before anything else runs.
+import { emptyReply, joined, refusedReply } from './exchange.js';
+import type { HttpMiddleware } from './middleware.js';
 import type { CorsOptions, ResolvedOptions } from './options.js';
 import { LOOPBACK_HOSTS } from './options.js';
 import { remembered } from './remembered.js';
@@ -88,6 +90,42 @@ export function createGuard(
     if (!hostOk(host)) return `host ${JSON.stringify(host ?? '')} is not allowed`;
     if (!originOk(origin)) return `origin ${JSON.stringify(origin)} is not allowed`;
     return undefined;
+  };
+}
+
+/** The Host/Origin check as middleware: 403 with the reason for a refused request. */
+export function hostOriginGuard(
+  guard: (host: string | undefined, origin: string | undefined) => string | undefined,
+): HttpMiddleware {
+  return (exchange, answer, next) => {
+    const { headers } = exchange;
+    const refused = guard(joined(headers['host']), joined(headers['origin']));
+    if (refused === undefined) next(exchange, answer);
+    else answer(refusedReply(403, `forbidden: ${refused}`));
+  };
+}
+
+/**
+ * CORS as middleware, for requests that carry an Origin (the guard has allowed it): a preflight
+ * is answered 204; every other reply gets the CORS headers.
+ */
+export function corsMiddleware(cors: Required<CorsOptions>): HttpMiddleware {
+  return (exchange, answer, next) => {
+    const origin = joined(exchange.headers['origin']);
+    if (origin === undefined) {
+      next(exchange, answer);
+      return;
+    }
+    if (exchange.method === 'OPTIONS') {
+      const requested = joined(exchange.headers['access-control-request-headers']);
+      answer(emptyReply(204, preflightHeaders(cors, origin, requested)));
+      return;
+    }
+    const added = corsHeaders(cors, origin);
+    next(exchange, (reply) => {
+      const headers = Object.assign({}, reply.headers, added);
+      answer({ status: reply.status, headers, body: reply.body });
+    });
   };
 }
 

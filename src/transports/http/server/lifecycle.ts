@@ -1,0 +1,90 @@
+// Close and drain: what a handler's `close` ends, and the middleware that counts the exchanges
+// in flight (for a graceful close) and answers 503 once closing.
+import { ErrorCode } from '../../../jsonrpc/errors.js';
+import type { HttpContext } from './context.js';
+import type { Answer, HttpReply } from './exchange.js';
+import { errorReply } from './exchange.js';
+import type { HttpMiddleware } from './middleware.js';
+import type { CloseOptions } from './options.js';
+import { SseWriter } from './sse-writer.js';
+import { OpenStreams } from './streams.js';
+
+const CLOSED: HttpReply = errorReply(
+  503,
+  { code: ErrorCode.InternalError, message: 'server closed' },
+  { 'retry-after': '1' },
+);
+
+/** A handler's open/closing state. Made before its context, which asks it whether it closed. */
+export class Lifecycle {
+  /** Exchanges routed and not answered yet. */
+  #pending = 0;
+  #closed = false;
+  #closing: Promise<void> | undefined;
+  /** The SSE replies given, ended on close. */
+  readonly #streams = new OpenStreams();
+
+  /** True once `close` was called. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /**
+   * The middleware in front of the endpoint: 503 once closing; otherwise it sweeps idle sessions
+   * and counts the exchange as in flight until answered, remembering an SSE reply. Once closing
+   * with a session store, a 404 of a session this process ended is a 503: the session lives on
+   * in the store, and the client should retry elsewhere.
+   */
+  middleware(ctx: HttpContext): HttpMiddleware {
+    const stored = ctx.options.sessionStore !== undefined;
+    return (exchange, answer, next) => {
+      if (this.#closed) {
+        answer(CLOSED);
+        return;
+      }
+      ctx.sessions.sweep();
+      const { method } = exchange;
+      this.#pending++;
+      const tracked: Answer = (reply) => {
+        this.#pending--;
+        const { body } = reply;
+        if (body instanceof SseWriter) this.#streams.add(body, method === 'GET');
+        const handedOver = this.#closed && reply.status === 404 && stored;
+        answer(handedOver && method !== 'DELETE' ? CLOSED : reply);
+      };
+      next(exchange, tracked);
+    };
+  }
+
+  /**
+   * Closes: new exchanges get 503, GET streams end at once with a `retry` hint, requests in
+   * flight get `graceMs` to finish, then `stop` ends the rest. Idempotent.
+   */
+  close(ctx: HttpContext, options: CloseOptions, stop: () => void): Promise<void> {
+    const graceMs = options.graceMs ?? 0;
+    if (!(graceMs >= 0)) return Promise.reject(new TypeError('graceMs must be at least 0'));
+    const { retryMs } = ctx.options;
+    this.#closing ??= (async () => {
+      this.#closed = true;
+      // GET streams carry no request: their clients reconnect at once (elsewhere).
+      this.#streams.end(retryMs, false);
+      if (graceMs > 0) await this.#drain(ctx, graceMs);
+      this.#streams.end(retryMs, true);
+      const open = [...ctx.open];
+      ctx.open.clear();
+      stop();
+      await Promise.all([ctx.sessions.closeAll(), ...open.map((t) => t.close())]);
+    })();
+    return this.#closing;
+  }
+
+  /** Lets requests in flight (unanswered, or answering on an SSE stream) finish, for up to `graceMs`. */
+  async #drain(ctx: HttpContext, graceMs: number): Promise<void> {
+    const deadline = Date.now() + graceMs;
+    while (this.#pending > 0 || ctx.open.size > 0 || this.#streams.posting) {
+      const left = deadline - Date.now();
+      if (left <= 0) return;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(left, 20)));
+    }
+  }
+}
