@@ -13,6 +13,7 @@ import { SKILLS_EXTENSION, SKILLS_METHODS } from '../protocol/skills.js';
 import type { SkillsCapability } from '../protocol/skills.js';
 import { SkillCatalog } from './skills/catalog.js';
 import { servedResponse } from './served-response.js';
+import { MiddlewareStack } from './middleware.js';
 import { Registry } from './registry.js';
 import type { CacheHint, ServerInfo } from './types.js';
 
@@ -101,6 +102,8 @@ export class ServerCore {
   readonly registry: Registry = new Registry();
   /** The skills the server publishes (skills extension). */
   readonly skills: SkillCatalog = new SkillCatalog();
+  /** The middleware McpServer.use registered, composed (none: the request path skips it). */
+  readonly middleware: MiddlewareStack = new MiddlewareStack();
   readonly info: ServerInfo;
   readonly instructions: string | undefined;
   readonly revisions: readonly ProtocolRevision[];

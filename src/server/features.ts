@@ -316,11 +316,14 @@ function toolsCall(call: Call): MaybePromise<unknown> {
   }
   // Legacy calls have no input round: withInput's first step, without the closure and target it
   // would need (this is the path of every legacy tools/call).
+  const through = call.core.middleware.toolCall;
   if (call.scope.era === 'legacy') {
-    return callTool(tool, args, { ctx: createContext(call.scope, undefined), report });
+    return callTool(tool, args, { ctx: createContext(call.scope, undefined), report, through });
   }
   const taskable = tool.task?.start === 'handler' && canTakeTasks(call.scope);
-  return withInput(call, { name, args, taskable }, (ctx) => callTool(tool, args, { ctx, report }));
+  return withInput(call, { name, args, taskable }, (ctx) =>
+    callTool(tool, args, { ctx, report, through }),
+  );
 }
 
 async function resourcesList(call: Call): Promise<unknown> {

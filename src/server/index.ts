@@ -2,6 +2,14 @@
 export { McpServer } from './server.js';
 export type { McpServerOptions } from './server.js';
 export type { ChangeBus, ServerChange } from './core.js';
+export type {
+  Middleware,
+  MiddlewareContext,
+  RequestMiddleware,
+  ToolCallContext,
+  ToolCallMiddleware,
+  ToolCallResult,
+} from './middleware.js';
 export { ServerSession } from './session.js';
 export type { SessionOptions } from './session.js';
 export { MissingCapabilityError } from './context.js';

@@ -10,7 +10,9 @@ import type { LegacyRevision, ProtocolRevision } from '../protocol/version.js';
 import { PROTOCOL_REVISIONS } from '../protocol/version.js';
 import type { ChangeBus } from './core.js';
 import { ServerCore } from './core.js';
+import type { Middleware } from './middleware.js';
 import { compilePrompt } from './prompts.js';
+import { registerEntry } from './registered.js';
 import type { CompiledResource, CompiledTemplate } from './resources.js';
 import { compileResource, compileTemplate } from './resources.js';
 import type { StateSecret } from './seal.js';
@@ -209,7 +211,11 @@ export class McpServer {
     if (map.has(definition.name))
       throw new TypeError(`tool "${definition.name}" is already registered`);
     const compile = (d: ToolDefinition) => compileTool(d, handler, this.#validator);
-    return this.#register({ map, key: definition.name, kind: 'tools' }, definition, compile);
+    return registerEntry(
+      { core: this.#core, map, key: definition.name, kind: 'tools' },
+      definition,
+      compile,
+    );
   }
 
   /** @deprecated mcpkit has no `registerResource`: write `server.resource({ uri, name }, handler)`. */
@@ -250,8 +256,8 @@ export class McpServer {
     const map = this.#core.registry.resources;
     if (map.has(definition.uri))
       throw new TypeError(`resource "${definition.uri}" is already registered`);
-    return this.#register<ResourceDefinition, CompiledResource>(
-      { map, key: definition.uri, kind: 'resources' },
+    return registerEntry<ResourceDefinition, CompiledResource>(
+      { core: this.#core, map, key: definition.uri, kind: 'resources' },
       definition,
       (d) => compileResource(d, handler),
     );
@@ -265,8 +271,8 @@ export class McpServer {
     const map = this.#core.registry.templates;
     const key = definition.uriTemplate;
     if (map.has(key)) throw new TypeError(`resource template "${key}" is already registered`);
-    return this.#register<ResourceTemplateDefinition, CompiledTemplate>(
-      { map, key, kind: 'resources' },
+    return registerEntry<ResourceTemplateDefinition, CompiledTemplate>(
+      { core: this.#core, map, key, kind: 'resources' },
       definition,
       (d) => compileTemplate(d, handler),
     );
@@ -294,8 +300,10 @@ export class McpServer {
     const map = this.#core.registry.prompts;
     if (map.has(definition.name))
       throw new TypeError(`prompt "${definition.name}" is already registered`);
-    return this.#register({ map, key: definition.name, kind: 'prompts' }, definition, (d) =>
-      compilePrompt(d, handler, this.#validator),
+    return registerEntry(
+      { core: this.#core, map, key: definition.name, kind: 'prompts' },
+      definition,
+      (d) => compilePrompt(d, handler, this.#validator),
     );
   }
 
@@ -383,6 +391,18 @@ export class McpServer {
     return [...scopes].sort();
   }
 
+  /**
+   * Adds a middleware after those already registered (docs/middleware.md): a function around
+   * every request the server serves, in both eras and over every transport, or `{ request,
+   * toolCall }` (either or both), `toolCall` around every call of a known tool with valid
+   * arguments. The first registered runs outermost. Takes effect for requests that arrive after;
+   * throws TypeError for anything that is not a middleware. Returns the server.
+   */
+  use(middleware: Middleware): this {
+    this.#core.middleware.add(middleware);
+    return this;
+  }
+
   /** Tells subscribed clients that the resource at `uri` changed. */
   resourceUpdated(uri: string): void {
     this.#core.resourceUpdated(uri);
@@ -440,60 +460,4 @@ export class McpServer {
   close(): Promise<void> {
     return this.#core.shutdown();
   }
-
-  #register<TDefinition, TCompiled>(
-    where: {
-      map: Map<string, { compiled: TCompiled; enabled: boolean }>;
-      key: string;
-      kind: 'tools' | 'resources' | 'prompts';
-    },
-    definition: TDefinition,
-    compile: (definition: TDefinition) => TCompiled,
-  ): RegisteredHandle<TDefinition> {
-    const { map, key, kind } = where;
-    let current = definition;
-    const entry = { compiled: compile(definition), enabled: true };
-    map.set(key, entry);
-    const core = this.#core;
-    core.changed(kind);
-    const alive = () => {
-      if (map.get(key) !== entry) throw new TypeError(`"${key}" was removed`);
-    };
-    return {
-      get enabled() {
-        return entry.enabled;
-      },
-      enable() {
-        alive();
-        if (entry.enabled) return;
-        entry.enabled = true;
-        core.changed(kind);
-      },
-      disable() {
-        alive();
-        if (!entry.enabled) return;
-        entry.enabled = false;
-        core.changed(kind);
-      },
-      update(changes) {
-        alive();
-        const next = { ...current, ...changes, ...identity(current) };
-        entry.compiled = compile(next);
-        current = next;
-        core.changed(kind);
-      },
-      remove() {
-        if (map.get(key) !== entry) return;
-        map.delete(key);
-        core.changed(kind);
-      },
-    };
-  }
-}
-
-/** The fields that identify an entry and so survive update(). */
-function identity(definition: unknown): Record<string, unknown> {
-  const d = definition as Record<string, unknown>;
-  const keys = ['name', 'uri', 'uriTemplate'].filter((k) => d[k] !== undefined);
-  return Object.fromEntries(keys.map((k) => [k, d[k]]));
 }

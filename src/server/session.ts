@@ -23,7 +23,7 @@ import { methodExists } from '../protocol/methods.js';
 import { isTaskMethod } from '../protocol/tasks.js';
 import { isSkillsMethod } from '../protocol/skills.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
-import type { LegacyRevision, ModernMeta } from '../protocol/version.js';
+import type { LegacyRevision } from '../protocol/version.js';
 import {
   MetaKey,
   metaProtocolVersion,
@@ -37,6 +37,7 @@ import type { AttachedSession, ChangeKind, ServerCore } from './core.js';
 import { trimDefinition } from '../protocol/fields.js';
 import type { Call, SessionState } from './features.js';
 import { FEATURES, NO_STATE } from './features.js';
+import { RequestCall } from './middleware.js';
 import { servedResponse } from './served-response.js';
 import type { ClientDescription, LoggingLevel } from './types.js';
 
@@ -258,8 +259,39 @@ export class ServerSession implements AttachedSession, SessionState {
     const params = request.params;
     if (Array.isArray(params)) throw invalidParams('params must be an object');
     const meta = readModernMeta(params);
-    if (meta.protocolVersion === undefined) return this.#serveLegacy(request, rctx);
-    return this.#serveModern(request, rctx, meta);
+    const chain = this.#core.middleware.request;
+    if (meta.protocolVersion === undefined) {
+      if (chain === undefined) return this.#serveLegacy(request, rctx);
+      const legacy = this.#legacy;
+      const facts = {
+        era: 'legacy' as const,
+        revision: legacy?.revision,
+        client: legacy?.client,
+        session: this.#connection === undefined ? undefined : this,
+      };
+      return chain(new RequestCall(request, facts, rctx), (call) => this.#serveLegacy(call, rctx));
+    }
+    const revision = requireModernRevision(meta, this.#core.revisions);
+    const capabilities = meta.clientCapabilities;
+    if (capabilities === undefined) {
+      const key = MetaKey.ClientCapabilities;
+      throw invalidMeta(key, `_meta["${key}"] is required`);
+    }
+    const client: ClientDescription = { capabilities, info: meta.clientInfo };
+    const fields: ScopeFields = {
+      id: request.id,
+      era: 'modern',
+      revision,
+      client,
+      meta: metaOf(params),
+      info: rctx.info,
+      logLevel: meta.logLevel,
+    };
+    if (chain === undefined) return this.#dispatch(request, rctx, fields);
+    const facts = { era: 'modern' as const, revision, client, session: undefined };
+    return chain(new RequestCall(request, facts, rctx), (call) =>
+      this.#dispatch(call, rctx, withParams(fields, params, call.params)),
+    );
   }
 
   /**
@@ -276,31 +308,11 @@ export class ServerSession implements AttachedSession, SessionState {
     return servedResponse(id, result);
   }
 
-  /** Serves a 2026-07-28 request (its `_meta` names a revision): its undecorated result. */
-  #serveModern(
-    request: Request,
-    rctx: RequestContext,
-    meta: Readonly<ModernMeta>,
-  ): MaybePromise<unknown> {
-    const revision = requireModernRevision(meta, this.#core.revisions);
-    const capabilities = meta.clientCapabilities;
-    if (capabilities === undefined) {
-      const key = MetaKey.ClientCapabilities;
-      throw invalidMeta(key, `_meta["${key}"] is required`);
-    }
-    return this.#dispatch(request, rctx, {
-      id: request.id,
-      era: 'modern',
-      revision,
-      client: { capabilities, info: meta.clientInfo },
-      meta: metaOf(request.params),
-      info: rctx.info,
-      logLevel: meta.logLevel,
-    });
-  }
-
   /** Serves a request whose `_meta` names no revision: legacy, or `initialize`. */
-  #serveLegacy(request: Request, rctx: RequestContext): MaybePromise<unknown> {
+  #serveLegacy(
+    request: { readonly method: string; readonly params?: unknown },
+    rctx: RequestContext,
+  ): MaybePromise<unknown> {
     const { method, params } = request;
     // #handle checked that params, if any, are an object.
     if (method === 'initialize') return this.#initialize((params ?? {}) as Record<string, unknown>);
@@ -313,7 +325,7 @@ export class ServerSession implements AttachedSession, SessionState {
       );
     }
     return this.#dispatch(request, rctx, {
-      id: request.id,
+      id: rctx.id,
       era: 'legacy',
       revision: legacy.revision,
       client: legacy.client,
@@ -324,7 +336,11 @@ export class ServerSession implements AttachedSession, SessionState {
   }
 
   /** Serves a request of the revision and client `fields` name (what its scope is made of). */
-  #dispatch(request: Request, rctx: RequestContext, fields: ScopeFields): MaybePromise<unknown> {
+  #dispatch(
+    request: { readonly method: string; readonly params?: unknown },
+    rctx: RequestContext,
+    fields: ScopeFields,
+  ): MaybePromise<unknown> {
     const { method } = request;
     const feature = FEATURES[method];
     const defined =
@@ -375,8 +391,13 @@ export class ServerSession implements AttachedSession, SessionState {
   }
 }
 
+/** `fields` with the `_meta` of `changed`, when a middleware replaced the request's params. */
+function withParams(fields: ScopeFields, params: unknown, changed: unknown): ScopeFields {
+  return changed === params ? fields : { ...fields, meta: metaOf(changed) };
+}
+
 /** The `_meta` of a request's params, if any (readModernMeta checked that it is an object). */
-function metaOf(params: Request['params']): Record<string, unknown> | undefined {
+function metaOf(params: unknown): Record<string, unknown> | undefined {
   return (params as Record<string, unknown> | undefined)?.['_meta'] as
     Record<string, unknown> | undefined;
 }

@@ -15,6 +15,7 @@ import { contentBlockProblem, toolResultFor } from './content.js';
 import { isCodeSlip } from './report.js';
 import type { Checked, CompiledSchema } from './schemas.js';
 import { compileSchema, requireObjectSchema } from './schemas.js';
+import type { Chain, ToolCallContext, ToolCallResult } from './middleware.js';
 import type { HandlerContext, ToolDefinition } from './types.js';
 
 /** A handler as the framework holds it: what it returns is checked, not trusted. */
@@ -144,26 +145,69 @@ export function checkToolCall(definition: unknown, handler: unknown, extra: numb
 /** Reports a failure that must not reach the wire (handler crashes, output schema mismatches). */
 export type ErrorReporter = (error: unknown, where: string) => void;
 
+/** How a tools/call runs: the handler's context, where failures are reported, the middleware. */
+export interface ToolRun {
+  readonly ctx: HandlerContext;
+  readonly report: ErrorReporter;
+  /** The server's composed tool-call middleware; undefined when none is registered. */
+  readonly through?: Chain<ToolCallContext, ToolCallResult> | undefined;
+}
+
 /**
  * Runs a tools/call against `tool` (already looked up: unknown tools are rejected before this,
- * outside any catch). Answers the result, synchronously when the input check and the handler
- * are; rejects (or throws) only with a JsonRpcError.
+ * outside any catch), through the tool-call middleware when there is any. Answers the result,
+ * synchronously when the input check and the handler are and no middleware runs; rejects (or
+ * throws) only with a JsonRpcError.
  */
 export function callTool(
   tool: CompiledTool,
   args: unknown,
-  call: { ctx: HandlerContext; report: ErrorReporter },
+  call: ToolRun,
 ): MaybePromise<Spec.CallToolResult> {
   const checked = tool.input.check(args ?? {});
   // A synchronous check (the built-in validator's) is used as is: no microtask hop.
-  if (isPromise(checked)) return checked.then((done) => runTool(tool, done, call));
-  return runTool(tool, checked, call);
+  if (isPromise(checked)) return checked.then((done) => runChecked(tool, done, call));
+  return runChecked(tool, checked, call);
+}
+
+function runChecked(
+  tool: CompiledTool,
+  checked: Checked,
+  call: ToolRun,
+): MaybePromise<Spec.CallToolResult> {
+  const through = call.through;
+  if (through === undefined || !checked.ok) return runTool(tool, checked, call);
+  const context: ToolCallContext = {
+    name: tool.name,
+    tool: tool.wire,
+    arguments: checked.value as Record<string, unknown>,
+    ctx: call.ctx,
+  };
+  let inner: unknown;
+  const end = (c: ToolCallContext): MaybePromise<Spec.CallToolResult> => {
+    const result = runTool(tool, { ok: true, value: c.arguments }, call);
+    if (isPromise(result)) return result.then((value) => (inner = value));
+    return (inner = result);
+  };
+  return through(context, end).then(
+    (value) =>
+      value === inner ? (value as Spec.CallToolResult) : middlewareResult(tool, value, call),
+    (thrown: unknown) => handlerFailed(tool, thrown, call.report),
+  );
+}
+
+/** What a tool-call middleware answered of its own: checked as a handler's return is. */
+function middlewareResult(tool: CompiledTool, value: unknown, call: ToolRun): Spec.CallToolResult {
+  const result = normalizeToolResult(value, false);
+  if (typeof result === 'string')
+    invalidResult(tool, `a tool-call middleware: ${result}`, call.report);
+  return toolResultFor(result, call.ctx.revision);
 }
 
 function runTool(
   tool: CompiledTool,
   checked: Checked,
-  call: { ctx: HandlerContext; report: ErrorReporter },
+  call: ToolRun,
 ): MaybePromise<Spec.CallToolResult> {
   if (!checked.ok) {
     return toolError(`invalid arguments for tool "${tool.name}":\n${checked.message}`);
@@ -203,7 +247,7 @@ function handlerFailed(
 function finishTool(
   tool: CompiledTool,
   returned: unknown,
-  call: { ctx: HandlerContext; report: ErrorReporter },
+  call: ToolRun,
 ): MaybePromise<Spec.CallToolResult> {
   const result = normalizeToolResult(returned, tool.output !== undefined);
   if (typeof result === 'string') invalidResult(tool, result, call.report);

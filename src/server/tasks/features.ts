@@ -51,7 +51,9 @@ export async function callAsTask(call: Call, tool: CompiledTool, args: unknown):
     signal: run.signal,
   });
   void Promise.resolve()
-    .then(() => callTool(tool, args, { ctx, report: core.report }))
+    .then(() =>
+      callTool(tool, args, { ctx, report: core.report, through: core.middleware.toolCall }),
+    )
     .then(
       (result) => run.finish({ result }),
       (error: unknown) => run.finish({ error }),

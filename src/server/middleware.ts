@@ -1,0 +1,199 @@
+// Server middleware: functions around the requests a server serves (every method, both eras,
+// every transport) and around its tool calls. The chains are composed once, when
+// `McpServer.use()` registers one; a server with none serves its requests without any step of
+// this file (docs/middleware.md).
+import type { RequestId } from '../jsonrpc/message.js';
+import type { MessageInfo } from '../jsonrpc/transport.js';
+import type { AuthInfo } from '../protocol/auth.js';
+import { isAuthInfo } from '../protocol/auth.js';
+import type * as Spec from '../protocol/schema/2026-07-28.js';
+import type { ProtocolEra, ProtocolRevision } from '../protocol/version.js';
+import type { ClientDescription, HandlerContext } from './types.js';
+
+/**
+ * What a request middleware sees of one request. `params` may be replaced before `next()`: what
+ * runs after sees the new value. The era, revision and client are decided from the request as
+ * it arrived, before any middleware runs.
+ */
+export interface MiddlewareContext {
+  /** The JSON-RPC id of the request. */
+  readonly id: RequestId;
+  /** The method, as the client sent it (unknown methods included: they fail after the chain's end). */
+  readonly method: string;
+  /** The request's params (`{}` when it had none); assign a new object to change them. */
+  params: Record<string, unknown>;
+  /** `legacy` (a session that began with `initialize`) or `modern` (2026-07-28). */
+  readonly era: ProtocolEra;
+  /**
+   * The request's revision: the session's for a legacy request, undefined for a legacy request
+   * before `initialize` chose one (`initialize` itself included).
+   */
+  readonly revision: ProtocolRevision | undefined;
+  /** What the client said about itself; undefined before a legacy `initialize`. */
+  readonly client: ClientDescription | undefined;
+  /** The principal the HTTP transport's `auth` gate verified; undefined without the gate. */
+  readonly auth: AuthInfo | undefined;
+  /**
+   * The legacy session the request came over (a connection: stdio, an HTTP session), the same
+   * object for all its requests; undefined for a request served on its own (2026-07-28, stateless
+   * HTTP).
+   */
+  readonly session: object | undefined;
+  /** What the transport knows about the request: HTTP headers, the auth it attached. */
+  readonly transport: MessageInfo | undefined;
+  /** Aborted when the client cancels the request or the connection closes. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Runs around one request: calls `next()` to serve it (the next middleware, then the method),
+ * which resolves with the result or rejects with the error that would be answered. It answers
+ * the request with what it returns (a changed result, or its own without calling `next()`), or
+ * with what it throws: a JsonRpcError as is, anything else as -32603 "internal error" (reported
+ * through `onError`).
+ */
+export type RequestMiddleware = (ctx: MiddlewareContext, next: () => Promise<unknown>) => unknown;
+
+/** A tools/call result as a tool-call middleware sees and returns it. */
+export interface ToolCallResult {
+  content: Spec.ContentBlock[];
+  isError?: boolean;
+  structuredContent?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+}
+
+/** What a tool-call middleware sees of one call of a known tool, its arguments valid. */
+export interface ToolCallContext {
+  /** The tool's name. */
+  readonly name: string;
+  /** The tool as listed (annotations, scopes' declaration aside). */
+  readonly tool: Spec.Tool;
+  /** The validated arguments; assign new ones to change what the handler gets (not checked again). */
+  arguments: Record<string, unknown>;
+  /** The handler's context: revision, client, principal (`ctx.auth`), signal, log, progress. */
+  readonly ctx: HandlerContext;
+}
+
+/**
+ * Runs around one tool call: `next()` runs the next middleware, then the tool's handler, and
+ * resolves with the result (a handler's Error is already an `isError` result there). What it
+ * returns is the call's result. What it throws is treated as a handler's throw: an Error becomes
+ * an `isError` result the model reads, a JsonRpcError is answered as is.
+ */
+export type ToolCallMiddleware = (
+  call: ToolCallContext,
+  next: () => Promise<ToolCallResult>,
+) => ToolCallResult | Promise<ToolCallResult>;
+
+/**
+ * What `McpServer.use` takes: a request middleware, or an object with a request middleware, a
+ * tool-call middleware or both (what an extension contributes).
+ */
+export type Middleware =
+  | RequestMiddleware
+  | { readonly request?: RequestMiddleware; readonly toolCall?: ToolCallMiddleware };
+
+/** A composed chain: runs its middleware in order around `end`. */
+export type Chain<C, R> = (ctx: C, end: (ctx: C) => unknown) => Promise<R>;
+
+/** Runs `fn`, turning its throw into a rejection and its value into a promise. */
+function settle<R>(fn: () => unknown): Promise<R> {
+  try {
+    return Promise.resolve(fn() as R);
+  } catch (error) {
+    // What was thrown, as is: the pipeline classifies it.
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+    return Promise.reject(error);
+  }
+}
+
+/** Composes `list` (first registered runs outermost) into one chain. */
+function compose<C, R>(
+  list: readonly ((ctx: C, next: () => Promise<R>) => unknown)[],
+): Chain<C, R> {
+  let chain: Chain<C, R> = (ctx, end) => settle(() => end(ctx));
+  for (let i = list.length - 1; i >= 0; i--) {
+    const middleware = list[i] as (ctx: C, next: () => Promise<R>) => unknown;
+    const inner = chain;
+    chain = (ctx, end) => settle(() => middleware(ctx, () => inner(ctx, end)));
+  }
+  return chain;
+}
+
+/**
+ * The middleware one server runs, composed at registration: `request` and `toolCall` are
+ * undefined while none of their kind is registered, which the request path tests first.
+ */
+export class MiddlewareStack {
+  request: Chain<MiddlewareContext, unknown> | undefined;
+  toolCall: Chain<ToolCallContext, ToolCallResult> | undefined;
+  readonly #request: RequestMiddleware[] = [];
+  readonly #toolCall: ToolCallMiddleware[] = [];
+
+  /** Adds `middleware` after those registered; throws TypeError for anything else. */
+  add(middleware: Middleware): void {
+    // Checked at run time too: JavaScript callers pass anything.
+    const given: unknown = middleware;
+    if (typeof given === 'function') {
+      this.#request.push(given as RequestMiddleware);
+    } else if (typeof given === 'object' && given !== null) {
+      const { request, toolCall } = given as { request?: unknown; toolCall?: unknown };
+      if (request === undefined && toolCall === undefined) throw badMiddleware();
+      if (request !== undefined && typeof request !== 'function') throw badMiddleware();
+      if (toolCall !== undefined && typeof toolCall !== 'function') throw badMiddleware();
+      if (request !== undefined) this.#request.push(request as RequestMiddleware);
+      if (toolCall !== undefined) this.#toolCall.push(toolCall as ToolCallMiddleware);
+    } else {
+      throw badMiddleware();
+    }
+    if (this.#request.length > 0) this.request = compose(this.#request);
+    if (this.#toolCall.length > 0) this.toolCall = compose(this.#toolCall);
+  }
+}
+
+function badMiddleware(): TypeError {
+  return new TypeError(
+    'server.use takes a function (ctx, next) => …, or { request?: (ctx, next) => …, toolCall?: (call, next) => … }',
+  );
+}
+
+/** The MiddlewareContext of one request; its signal is the request's, read when asked for. */
+export class RequestCall implements MiddlewareContext {
+  readonly id: RequestId;
+  readonly method: string;
+  params: Record<string, unknown>;
+  readonly era: ProtocolEra;
+  readonly revision: ProtocolRevision | undefined;
+  readonly client: ClientDescription | undefined;
+  readonly auth: AuthInfo | undefined;
+  readonly session: object | undefined;
+  readonly transport: MessageInfo | undefined;
+  readonly #signal: { readonly signal: AbortSignal };
+
+  constructor(
+    request: { readonly id: RequestId; readonly method: string; readonly params?: unknown },
+    facts: {
+      readonly era: ProtocolEra;
+      readonly revision: ProtocolRevision | undefined;
+      readonly client: ClientDescription | undefined;
+      readonly session: object | undefined;
+    },
+    rctx: { readonly signal: AbortSignal; readonly info: MessageInfo | undefined },
+  ) {
+    this.id = request.id;
+    this.method = request.method;
+    this.params = (request.params ?? {}) as Record<string, unknown>;
+    this.era = facts.era;
+    this.revision = facts.revision;
+    this.client = facts.client;
+    this.session = facts.session;
+    this.transport = rctx.info;
+    const auth = rctx.info?.auth;
+    this.auth = isAuthInfo(auth) ? auth : undefined;
+    this.#signal = rctx;
+  }
+
+  get signal(): AbortSignal {
+    return this.#signal.signal;
+  }
+}
