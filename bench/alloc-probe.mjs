@@ -7,6 +7,8 @@
 //
 // With --sites (after N), it prints instead where the bytes are allocated: V8's sampling heap
 // profiler, collected objects included, bytes per call by allocating function (bundled names).
+// With MCPKIT_PROBE_MIDDLEWARE=1 in the environment, the server runs one pass-through request
+// middleware and one pass-through tool-call middleware (server.use; bench/RESULTS.md "Seams").
 import { Session } from 'node:inspector/promises';
 import process from 'node:process';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
@@ -14,7 +16,7 @@ import v8 from 'node:v8';
 import { McpServer } from '../dist/esm/src/server/index.js';
 import { createNodeHandler } from '../dist/esm/src/transports/http/node.js';
 import { FakeRequest, fakeResponse, rawNode } from './node-fakes.mjs';
-import { ADD_SCHEMA, ECHO_SCHEMA, answer } from './servers/common.mjs';
+import { ADD_SCHEMA, ECHO_SCHEMA, answer, probeMiddleware } from './servers/common.mjs';
 import { headersFor, rpc, toolCall } from './lib.mjs';
 
 const kind = process.argv[2] ?? 'modern';
@@ -23,6 +25,7 @@ const N = Number(process.argv[3] ?? 20000);
 const server = new McpServer({ name: 'probe', version: '1.0.0' });
 server.tool({ name: 'echo', inputSchema: ECHO_SCHEMA }, answer.echo);
 server.tool({ name: 'add', inputSchema: ADD_SCHEMA }, answer.add);
+probeMiddleware(server);
 
 let handler;
 let headers;

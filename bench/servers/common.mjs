@@ -98,3 +98,14 @@ if (process.execArgv.some((arg) => arg.startsWith('--cpu-prof'))) {
     process.exit(0);
   });
 }
+
+/**
+ * With MCPKIT_PROBE_MIDDLEWARE=1, registers one pass-through request middleware and one
+ * pass-through tool-call middleware on an mcpkit server (what bench/RESULTS.md "Seams:
+ * middleware" counts); otherwise none.
+ */
+export function probeMiddleware(server) {
+  if (process.env.MCPKIT_PROBE_MIDDLEWARE !== '1') return;
+  server.use((ctx, next) => next());
+  server.use({ toolCall: (call, next) => next() });
+}

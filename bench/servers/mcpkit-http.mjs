@@ -10,6 +10,7 @@ import {
   PORT,
   WIDE_SCHEMA,
   answer,
+  probeMiddleware,
   ready,
   wideToolNames,
 } from './common.mjs';
@@ -18,6 +19,7 @@ const server = new McpServer({ name: 'bench-mcpkit', version: '1.0.0' });
 server.tool({ name: 'echo', inputSchema: ECHO_SCHEMA }, answer.echo);
 server.tool({ name: 'add', inputSchema: ADD_SCHEMA }, answer.add);
 for (const name of wideToolNames()) server.tool({ name, inputSchema: WIDE_SCHEMA }, answer.wide);
+probeMiddleware(server);
 
 const running = await listen(() => server, {
   port: PORT,
