@@ -10,8 +10,18 @@ import type { HttpMiddleware } from '../../src/transports/http/index.js';
 import { createFetchHandler } from '../../src/transports/http/index.js';
 import { listen } from '../../src/transports/http/server/node.js';
 import type { StreamableHttpOptions } from '../../src/transports/http/server/options.js';
+import type {
+  SessionRecord,
+  SessionStore,
+} from '../../src/transports/http/server/session-store.js';
 import type { Face } from './http-server-harness.js';
-import { FACES, modernRequest, startFace } from './http-server-harness.js';
+import {
+  FACES,
+  modernRequest,
+  openSession,
+  sessionRequest,
+  startFace,
+} from './http-server-harness.js';
 
 /** Stamps every reply with the request's `x-request-id`, or a counter when it has none. */
 function requestId(seen: string[]): HttpMiddleware {
@@ -202,5 +212,40 @@ describe('HTTP middleware through the sugar', () => {
     );
     expect([response.status, response.headers.get('x-request-id')]).toEqual([200, 'r1']);
     expect(seen).toEqual(['POST /mcp', 'POST /mcp']);
+  });
+});
+
+describe('the session store link', () => {
+  it('serves from the copy held here when the store throws at once on a refresh', async () => {
+    const records = new Map<string, SessionRecord>();
+    const store: SessionStore = {
+      ttlMs: 20, // a refresh is due every 10 ms
+      save: (id, record) => {
+        records.set(id, record);
+        return Promise.resolve();
+      },
+      load: (id) => Promise.resolve(records.get(id)),
+      delete: (id) => {
+        records.delete(id);
+        return Promise.resolve();
+      },
+      touch: () => {
+        throw new Error('store broke');
+      },
+    };
+    const errors: string[] = [];
+    const face = await start('node', {
+      sessionStore: store,
+      onError: (error, where) => {
+        errors.push(`${where}: ${(error as Error).message}`);
+      },
+    });
+    const session = await openSession(face);
+    await new Promise((resolve) => setTimeout(resolve, 15));
+    const listed = await face.request(
+      sessionRequest(session, { jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    );
+    expect(listed.status).toBe(200);
+    expect(errors).toContain('session store: store broke');
   });
 });

@@ -71,7 +71,13 @@ export class StoredSessions {
       );
       return;
     }
-    const refreshing = this.#refresh(id);
+    let refreshing: Promise<void> | undefined;
+    try {
+      refreshing = this.#refresh(id);
+    } catch (error) {
+      refreshing = undefined; // a store that throws is one that failed: as below
+      ctx.options.onError(error, 'session store');
+    }
     if (refreshing === undefined) {
       next(exchange, answer);
       return;
