@@ -160,15 +160,56 @@ export default tseslint.config(
   deny(['src/protocol/**'], [...L3, ...L4], 'L2 imports jsonrpc/ and internal/ only'),
   deny(['src/validators/**'], [...L3, ...L4], 'validators plug into protocol/ only'),
   deny(['src/auth/**'], [...L3, ...L4], 'auth verifiers plug into protocol/ only'),
+  {
+    // The catalogue (config, names, tokens, search): a client's view of many servers. client/
+    // and protocol/ through their index.js, the stdio and HTTP client transports' entries (a
+    // config entry's transport), jsonrpc/ and internal/; never server/, host/, gateway/, cli/.
+    files: ['src/catalogue/**'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/server/**', '**/host/**', '**/gateway/**', '**/redis/**', ...L4],
+              message: 'the catalogue sits below the host, the gateway and the CLI',
+            },
+            {
+              regex:
+                '^\\.\\./(client|protocol)/(?!index\\.js$)|^\\.\\./transports/(?!(stdio|http)/index\\.js$)',
+              message:
+                'the catalogue imports client/, protocol/ and the stdio and HTTP transports through their index.js',
+            },
+          ],
+        },
+      ],
+    },
+  },
   deny(
     ['src/host/**'],
-    ['../server/**', '../gateway/**', '../cli/**', '../../servers/**', '**/test/**'],
-    'the host is a client of servers: it imports client/, transports/ and below',
+    [
+      '../server/**',
+      '../gateway/**',
+      '../cli/**',
+      '../../servers/**',
+      '**/test/**',
+      '../catalogue/*',
+      '!../catalogue/index.js',
+    ],
+    'the host is a client of servers: it imports client/, transports/, catalogue/index.js and below',
   ),
   deny(
     ['src/gateway/**'],
-    ['../cli/**', '../../servers/**', '**/test/**'],
-    'the gateway sits below the CLI: server/, client/, transports/ and host/',
+    [
+      '../cli/**',
+      '../../servers/**',
+      '**/test/**',
+      '../host/**',
+      '../catalogue/*',
+      '!../catalogue/index.js',
+    ],
+    'the gateway sits below the CLI: server/, client/, transports/ and catalogue/index.js, never host/',
   ),
   deny(
     ['src/server/**'],
@@ -212,6 +253,10 @@ export default tseslint.config(
           patterns: [
             {
               regex: '(/src/|^\\.\\./)(jsonrpc|protocol|server|client)/(?!index\\.js$)',
+              message: 'servers and the CLI import public entries (index.js) only',
+            },
+            {
+              regex: '(/src/|^(\\.\\./)+)catalogue/(?!index\\.js$)',
               message: 'servers and the CLI import public entries (index.js) only',
             },
           ],

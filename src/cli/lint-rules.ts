@@ -3,7 +3,7 @@
 // tool or fill arguments wrong: missing or vague descriptions, schemas looser than their prose,
 // names that break the spec or look alike, and too much text in the context.
 import type { Tool } from '../client/index.js';
-import { ESTIMATE } from '../host/tokens.js';
+import { ESTIMATE } from '../catalogue/index.js';
 import { checkToolName, scanParamHeaders } from '../protocol/index.js';
 import { editDistance } from './did-you-mean.js';
 

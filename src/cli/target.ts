@@ -4,8 +4,9 @@
 import { readFile } from 'node:fs/promises';
 import process from 'node:process';
 import type { ClientOptions } from '../client/index.js';
+import type { HttpServerConfig, StdioServerConfig } from '../catalogue/index.js';
+import { parseServersConfig } from '../catalogue/index.js';
 import { Client, LocalError } from '../client/index.js';
-import { asObject, stringRecord } from '../internal/json.js';
 import type { Transport } from '../jsonrpc/index.js';
 import type { StreamableHttpClientTransport } from '../transports/http/index.js';
 import { createStreamableHttpClientTransport } from '../transports/http/index.js';
@@ -138,12 +139,18 @@ function commandTarget(command: readonly string[] | undefined): CommandTarget | 
   return { kind: 'command', command: program, args };
 }
 
+/** How a config file is written, the hint of every error in one. */
+const CONFIG_HINT = 'write {"mcpServers": {"name": {"command": "node", "args": ["server.js"]}}}';
+
 /**
- * Reads a Claude-Desktop-style config: `{"mcpServers": {name: {command, args, env, cwd} |
- * {url, headers}}}` (`servers` is accepted too, as VS Code writes it). Entries marked
- * `"disabled": true` are skipped. Throws UsageError for a missing or malformed file.
+ * The servers of a Claude-Desktop-style config file: `{"mcpServers": {name: {command, args, env,
+ * cwd} | {url, headers}}}` (`servers` too, as VS Code writes it), read by the catalogue's one
+ * parser; entries marked `"disabled": true` are left out. Throws UsageError for a missing,
+ * unreadable or malformed file, naming the file and the entry at fault.
  */
-export async function readConfig(path: string): Promise<Target[]> {
+export async function readServersFile(
+  path: string,
+): Promise<Record<string, StdioServerConfig | HttpServerConfig>> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(await readFile(path, 'utf8'));
@@ -151,49 +158,28 @@ export async function readConfig(path: string): Promise<Target[]> {
     const reason = error instanceof Error ? error.message : String(error);
     throw new UsageError(`cannot read config ${path}: ${reason}`);
   }
-  const root = asObject(parsed);
-  const servers = asObject(root?.['mcpServers'] ?? root?.['servers']);
-  if (servers === undefined) {
-    throw new UsageError(
-      `config ${path} has no "mcpServers" object`,
-      'write {"mcpServers": {"name": {"command": "node", "args": ["server.js"]}}}',
-    );
+  try {
+    return parseServersConfig(parsed, { source: path });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error), CONFIG_HINT);
   }
-  const targets: Target[] = [];
-  for (const [name, value] of Object.entries(servers)) {
-    const entry = asObject(value);
-    if (entry === undefined)
-      throw new UsageError(`config ${path}: server "${name}" is not an object`);
-    if (entry['disabled'] === true) continue;
-    targets.push(configEntry(name, entry, path));
-  }
-  return targets;
 }
 
-function configEntry(name: string, entry: Record<string, unknown>, path: string): Target {
-  const bad = (what: string) => new UsageError(`config ${path}: server "${name}" ${what}`);
-  if (typeof entry['url'] === 'string') {
-    const headers = stringRecord(entry['headers']);
-    if (headers === undefined) throw bad('has "headers" that are not strings');
-    return { ...urlTarget(entry['url'], headers), name };
-  }
-  const command = entry['command'];
-  if (typeof command !== 'string' || command === '') throw bad('has neither "command" nor "url"');
-  const args = entry['args'] ?? [];
-  if (!Array.isArray(args) || !args.every((arg) => typeof arg === 'string')) {
-    throw bad('has "args" that are not a list of strings');
-  }
-  const env = stringRecord(entry['env']);
-  if (env === undefined) throw bad('has "env" values that are not strings');
-  const cwd = entry['cwd'];
-  return {
-    kind: 'command',
-    command,
-    args,
-    env,
-    name,
-    ...(typeof cwd === 'string' ? { cwd } : {}),
-  };
+/** The servers of a config file (see {@link readServersFile}) as targets, named. */
+export async function readConfig(path: string): Promise<Target[]> {
+  const servers = await readServersFile(path);
+  return Object.entries(servers).map(([name, config]): Target => {
+    if ('url' in config)
+      return { kind: 'url', url: config.url, headers: config.headers ?? {}, name };
+    return {
+      kind: 'command',
+      command: config.command,
+      args: config.args ?? [],
+      ...(config.env === undefined ? {} : { env: config.env }),
+      name,
+      ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
+    };
+  });
 }
 
 /** How a target is named in output: its config name, else its URL or command line. */

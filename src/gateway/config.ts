@@ -1,8 +1,7 @@
-// The gateway's config: the host's `mcpServers` format (src/host/config.ts reads the servers),
-// plus, per server, an optional `tools` object that curates what the gateway serves of it.
-import type { ServerConfig } from '../host/config.js';
-import { parseServersConfig } from '../host/config.js';
-import { MODEL_TOOL_NAME } from '../host/names.js';
+// The gateway's config: the `mcpServers` format (src/catalogue/servers-config.ts reads the
+// servers), plus, per server, an optional `tools` object that curates what the gateway serves of it.
+import type { ServerConfig } from '../catalogue/index.js';
+import { MODEL_TOOL_NAME, parseServersConfig } from '../catalogue/index.js';
 import type { UpstreamLimits } from './upstream.js';
 
 /** What the gateway serves of one upstream's tools. Every field is optional. */

@@ -1,15 +1,18 @@
-// Gateway: many MCP servers behind one McpServer. Each upstream is a Client (any transport, any
-// revision); what they offer is registered on one McpServer (so it is served to every revision
-// over any transport), tools and prompts namespaced with the host's rules (src/host/names.ts),
-// and kept in step with the upstreams' lists. Requests are forwarded with their progress,
-// cancellation and errors; the upstreams' own requests (elicitation, sampling, roots) and logs
-// go to the downstream request that caused them (each forwarded call is tagged with it).
+// Gateway: many MCP servers behind one McpServer. Each upstream is a Client (any transport and
+// revision); what they offer is registered on one McpServer (served to every revision over any
+// transport), named as the host names tools (src/catalogue/), kept in step with the upstreams'
+// lists. Requests are forwarded with their progress, cancellation and errors; the upstreams' own
+// requests (elicitation, sampling, roots) and logs go to the downstream request that caused them.
 import type { CompleteRef, Prompt, Resource, ResourceTemplate, Tool } from '../client/index.js';
 import { JsonRpcError } from '../jsonrpc/errors.js';
-import { nameTools } from '../host/names.js';
-import { SEARCH_TOOLS, SEARCH_TOOLS_DEFINITION } from '../host/discovery.js';
-import type { Tokenizer } from '../host/tokens.js';
-import { ESTIMATE, serializeTool } from '../host/tokens.js';
+import type { Tokenizer } from '../catalogue/index.js';
+import {
+  ESTIMATE,
+  SEARCH_TOOLS,
+  SEARCH_TOOLS_DEFINITION,
+  nameTools,
+  serializeTool,
+} from '../catalogue/index.js';
 import type { JsonSchemaValidator } from '../protocol/json-schema/index.js';
 import { MetaKey } from '../protocol/version.js';
 import { McpServer } from '../server/index.js';

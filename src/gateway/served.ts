@@ -3,7 +3,7 @@
 import type { CallToolResult, Tool } from '../client/index.js';
 import { JsonRpcError } from '../jsonrpc/errors.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
-import { searchTools } from '../host/discovery.js';
+import { searchTools } from '../catalogue/index.js';
 import type { RegisteredHandle } from '../server/index.js';
 
 /** One tool as the gateway serves it. */

@@ -13,8 +13,8 @@ import type {
   SampleHandler,
   Tool,
 } from '../client/index.js';
-import type { ServerConfig } from '../host/config.js';
-import { createServerTransport } from '../host/config.js';
+import type { ServerConfig } from '../catalogue/index.js';
+import { createServerTransport } from '../catalogue/index.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 
 /** The fetch an HTTP upstream is reached with. */

@@ -10,12 +10,18 @@ import type {
   Tool,
 } from '../client/index.js';
 import { Client, JsonRpcError } from '../client/index.js';
+import type { ServerConfig, Tokenizer } from '../catalogue/index.js';
+import {
+  SEARCH_TOOLS,
+  SEARCH_TOOLS_DEFINITION,
+  createServerTransport,
+  loadTokenizerOrEstimate,
+  nameTools,
+  searchTools,
+  serializeTool,
+} from '../catalogue/index.js';
 import type { ApprovalCallback, ApprovalPolicy, Decision } from './approval.js';
 import { decide, ruleFor } from './approval.js';
-import type { ServerConfig } from './config.js';
-import { createServerTransport } from './config.js';
-import { SEARCH_TOOLS, SEARCH_TOOLS_DEFINITION, searchTools } from './discovery.js';
-import { nameTools } from './names.js';
 import { adaptInputSchema } from './schema.js';
 import type { ShapedResult } from './shape.js';
 import {
@@ -25,8 +31,6 @@ import {
   errorResult,
   shapeResult,
 } from './shape.js';
-import type { Tokenizer } from './tokens.js';
-import { loadTokenizerOrEstimate, serializeTool } from './tokens.js';
 import type {
   HostMessage,
   ModelAdapter,

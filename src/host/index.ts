@@ -37,15 +37,33 @@ export type { AnthropicOptions, AnthropicRequestBody } from './anthropic.js';
 export { ANTHROPIC_VERSION, anthropicBody, createAnthropicAdapter } from './anthropic.js';
 export type { OpenAiOptions, OpenAiRequestBody } from './openai.js';
 export { OPENAI_MAX_TOOLS, createOpenAiAdapter, openAiBody } from './openai.js';
+// The catalogue's names, exported here as before they moved to mcpkit/catalogue (docs/migration.md).
 export type {
+  CountTokens,
   HttpServerConfig,
+  NamedTool,
+  Searchable,
   ServerConfig,
+  ServerToolRef,
   StdioServerConfig,
+  Tokenizer,
   TransportServerConfig,
-} from './config.js';
-export { createServerTransport, parseServersConfig } from './config.js';
-export type { NamedTool, ServerToolRef } from './names.js';
-export { MODEL_TOOL_NAME, nameTools, sanitize } from './names.js';
+} from '../catalogue/index.js';
+export {
+  ENCODING,
+  ESTIMATE,
+  MODEL_TOOL_NAME,
+  SEARCH_TOOLS,
+  SEARCH_TOOLS_DEFINITION,
+  createServerTransport,
+  loadTokenizer,
+  loadTokenizerOrEstimate,
+  nameTools,
+  parseServersConfig,
+  sanitize,
+  searchTools,
+  serializeTool,
+} from '../catalogue/index.js';
 export { adaptInputSchema } from './schema.js';
 export type {
   ApprovalCallback,
@@ -70,13 +88,3 @@ export {
   shapeResult,
   truncateParts,
 } from './shape.js';
-export type { CountTokens, Tokenizer } from './tokens.js';
-export {
-  ENCODING,
-  ESTIMATE,
-  loadTokenizer,
-  loadTokenizerOrEstimate,
-  serializeTool,
-} from './tokens.js';
-export type { Searchable } from './discovery.js';
-export { SEARCH_TOOLS, SEARCH_TOOLS_DEFINITION, searchTools } from './discovery.js';

@@ -1,7 +1,7 @@
 // Result shaping: an MCP tool result (or the failure of a call) turned into the tool_result a
 // model gets. Each rule is its own function; shapeResult applies them in order.
 import type { CallToolResult, ReadResourceResult } from '../client/index.js';
-import type { Tokenizer } from './tokens.js';
+import type { Tokenizer } from '../catalogue/index.js';
 import type { ModelCapabilities, ResultContent, TextPart } from './types.js';
 
 /** What a model gets back for one call. */

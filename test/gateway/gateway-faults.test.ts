@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../src/client/index.js';
 import type { ListKind } from '../../src/client/index.js';
 import { Gateway, parseGatewayConfig } from '../../src/gateway/index.js';
-import { loadTokenizer } from '../../src/host/tokens.js';
+import { loadTokenizer } from '../../src/catalogue/index.js';
 import { createStreamableHttpClientTransport } from '../../src/transports/http/client/transport.js';
 import { listen } from '../../src/transports/http/server/node.js';
 import { BIN, cli, closedPort, spawnCli, waitFor } from '../cli/run-cli.js';

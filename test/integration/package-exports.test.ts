@@ -28,6 +28,7 @@ const EXPECTED: Record<string, string[]> = {
   './auth': ['createJwtVerifier', 'AuthError'],
   './gateway': ['Gateway', 'parseGatewayConfig', 'Upstream'],
   './host': ['Host', 'createAnthropicAdapter', 'createOpenAiAdapter', 'ModelError'],
+  './catalogue': ['parseServersConfig', 'createServerTransport', 'nameTools', 'searchTools'],
   './servers/pingme': ['createPingmeServer', 'registerPingme'],
   './servers/everything': ['createEverythingServer', 'registerEverything'],
   './servers/sql': ['createSqlServer', 'registerSql'],
@@ -68,6 +69,29 @@ describe.skipIf(!hasDist)('package exports (dist/esm through the package name)',
     expect(client.LocalError).toBe(jsonrpc.LocalError);
     expect(root.McpServer).toBe(server.McpServer);
     expect(root.Client).toBe(client.Client);
+  });
+
+  it('keeps the names that moved from mcpkit/host to mcpkit/catalogue under both subpaths', async () => {
+    const [host, catalogue] = await Promise.all(['./host', './catalogue'].map(load));
+    const moved = [
+      'parseServersConfig',
+      'createServerTransport',
+      'nameTools',
+      'sanitize',
+      'MODEL_TOOL_NAME',
+      'loadTokenizer',
+      'loadTokenizerOrEstimate',
+      'serializeTool',
+      'ENCODING',
+      'ESTIMATE',
+      'searchTools',
+      'SEARCH_TOOLS',
+      'SEARCH_TOOLS_DEFINITION',
+    ];
+    for (const name of moved) {
+      expect(catalogue[name], name).toBeDefined();
+      expect(host[name], name).toBe(catalogue[name]);
+    }
   });
 
   it('recognizes an error class of one subpath in the code of another', async () => {

@@ -1,23 +1,16 @@
 // mcpkit chat: a model connected to MCP servers, at the terminal or one-shot (-p). The host
 // (mcpkit/host) does the work: tool definitions in, tool calls out, results back, with approval
 // prompts; this command picks the model API, reads the servers and shows what happens.
-import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
+import type { ServerConfig } from '../../catalogue/index.js';
 import type {
   ApprovalRequest,
   HostEvent,
   HostMessage,
   ModelAdapter,
   RunResult,
-  ServerConfig,
 } from '../../host/index.js';
-import {
-  Host,
-  ModelError,
-  createAnthropicAdapter,
-  createOpenAiAdapter,
-  parseServersConfig,
-} from '../../host/index.js';
+import { Host, ModelError, createAnthropicAdapter, createOpenAiAdapter } from '../../host/index.js';
 import { SHARED_HELP, flag, text, texts } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { runCommand } from '../command.js';
@@ -26,7 +19,7 @@ import { createElicitHandler, openPrompter } from '../elicit.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { truncate, writeJson } from '../output.js';
-import { isUrl } from '../target.js';
+import { isUrl, readServersFile } from '../target.js';
 import { version } from '../version.js';
 
 /** The default model of each API. */
@@ -312,24 +305,7 @@ async function askApproval(
 async function gatherServers(ctx: CommandContext): Promise<Record<string, ServerConfig>> {
   const servers: Record<string, ServerConfig> = {};
   const configPath = text(ctx.parsed, 'config');
-  if (configPath !== undefined) {
-    let json: unknown;
-    try {
-      json = JSON.parse(await readFile(configPath, 'utf8'));
-    } catch (error) {
-      throw new UsageError(
-        `cannot read config ${configPath}: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
-    try {
-      Object.assign(servers, parseServersConfig(json));
-    } catch (error) {
-      throw new UsageError(
-        `config ${configPath}: ${error instanceof Error ? error.message : String(error)}`,
-        'write {"mcpServers": {"name": {"command": "node", "args": ["server.js"]}}}',
-      );
-    }
-  }
+  if (configPath !== undefined) Object.assign(servers, await readServersFile(configPath));
   const add = (name: string, config: ServerConfig) => {
     let unique = name;
     for (let n = 2; unique in servers; n++) unique = `${name}-${String(n)}`;

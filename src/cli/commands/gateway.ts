@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { Gateway, parseGatewayConfig } from '../../gateway/index.js';
 import type { GatewayConfig } from '../../gateway/index.js';
-import { loadTokenizerOrEstimate } from '../../host/tokens.js';
+import { loadTokenizerOrEstimate } from '../../catalogue/index.js';
 import { listen } from '../../transports/http/server/node.js';
 import { createStdioServerTransport } from '../../transports/stdio/index.js';
 import { flag, positiveInteger, text, texts } from '../args.js';

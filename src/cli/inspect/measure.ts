@@ -1,8 +1,8 @@
 // What the inspector adds to a server's tools: each one's token cost (the counter mcpkit budget
 // uses), the mcpkit lint findings by tool, and a result's check against its outputSchema.
 import type { CallToolResult, Tool } from '../../client/index.js';
-import type { Tokenizer } from '../../host/tokens.js';
-import { serializeTool } from '../../host/tokens.js';
+import type { Tokenizer } from '../../catalogue/index.js';
+import { serializeTool } from '../../catalogue/index.js';
 import { compileJsonSchema, formatIssues } from '../../protocol/json-schema/index.js';
 import { lintServers } from '../lint-rules.js';
 import type { LintView, State } from './session.js';

@@ -13,8 +13,8 @@ import type {
   Tool,
 } from '../../client/index.js';
 import { Client, JsonRpcError, LocalError } from '../../client/index.js';
-import type { Tokenizer } from '../../host/tokens.js';
-import { loadTokenizerOrEstimate } from '../../host/tokens.js';
+import type { Tokenizer } from '../../catalogue/index.js';
+import { loadTokenizerOrEstimate } from '../../catalogue/index.js';
 import type { Transport } from '../../jsonrpc/index.js';
 import type { HttpAuthorizer } from '../../protocol/auth.js';
 import type { ProtocolRevision } from '../../protocol/version.js';

@@ -1,13 +1,16 @@
 // Progressive discovery: above a token budget (or a model API's tool limit) the model gets a
 // `search_tools` meta-tool instead of every definition, and the tools a search finds are loaded
-// for the turns that follow.
-import type { ModelTool } from './types.js';
+// for the turns that follow. The host (mcpkit chat) and the gateway both offer it.
 
 /** The meta-tool's name. */
 export const SEARCH_TOOLS = 'search_tools';
 
-/** The meta-tool's definition. */
-export const SEARCH_TOOLS_DEFINITION: ModelTool = {
+/** The meta-tool's definition (a host's `ModelTool`). */
+export const SEARCH_TOOLS_DEFINITION: {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: Record<string, unknown>;
+} = {
   name: SEARCH_TOOLS,
   description:
     'Searches the tools of the connected MCP servers by keywords and makes the matching tools available to call in the next step. Use it first when no listed tool fits the task.',

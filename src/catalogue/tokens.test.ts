@@ -6,7 +6,6 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { truncateParts } from './shape.js';
 import { CHUNK_CHARS, MAX_COUNTED_CHARS, chunks, loadTokenizer } from './tokens.js';
 
 const tokenizer = await loadTokenizer();
@@ -91,15 +90,5 @@ describe('cut', () => {
       expect(text.startsWith(cut)).toBe(true);
       expect(whole(cut)).toBe(Math.min(tokens, whole(text)));
     }
-  });
-
-  it('truncates 3 MB of one character in under a second', () => {
-    const parts = [{ type: 'text' as const, text: 'B'.repeat(3_000_000) }];
-    let result: ReturnType<typeof truncateParts> | undefined;
-    const ms = timed(() => (result = truncateParts(parts, { tokenizer, maxTokens: 10_000 })));
-    expect(ms).toBeLessThan(1000);
-    const kept = result?.parts[0];
-    expect(kept?.type === 'text' && kept.text.length).toBeGreaterThan(0);
-    expect(result?.truncated?.keptTokens).toBeLessThanOrEqual(10_000);
   });
 });

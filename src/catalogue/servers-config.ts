@@ -38,50 +38,76 @@ export interface TransportServerConfig {
 /** One server of a config. */
 export type ServerConfig = StdioServerConfig | HttpServerConfig | TransportServerConfig;
 
+/** Options of {@link parseServersConfig}. */
+export interface ParseServersOptions {
+  /**
+   * Where the config comes from (a file's path). When given, every message names it: `config
+   * <source> has no "mcpServers" object`, `config <source>: server "x" ...`.
+   */
+  readonly source?: string;
+}
+
 /**
  * Reads a parsed config: `{"mcpServers": {name: entry}}` (`servers`, as VS Code writes it, too).
  * Entries with `"disabled": true` are left out; `"trusted": true` is kept (only when true).
- * Throws TypeError naming the entry at fault.
+ * Throws TypeError naming the entry at fault. The one reader of the format: the host, the
+ * gateway and the CLI all read configs with it.
  */
-export function parseServersConfig(json: unknown): Record<string, ServerConfig> {
+export function parseServersConfig(
+  json: unknown,
+  options: ParseServersOptions = {},
+): Record<string, StdioServerConfig | HttpServerConfig> {
+  const { source } = options;
   const root = asObject(json);
   const servers = asObject(root?.['mcpServers'] ?? root?.['servers']);
-  if (servers === undefined) throw new TypeError('the config has no "mcpServers" object');
-  const out: Record<string, ServerConfig> = {};
+  if (servers === undefined) {
+    throw new TypeError(
+      `${source === undefined ? 'the config' : `config ${source}`} has no "mcpServers" object`,
+    );
+  }
+  const out: Record<string, StdioServerConfig | HttpServerConfig> = {};
   for (const [name, value] of Object.entries(servers)) {
+    const prefix = source === undefined ? '' : `config ${source}: `;
+    const bad = (what: string) => new TypeError(`${prefix}server "${name}" ${what}`);
     const entry = asObject(value);
-    const bad = (what: string) => new TypeError(`server "${name}" ${what}`);
     if (entry === undefined) throw bad('is not an object');
     if (entry['disabled'] === true) continue;
-    const trusted = entry['trusted'];
-    if (trusted !== undefined && typeof trusted !== 'boolean') {
-      throw bad('has a "trusted" that is not true or false');
-    }
-    const trust = trusted === true ? { trusted } : {};
-    if (typeof entry['url'] === 'string') {
-      try {
-        new URL(entry['url']);
-      } catch {
-        throw bad(`has an invalid "url": ${entry['url']}`);
-      }
-      const headers = stringRecord(entry['headers']);
-      if (headers === undefined) throw bad('has "headers" that are not strings');
-      out[name] = { url: entry['url'], headers, ...trust };
-      continue;
-    }
-    const command = entry['command'];
-    if (typeof command !== 'string' || command === '') throw bad('has neither "command" nor "url"');
-    const args = entry['args'] ?? [];
-    if (!Array.isArray(args) || !args.every((arg) => typeof arg === 'string')) {
-      throw bad('has "args" that are not a list of strings');
-    }
-    const env = stringRecord(entry['env']);
-    if (env === undefined) throw bad('has "env" values that are not strings');
-    const cwd = entry['cwd'];
-    if (cwd !== undefined && typeof cwd !== 'string') throw bad('has a "cwd" that is not a string');
-    out[name] = { command, args, env, ...(cwd === undefined ? {} : { cwd }), ...trust };
+    out[name] = parseEntry(entry, bad);
   }
   return out;
+}
+
+/** One enabled entry; `bad` makes the error for what is wrong with it. */
+function parseEntry(
+  entry: Record<string, unknown>,
+  bad: (what: string) => TypeError,
+): StdioServerConfig | HttpServerConfig {
+  const trusted = entry['trusted'];
+  if (trusted !== undefined && typeof trusted !== 'boolean') {
+    throw bad('has a "trusted" that is not true or false');
+  }
+  const trust = trusted === true ? { trusted } : {};
+  if (typeof entry['url'] === 'string') {
+    try {
+      new URL(entry['url']);
+    } catch {
+      throw bad(`has an invalid "url": ${entry['url']}`);
+    }
+    const headers = stringRecord(entry['headers']);
+    if (headers === undefined) throw bad('has "headers" that are not strings');
+    return { url: entry['url'], headers, ...trust };
+  }
+  const command = entry['command'];
+  if (typeof command !== 'string' || command === '') throw bad('has neither "command" nor "url"');
+  const args = entry['args'] ?? [];
+  if (!Array.isArray(args) || !args.every((arg) => typeof arg === 'string')) {
+    throw bad('has "args" that are not a list of strings');
+  }
+  const env = stringRecord(entry['env']);
+  if (env === undefined) throw bad('has "env" values that are not strings');
+  const cwd = entry['cwd'];
+  if (cwd !== undefined && typeof cwd !== 'string') throw bad('has a "cwd" that is not a string');
+  return { command, args, env, ...(cwd === undefined ? {} : { cwd }), ...trust };
 }
 
 /** The transport to a configured server. */
