@@ -1,9 +1,6 @@
-// createStreamableHttpHandler: the runtime-neutral Streamable HTTP server, built as a chain of
-// HTTP middleware in front of the MCP endpoint (endpoint.ts), which routes by verb. Its one
-// entry, `serve`, takes an HttpExchange and answers an HttpReply; node.ts and fetch.ts adapt it
-// to their runtimes. The chain, in order: health endpoint, protected resource metadata, 404 for
-// other paths, Host/Origin guard, CORS, shutdown and in-flight tracking, the user's middleware,
-// the bearer gate, the session store, the endpoint.
+// createStreamableHttpHandler: the runtime-neutral Streamable HTTP server, a chain of HTTP
+// middleware in front of the MCP endpoint (endpoint.ts), which routes by verb. node.ts and
+// fetch.ts adapt its one entry, `serve`, to their runtimes. The chain: docs/transports.md.
 import type { MaybePromise } from '../../../internal/maybe.js';
 import type { Connectable } from '../../../protocol/connectable.js';
 import { EarlyServers, bearerGate, metadataDocument } from './auth-gate.js';
@@ -85,7 +82,7 @@ export function createStreamableHttpHandler(
     steps.push(bearerGate(auth, { report: resolved.onError, failed, early }));
   }
   if (stored !== undefined) steps.push(stored.middleware);
-  const serve: (exchange: HttpExchange, answer: Answer) => void = chain(steps, mcpEndpoint(ctx));
+  const serve = chain(steps, mcpEndpoint(ctx));
   return {
     serve,
     close(closeOptions = {}) {
