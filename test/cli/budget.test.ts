@@ -118,4 +118,36 @@ describe.concurrent('mcpkit budget', () => {
     const ran = await cli(['budget']);
     expect(ran.code).toBe(3);
   });
+
+  it('exits 3 for a config file it cannot read or that the mcpServers parser refuses, naming the file and the entry', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mcpkit-budget-'));
+    const missing = join(dir, 'missing.json');
+    const cases: [unknown, string][] = [
+      [{}, `config ${join(dir, 'c0.json')} has no "mcpServers" object`],
+      [{ mcpServers: { a: 1 } }, `config ${join(dir, 'c1.json')}: server "a" is not an object`],
+      [
+        { mcpServers: { a: { args: [] } } },
+        `config ${join(dir, 'c2.json')}: server "a" has neither "command" nor "url"`,
+      ],
+      [
+        { mcpServers: { a: { url: 'nope' } } },
+        `config ${join(dir, 'c3.json')}: server "a" has an invalid "url": nope`,
+      ],
+      [
+        { mcpServers: { a: { command: 'x', cwd: 7 } } },
+        `config ${join(dir, 'c4.json')}: server "a" has a "cwd" that is not a string`,
+      ],
+    ];
+    for (const [index, [content, message]] of cases.entries()) {
+      const path = join(dir, `c${String(index)}.json`);
+      await writeFile(path, JSON.stringify(content));
+      const ran = await cli(['budget', '--config', path]);
+      expect(ran.code, message).toBe(3);
+      expect(ran.stderr).toContain(message);
+      expect(ran.stderr).toContain('{"mcpServers": {"name": {"command": "node"');
+    }
+    const ran = await cli(['budget', '--config', missing]);
+    expect(ran.code).toBe(3);
+    expect(ran.stderr).toContain(`cannot read config ${missing}`);
+  });
 });
