@@ -165,12 +165,15 @@ export function callTool(
   call: ToolRun,
 ): MaybePromise<Spec.CallToolResult> {
   const checked = tool.input.check(args ?? {});
+  // Without middleware the handler runs at once, as it did before middleware existed.
+  const run = call.through === undefined ? runTool : runThrough;
   // A synchronous check (the built-in validator's) is used as is: no microtask hop.
-  if (isPromise(checked)) return checked.then((done) => runChecked(tool, done, call));
-  return runChecked(tool, checked, call);
+  if (isPromise(checked)) return checked.then((done) => run(tool, done, call));
+  return run(tool, checked, call);
 }
 
-function runChecked(
+/** Runs a call through the tool-call middleware (valid arguments only) to the handler. */
+function runThrough(
   tool: CompiledTool,
   checked: Checked,
   call: ToolRun,
