@@ -26,8 +26,11 @@ export const HttpErrorCode = {
   HttpStatus: -32000,
   /** The session expired: HTTP 404 to a request that carried an `Mcp-Session-Id`. */
   SessionExpired: -32001,
-  /** The response stream ended before the response arrived, and could not be resumed. */
-  StreamEnded: -32003,
+  /**
+   * The response stream ended before the response arrived, and could not be resumed. (-32003 is
+   * the server's "insufficient scope", `INSUFFICIENT_SCOPE` of `mcpkit/protocol`.)
+   */
+  StreamEnded: -32004,
 } as const;
 
 /** The `data` of an error with one of the {@link HttpErrorCode} codes. */
