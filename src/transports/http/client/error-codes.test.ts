@@ -1,7 +1,6 @@
 // Every error code means one thing: the HTTP client's own codes are none of the protocol's.
 import { describe, expect, it } from 'vitest';
-import { INSUFFICIENT_SCOPE } from '../../../protocol/auth.js';
-import { McpErrorCode } from '../../../protocol/errors.js';
+import { INSUFFICIENT_SCOPE, McpErrorCode } from '../../../protocol/index.js';
 import { HttpErrorCode } from './http.js';
 
 describe('HttpErrorCode', () => {
