@@ -243,7 +243,9 @@ export default tseslint.config(
     },
   },
   {
-    // L4 sits on the public surface: each layer's index.js and the transports' entry files.
+    // L4 sits on the public surface: each layer's index.js and the transports' entry files (the
+    // package's subpaths), at any depth (`../../protocol/x.js` from src/cli/commands/ too).
+    // src/internal/ (helpers every layer shares) and src/redis/ are not matched.
     files: ['servers/**', 'src/cli/**'],
     ignores: ['**/*.test.ts', 'servers/**/test/**'],
     rules: {
@@ -252,12 +254,14 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '(/src/|^\\.\\./)(jsonrpc|protocol|server|client)/(?!index\\.js$)',
+              regex:
+                '(/src/|^(\\.\\./)+)(jsonrpc|protocol|server|client|catalogue|host|gateway|auth)/(?!index\\.js$)',
               message: 'servers and the CLI import public entries (index.js) only',
             },
             {
-              regex: '(/src/|^(\\.\\./)+)catalogue/(?!index\\.js$)',
-              message: 'servers and the CLI import public entries (index.js) only',
+              regex:
+                '(/src/|^(\\.\\./)+)(transports/(?!(memory|http/node|http/index|stdio/index)\\.js$)|validators/(?!ajv\\.js$))',
+              message: 'servers and the CLI import public entries (the package subpaths) only',
             },
           ],
         },

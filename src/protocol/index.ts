@@ -91,6 +91,8 @@ export {
   TOOL_NAME_MAX_LENGTH,
 } from './names.js';
 export { UriTemplate, isUriTemplate } from './uri-template/index.js';
+// The built-in JSON Schema validator: compile a schema, and its issues as readable lines.
+export { compileJsonSchema, formatIssues } from './json-schema/index.js';
 export type {
   UriTemplateMatch,
   UriTemplateValue,

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { Gateway, parseGatewayConfig } from '../../gateway/index.js';
 import type { GatewayConfig } from '../../gateway/index.js';
 import { loadTokenizerOrEstimate } from '../../catalogue/index.js';
-import { listen } from '../../transports/http/server/node.js';
+import { listen } from '../../transports/http/node.js';
 import { createStdioServerTransport } from '../../transports/stdio/index.js';
 import { flag, positiveInteger, text, texts } from '../args.js';
 import type { CommandContext } from '../command.js';

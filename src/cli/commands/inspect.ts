@@ -3,8 +3,8 @@
 // browser where there is one, and runs until SIGINT or SIGTERM, closing the MCP session then.
 import { spawn } from 'node:child_process';
 import process from 'node:process';
-import { isProtocolRevision, PROTOCOL_REVISIONS } from '../../protocol/version.js';
-import type { ProtocolRevision } from '../../protocol/version.js';
+import { isProtocolRevision, PROTOCOL_REVISIONS } from '../../protocol/index.js';
+import type { ProtocolRevision } from '../../protocol/index.js';
 import { flag, text } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { noMoreArguments, runCommand } from '../command.js';

@@ -3,7 +3,7 @@
 // answers with what the transcript holds. Exit 0 when equal, 1 with the differences.
 import { readFile } from 'node:fs/promises';
 import type { Message, Transport } from '../../jsonrpc/index.js';
-import { isProtocolRevision } from '../../protocol/version.js';
+import { isProtocolRevision } from '../../protocol/index.js';
 import { createStreamableHttpClientTransport } from '../../transports/http/index.js';
 import { createStdioClientTransport } from '../../transports/stdio/index.js';
 import { SHARED_HELP } from '../args.js';

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import process from 'node:process';
 // The node:http face is its own public entry (mcpkit/transports/http/node), keeping the
 // transports/http index runtime-neutral.
-import { listen } from '../../transports/http/server/node.js';
+import { listen } from '../../transports/http/node.js';
 import { createStdioServerTransport } from '../../transports/stdio/index.js';
 import { flag, text, texts } from '../args.js';
 import type { CommandContext } from '../command.js';

@@ -1,8 +1,8 @@
 // What the page sends, checked: the target of POST /api/connect, a mode, roots, and the answers
 // to the server's questions. Each reader throws ApiError(400) naming what is wrong.
 import type { Root } from '../../client/index.js';
-import type { ProtocolRevision } from '../../protocol/version.js';
-import { isProtocolRevision } from '../../protocol/version.js';
+import type { ProtocolRevision } from '../../protocol/index.js';
+import { isProtocolRevision } from '../../protocol/index.js';
 import type { Target } from '../target.js';
 import { ApiError, asObject } from './api-error.js';
 import type { TargetView } from './session.js';

@@ -3,7 +3,7 @@
 import type { CallToolResult, Tool } from '../../client/index.js';
 import type { Tokenizer } from '../../catalogue/index.js';
 import { serializeTool } from '../../catalogue/index.js';
-import { compileJsonSchema, formatIssues } from '../../protocol/json-schema/index.js';
+import { compileJsonSchema, formatIssues } from '../../protocol/index.js';
 import { lintServers } from '../lint-rules.js';
 import type { LintView, State } from './session.js';
 

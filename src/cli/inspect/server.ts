@@ -4,7 +4,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import type { ProtocolRevision } from '../../protocol/version.js';
+import type { ProtocolRevision } from '../../protocol/index.js';
 import type { Target } from '../target.js';
 import { handleApi, sendJson } from './api.js';
 import { defaultUiDir, serveStatic } from './assets.js';
