@@ -2,7 +2,7 @@
 // belong to: each forwarded call is tagged with the downstream request it serves, and is in
 // flight while it runs.
 import type { CallOptions, ElicitHandler, RootsHandler, SampleHandler } from '../client/index.js';
-import { JsonRpcError } from '../jsonrpc/errors.js';
+import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { HandlerContext } from '../server/index.js';
 import type { UpstreamHooks } from './upstream.js';
@@ -77,7 +77,7 @@ export class Routing {
     const call = this.callOf(upstream, tag);
     if (call === undefined) {
       throw new JsonRpcError(
-        -32603,
+        ErrorCode.InternalError,
         `the gateway has no downstream request in flight to answer this ${what} request`,
       );
     }

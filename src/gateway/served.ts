@@ -1,7 +1,7 @@
 // What the gateway serves of an upstream's entries: the fields that pass through, results as a
 // handler returns them, errors as answers, and registrations kept in step with the lists.
 import type { CallToolResult, Tool } from '../client/index.js';
-import { JsonRpcError } from '../jsonrpc/errors.js';
+import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import { searchTools } from '../catalogue/index.js';
 import type { RegisteredHandle } from '../server/index.js';
@@ -141,7 +141,10 @@ export function toolResult(result: CallToolResult): Record<string, unknown> {
  */
 export function rethrow(error: unknown): never {
   if (error instanceof JsonRpcError) throw error;
-  throw new JsonRpcError(-32603, error instanceof Error ? error.message : String(error));
+  throw new JsonRpcError(
+    ErrorCode.InternalError,
+    error instanceof Error ? error.message : String(error),
+  );
 }
 
 /** The variable names of an RFC 6570 template (`{a}`, `{+b}`, `{?c,d*}`, `{e:3}`). */

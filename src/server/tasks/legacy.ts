@@ -5,7 +5,7 @@
 // `_meta`), and the answer resumes it: the task's input requests, delivered instead of polled.
 // tasks/list and tasks/cancel too.
 import { sleep } from '../../internal/abort.js';
-import { JsonRpcError } from '../../jsonrpc/errors.js';
+import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors.js';
 import { principalKey } from '../../protocol/auth.js';
 import { invalidParams } from '../../protocol/errors.js';
 import { isTerminal } from '../../protocol/tasks.js';
@@ -148,7 +148,7 @@ export async function legacyResult(call: Call): Promise<unknown> {
   if (record.status === 'failed' && record.error !== undefined) {
     throw new JsonRpcError(record.error.code, record.error.message, record.error.data);
   }
-  throw new JsonRpcError(-32603, `task ${record.taskId} was cancelled`);
+  throw new JsonRpcError(ErrorCode.InternalError, `task ${record.taskId} was cancelled`);
 }
 
 /** Waits for the task's end, sending its input requests not yet sent. */

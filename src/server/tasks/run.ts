@@ -3,7 +3,7 @@
 // requests in `inputRequests`) until tasks/update brings the answers; tasks/cancel aborts its
 // signal; its outcome is stored: `completed` with the result (an `isError` result included),
 // `failed` with the JSON-RPC error of a protocol fault, `cancelled` when it was cancelled.
-import { JsonRpcError } from '../../jsonrpc/errors.js';
+import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors.js';
 import type * as Spec from '../../protocol/schema/2026-07-28.js';
 import type { TaskStatus } from '../../protocol/tasks.js';
 import type { InputAsker } from '../context.js';
@@ -204,7 +204,7 @@ export class TaskRun implements InputAsker {
       const error =
         outcome.error instanceof JsonRpcError
           ? outcome.error
-          : new JsonRpcError(-32603, 'internal error while running the task');
+          : new JsonRpcError(ErrorCode.InternalError, 'internal error while running the task');
       if (!(outcome.error instanceof JsonRpcError)) this.#report(outcome.error, 'task');
       const wire: { code: number; message: string; data?: unknown } = {
         code: error.code,
@@ -243,7 +243,7 @@ export class TaskRun implements InputAsker {
   }
 
   #cancelled(): JsonRpcError {
-    return new JsonRpcError(-32800, 'the task was cancelled');
+    return new JsonRpcError(ErrorCode.RequestCancelled, 'the task was cancelled');
   }
 
   /** Applies `fields` to the record (undefined removes a field) and queues its write. */
