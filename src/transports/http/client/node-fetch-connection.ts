@@ -1,0 +1,161 @@
+// One socket of a pool and the exchange on it: requests one at a time (no pipelining), the
+// response fed to its Exchange as bytes arrive, the socket released to the pool when a response
+// ends on a reusable connection and destroyed otherwise (error, abort, unasked bytes).
+import type { Socket } from 'node:net';
+import type { Outcome } from './node-fetch-exchange.js';
+import { Exchange } from './node-fetch-exchange.js';
+import type { Request1, Settings } from './node-fetch-request.js';
+import { abortReason, fetchFailed } from './node-fetch-request.js';
+
+/** A reused connection closed before any byte of the response: the request may be sent again. */
+export class StaleConnection extends Error {}
+
+export interface PoolHooks {
+  release(connection: Connection): void;
+  closed(connection: Connection): void;
+}
+
+/**
+ * One socket and the exchange on it. Requests go one at a time (no pipelining); the response
+ * parser is incremental. Listeners stay on the socket for its whole life.
+ */
+export class Connection {
+  readonly #socket: Socket;
+  readonly #settings: Settings;
+  readonly #hooks: PoolHooks;
+  #used = false;
+  #dead = false;
+  #exchange: Exchange | undefined;
+
+  constructor(socket: Socket, settings: Settings, hooks: PoolHooks) {
+    this.#socket = socket;
+    this.#settings = settings;
+    this.#hooks = hooks;
+    socket.on('data', (chunk: Buffer) => {
+      this.#data(chunk);
+    });
+    socket.on('end', () => {
+      this.#end();
+    });
+    socket.on('error', (error) => {
+      this.#fail(error);
+    });
+    socket.on('close', () => {
+      this.#close();
+    });
+    socket.on('timeout', () => {
+      this.destroy();
+    });
+  }
+
+  /** Whether it can carry a request now. */
+  get usable(): boolean {
+    return !this.#dead && this.#exchange === undefined && this.#socket.readyState === 'open';
+  }
+
+  destroy(error?: Error): void {
+    this.#dead = true;
+    this.#socket.destroy(error);
+  }
+
+  exchange(request: Request1, signal: AbortSignal | undefined): Promise<Response> {
+    const reused = this.#used;
+    this.#used = true;
+    this.#socket.setTimeout(0);
+    this.#socket.ref();
+    return new Promise<Response>((resolve, reject) => {
+      const exchange = new Exchange({ request, settings: this.#settings, reused }, resolve, reject);
+      exchange.onResume = () => this.#socket.resume();
+      exchange.onCancel = () => {
+        this.destroy();
+      };
+      this.#exchange = exchange;
+      if (signal !== undefined) {
+        const onAbort = (): void => {
+          const reason = abortReason(signal);
+          exchange.fail(reason);
+          this.destroy();
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        exchange.cleanup = () => {
+          signal.removeEventListener('abort', onAbort);
+        };
+      }
+      this.#write(request);
+    });
+  }
+
+  #write(request: Request1): void {
+    const { head, body } = request;
+    if (body === undefined) this.#socket.write(head, 'latin1');
+    else if (typeof body === 'string') this.#socket.write(head + body);
+    else {
+      this.#socket.cork();
+      this.#socket.write(head, 'latin1');
+      this.#socket.write(body);
+      this.#socket.uncork();
+    }
+  }
+
+  #data(chunk: Buffer): void {
+    const exchange = this.#exchange;
+    if (exchange === undefined) {
+      this.destroy(); // bytes nobody asked for: the connection cannot be trusted any more
+      return;
+    }
+    let outcome: Outcome;
+    try {
+      outcome = exchange.feed(chunk);
+    } catch (error) {
+      exchange.fail(fetchFailed(error));
+      this.#exchange = undefined;
+      this.destroy();
+      return;
+    }
+    if (outcome === 'done') this.#finish(exchange.reusable);
+    else if (outcome === 'pause') this.#socket.pause();
+  }
+
+  #end(): void {
+    const exchange = this.#exchange;
+    if (exchange === undefined) return;
+    if (exchange.endOfStream()) this.#finish(false);
+  }
+
+  #fail(error: Error): void {
+    const exchange = this.#exchange;
+    this.#dead = true;
+    if (exchange === undefined) return;
+    exchange.fail(
+      exchange.stale ? new StaleConnection('closed', { cause: error }) : fetchFailed(error),
+    );
+    this.#exchange = undefined;
+  }
+
+  #close(): void {
+    this.#dead = true;
+    const exchange = this.#exchange;
+    if (exchange !== undefined) {
+      const cause = new Error('the server closed the connection before the response ended');
+      if (!exchange.endOfStream()) {
+        exchange.fail(
+          exchange.stale ? new StaleConnection('closed', { cause }) : fetchFailed(cause),
+        );
+      }
+      this.#exchange = undefined;
+    }
+    this.#hooks.closed(this);
+  }
+
+  #finish(reusable: boolean): void {
+    this.#exchange?.cleanup?.();
+    this.#exchange = undefined;
+    if (!reusable || this.#dead) {
+      this.destroy();
+      return;
+    }
+    this.#socket.setTimeout(this.#settings.idleTimeoutMs);
+    this.#socket.unref();
+    this.#hooks.release(this);
+  }
+}

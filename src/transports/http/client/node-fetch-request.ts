@@ -1,0 +1,172 @@
+// The request side of createNodeFetch: its checked settings, a URL parsed into where to connect
+// and what to put on the request line, a fetch init made into a head and body ready to write
+// (invalid names, values and bodies throw a TypeError before anything is sent), and the errors a
+// fetch rejects with.
+import type { ConnectionOptions } from 'node:tls';
+
+const FORBIDDEN = new Set([
+  'host',
+  'content-length',
+  'connection',
+  'transfer-encoding',
+  'keep-alive',
+  'upgrade',
+]);
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const BAD_VALUE = /[\r\n\0]/;
+
+/** createNodeFetch's options, checked and defaulted. */
+export interface Settings {
+  readonly maxSockets: number;
+  readonly idleTimeoutMs: number;
+  readonly maxHeaderBytes: number;
+  readonly maxBodyBytes: number;
+  readonly tls: Omit<ConnectionOptions, 'host' | 'port' | 'servername' | 'socket'>;
+}
+
+/** A parsed URL: where to connect and what to put on the request line. */
+export interface Target {
+  readonly origin: string;
+  readonly secure: boolean;
+  readonly hostname: string;
+  readonly port: number;
+  readonly hostHeader: string;
+  readonly path: string;
+}
+
+/** A request ready to write. */
+export interface Request1 {
+  readonly method: string;
+  readonly head: string;
+  readonly body: string | Buffer | undefined;
+  /** Whether it may be sent again when a reused connection turns out closed. */
+  readonly idempotent: boolean;
+}
+export function targetOf(input: string | URL, cache: Map<string, Target>): Target {
+  const key = typeof input === 'string' ? input : input.href;
+  const cached = cache.get(key);
+  if (cached !== undefined) return cached;
+  let url: URL;
+  try {
+    url = new URL(key);
+  } catch (error) {
+    throw new TypeError(`fetch: invalid URL ${JSON.stringify(key)}`, { cause: error });
+  }
+  const secure = url.protocol === 'https:';
+  if (!secure && url.protocol !== 'http:') {
+    throw new TypeError(`fetch: unsupported protocol ${url.protocol} (http: and https: only)`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new TypeError('fetch: a URL with credentials is not allowed');
+  }
+  const port = url.port === '' ? (secure ? 443 : 80) : Number(url.port);
+  const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  const target: Target = {
+    origin: url.origin,
+    secure,
+    hostname,
+    port,
+    hostHeader: url.host,
+    path: `${url.pathname}${url.search}`,
+  };
+  if (cache.size >= 256) cache.clear();
+  cache.set(key, target);
+  return target;
+}
+
+export function requestOf(target: Target, init: RequestInit): Request1 {
+  const method = (init.method ?? 'GET').toUpperCase();
+  if (!TOKEN.test(method)) throw new TypeError(`fetch: invalid method ${JSON.stringify(method)}`);
+  let head = `${method} ${target.path} HTTP/1.1\r\nhost: ${target.hostHeader}\r\n`;
+  const has = { accept: false, type: false };
+  const add = (name: string, value: string): void => {
+    const lower = headerName(name);
+    if (lower === null) return;
+    const trimmed = value.trim();
+    if (BAD_VALUE.test(trimmed)) {
+      throw new TypeError(`fetch: invalid value of header ${name} (CR, LF or NUL)`);
+    }
+    if (lower === 'accept') has.accept = true;
+    else if (lower === 'content-type') has.type = true;
+    head += `${lower}: ${trimmed}\r\n`;
+  };
+  forEachHeader(init.headers, add);
+  const { body, type } = bodyOf(init.body);
+  if (body !== undefined && (method === 'GET' || method === 'HEAD')) {
+    throw new TypeError(`fetch: a ${method} request cannot have a body`);
+  }
+  if (!has.accept) head += 'accept: */*\r\n';
+  if (type !== undefined && !has.type) head += `content-type: ${type}\r\n`;
+  const length =
+    body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+  if (body !== undefined || method === 'POST' || method === 'PUT' || method === 'PATCH') {
+    head += `content-length: ${String(length)}\r\n`;
+  }
+  head += '\r\n';
+  const idempotent =
+    method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || method === 'DELETE';
+  return { method, head, body, idempotent };
+}
+
+/** Header names already checked: their lower case, or null for one the fetch sets itself. */
+const NAMES = new Map<string, string | null>();
+
+/** The lower case of a valid header name; null for a name the fetch sets itself. Throws a TypeError for an invalid one. */
+function headerName(name: string): string | null {
+  const known = NAMES.get(name);
+  if (known !== undefined) return known;
+  if (!TOKEN.test(name)) throw new TypeError(`fetch: invalid header name ${JSON.stringify(name)}`);
+  const lower = name.toLowerCase();
+  const checked = FORBIDDEN.has(lower) ? null : lower;
+  // Programs send a few names over and over; the cache stays small whatever they send.
+  if (NAMES.size < 256) NAMES.set(name, checked);
+  return checked;
+}
+
+function forEachHeader(
+  headers: RequestInit['headers'],
+  add: (name: string, value: string) => void,
+): void {
+  if (headers === undefined) return;
+  if (headers instanceof Headers) {
+    headers.forEach((value, name) => {
+      add(name, value);
+    });
+  } else if (Array.isArray(headers)) {
+    for (const pair of headers as unknown[]) {
+      if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string') {
+        throw new TypeError('fetch: each header must be a [name, value] pair of strings');
+      }
+      add(pair[0], typeof pair[1] === 'string' ? pair[1] : JSON.stringify(pair[1]));
+    }
+  } else {
+    const record = headers as Record<string, unknown>;
+    for (const name in record) {
+      const value = record[name];
+      if (value !== undefined) add(name, typeof value === 'string' ? value : JSON.stringify(value));
+    }
+  }
+}
+
+function bodyOf(body: RequestInit['body']): { body: string | Buffer | undefined; type?: string } {
+  if (body === undefined || body === null) return { body: undefined };
+  if (typeof body === 'string') return { body, type: 'text/plain;charset=UTF-8' };
+  if (body instanceof Uint8Array)
+    return { body: Buffer.from(body.buffer, body.byteOffset, body.length) };
+  if (body instanceof ArrayBuffer) return { body: Buffer.from(body) };
+  if (body instanceof URLSearchParams) {
+    return { body: body.toString(), type: 'application/x-www-form-urlencoded;charset=UTF-8' };
+  }
+  throw new TypeError('fetch: the body must be a string, bytes or URLSearchParams');
+}
+
+export function abortReason(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error
+    ? reason
+    : new DOMException('This operation was aborted', 'AbortError');
+}
+
+export function fetchFailed(cause: unknown): TypeError {
+  return new TypeError('fetch failed', { cause });
+}
