@@ -117,7 +117,7 @@ describe('request middleware', () => {
         if (ctx.method !== 'tools/call') return next();
         const args = (ctx.params['arguments'] ?? {}) as Record<string, unknown>;
         ctx.params = { ...ctx.params, arguments: { text: String(args['text']).toUpperCase() } };
-        return next().then((result) => {
+        return Promise.resolve(next()).then((result) => {
           const r = result as { content: { type: string; text: string }[] };
           return { ...r, content: [...r.content, { type: 'text', text: 'signed' }] };
         });
@@ -152,14 +152,28 @@ describe('request middleware', () => {
   it('answers an Error it throws as -32603, reported; a rejected next() as its error', async () => {
     const onError = vi.fn();
     const server = echoServer({ onError });
-    server.use(async (ctx, next) => {
+    server.use((ctx, next) => {
       if (ctx.params['name'] === 'boom') throw new Error('secret detail');
       return next();
+    });
+    server.use(async (ctx, next) => {
+      const result = await next();
+      if (ctx.params['name'] === 'echo') throw new Error('late detail');
+      return result;
     });
     const boom = await serveModern(server, 'tools/call', { name: 'boom', arguments: {} });
     expect(boom.error).toEqual({ code: -32603, message: 'internal error' });
     expect(onError).toHaveBeenCalledWith(
       expect.objectContaining({ message: 'secret detail' }),
+      'connection',
+    );
+    const late = await serveModern(server, 'tools/call', {
+      name: 'echo',
+      arguments: { text: 'a' },
+    });
+    expect(late.error).toEqual({ code: -32603, message: 'internal error' });
+    expect(onError).toHaveBeenCalledWith(
+      expect.objectContaining({ message: 'late detail' }),
       'connection',
     );
     const unknown = await serveModern(server, 'tools/call', { name: 'nope', arguments: {} });
@@ -207,6 +221,33 @@ describe('request middleware', () => {
     expect(principal).toBe('alice');
   });
 
+  it('keeps a request answered at once synchronous through pass-through middleware', () => {
+    const server = echoServer();
+    server.use((ctx, next) => next());
+    server.use({ toolCall: (call, next) => next() });
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const response = server.serveRequest(
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'echo', arguments: { text: 'now' }, _meta: meta },
+      },
+      {
+        id: 1,
+        signal: new AbortController().signal,
+        info: undefined,
+        notify: () => Promise.resolve(),
+        request: () => Promise.reject(new Error('no requests')),
+      },
+    );
+    expect(response).not.toBeInstanceOf(Promise);
+    expect(text((response as { result: unknown }).result)).toBe('echo: now');
+  });
+
   it('refuses what is not a middleware', () => {
     const server = echoServer();
     expect(() => server.use(42 as never)).toThrow(TypeError);
@@ -231,7 +272,7 @@ describe('tool-call middleware', () => {
           return result;
         },
       });
-      server.use(async (ctx, next) => {
+      server.use((ctx, next) => {
         seen.push(`request> ${ctx.method}`);
         return next();
       });

@@ -46,13 +46,23 @@ export interface MiddlewareContext {
 }
 
 /**
+ * What `next()` gives: the result at once when everything after it answered at once, else a
+ * promise of it. `await next()` takes either; a pass-through `(ctx, next) => next()` keeps a
+ * synchronous request synchronous (docs/middleware.md, "Cost").
+ */
+export type NextResult<R> = R | Promise<R>;
+
+/**
  * Runs around one request: calls `next()` to serve it (the next middleware, then the method),
- * which resolves with the result or rejects with the error that would be answered. It answers
+ * which gives the result or throws (rejects with) the error that would be answered. It answers
  * the request with what it returns (a changed result, or its own without calling `next()`), or
  * with what it throws: a JsonRpcError as is, anything else as -32603 "internal error" (reported
  * through `onError`).
  */
-export type RequestMiddleware = (ctx: MiddlewareContext, next: () => Promise<unknown>) => unknown;
+export type RequestMiddleware = (
+  ctx: MiddlewareContext,
+  next: () => NextResult<unknown>,
+) => unknown;
 
 /** A tools/call result as a tool-call middleware sees and returns it. */
 export interface ToolCallResult {
@@ -76,14 +86,14 @@ export interface ToolCallContext {
 
 /**
  * Runs around one tool call: `next()` runs the next middleware, then the tool's handler, and
- * resolves with the result (a handler's Error is already an `isError` result there). What it
+ * gives the result (see {@link NextResult}) (a handler's Error is already an `isError` result there). What it
  * returns is the call's result. What it throws is treated as a handler's throw: an Error becomes
  * an `isError` result the model reads, a JsonRpcError is answered as is.
  */
 export type ToolCallMiddleware = (
   call: ToolCallContext,
-  next: () => Promise<ToolCallResult>,
-) => ToolCallResult | Promise<ToolCallResult>;
+  next: () => NextResult<ToolCallResult>,
+) => NextResult<ToolCallResult>;
 
 /**
  * What `McpServer.use` takes: a request middleware, or an object with a request middleware, a
@@ -93,29 +103,21 @@ export type Middleware =
   | RequestMiddleware
   | { readonly request?: RequestMiddleware; readonly toolCall?: ToolCallMiddleware };
 
-/** A composed chain: runs its middleware in order around `end`. */
-export type Chain<C, R> = (ctx: C, end: (ctx: C) => unknown) => Promise<R>;
+/**
+ * A composed chain: runs its middleware in order around `end`. What it gives is what the
+ * outermost middleware returned; what any of them throws is thrown.
+ */
+export type Chain<C, R> = (ctx: C, end: (ctx: C) => NextResult<R>) => NextResult<R>;
 
-/** Runs `fn`, turning its throw into a rejection and its value into a promise. */
-function settle<R>(fn: () => unknown): Promise<R> {
-  try {
-    return Promise.resolve(fn() as R);
-  } catch (error) {
-    // What was thrown, as is: the pipeline classifies it.
-    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
-    return Promise.reject(error);
-  }
-}
+type Link<C, R> = (ctx: C, next: () => NextResult<R>) => unknown;
 
-/** Composes `list` (first registered runs outermost) into one chain. */
-function compose<C, R>(
-  list: readonly ((ctx: C, next: () => Promise<R>) => unknown)[],
-): Chain<C, R> {
-  let chain: Chain<C, R> = (ctx, end) => settle(() => end(ctx));
+/** Composes `list` (first registered runs outermost) into one chain, once. */
+function compose<C, R>(list: readonly Link<C, R>[]): Chain<C, R> {
+  let chain: Chain<C, R> = (ctx, end) => end(ctx);
   for (let i = list.length - 1; i >= 0; i--) {
-    const middleware = list[i] as (ctx: C, next: () => Promise<R>) => unknown;
+    const middleware = list[i] as Link<C, R>;
     const inner = chain;
-    chain = (ctx, end) => settle(() => middleware(ctx, () => inner(ctx, end)));
+    chain = (ctx, end) => middleware(ctx, () => inner(ctx, end)) as NextResult<R>;
   }
   return chain;
 }
@@ -165,7 +167,6 @@ export class RequestCall implements MiddlewareContext {
   readonly era: ProtocolEra;
   readonly revision: ProtocolRevision | undefined;
   readonly client: ClientDescription | undefined;
-  readonly auth: AuthInfo | undefined;
   readonly session: object | undefined;
   readonly transport: MessageInfo | undefined;
   readonly #signal: { readonly signal: AbortSignal };
@@ -188,9 +189,12 @@ export class RequestCall implements MiddlewareContext {
     this.client = facts.client;
     this.session = facts.session;
     this.transport = rctx.info;
-    const auth = rctx.info?.auth;
-    this.auth = isAuthInfo(auth) ? auth : undefined;
     this.#signal = rctx;
+  }
+
+  get auth(): AuthInfo | undefined {
+    const auth = this.transport?.auth;
+    return isAuthInfo(auth) ? auth : undefined;
   }
 
   get signal(): AbortSignal {

@@ -186,13 +186,25 @@ function runThrough(
     arguments: checked.value as Record<string, unknown>,
     ctx: call.ctx,
   };
+  // What the handler's run gave last: a middleware that returns it as is needs no second check.
   let inner: unknown;
-  const end = (c: ToolCallContext): MaybePromise<Spec.CallToolResult> => {
-    const result = runTool(tool, { ok: true, value: c.arguments }, call);
+  const end = (c: ToolCallContext): MaybePromise<ToolCallResult> => {
+    const result = runHandler(tool, c.arguments, call) as MaybePromise<ToolCallResult>;
     if (isPromise(result)) return result.then((value) => (inner = value));
     return (inner = result);
   };
-  return through(context, end).then(
+  let returned: MaybePromise<ToolCallResult>;
+  try {
+    returned = through(context, end);
+  } catch (thrown) {
+    return handlerFailed(tool, thrown, call.report);
+  }
+  if (!isPromise(returned)) {
+    return returned === inner
+      ? (inner as Spec.CallToolResult)
+      : middlewareResult(tool, returned, call);
+  }
+  return returned.then(
     (value) =>
       value === inner ? (value as Spec.CallToolResult) : middlewareResult(tool, value, call),
     (thrown: unknown) => handlerFailed(tool, thrown, call.report),
@@ -215,9 +227,18 @@ function runTool(
   if (!checked.ok) {
     return toolError(`invalid arguments for tool "${tool.name}":\n${checked.message}`);
   }
+  return runHandler(tool, checked.value, call);
+}
+
+/** Runs the handler with valid `args`: its result, checked, or its failure as a result. */
+function runHandler(
+  tool: CompiledTool,
+  args: unknown,
+  call: ToolRun,
+): MaybePromise<Spec.CallToolResult> {
   let returned: unknown;
   try {
-    returned = tool.handler(checked.value, call.ctx);
+    returned = tool.handler(args, call.ctx);
   } catch (thrown) {
     return handlerFailed(tool, thrown, call.report);
   }
