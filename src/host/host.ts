@@ -2,14 +2,8 @@
 // their definitions under one namespace, runs the calls the model asks for (after the approval
 // gate), shapes each result into a tool_result, and loops until the model answers. Servers'
 // sampling requests are answered by the same model; elicitations go to a callback.
-import type {
-  CallToolResult,
-  ElicitHandler,
-  InputContext,
-  SampleHandler,
-  Tool,
-} from '../client/index.js';
-import { Client, JsonRpcError } from '../client/index.js';
+import type { CallToolResult, Tool } from '../client/index.js';
+import { Client } from '../client/index.js';
 import type { ServerConfig, Tokenizer } from '../catalogue/index.js';
 import {
   SEARCH_TOOLS,
@@ -17,183 +11,44 @@ import {
   createServerTransport,
   loadTokenizerOrEstimate,
   nameTools,
-  searchTools,
   serializeTool,
 } from '../catalogue/index.js';
-import type { ApprovalCallback, ApprovalPolicy, Decision } from './approval.js';
 import { decide, ruleFor } from './approval.js';
+import type {
+  CallRecord,
+  HostEvent,
+  HostOptions,
+  HostTool,
+  RunOptions,
+  RunResult,
+  RunStopReason,
+  ServerStatus,
+  ToolCost,
+} from './host-types.js';
+import type { SamplingHost } from './sampling.js';
+import { hostSampler } from './sampling.js';
+import { runSearchTools } from './search-tools.js';
 import { adaptInputSchema } from './schema.js';
-import type { ShapedResult } from './shape.js';
 import {
   DEFAULT_RESULT_TOKENS,
   MAX_RESULT_CHARS_META,
   declinedResult,
   errorResult,
+  notRun,
   shapeResult,
+  unknownTool,
 } from './shape.js';
 import type {
   HostMessage,
-  ModelAdapter,
   ModelCallOptions,
   ModelCapabilities,
   ModelRequest,
   ModelResponse,
   ModelTool,
   Part,
-  StopReason,
   TextPart,
   ToolCallPart,
-  ToolChoice,
-  ToolResultPart,
 } from './types.js';
-
-/** Options of a {@link Host}. */
-export interface HostOptions {
-  /** The model API. */
-  readonly model: ModelAdapter;
-  /** The model to ask when a run names none (and for sampling). */
-  readonly modelName: string;
-  /** The servers, by name (see parseServersConfig). Default none. */
-  readonly servers?: Readonly<Record<string, ServerConfig>>;
-  /** What the model takes besides text. Default: images yes, audio no. */
-  readonly capabilities?: Partial<ModelCapabilities>;
-  /** The system prompt. */
-  readonly system?: string;
-  /** `max_tokens` of each model request. Default 4096. */
-  readonly maxTokens?: number;
-  /** Stream model answers (SSE). Default false. */
-  readonly stream?: boolean;
-  /** Approval rules. Default: by annotations, sampling asked. */
-  readonly approval?: ApprovalPolicy;
-  /** Asked where a rule says `ask`; without it, those calls are declined. */
-  readonly onApproval?: ApprovalCallback;
-  /** Answers servers' elicitations; without it, elicitation is not declared. */
-  readonly onElicit?: ElicitHandler;
-  /** Receives every step, of every run. */
-  readonly onEvent?: (event: HostEvent) => void;
-  /** The budget of one tool result in tokens. Default 25,000. */
-  readonly resultTokens?: number;
-  /** Read `resource_link`s of results through `resources/read` (size-capped). Default false. */
-  readonly resolveResourceLinks?: boolean;
-  /**
-   * Above this many tokens of tool definitions (counted as `mcpkit budget` counts them) the model
-   * gets `search_tools` instead of every definition. Default: no limit (but the model API's
-   * tool limit, OpenAI's 128, switches to search too).
-   */
-  readonly toolBudget?: number;
-  /** The token counter. Default: gpt-tokenizer's o200k_base, or an estimate without it. */
-  readonly tokenizer?: Tokenizer;
-  /** Timeout of each MCP request in milliseconds. Default: the client's (60 s). */
-  readonly timeoutMs?: number;
-  /** A stdio server's stderr. Default: dropped. */
-  readonly onStderr?: (server: string, chunk: string) => void;
-  /** The host's name and version, as servers see it. */
-  readonly clientInfo?: { name: string; version: string };
-}
-
-/** Options of one run. */
-export interface RunOptions {
-  /** The model. Default: the host's `modelName`. */
-  readonly model?: string;
-  /**
-   * How the model picks tools in the first turn; later turns are `auto` (`none` stays `none`),
-   * so that a forced call does not repeat forever. Default `auto`.
-   */
-  readonly toolChoice?: ToolChoice;
-  /** Most model requests. Default 20. */
-  readonly maxTurns?: number;
-  /** Cancels the run: the model request and in-flight MCP calls (the servers are told). */
-  readonly signal?: AbortSignal;
-  /** Receives this run's steps. */
-  readonly onEvent?: (event: HostEvent) => void;
-}
-
-/** One step, as it happens. */
-export type HostEvent =
-  | { readonly type: 'server_connected'; readonly server: string; readonly tools: number }
-  | { readonly type: 'server_failed'; readonly server: string; readonly error: Error }
-  | { readonly type: 'tools_changed'; readonly server: string }
-  | { readonly type: 'model_request'; readonly turn: number; readonly tools: number }
-  | { readonly type: 'text_delta'; readonly text: string }
-  | { readonly type: 'text'; readonly text: string }
-  | {
-      readonly type: 'tool_call';
-      readonly id: string;
-      readonly name: string;
-      readonly server: string | undefined;
-      readonly tool: string | undefined;
-      readonly arguments: Record<string, unknown>;
-    }
-  | {
-      readonly type: 'approval';
-      readonly id: string;
-      readonly name: string;
-      readonly decision: Decision;
-    }
-  | {
-      readonly type: 'tool_result';
-      readonly id: string;
-      readonly name: string;
-      readonly isError: boolean;
-      readonly content: ToolResultPart['content'];
-      readonly truncated: boolean;
-    }
-  | { readonly type: 'sampling'; readonly server: string; readonly decision: Decision }
-  | { readonly type: 'done'; readonly stopReason: RunStopReason; readonly turns: number };
-
-/** Why a run ended: the model's reason for its last answer, or the turn limit. */
-export type RunStopReason = StopReason | 'max_turns';
-
-/** One tool call of a run, for programmatic use. */
-export interface CallRecord {
-  readonly id: string;
-  /** The model-facing name. */
-  readonly name: string;
-  readonly server: string | undefined;
-  readonly tool: string | undefined;
-  readonly arguments: Record<string, unknown>;
-  readonly decision: Decision;
-  /** The MCP result as the server sent it (`structuredContent` included), when the call ran. */
-  readonly result?: CallToolResult;
-  /** The protocol or connection error, when the call failed. */
-  readonly error?: string;
-  /** What the model got. */
-  readonly shaped: ShapedResult;
-}
-
-/** What a run ends with. */
-export interface RunResult {
-  /** The whole conversation: the messages given, then the model's and the tool results. */
-  readonly messages: HostMessage[];
-  /** The text of the model's last answer. */
-  readonly text: string;
-  readonly turns: number;
-  readonly calls: CallRecord[];
-  readonly stopReason: RunStopReason;
-}
-
-/** A server's state, as {@link Host.servers} shows it. */
-export interface ServerStatus {
-  readonly name: string;
-  readonly status: 'connecting' | 'connected' | 'failed' | 'closed';
-  readonly tools: number;
-  readonly error?: string;
-}
-
-/** A tool in the namespace. */
-export interface HostTool {
-  /** The model-facing name. */
-  readonly name: string;
-  readonly server: string;
-  readonly tool: Tool;
-}
-
-/** What each server's tool definitions cost, in tokens. */
-export interface ToolCost {
-  readonly server: string;
-  readonly tools: number;
-  readonly tokens: number;
-}
 
 /** What the steps of one run share: its signal and where its events go. */
 interface Step {
@@ -226,10 +81,19 @@ export class Host {
   /** The `onEvent` of the runs under way, for the events of servers (list changes, sampling). */
   readonly #runListeners = new Set<(event: HostEvent) => void>();
   #modelName: string;
+  /** What the sampling handlers of the servers read of this host. */
+  readonly #samplingHost: SamplingHost;
 
   constructor(options: HostOptions) {
     this.#options = options;
     this.#modelName = options.modelName;
+    this.#samplingHost = {
+      options,
+      modelName: () => this.#modelName,
+      emit: (event) => {
+        this.#emit(event);
+      },
+    };
     this.#servers = Object.entries(options.servers ?? {}).map(([name, config]) => ({
       name,
       config,
@@ -402,7 +266,7 @@ export class Host {
         onClose: () => {
           if (state.client === client && state.status === 'connected') state.status = 'closed';
         },
-        onSample: this.#sampler(state.name),
+        onSample: hostSampler(state.name, this.#samplingHost),
         ...(this.#options.onElicit === undefined ? {} : { onElicit: this.#options.onElicit }),
         ...(this.#options.timeoutMs === undefined ? {} : { timeoutMs: this.#options.timeoutMs }),
       },
@@ -520,7 +384,7 @@ export class Host {
     } else if (entry === undefined) {
       const shaped =
         part.name === SEARCH_TOOLS
-          ? this.#search(part.arguments)
+          ? runSearchTools(part.arguments, this.#catalog, this.#loaded)
           : unknownTool(part.name, this.#catalog);
       record = { ...base, server: undefined, tool: undefined, decision: 'approved', shaped };
     } else {
@@ -608,102 +472,6 @@ export class Host {
   #capabilities(): ModelCapabilities {
     return { vision: true, audio: false, ...this.#options.capabilities };
   }
-
-  /** Runs search_tools: loads the matching tools for the next turns. */
-  #search(args: Record<string, unknown>): ShapedResult {
-    const query = typeof args['query'] === 'string' ? args['query'] : '';
-    const limit = typeof args['limit'] === 'number' ? Math.min(20, Math.floor(args['limit'])) : 5;
-    const found = searchTools(
-      [...this.#catalog.values()].map((entry) => ({
-        name: entry.name,
-        server: entry.server,
-        description: entry.tool.description ?? '',
-      })),
-      query,
-      limit,
-    );
-    for (const tool of found) this.#loaded.add(tool.name);
-    const text =
-      found.length === 0
-        ? `No tool matches "${query}". Try other keywords.`
-        : `These tools are now available to call:\n${found.map((t) => `- ${t.name} (${t.server}): ${t.description}`).join('\n')}`;
-    return { content: [{ type: 'text', text }], isError: false };
-  }
-
-  /** Answers a server's sampling request with the host's model, after the approval gate. */
-  #sampler(server: string): SampleHandler {
-    return async (params, ctx: InputContext) => {
-      const summary = params.messages.map((m) => samplingText(m.content)).join('\n');
-      const decision = await decide(
-        this.#options.approval?.sampling ?? 'ask',
-        { kind: 'sampling', server, summary },
-        this.#options.onApproval,
-      );
-      this.#emit({ type: 'sampling', server, decision });
-      if (decision === 'declined')
-        throw new JsonRpcError(-1, 'the user declined the sampling request');
-      const response = await this.#options.model.complete(
-        {
-          model: this.#modelName,
-          ...(params.systemPrompt === undefined ? {} : { system: params.systemPrompt }),
-          messages: params.messages.map((m) => ({
-            role: m.role,
-            content: samplingParts(m.content),
-          })),
-          tools: [],
-          toolChoice: 'auto',
-          maxTokens: params.maxTokens,
-          stream: false,
-          ...(params.temperature === undefined ? {} : { temperature: params.temperature }),
-          ...(params.stopSequences === undefined ? {} : { stopSequences: params.stopSequences }),
-        },
-        { signal: ctx.signal },
-      );
-      const text = response.content
-        .filter((part): part is TextPart => part.type === 'text')
-        .map((part) => part.text)
-        .join('');
-      return {
-        role: 'assistant',
-        content: { type: 'text', text },
-        model: response.model ?? this.#modelName,
-        stopReason:
-          response.stopReason === 'max_tokens'
-            ? 'maxTokens'
-            : response.stopReason === 'stop_sequence'
-              ? 'stopSequence'
-              : 'endTurn',
-      };
-    };
-  }
-}
-
-type SamplingContent = Parameters<SampleHandler>[0]['messages'][number]['content'];
-
-function samplingBlocks(content: SamplingContent): Exclude<SamplingContent, unknown[]>[] {
-  return Array.isArray(content) ? content : [content];
-}
-
-function samplingText(content: SamplingContent): string {
-  return samplingBlocks(content)
-    .map((block) => (block.type === 'text' ? block.text : `[${block.type}]`))
-    .join(' ');
-}
-
-function samplingParts(content: SamplingContent): Part[] {
-  return samplingBlocks(content).map((block): Part => {
-    switch (block.type) {
-      case 'text':
-        return { type: 'text', text: block.text };
-      case 'image':
-        return { type: 'image', data: block.data, mimeType: block.mimeType };
-      case 'audio':
-        return { type: 'audio', data: block.data, mimeType: block.mimeType };
-      case 'tool_use':
-      case 'tool_result':
-        return { type: 'text', text: JSON.stringify(block) };
-    }
-  });
 }
 
 /** The ids of the tool calls in `messages`. */
@@ -714,25 +482,4 @@ function callIds(messages: readonly HostMessage[]): Set<string> {
     for (const part of message.content) if (part.type === 'tool_call') ids.add(part.id);
   }
   return ids;
-}
-
-/** The answer to a malformed call, which was not run. */
-function notRun(problem: string): ShapedResult {
-  return {
-    content: [{ type: 'text', text: `Error: this tool call was not run: ${problem}` }],
-    isError: true,
-  };
-}
-
-function unknownTool(name: string, catalog: ReadonlyMap<string, HostTool>): ShapedResult {
-  const names = [...catalog.keys()].slice(0, 50).join(', ');
-  return {
-    content: [
-      {
-        type: 'text',
-        text: `Error: there is no tool "${name}"; the tools are: ${names === '' ? '(none)' : names}`,
-      },
-    ],
-    isError: true,
-  };
 }

@@ -11,7 +11,7 @@ export type {
   RunStopReason,
   ServerStatus,
   ToolCost,
-} from './host.js';
+} from './host-types.js';
 export type {
   AudioPart,
   DocumentPart,

@@ -227,3 +227,25 @@ function formatBytes(bytes: number): string {
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} kB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
+
+/** The answer to a malformed call, which was not run. */
+export function notRun(problem: string): ShapedResult {
+  return {
+    content: [{ type: 'text', text: `Error: this tool call was not run: ${problem}` }],
+    isError: true,
+  };
+}
+
+/** The answer to a call of a tool the catalog does not hold: the first 50 names it does. */
+export function unknownTool(name: string, catalog: ReadonlyMap<string, unknown>): ShapedResult {
+  const names = [...catalog.keys()].slice(0, 50).join(', ');
+  return {
+    content: [
+      {
+        type: 'text',
+        text: `Error: there is no tool "${name}"; the tools are: ${names === '' ? '(none)' : names}`,
+      },
+    ],
+    isError: true,
+  };
+}
