@@ -19,11 +19,12 @@
 // (raw-stdio.mjs, initialized alike) or raw-modern. --inflight F keeps F calls in flight instead
 // (connections for --http; pipelined lines for --stdio, 32 in run.mjs). Only the server runs
 // under valgrind; this driver does not. --split adds the K functions (default 40) that executed
-// the most instructions themselves, per call. MCPKIT_PROBE_MIDDLEWARE=1 in the environment has the
-// mcpkit servers (in process, --http, --stdio) run one pass-through request middleware and one
-// pass-through tool-call middleware (bench/RESULTS.md, "Seams: middleware"). DIR is a checkout (or a copy of its dist/ and
-// bench/) to count, by default this one; raw servers always come from this one. A run takes a
-// minute (in process) or two to three (--http, --stdio).
+// the most instructions themselves, per call. MCPKIT_PROBE_MIDDLEWARE=1 in the environment has
+// the mcpkit servers (in process, --http, --stdio) run one pass-through request middleware and
+// one pass-through tool-call middleware; =async, the same as async functions (bench/RESULTS.md,
+// "Seams: middleware"). DIR is a checkout (or a copy of its dist/ and bench/) to count, by
+// default this one; raw servers always come from this one. A run takes a minute (in process)
+// or two to three (--http, --stdio).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

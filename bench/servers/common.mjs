@@ -102,10 +102,16 @@ if (process.execArgv.some((arg) => arg.startsWith('--cpu-prof'))) {
 /**
  * With MCPKIT_PROBE_MIDDLEWARE=1, registers one pass-through request middleware and one
  * pass-through tool-call middleware on an mcpkit server (what bench/RESULTS.md "Seams:
- * middleware" counts); otherwise none.
+ * middleware" counts); with MCPKIT_PROBE_MIDDLEWARE=async, the same as `async` functions that
+ * await next(); otherwise none.
  */
 export function probeMiddleware(server) {
-  if (process.env.MCPKIT_PROBE_MIDDLEWARE !== '1') return;
-  server.use((ctx, next) => next());
-  server.use({ toolCall: (call, next) => next() });
+  const kind = process.env.MCPKIT_PROBE_MIDDLEWARE;
+  if (kind === '1') {
+    server.use((ctx, next) => next());
+    server.use({ toolCall: (call, next) => next() });
+  } else if (kind === 'async') {
+    server.use(async (ctx, next) => await next());
+    server.use({ toolCall: async (call, next) => await next() });
+  }
 }
