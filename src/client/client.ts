@@ -1,28 +1,25 @@
 // Client: an MCP client for every revision over any Transport. It has a jsonrpc Connection (no
 // base class), negotiates the era on connect, and offers one API whose handlers and events
 // behave the same in both eras. See docs/client.md.
-import { JsonRpcError, LocalError, LocalErrorCode } from '../jsonrpc/errors.js';
+import { LocalError, LocalErrorCode } from '../jsonrpc/errors.js';
 import type { Transport } from '../jsonrpc/transport.js';
-import { driveLegacyTask, driveTask } from './tasks.js';
+import { driveTask } from './tasks.js';
 import { isObject } from '../internal/json.js';
-import { isPromise } from '../internal/maybe.js';
 import type { Task } from '../protocol/tasks.js';
 import type { SkillEntry } from '../protocol/skills.js';
-import { SKILLS_EXTENSION, SKILLS_GET_METHOD, SKILLS_LIST_METHOD } from '../protocol/skills.js';
+import { SKILLS_EXTENSION } from '../protocol/skills.js';
 import type { LoadedSkill, SkillFile } from './skills.js';
-import { checkedEntry, loadedSkill, verifiedFile, violation } from './skills.js';
-import { McpErrorCode } from '../protocol/errors.js';
-import { paramHeaderValues } from '../protocol/param-headers.js';
+import { getSkill, listSkills, readSkill, readSkillFile } from './skills.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { ProtocolEra, ProtocolRevision } from '../protocol/version.js';
 import { PROTOCOL_REVISIONS } from '../protocol/version.js';
 import type { RequestOptions } from './caller.js';
-import type { KnownTool } from './known-tools.js';
 import type { ListName } from './lists.js';
 import type { Negotiated } from './negotiate.js';
 import { negotiate } from './negotiate.js';
 import { ClientSession } from './session.js';
 import { changeSubscription } from './subscriptions.js';
+import { runToolCall, startToolTask } from './tool-call.js';
 import type {
   CallOptions,
   CallToolResult,
@@ -199,84 +196,14 @@ export class Client {
    * first), and a HeaderMismatch (-32020) after the tool's definition changed is retried once with
    * the new definition.
    */
-  async callTool(
+  callTool(
     name: string,
     args: Record<string, unknown> = {},
     options: CallOptions = {},
   ): Promise<CallToolResult> {
-    const session = this.#require();
-    const params = { name, arguments: args };
-    if (session.caller.era === 'legacy') {
-      const result = (await this.#callLegacy(session, params, options)) as CallToolResult;
-      if (result.isError !== true) {
-        const known = await session.tools.lookup(name, () => this.#fetchTools(session, options));
-        session.outputs.check(name, result, known?.outputSchema);
-      }
-      return result;
-    }
-    const { result, known } = await this.#callModern(session, params, options);
-    session.outputs.check(name, result, known?.outputSchema);
-    return result;
-  }
-
-  /**
-   * A legacy tools/call, as a 2025-11-25 task when the server takes tool calls as tasks
-   * (`capabilities.tasks.requests.tools.call`) and `options.task` asks for one or the tool's
-   * listing says it requires one (`execution.taskSupport`; the tools are listed first then).
-   */
-  async #callLegacy(
-    session: ClientSession,
-    params: { name: string; arguments: Record<string, unknown> },
-    options: CallOptions,
-  ): Promise<Record<string, unknown>> {
-    if (session.caller.revision === '2025-11-25' && takesToolTasks(this.serverCapabilities)) {
-      const known =
-        options.task === true
-          ? undefined
-          : await session.tools.lookup(params.name, () => this.#fetchTools(session, options));
-      if (options.task === true || known?.taskSupport === 'required') {
-        const ttl = options.taskTtlMs === undefined ? {} : { ttl: options.taskTtlMs };
-        const task = { ...params, task: ttl };
-        const created = await session.caller.request('tools/call', task, options);
-        return driveLegacyTask(created, session.caller.taskIo, options);
-      }
-    }
-    return session.caller.request('tools/call', params, options);
-  }
-
-  /**
-   * A 2026-07-28 tools/call with the `Mcp-Param-*` headers of the tool's definition (looked up
-   * first); on HeaderMismatch, once more with a fresh definition if its headers differ.
-   */
-  async #callModern(
-    session: ClientSession,
-    params: { name: string; arguments: Record<string, unknown> },
-    options: CallOptions,
-  ): Promise<{ result: CallToolResult; known: KnownTool | undefined }> {
-    const fetch = (): Promise<void> => this.#fetchTools(session, options);
-    const found = session.tools.lookup(params.name, fetch);
-    const known = isPromise(found) ? await found : found;
-    const headers = paramHeadersOf(known, params.arguments);
-    try {
-      return {
-        result: await sendToolCall(session, params, withParamHeaders(options, headers)),
-        known,
-      };
-    } catch (error) {
-      if (!(error instanceof JsonRpcError) || error.code !== McpErrorCode.HeaderMismatch) {
-        throw error;
-      }
-      // The definition the headers came from may be stale: list the tools again.
-      session.lists.changed('tools');
-      session.tools.forget();
-      const fresh = await session.tools.lookup(params.name, fetch);
-      const freshHeaders = paramHeadersOf(fresh, params.arguments);
-      if (JSON.stringify(freshHeaders) === JSON.stringify(headers)) throw error;
-      return {
-        result: await sendToolCall(session, params, withParamHeaders(options, freshHeaders)),
-        known: fresh,
-      };
-    }
+    const session = this.#session;
+    if (session === undefined) return Promise.reject(notConnected());
+    return runToolCall(session, { name, arguments: args }, options);
   }
 
   /**
@@ -289,25 +216,7 @@ export class Client {
     args: Record<string, unknown> = {},
     options: CallOptions = {},
   ): Promise<{ task: Task } | { result: CallToolResult }> {
-    const session = this.#require();
-    const params = { name, arguments: args };
-    if (session.caller.era === 'legacy') {
-      const ttl = options.taskTtlMs === undefined ? {} : { ttl: options.taskTtlMs };
-      const created = await session.caller.request('tools/call', { ...params, task: ttl }, options);
-      if (isObject(created['task'])) return { task: created['task'] as unknown as Task };
-      return { result: created as CallToolResult };
-    }
-    const answer = await session.caller.request('tools/call', params, {
-      ...options,
-      rawTask: true,
-    });
-    if (answer['resultType'] === 'task') {
-      const task = Object.fromEntries(
-        Object.entries(answer).filter(([key]) => key !== 'resultType'),
-      );
-      return { task: task as unknown as Task };
-    }
-    return { result: answer as CallToolResult };
+    return await startToolTask(this.#require(), { name, arguments: args }, options);
   }
 
   /** A task's current state (`tasks/get`): its status, and its input requests, result or error. */
@@ -366,30 +275,8 @@ export class Client {
    * LocalError('UNSUPPORTED') when the server does not declare the extension (2026-07-28).
    */
   async listSkills(options: ListOptions = {}): Promise<SkillEntry[]> {
-    const session = this.#requireSkills();
     const maxPages = options.maxPages ?? this.#options.maxPages ?? 1000;
-    const entries: SkillEntry[] = [];
-    let cursor: string | undefined;
-    for (let pages = 1; ; pages++) {
-      const params = cursor === undefined ? {} : { cursor };
-      const result = await session.caller.request(SKILLS_LIST_METHOD, params, options);
-      const skills = result['skills'];
-      if (!Array.isArray(skills)) throw violation('skills/list result has no "skills" array');
-      for (const item of skills as unknown[]) {
-        try {
-          entries.push(checkedEntry(item, SKILLS_LIST_METHOD));
-        } catch (error) {
-          session.report(error);
-        }
-      }
-      const next = result['nextCursor'];
-      if (typeof next !== 'string') break;
-      if (pages >= maxPages) throw violation(`skills/list returned more than ${maxPages} pages`);
-      cursor = next;
-    }
-    const known = this.#knownSkills(session);
-    for (const entry of entries) known.set(entry.uri, entry);
-    return entries;
+    return await listSkills(this.#requireSkills(), options, maxPages);
   }
 
   /**
@@ -398,12 +285,7 @@ export class Client {
    * LocalError('PROTOCOL_VIOLATION').
    */
   async getSkill(uri: string, options: CallOptions = {}): Promise<SkillEntry> {
-    const session = this.#requireSkills();
-    const result = await session.caller.request(SKILLS_GET_METHOD, { uri }, options);
-    const entry = checkedEntry(result['skill'], SKILLS_GET_METHOD);
-    if (entry.uri !== uri) throw violation(`skills/get for ${uri} answered the skill ${entry.uri}`);
-    this.#knownSkills(session).set(uri, entry);
-    return entry;
+    return await getSkill(this.#requireSkills(), uri, options);
   }
 
   /**
@@ -414,10 +296,7 @@ export class Client {
    * {@link readSkillFile} reads them when needed.
    */
   async readSkill(uri: string, options: CallOptions = {}): Promise<LoadedSkill> {
-    const session = this.#requireSkills();
-    const entry = this.#knownSkills(session).get(uri) ?? (await this.getSkill(uri, options));
-    const result = await session.caller.request('resources/read', { uri }, options);
-    return loadedSkill(entry, await verifiedFile(entry, uri, result));
+    return await readSkill(this.#requireSkills(), uri, options);
   }
 
   /**
@@ -431,11 +310,7 @@ export class Client {
     fileUri: string,
     options: CallOptions = {},
   ): Promise<SkillFile> {
-    const session = this.#requireSkills();
-    const entry =
-      this.#knownSkills(session).get(skillUri) ?? (await this.getSkill(skillUri, options));
-    const result = await session.caller.request('resources/read', { uri: fileUri }, options);
-    return verifiedFile(entry, fileUri, result);
+    return await readSkillFile(this.#requireSkills(), { skillUri, fileUri }, options);
   }
 
   /** Reads a resource. */
@@ -541,18 +416,6 @@ export class Client {
     return session;
   }
 
-  /** The skill entries this session has seen, by SKILL.md URI. */
-  #knownSkills(session: ClientSession): Map<string, SkillEntry> {
-    let known = this.#skills.get(session);
-    if (known === undefined) {
-      known = new Map();
-      this.#skills.set(session, known);
-    }
-    return known;
-  }
-
-  readonly #skills = new WeakMap<ClientSession, Map<string, SkillEntry>>();
-
   #require(): ClientSession {
     const session = this.#session;
     if (session === undefined) throw notConnected();
@@ -561,19 +424,6 @@ export class Client {
 
   async *#iterate(name: ListName, options?: ListOptions): AsyncGenerator<unknown, void, undefined> {
     yield* this.#require().lists.iterate(name, options);
-  }
-
-  /** Fetches the tool list for output schemas; a server that cannot list leaves them unchecked. */
-  async #fetchTools(session: ClientSession, options: CallOptions): Promise<void> {
-    const listOptions: ListOptions = {};
-    if (options.signal !== undefined) listOptions.signal = options.signal;
-    if (options.timeoutMs !== undefined) listOptions.timeoutMs = options.timeoutMs;
-    try {
-      await session.lists.collect('tools', listOptions);
-    } catch (error) {
-      if (!(error instanceof JsonRpcError)) throw error;
-      session.report(error);
-    }
   }
 
   /** After negotiation: the legacy log level, and the 2026-07-28 stream for list changes. */
@@ -595,14 +445,6 @@ export class Client {
       session.report(error);
     });
   }
-}
-
-/** Whether a 2025-11-25 server takes tools/call as a task (`tasks.requests.tools.call`). */
-function takesToolTasks(capabilities: unknown): boolean {
-  const tasks = isObject(capabilities) ? capabilities['tasks'] : undefined;
-  const requests = isObject(tasks) ? tasks['requests'] : undefined;
-  const tools = isObject(requests) ? requests['tools'] : undefined;
-  return isObject(tools) && isObject(tools['call']);
 }
 
 function listChangedFilter(capabilities: Spec.ServerCapabilities): SubscriptionFilter {
@@ -637,31 +479,4 @@ function checkCount(value: number | undefined, name: string): void {
 
 function notConnected(): LocalError {
   return new LocalError(LocalErrorCode.NotConnected, 'the client is not connected');
-}
-
-/** The `Mcp-Param-*` headers of a call of `known` with `args`; undefined for none. */
-function paramHeadersOf(
-  known: KnownTool | undefined,
-  args: Record<string, unknown>,
-): Record<string, string> | undefined {
-  return known === undefined || known.headers.length === 0
-    ? undefined
-    : paramHeaderValues(known.headers, args);
-}
-
-/** Sends one 2026-07-28 tools/call. */
-function sendToolCall(
-  session: ClientSession,
-  params: { name: string; arguments: Record<string, unknown> },
-  options: RequestOptions,
-): Promise<CallToolResult> {
-  return session.caller.request('tools/call', params, options) as Promise<CallToolResult>;
-}
-
-/** The options of a call, with its `Mcp-Param-*` headers when it has any. */
-function withParamHeaders(
-  options: CallOptions,
-  headers: Record<string, string> | undefined,
-): RequestOptions {
-  return headers === undefined ? options : { ...options, headers };
 }

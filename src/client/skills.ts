@@ -1,10 +1,16 @@
 // The client's side of the skills extension (SEP-2640): checking skill entries, and verifying a
 // skill file fetched with resources/read against its entry before anything uses it: its size,
 // its sha256 digest (WebCrypto, so it runs wherever the client does) and, for SKILL.md, its
-// frontmatter field by field. Any discrepancy is LocalError('PROTOCOL_VIOLATION').
+// frontmatter field by field. Any discrepancy is LocalError('PROTOCOL_VIOLATION'). And the
+// requests of the extension on a session whose server declares it: skills/list, skills/get and
+// the verified reads, with the entries each session has seen remembered to verify against.
 import { LocalError, LocalErrorCode } from '../jsonrpc/errors.js';
 import type { SkillEntry } from '../protocol/skills.js';
+import type { ClientSession } from './session.js';
+import type { CallOptions, ListOptions } from './types.js';
 import {
+  SKILLS_GET_METHOD,
+  SKILLS_LIST_METHOD,
   FrontmatterError,
   formatDigest,
   frontmatterDifferences,
@@ -124,4 +130,81 @@ function contentOf(
   }
   const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
   return { bytes, text: undefined, mimeType };
+}
+
+/** The skill entries each session has seen, by SKILL.md URI. */
+const knownSkills = new WeakMap<ClientSession, Map<string, SkillEntry>>();
+
+function known(session: ClientSession): Map<string, SkillEntry> {
+  let entries = knownSkills.get(session);
+  if (entries === undefined) {
+    entries = new Map();
+    knownSkills.set(session, entries);
+  }
+  return entries;
+}
+
+/** skills/list, following `nextCursor` up to `maxPages`; a malformed entry is reported and left out. */
+export async function listSkills(
+  session: ClientSession,
+  options: ListOptions,
+  maxPages: number,
+): Promise<SkillEntry[]> {
+  const entries: SkillEntry[] = [];
+  let cursor: string | undefined;
+  for (let pages = 1; ; pages++) {
+    const params = cursor === undefined ? {} : { cursor };
+    const result = await session.caller.request(SKILLS_LIST_METHOD, params, options);
+    const skills = result['skills'];
+    if (!Array.isArray(skills)) throw violation('skills/list result has no "skills" array');
+    for (const item of skills as unknown[]) {
+      try {
+        entries.push(checkedEntry(item, SKILLS_LIST_METHOD));
+      } catch (error) {
+        session.report(error);
+      }
+    }
+    const next = result['nextCursor'];
+    if (typeof next !== 'string') break;
+    if (pages >= maxPages) throw violation(`skills/list returned more than ${maxPages} pages`);
+    cursor = next;
+  }
+  const seen = known(session);
+  for (const entry of entries) seen.set(entry.uri, entry);
+  return entries;
+}
+
+/** skills/get for the skill whose SKILL.md is at `uri`, checked to be that skill's entry. */
+export async function getSkill(
+  session: ClientSession,
+  uri: string,
+  options: CallOptions,
+): Promise<SkillEntry> {
+  const result = await session.caller.request(SKILLS_GET_METHOD, { uri }, options);
+  const entry = checkedEntry(result['skill'], SKILLS_GET_METHOD);
+  if (entry.uri !== uri) throw violation(`skills/get for ${uri} answered the skill ${entry.uri}`);
+  known(session).set(uri, entry);
+  return entry;
+}
+
+/** The skill's SKILL.md, read and verified against its entry (fetched first when not known). */
+export async function readSkill(
+  session: ClientSession,
+  uri: string,
+  options: CallOptions,
+): Promise<LoadedSkill> {
+  const entry = known(session).get(uri) ?? (await getSkill(session, uri, options));
+  const result = await session.caller.request('resources/read', { uri }, options);
+  return loadedSkill(entry, await verifiedFile(entry, uri, result));
+}
+
+/** One file of a skill, read and verified against the skill's entry (fetched first when not known). */
+export async function readSkillFile(
+  session: ClientSession,
+  { skillUri, fileUri }: { skillUri: string; fileUri: string },
+  options: CallOptions,
+): Promise<SkillFile> {
+  const entry = known(session).get(skillUri) ?? (await getSkill(session, skillUri, options));
+  const result = await session.caller.request('resources/read', { uri: fileUri }, options);
+  return verifiedFile(entry, fileUri, result);
 }
