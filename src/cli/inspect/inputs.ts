@@ -5,7 +5,7 @@ import type { ProtocolRevision } from '../../protocol/index.js';
 import { isProtocolRevision } from '../../protocol/index.js';
 import type { Target } from '../target.js';
 import { ApiError, asObject } from './api-error.js';
-import type { TargetView } from './session.js';
+import type { TargetView } from './views.js';
 import { maskHeaders } from './wire-log.js';
 
 /** The page's view of a target: header values that are secrets masked. */

@@ -5,7 +5,7 @@ import type { Tokenizer } from '../../catalogue/index.js';
 import { serializeTool } from '../../catalogue/index.js';
 import { compileJsonSchema, formatIssues } from '../../protocol/index.js';
 import { lintServers } from '../lint-rules.js';
-import type { LintView, State } from './session.js';
+import type { LintView, State } from './views.js';
 
 /**
  * The budget of `tools` (each definition's tokens; the total adds the instructions, which

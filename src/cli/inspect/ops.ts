@@ -129,3 +129,16 @@ function completeContext(value: unknown): { arguments: Record<string, string> } 
   }
   return { arguments: args as Record<string, string> };
 }
+
+/** The four lists, empty. */
+export function emptyLists(): Record<ListName, unknown[]> {
+  return { tools: [], resources: [], resourceTemplates: [], prompts: [] };
+}
+
+/** One whole list of the server (every page). */
+export function listOf(client: Client, kind: ListName): Promise<unknown[]> {
+  if (kind === 'tools') return client.listTools();
+  if (kind === 'resources') return client.listResources();
+  if (kind === 'resourceTemplates') return client.listResourceTemplates();
+  return client.listPrompts();
+}

@@ -19,7 +19,8 @@ import {
   tokenCookie,
   tokenMatches,
 } from './security.js';
-import type { State, UrlAuth } from './session.js';
+import type { UrlAuth } from './session.js';
+import type { State } from './views.js';
 import { InspectorSession } from './session.js';
 import { WireLog } from './wire-log.js';
 

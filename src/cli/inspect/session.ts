@@ -1,6 +1,6 @@
-// The inspector's one MCP connection and everything the page sees of it: the State (server,
-// lists, budget, lint, roots), the operations the page asks for (ops.ts), the server's questions
-// (questions.ts), and the events that tell every page.
+// The inspector's one MCP connection and everything the page sees of it: the State it keeps
+// (views.ts: server, lists, budget, lint, roots), the operations the page asks for (ops.ts), the
+// server's questions (questions.ts), and the events that tell every page.
 import type {
   CallOptions,
   CallToolResult,
@@ -12,7 +12,7 @@ import type {
   Root,
   Tool,
 } from '../../client/index.js';
-import { Client, JsonRpcError, LocalError } from '../../client/index.js';
+import { Client } from '../../client/index.js';
 import type { Tokenizer } from '../../catalogue/index.js';
 import { loadTokenizerOrEstimate } from '../../catalogue/index.js';
 import type { Transport } from '../../jsonrpc/index.js';
@@ -24,63 +24,16 @@ import { hasAuthorization, spawnOptions, targetLabel } from '../target.js';
 import { formatTranscript } from '../transcript.js';
 import { version } from '../version.js';
 import { ApiError } from './api-error.js';
+import type { Envelope, State } from './views.js';
+import { failure, messageOf } from './views.js';
 import type { EventHub } from './events.js';
 import type { ListName, OpContext } from './ops.js';
-import { OPS } from './ops.js';
+import { OPS, emptyLists, listOf } from './ops.js';
 import { parseRoots, targetForLabel, targetView } from './inputs.js';
 import { measureTools, outputCheck } from './measure.js';
 import { Questions } from './questions.js';
 import type { WireLog } from './wire-log.js';
 import { logFetch, logTransport } from './wire-log.js';
-
-/** How the page sees the target (secret header values masked). */
-export type TargetView =
-  | { kind: 'url'; url: string; headers: Record<string, string> }
-  | { kind: 'command'; command: string; args: string[] };
-
-/** A lint finding as the page shows it. */
-export interface LintView {
-  rule: string;
-  severity: 'error' | 'warning' | 'info';
-  message: string;
-}
-
-/** What GET /api/state returns and `state` events carry. */
-export interface State {
-  connected: boolean;
-  connecting: boolean;
-  target?: TargetView;
-  allowStdio: boolean;
-  mode: 'auto' | ProtocolRevision;
-  revision?: string;
-  era?: 'legacy' | 'modern';
-  serverInfo?: object;
-  capabilities?: object;
-  instructions?: string;
-  tools: Tool[];
-  resources: Resource[];
-  resourceTemplates: ResourceTemplate[];
-  prompts: Prompt[];
-  budget?: { total: number; tokenizer: string; tools: Record<string, number> };
-  lint?: Record<string, LintView[]>;
-  roots: Root[];
-  logLevel?: string;
-  error?: string;
-}
-
-/** The answer of POST /api/request. */
-export type Envelope =
-  | { ok: true; result: unknown; outputCheck?: { valid: boolean; errors?: string[] } }
-  | {
-      ok: false;
-      error: {
-        code?: number;
-        message: string;
-        data?: unknown;
-        kind: 'protocol' | 'local';
-        cancelled?: boolean;
-      };
-    };
 
 /** Options of {@link InspectorSession}. */
 export interface SessionOptions {
@@ -523,52 +476,12 @@ export class InspectorSession {
   }
 }
 
-function emptyLists(): Record<ListName, unknown[]> {
-  return { tools: [], resources: [], resourceTemplates: [], prompts: [] };
-}
-
-function listOf(client: Client, kind: ListName): Promise<unknown[]> {
-  if (kind === 'tools') return client.listTools();
-  if (kind === 'resources') return client.listResources();
-  if (kind === 'resourceTemplates') return client.listResourceTemplates();
-  return client.listPrompts();
-}
-
-function failure(error: unknown, cancelled: boolean): Envelope {
-  if (error instanceof JsonRpcError) {
-    return {
-      ok: false,
-      error: {
-        code: error.code,
-        message: error.message,
-        ...(error.data === undefined ? {} : { data: error.data }),
-        kind: 'protocol',
-        ...(cancelled ? { cancelled } : {}),
-      },
-    };
-  }
-  const data = error instanceof LocalError ? { data: { code: error.code } } : {};
-  return {
-    ok: false,
-    error: {
-      message: messageOf(error),
-      ...data,
-      kind: 'local',
-      ...(cancelled ? { cancelled } : {}),
-    },
-  };
-}
-
 function revisionOf(entries: readonly { kind: string; revision?: string }[]): string | undefined {
   for (let i = entries.length - 1; i >= 0; i--) {
     const revision = entries[i]?.revision;
     if (revision !== undefined) return revision;
   }
   return undefined;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function sleep(ms: number): Promise<void> {
