@@ -6,14 +6,15 @@
 // and a limit on attempts. One flow runs at a time; concurrent refusals wait for it.
 import type { AuthorizedRequest, HttpAuthorizer, RefusedRequest } from '../../protocol/auth.js';
 import { AuthorizationError, parseChallenges } from '../../protocol/auth.js';
-import { pkce, randomToken, tryJose, needJose } from './crypto.js';
+import { tryJose, needJose } from './crypto.js';
 import type { Discovered } from './discovery.js';
 import { discover } from './discovery.js';
 import type { DpopKey } from './dpop.js';
 import { DPOP_ALG, DpopNonces, dpopKey, newDpopKey } from './dpop.js';
 import type { OAuthHttp } from './http.js';
 import { oauthFailure, request } from './http.js';
-import { clientKey, identify, registeredRedirects } from './registration.js';
+import { authorizationCode } from './authorization-code.js';
+import { clientKey } from './registration.js';
 import { memoryStore } from './store.js';
 import { requestToken } from './token.js';
 import type {
@@ -46,7 +47,6 @@ export function createOAuthClient(options: OAuthClientOptions): OAuthClient {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
-const DEFAULT_AUTHORIZE_TIMEOUT_MS = 300_000;
 /** The most authorizations one request may go through (maxAuthorizations' ceiling). */
 const MAX_AUTHORIZATIONS = 10;
 /** Refresh this long before expiry. */
@@ -173,7 +173,13 @@ class OAuth implements OAuthClient {
     let client: OAuthClientInformation | undefined;
     switch (grant.type) {
       case 'authorization_code': {
-        const redirect = await this.#authorizationCode(discovered, scope);
+        const redirect = await authorizationCode(this.#http, {
+          discovered,
+          scope,
+          serverUrl: this.serverUrl,
+          options: this.#options,
+          identity: this.#identity(),
+        });
         client = redirect.client;
         params = {
           grant_type: 'authorization_code',
@@ -201,74 +207,6 @@ class OAuth implements OAuthClient {
     }
     const tokens = await requestToken(this.#http, { server, client, params, dpop });
     await this.#store.set(this.#tokenKey, tokens);
-  }
-
-  /** The authorization code grant's browser step; resolves with the code exchange parameters. */
-  async #authorizationCode(
-    discovered: Discovered,
-    scope: string | undefined,
-  ): Promise<{ client: OAuthClientInformation; params: Record<string, string> }> {
-    const { server } = discovered;
-    const provider = this.#options.provider;
-    if (provider === undefined) {
-      throw new AuthorizationError(
-        'interaction_required',
-        `${this.serverUrl.href} needs a user to sign in, and no OAuth provider was given to reach one`,
-      );
-    }
-    const endpoint = server.authorization_endpoint;
-    if (endpoint === undefined) {
-      throw new AuthorizationError(
-        'invalid_metadata',
-        `${server.issuer} has no authorization_endpoint`,
-      );
-    }
-    // Spec: PKCE with S256 is required; a server that does not say it supports S256 is refused.
-    if (server.code_challenge_methods_supported?.includes('S256') !== true) {
-      throw new AuthorizationError(
-        'pkce_unsupported',
-        `${server.issuer} does not advertise PKCE S256 (code_challenge_methods_supported); refusing to authorize`,
-      );
-    }
-    const identity = this.#identity();
-    const registered =
-      identity.client === undefined
-        ? await registeredRedirects(identity.store, server.issuer)
-        : undefined;
-    const redirectUri = await provider.redirectUri(registered);
-    const client = await identify(this.#http, server, { ...identity, redirectUri });
-    const { verifier, challenge } = await pkce();
-    const state = randomToken(32);
-    const url = new URL(endpoint);
-    const query: Record<string, string | undefined> = {
-      response_type: 'code',
-      client_id: client.client_id,
-      redirect_uri: redirectUri,
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
-      state,
-      scope,
-      resource: discovered.resource,
-    };
-    for (const [name, value] of Object.entries(query)) {
-      if (value !== undefined) url.searchParams.set(name, value);
-    }
-    const signal = AbortSignal.timeout(
-      this.#options.authorizeTimeoutMs ?? DEFAULT_AUTHORIZE_TIMEOUT_MS,
-    );
-    const back = new URL(
-      await provider.authorize(url, signal).catch((error: unknown) => {
-        if (error instanceof AuthorizationError) throw error;
-        const reason = error instanceof Error ? error.message : String(error);
-        throw new AuthorizationError(
-          'sign_in_incomplete',
-          `the sign-in did not complete: ${reason}`,
-        );
-      }),
-      redirectUri,
-    );
-    const code = checkResponse(back.searchParams, { state, server });
-    return { client, params: { code, redirect_uri: redirectUri, code_verifier: verifier } };
   }
 
   /** Enterprise-managed authorization: the ID token for an identity assertion at the IdP. */
@@ -468,49 +406,6 @@ function challengeOf(header: string | undefined): Challenge {
     ...(merged['scope'] === undefined ? {} : { scope: merged['scope'] }),
     ...(merged['resource_metadata'] === undefined ? {} : { metadata: merged['resource_metadata'] }),
   };
-}
-
-/**
- * Checks the authorization response (RFC 6749 section 4.1.2, RFC 9207): the `state` sent, no
- * `error`, and the `iss` of the server when it sends one or says it will. Returns the code.
- */
-function checkResponse(
-  params: URLSearchParams,
-  expected: { state: string; server: AuthorizationServerMetadata },
-): string {
-  const { state, server } = expected;
-  if (params.get('state') !== state) {
-    throw new AuthorizationError(
-      'invalid_state',
-      'the authorization response carries a wrong or no state; it was ignored',
-    );
-  }
-  const iss = params.get('iss');
-  if (iss !== null && iss !== server.issuer) {
-    throw new AuthorizationError(
-      'invalid_issuer',
-      `the authorization response comes from issuer "${iss}", not "${server.issuer}"; it was ignored`,
-    );
-  }
-  if (iss === null && server.authorization_response_iss_parameter_supported === true) {
-    throw new AuthorizationError(
-      'invalid_issuer',
-      `the authorization response lacks the iss that ${server.issuer} promises; it was ignored`,
-    );
-  }
-  const error = params.get('error');
-  if (error !== null) {
-    const description = params.get('error_description');
-    throw new AuthorizationError(
-      error,
-      `authorization was refused: ${error}${description === null ? '' : `: ${description}`}`,
-    );
-  }
-  const code = params.get('code');
-  if (code === null || code === '') {
-    throw new AuthorizationError('invalid_response', 'the authorization response carries no code');
-  }
-  return code;
 }
 
 function isTokens(value: unknown): value is OAuthTokens {
