@@ -12,7 +12,7 @@ import { SqlError } from '../adapter.js';
 import { SHOP_SIZES, mysqlShopStatements } from '../dataset.js';
 import type { SqlParam } from '../logic.js';
 import { describeFailure, formatTable } from '../logic.js';
-import { columnTypeName } from '../mysql.js';
+import { columnTypeName } from '../mysql-types.js';
 import { parseGrant, privilegesBeyondReading } from '../mysql-privileges.js';
 import type { SqlServer } from '../server.js';
 import { createSqlServer } from '../server.js';
