@@ -41,11 +41,15 @@ export function registerTools(
 ): void {
   const register = createRegister(server, state, settings);
   registerBasics(register, settings);
-  registerContentTools(register, state);
+  registerMediaTools(register);
+  registerResourceLinks(register);
+  registerResourceReference(register, state);
+  registerGzip(register, state);
   registerToggles(register, { server, state, settings });
   registerInteractive(register, settings);
 }
 
+/** The tools that take and return plain values: echo, get-sum, get-env, get-structured-content. */
 function registerBasics(register: Register, settings: ToolSettings): void {
   register(
     {
@@ -99,6 +103,10 @@ function registerBasics(register: Register, settings: ToolSettings): void {
     },
     ({ location }) => ({ ...weatherAt(location) }),
   );
+}
+
+/** The tools that return images and annotated content. */
+function registerMediaTools(register: Register): void {
   register(
     {
       name: 'get-tiny-image',
@@ -159,7 +167,8 @@ function registerBasics(register: Register, settings: ToolSettings): void {
 /** Revisions without the `resource_link` content block (it arrived in 2025-06-18). */
 const NO_RESOURCE_LINKS = new Set(['2024-11-05', '2025-03-26']);
 
-function registerContentTools(register: Register, state: EverythingState): void {
+/** get-resource-links: links to this server's resources (text before 2025-06-18). */
+function registerResourceLinks(register: Register): void {
   register(
     {
       name: 'get-resource-links',
@@ -203,6 +212,10 @@ function registerContentTools(register: Register, state: EverythingState): void 
       return { content };
     },
   );
+}
+
+/** get-resource-reference: a dynamic resource embedded in the result. */
+function registerResourceReference(register: Register, state: EverythingState): void {
   register(
     {
       name: 'get-resource-reference',
@@ -243,6 +256,10 @@ function registerContentTools(register: Register, state: EverythingState): void 
       };
     },
   );
+}
+
+/** gzip-file-as-resource: a resource or a text, gzipped, as an embedded resource (and a resource). */
+function registerGzip(register: Register, state: EverythingState): void {
   register(
     {
       name: 'gzip-file-as-resource',
