@@ -170,37 +170,12 @@ export async function startPglite(options: PgliteOptions): Promise<SessionSource
   const cached = cacheFile === undefined ? undefined : await readCache(cacheFile);
   let snapshot: Uint8Array | undefined;
   const spawn = async (): Promise<WorkerHandle> => {
-    const raw = snapshot === undefined ? undefined : new Uint8Array(await gunzipAsync(snapshot));
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      // Never write to this process's stdout: over stdio it carries the MCP messages.
-      stdout: true,
-      stderr: true,
-      workerData: {
-        entry: pathToFileURL(entry).href,
-        seed: options.seed,
-        snapshot: raw,
-        rawTypes: RAW_TEXT_TYPES,
-      },
-    });
-    worker.stdout.resume();
-    worker.stderr.resume();
-    const ready = await new Promise<Reply>((resolve, reject) => {
-      worker.once('message', resolve);
-      worker.once('error', reject);
-      worker.once('exit', (code) => {
-        reject(new Error(`the embedded database exited while starting (code ${String(code)})`));
-      });
-    });
-    if (ready.type !== 'ready') {
-      await worker.terminate();
-      throw new Error(`the embedded database did not start: ${ready.message ?? 'unknown error'}`);
-    }
-    if (ready.snapshot !== undefined) {
-      snapshot = new Uint8Array(await gzipAsync(ready.snapshot));
+    const started = await startWorker(entry, options.seed, snapshot);
+    if (started.snapshot !== undefined) {
+      snapshot = started.snapshot;
       if (cacheFile !== undefined) await writeCache(cacheFile, snapshot, options.onError);
     }
-    const handle = new WorkerHandle(worker);
+    const handle = new WorkerHandle(started.worker);
     handle.hold(false);
     return handle;
   };
@@ -350,4 +325,39 @@ async function writeCache(
   } catch (error) {
     onError?.(error, 'sql: writing the PGlite cache');
   }
+}
+
+/**
+ * Starts one database worker from `snapshot` (gzipped; none: seeded with `seed`) and resolves
+ * once it is ready, with the gzipped snapshot it took when it was seeded. Rejects when the
+ * worker fails to start (it is terminated).
+ */
+async function startWorker(
+  entry: string,
+  seed: PgliteOptions['seed'],
+  snapshot: Uint8Array | undefined,
+): Promise<{ worker: Worker; snapshot?: Uint8Array }> {
+  const raw = snapshot === undefined ? undefined : new Uint8Array(await gunzipAsync(snapshot));
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    // Never write to this process's stdout: over stdio it carries the MCP messages.
+    stdout: true,
+    stderr: true,
+    workerData: { entry: pathToFileURL(entry).href, seed, snapshot: raw, rawTypes: RAW_TEXT_TYPES },
+  });
+  worker.stdout.resume();
+  worker.stderr.resume();
+  const ready = await new Promise<Reply>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      reject(new Error(`the embedded database exited while starting (code ${String(code)})`));
+    });
+  });
+  if (ready.type !== 'ready') {
+    await worker.terminate();
+    throw new Error(`the embedded database did not start: ${ready.message ?? 'unknown error'}`);
+  }
+  if (ready.snapshot === undefined) return { worker };
+  return { worker, snapshot: new Uint8Array(await gzipAsync(ready.snapshot)) };
 }

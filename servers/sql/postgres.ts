@@ -48,15 +48,7 @@ async function loadPg(): Promise<typeof PgModule> {
 /** Connects to PostgreSQL and resolves once one connection has succeeded. */
 export async function startPostgres(options: PostgresOptions): Promise<SessionSource> {
   const pg = await loadPg();
-  const raw = new Set(RAW_TEXT_TYPES);
-  const fallback = pg.types.getTypeParser.bind(pg.types) as (
-    oid: number,
-    format?: 'text' | 'binary',
-  ) => (text: string) => unknown;
-  const types = {
-    getTypeParser: (oid: number, format?: 'text' | 'binary') =>
-      raw.has(oid) ? (text: string) => text : fallback(oid, format),
-  } as unknown as QueryArrayConfig['types'];
+  const types = typesOf(pg);
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
   const pool: Pool = new pg.Pool({
     connectionString: options.databaseUrl,
@@ -68,25 +60,7 @@ export async function startPostgres(options: PostgresOptions): Promise<SessionSo
   pool.on('error', (error) => {
     report(error, 'sql: idle PostgreSQL connection');
   });
-  try {
-    const probe = await pool.connect();
-    try {
-      await checkLogin(probe, options);
-    } finally {
-      probe.release();
-    }
-  } catch (error) {
-    await pool.end().catch(() => undefined);
-    if (error instanceof PrivilegedLoginError) throw error;
-    if (isConnectTimeout(error)) {
-      throw new SqlError({
-        message: `PostgreSQL at ${where(options.databaseUrl)} did not answer within ${String(connectTimeoutMs)} ms`,
-        code: '08001',
-        hint: 'check that the server is up and reachable, or raise connectTimeoutMs',
-      });
-    }
-    throw toSqlError(error);
-  }
+  await checkFirstConnection(pool, options, connectTimeoutMs);
   const graceMs = options.graceMs ?? 2000;
   return {
     async withSession(work, limits) {
@@ -135,6 +109,49 @@ export async function startPostgres(options: PostgresOptions): Promise<SessionSo
       await pool.end();
     },
   };
+}
+
+/** pg's type parsers, except that the RAW_TEXT_TYPES stay the text PostgreSQL sent. */
+function typesOf(pg: typeof PgModule): QueryArrayConfig['types'] {
+  const raw = new Set(RAW_TEXT_TYPES);
+  const fallback = pg.types.getTypeParser.bind(pg.types) as (
+    oid: number,
+    format?: 'text' | 'binary',
+  ) => (text: string) => unknown;
+  return {
+    getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+      raw.has(oid) ? (text: string) => text : fallback(oid, format),
+  };
+}
+
+/**
+ * Connects once and checks the login (checkLogin). On failure the pool is ended and the error
+ * thrown: a PrivilegedLoginError as it is, a connect timeout as SqlError 08001, others as SqlError.
+ */
+async function checkFirstConnection(
+  pool: Pool,
+  options: PostgresOptions,
+  connectTimeoutMs: number,
+): Promise<void> {
+  try {
+    const probe = await pool.connect();
+    try {
+      await checkLogin(probe, options);
+    } finally {
+      probe.release();
+    }
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    if (error instanceof PrivilegedLoginError) throw error;
+    if (isConnectTimeout(error)) {
+      throw new SqlError({
+        message: `PostgreSQL at ${where(options.databaseUrl)} did not answer within ${String(connectTimeoutMs)} ms`,
+        code: '08001',
+        hint: 'check that the server is up and reachable, or raise connectTimeoutMs',
+      });
+    }
+    throw toSqlError(error);
+  }
 }
 
 /**
