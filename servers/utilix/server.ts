@@ -3,7 +3,11 @@
 // name belongs, a port that is not one) is refused before a handler runs, each tool answers
 // structuredContent with a one-line text for the model, and check_ssl_certificate connects only
 // where the operator's address policy allows.
-import type { JsonSchemaObject, McpServerOptions } from '../../src/server/index.js';
+import type {
+  JsonSchemaObject,
+  McpServerOptions,
+  StructuredToolResult,
+} from '../../src/server/index.js';
 import { McpServer } from '../../src/server/index.js';
 import type { CertificateReport, LookupAll } from './certificate.js';
 import {
@@ -293,6 +297,32 @@ function registerJsonTool(server: McpServer, options: UtilixServerOptions): void
   );
 }
 
+/** validate_email's structured content. */
+const EMAIL_OUTPUT: JsonSchemaObject = {
+  type: 'object',
+  properties: {
+    email: { type: 'string' },
+    valid: { type: 'boolean' },
+    reason: { type: 'string' },
+    localPart: { type: 'string' },
+    domain: { type: 'string' },
+    asciiDomain: { type: ['string', 'null'] },
+    smtputf8: { type: 'boolean' },
+    domainCheck: {
+      type: 'object',
+      properties: {
+        result: { enum: ['mx', 'address', 'null-mx', 'none', 'literal'] },
+        mx: { type: 'array', items: { type: 'string' } },
+        addresses: { type: 'array', items: { type: 'string' } },
+      },
+      required: ['result', 'mx', 'addresses'],
+      additionalProperties: false,
+    },
+  },
+  required: ['email', 'valid', 'reason', 'localPart', 'domain', 'asciiDomain', 'smtputf8'],
+  additionalProperties: false,
+};
+
 function registerEmailTool(server: McpServer, options: UtilixServerOptions): void {
   const timeoutMs = options.dnsTimeoutMs ?? 10_000;
   let resolver = options.mailResolver;
@@ -320,30 +350,7 @@ function registerEmailTool(server: McpServer, options: UtilixServerOptions): voi
         required: ['email'],
         additionalProperties: false,
       },
-      outputSchema: {
-        type: 'object',
-        properties: {
-          email: { type: 'string' },
-          valid: { type: 'boolean' },
-          reason: { type: 'string' },
-          localPart: { type: 'string' },
-          domain: { type: 'string' },
-          asciiDomain: { type: ['string', 'null'] },
-          smtputf8: { type: 'boolean' },
-          domainCheck: {
-            type: 'object',
-            properties: {
-              result: { enum: ['mx', 'address', 'null-mx', 'none', 'literal'] },
-              mx: { type: 'array', items: { type: 'string' } },
-              addresses: { type: 'array', items: { type: 'string' } },
-            },
-            required: ['result', 'mx', 'addresses'],
-            additionalProperties: false,
-          },
-        },
-        required: ['email', 'valid', 'reason', 'localPart', 'domain', 'asciiDomain', 'smtputf8'],
-        additionalProperties: false,
-      },
+      outputSchema: EMAIL_OUTPUT,
       annotations: { ...READ_ONLY, openWorldHint: true },
     },
     async (args) => {
@@ -367,32 +374,41 @@ function registerEmailTool(server: McpServer, options: UtilixServerOptions): voi
           `no DNS answer for ${syntax.asciiDomain} within ${String(timeoutMs / 1000)} s`,
         );
       }
-      const problem = domainProblem(check, syntax.domain);
-      structured['domainCheck'] = check;
-      if (problem !== undefined) {
-        structured['valid'] = false;
-        structured['reason'] = problem;
-        return {
-          content: [{ type: 'text', text: `Invalid: ${problem}.` }],
-          structuredContent: structured,
-        };
-      }
-      structured['reason'] =
-        check.result === 'literal'
-          ? 'syntax ok (address literal, not looked up)'
-          : 'syntax ok, domain accepts mail';
-      const where =
-        check.result === 'mx'
-          ? `mail goes to ${check.mx.join(', ')}`
-          : check.result === 'address'
-            ? `no MX; mail goes to the domain's address ${check.addresses[0] ?? ''}`
-            : 'an address literal, not looked up';
-      return {
-        content: [{ type: 'text', text: `Valid: ${email} (${where}).` }],
-        structuredContent: structured,
-      };
+      return domainAnswer(structured, check, { email, domain: syntax.domain });
     },
   );
+}
+
+/** validate_email's answer once the domain was checked: invalid with the problem, or where mail goes. */
+function domainAnswer(
+  structured: Record<string, unknown>,
+  check: DomainCheck,
+  names: { email: string; domain: string },
+): StructuredToolResult<Record<string, unknown>> {
+  const problem = domainProblem(check, names.domain);
+  structured['domainCheck'] = check;
+  if (problem !== undefined) {
+    structured['valid'] = false;
+    structured['reason'] = problem;
+    return {
+      content: [{ type: 'text', text: `Invalid: ${problem}.` }],
+      structuredContent: structured,
+    };
+  }
+  structured['reason'] =
+    check.result === 'literal'
+      ? 'syntax ok (address literal, not looked up)'
+      : 'syntax ok, domain accepts mail';
+  const where =
+    check.result === 'mx'
+      ? `mail goes to ${check.mx.join(', ')}`
+      : check.result === 'address'
+        ? `no MX; mail goes to the domain's address ${check.addresses[0] ?? ''}`
+        : 'an address literal, not looked up';
+  return {
+    content: [{ type: 'text', text: `Valid: ${names.email} (${where}).` }],
+    structuredContent: structured,
+  };
 }
 
 function withTimeout<T>(step: Promise<T>, ms: number, message: string): Promise<T> {
