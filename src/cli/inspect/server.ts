@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import type { ProtocolRevision } from '../../protocol/index.js';
 import type { Target } from '../target.js';
+import type { ApiContext } from './api.js';
 import { handleApi, sendJson } from './api.js';
 import { defaultUiDir, serveStatic } from './assets.js';
 import { EventHub } from './events.js';
@@ -99,58 +100,16 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
     ...(options.stderr === undefined ? {} : { stderr: options.stderr }),
     ...(options.auth === undefined ? {} : { auth: options.auth }),
   });
-  let hosts = new Set<string>();
-  const ctx = { session, hub, log };
+  const served: Served = { api: { session, hub, log }, token, uiDir, hosts: new Set() };
   const server = createServer((req, res) => {
-    void handle(req, res).catch((error: unknown) => {
+    void handle(served, req, res).catch((error: unknown) => {
       if (!res.headersSent) sendJson(res, 500, { error: String(error) });
       else res.destroy();
     });
   });
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    res.setHeader('X-Frame-Options', 'DENY');
-    res.setHeader('Referrer-Policy', 'no-referrer');
-    const refused = refusal(req, hosts);
-    if (refused !== undefined) {
-      sendJson(res, refused.status, { error: refused.error });
-      return;
-    }
-    const url = new URL(req.url ?? '/', 'http://inspector.invalid');
-    if (url.pathname.startsWith('/api/')) {
-      const given = req.headers[TOKEN_HEADER];
-      if (!tokenMatches(typeof given === 'string' ? given : undefined, token)) {
-        sendJson(res, 401, { error: 'missing or wrong token' });
-        return;
-      }
-      await handleApi(ctx, { req, res }, url.pathname);
-      return;
-    }
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.setHeader('Allow', 'GET, HEAD');
-      sendJson(res, 405, { error: 'the page is read with GET' });
-      return;
-    }
-    const queryToken = url.searchParams.get('token');
-    const cookie = cookieValue(req.headers.cookie, TOKEN_COOKIE);
-    const authorised =
-      queryToken !== null ? tokenMatches(queryToken, token) : tokenMatches(cookie, token);
-    if (!authorised) {
-      sendJson(res, 401, { error: 'missing or wrong token' });
-      return;
-    }
-    await serveStatic(res, uiDir, {
-      pathname: url.pathname,
-      headers: queryToken === null ? {} : { 'Set-Cookie': tokenCookie(token) },
-    });
-  }
   await listenOn(server, host, options.port ?? 0);
   const port = (server.address() as AddressInfo).port;
-  hosts = allowedHosts(port);
-  // Beyond loopback (an explicit --host), the names the page is reached by: the address bound,
-  // or for a wildcard every address of this machine's interfaces.
-  for (const name of isWildcard(host) ? interfaceAddresses() : isLoopback(host) ? [] : [host]) {
-    hosts.add(`${hostPart(name)}:${String(port)}`.toLowerCase());
-  }
+  served.hosts = hostsOf(host, port);
   const origin = `http://${isWildcard(host) ? '127.0.0.1' : hostPart(host)}:${String(port)}`;
   if (options.target !== undefined) await session.connect(options.target, options.mode);
   let closing: Promise<void> | undefined;
@@ -173,6 +132,68 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
         });
       })()),
   };
+}
+
+/** What the inspector's HTTP server answers with; `hosts` is set once the port is known. */
+interface Served {
+  readonly api: ApiContext;
+  readonly token: string;
+  readonly uiDir: string;
+  hosts: Set<string>;
+}
+
+/**
+ * One request: refused unless its Host and Origin are the inspector's; /api/ needs the token
+ * header; the page needs the token in the query (then set as a cookie) or the cookie.
+ */
+async function handle(served: Served, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { token } = served;
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  const refused = refusal(req, served.hosts);
+  if (refused !== undefined) {
+    sendJson(res, refused.status, { error: refused.error });
+    return;
+  }
+  const url = new URL(req.url ?? '/', 'http://inspector.invalid');
+  if (url.pathname.startsWith('/api/')) {
+    const given = req.headers[TOKEN_HEADER];
+    if (!tokenMatches(typeof given === 'string' ? given : undefined, token)) {
+      sendJson(res, 401, { error: 'missing or wrong token' });
+      return;
+    }
+    await handleApi(served.api, { req, res }, url.pathname);
+    return;
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.setHeader('Allow', 'GET, HEAD');
+    sendJson(res, 405, { error: 'the page is read with GET' });
+    return;
+  }
+  const queryToken = url.searchParams.get('token');
+  const cookie = cookieValue(req.headers.cookie, TOKEN_COOKIE);
+  const authorised =
+    queryToken !== null ? tokenMatches(queryToken, token) : tokenMatches(cookie, token);
+  if (!authorised) {
+    sendJson(res, 401, { error: 'missing or wrong token' });
+    return;
+  }
+  await serveStatic(res, served.uiDir, {
+    pathname: url.pathname,
+    headers: queryToken === null ? {} : { 'Set-Cookie': tokenCookie(token) },
+  });
+}
+
+/**
+ * The Host values the page may be reached by: loopback, and beyond it (an explicit --host) the
+ * address bound, or for a wildcard every address of this machine's interfaces.
+ */
+function hostsOf(host: string, port: number): Set<string> {
+  const hosts = allowedHosts(port);
+  for (const name of isWildcard(host) ? interfaceAddresses() : isLoopback(host) ? [] : [host]) {
+    hosts.add(`${hostPart(name)}:${String(port)}`.toLowerCase());
+  }
+  return hosts;
 }
 
 function listenOn(server: Server, host: string, port: number): Promise<void> {
