@@ -138,7 +138,7 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
 interface Served {
   readonly api: ApiContext;
   readonly token: string;
-  readonly uiDir: string;
+  readonly uiDir: string | undefined;
   hosts: Set<string>;
 }
 
