@@ -11,7 +11,8 @@ const deny = (files, group, message) => ({
 });
 const L2 = ['**/protocol/**', '**/protocol/*.js'];
 const L3 = ['**/server/**', '**/client/**', '**/transports/**', '**/validators/**'];
-const L4 = ['**/cli/**', '**/servers/**', '**/test/**'];
+// L4, and the stores beside it: what no layer below imports (the CLI and servers/ choose a store).
+const L4 = ['**/cli/**', '**/servers/**', '**/test/**', '**/stores/**'];
 
 /** File names are kebab-case (the official TS SDK asked for it in prose and drifted). */
 const kebabCase = {
@@ -172,7 +173,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/server/**', '**/host/**', '**/gateway/**', '**/redis/**', ...L4],
+              group: ['**/server/**', '**/host/**', '**/gateway/**', ...L4],
               message: 'the catalogue sits below the host, the gateway and the CLI',
             },
             {
@@ -194,6 +195,7 @@ export default tseslint.config(
       '../cli/**',
       '../../servers/**',
       '**/test/**',
+      '../stores/**',
       '../catalogue/*',
       '!../catalogue/index.js',
     ],
@@ -205,12 +207,48 @@ export default tseslint.config(
       '../cli/**',
       '../../servers/**',
       '**/test/**',
+      '../stores/**',
       '../host/**',
       '../catalogue/*',
       '!../catalogue/index.js',
     ],
     'the gateway sits below the CLI: server/, client/, transports/ and catalogue/index.js, never host/',
   ),
+  {
+    // The stores (Redis, PostgreSQL): each implements an interface of the core and imports it
+    // through the public entry of the layer that defines it (server/, transports/http/, auth/,
+    // jsonrpc/, protocol/ index.js), internal/ besides; never client/, host/, gateway/, cli/.
+    files: ['src/stores/**'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '**/client/**',
+                '**/host/**',
+                '**/gateway/**',
+                '**/catalogue/**',
+                '**/cli/**',
+                '**/servers/**',
+                '**/test/**',
+              ],
+              message:
+                'a store sees the public entries of the layers whose interfaces it implements',
+            },
+            {
+              regex:
+                '^\\.\\./\\.\\./(?!(jsonrpc|protocol|server|auth)/index\\.js$|transports/http/index\\.js$|internal/)',
+              message:
+                'a store imports jsonrpc/, protocol/, server/, auth/ and transports/http/ through their index.js',
+            },
+          ],
+        },
+      ],
+    },
+  },
   deny(
     ['src/server/**'],
     ['**/client/**', '**/transports/**', ...L4],
@@ -245,7 +283,7 @@ export default tseslint.config(
   {
     // L4 sits on the public surface: each layer's index.js and the transports' entry files (the
     // package's subpaths), at any depth (`../../protocol/x.js` from src/cli/commands/ too).
-    // src/internal/ (helpers every layer shares) and src/redis/ are not matched.
+    // src/internal/ (helpers every layer shares) is not matched.
     files: ['servers/**', 'src/cli/**'],
     ignores: ['**/*.test.ts', 'servers/**/test/**'],
     rules: {
@@ -255,7 +293,7 @@ export default tseslint.config(
           patterns: [
             {
               regex:
-                '(/src/|^(\\.\\./)+)(jsonrpc|protocol|server|client|catalogue|host|gateway|auth)/(?!index\\.js$)',
+                '(/src/|^(\\.\\./)+)(jsonrpc|protocol|server|client|catalogue|host|gateway|auth|stores/redis|stores/postgres)/(?!index\\.js$)',
               message: 'servers and the CLI import public entries (index.js) only',
             },
             {

@@ -67,7 +67,7 @@ async function sharedState(flags) {
     process.exit(2);
   }
   const { createClient } = await import('redis');
-  const redis = await import('mcpkit/redis');
+  const redis = await import('mcpkit/stores/redis');
   const client = createClient({ url });
   client.on('error', (error) => console.error('redis:', error.message));
   await client.connect();

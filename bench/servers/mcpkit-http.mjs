@@ -31,14 +31,14 @@ const running = await listen(() => server, {
 });
 
 /**
- * BENCH_REDIS_URL: sessions and resumable streams kept in Redis (mcpkit/redis), as every process
+ * BENCH_REDIS_URL: sessions and resumable streams kept in Redis (mcpkit/stores/redis), as every process
  * of a scaled-out deployment keeps them (issue #22's bench rows), under a prefix of this run.
  */
 async function benchRedis() {
   const url = process.env.BENCH_REDIS_URL;
   if (url === undefined) return {};
   const { connectRedis, createRedisEventStore, createRedisSessionStore } =
-    await import('../../dist/esm/src/redis/index.js');
+    await import('../../dist/esm/src/stores/redis/index.js');
   const client = await connectRedis(url);
   // BENCH_REDIS_PREFIX: processes that share sessions (the balanced rows) share a prefix.
   const prefix = process.env.BENCH_REDIS_PREFIX ?? `mcpkit-bench:${String(process.pid)}`;

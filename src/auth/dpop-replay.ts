@@ -1,6 +1,7 @@
 // Where a DPoP checker remembers the proofs it has taken, so that none is taken twice (RFC 9449
-// section 11.1): in memory (one process, the default), or in Redis (`SET NX PX`) when several
-// processes serve as one, so that a proof taken by one is refused by every other.
+// section 11.1): in memory (one process, the default), or in a shared store when several
+// processes serve as one (`createRedisDpopReplayStore` of mcpkit/stores/redis), so that a proof
+// taken by one is refused by every other.
 
 /** Remembers the proofs a DPoP checker has taken. */
 export interface DpopReplayStore {
@@ -59,41 +60,6 @@ export function createMemoryDpopReplayStore(
       }
       until.set(key, now + ttlMs);
       return Promise.resolve(true);
-    },
-  };
-}
-
-/** The command of a node-redis client the Redis store uses. */
-export interface RedisSetNxLike {
-  set(
-    key: string,
-    value: string,
-    options: { condition: 'NX'; expiration: { type: 'PX'; value: number } },
-  ): Promise<unknown>;
-}
-
-/** Options of {@link createRedisDpopReplayStore}. */
-export interface RedisDpopReplayStoreOptions {
-  readonly client: RedisSetNxLike;
-  /** Prefix of every key. Default `mcpkit:dpop`. */
-  readonly prefix?: string;
-}
-
-/**
- * A store in Redis shared by every process given the same client and prefix: one key per proof,
- * set with `SET NX PX` (only the first process to record a proof takes it) and expiring when
- * the proof can no longer pass. A Redis that fails or does not answer rejects (503).
- */
-export function createRedisDpopReplayStore(options: RedisDpopReplayStoreOptions): DpopReplayStore {
-  const { client } = options;
-  const prefix = options.prefix ?? 'mcpkit:dpop';
-  return {
-    async remember(key, ttlMs) {
-      const answer = await client.set(`${prefix}:${key}`, '1', {
-        condition: 'NX',
-        expiration: { type: 'PX', value: Math.max(1, Math.ceil(ttlMs)) },
-      });
-      return answer !== null;
     },
   };
 }

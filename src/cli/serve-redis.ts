@@ -4,8 +4,8 @@
 // streams, the tasks and the DPoP proofs taken; the state secret seals 2026-07-28 `requestState`
 // so that any process opens what another sealed. /healthz reports whether Redis answers.
 import type { DpopReplayStore } from '../auth/index.js';
-import { maskRedisUrl, redisErrorMessage } from '../redis/connect.js';
-import type { RedisConnection } from '../redis/index.js';
+import { maskRedisUrl, redisErrorMessage } from '../stores/redis/index.js';
+import type { RedisConnection } from '../stores/redis/index.js';
 import type { ChangeBus, StateKey, StateSecret, TaskStore } from '../server/index.js';
 import type { EventStore, HealthOptions, SessionStore } from '../transports/http/index.js';
 import { positiveInteger, text, texts } from './args.js';
@@ -64,7 +64,7 @@ export async function sharedState(ctx: CommandContext, http: boolean): Promise<S
   const keys = checkedPrefix(prefix ?? 'mcpkit');
   const commandTimeoutMs =
     timeout === undefined ? undefined : positiveInteger(timeout, '--redis-timeout');
-  const redis = await import('../redis/index.js');
+  const redis = await import('../stores/redis/index.js');
   // Said once per distinct failure (a reconnect loop repeats the same one every 2 s).
   let last = '';
   const onError = (error: unknown): void => {
@@ -155,7 +155,7 @@ async function connect(
   url: string,
   options: { onError: (error: unknown) => void; commandTimeoutMs: number | undefined },
 ): Promise<RedisConnection> {
-  const { connectRedis } = await import('../redis/index.js');
+  const { connectRedis } = await import('../stores/redis/index.js');
   const { onError, commandTimeoutMs } = options;
   try {
     return await connectRedis(url, {

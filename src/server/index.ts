@@ -49,6 +49,16 @@ export type { StandardSchemaV1 } from './standard-schema.js';
 export { JsonRpcError } from '../jsonrpc/errors.js';
 export type { MemoryTaskStoreOptions, TaskRecord, TaskSignal, TaskStore } from './tasks/store.js';
 export { MemoryTaskStore, TaskLimitError } from './tasks/store.js';
+// What a TaskStore of its own (mcpkit/stores/redis, mcpkit/stores/postgres) shares with the
+// memory store: the local signal listeners, the per-owner quota and its refusal, the ordering.
+export {
+  DEFAULT_MAX_TASKS_PER_OWNER,
+  TaskListeners,
+  byCreation,
+  finishedOldestFirst,
+  limitOption,
+  ownerQuotaError,
+} from './tasks/store.js';
 export type { StateKey, StateSecret } from './seal.js';
 export type { DetailedTask, Task, TaskStatus } from '../protocol/tasks.js';
 export { TASKS_EXTENSION } from '../protocol/tasks.js';

@@ -9,8 +9,8 @@ import { SignJWT, base64url, calculateJwkThumbprint, exportJWK, generateKeyPair 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DpopReplayStore } from '../../src/auth/index.js';
 import { createJwtVerifier } from '../../src/auth/index.js';
-import type { RedisConnection } from '../../src/redis/index.js';
-import { connectRedis, createRedisDpopReplayStore } from '../../src/redis/index.js';
+import type { RedisConnection } from '../../src/stores/redis/index.js';
+import { connectRedis, createRedisDpopReplayStore } from '../../src/stores/redis/index.js';
 import { McpServer } from '../../src/server/index.js';
 import { startServe } from '../helpers/balancer.js';
 import type { AuthorizationServer } from '../helpers/oidc.js';

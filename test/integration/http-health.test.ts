@@ -2,7 +2,7 @@
 // gets on both faces, with and without a check (redisHealthCheck's too), and that it is outside
 // the MCP checks.
 import { afterEach, describe, expect, it } from 'vitest';
-import { redisHealthCheck } from '../../src/redis/index.js';
+import { redisHealthCheck } from '../../src/stores/redis/index.js';
 import { McpServer } from '../../src/server/index.js';
 import type { StreamableHttpOptions } from '../../src/transports/http/server/options.js';
 import type { Face } from './http-server-harness.js';

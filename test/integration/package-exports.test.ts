@@ -35,6 +35,15 @@ const EXPECTED: Record<string, string[]> = {
   './servers/utilix': ['createUtilixServer', 'registerUtilix'],
   './tasks/postgres': ['createPostgresTaskStore'],
   './redis': ['createRedisTaskStore', 'createRedisEventStore'],
+  './stores/redis': [
+    'createRedisTaskStore',
+    'createRedisEventStore',
+    'createRedisSessionStore',
+    'createRedisChangeBus',
+    'createRedisDpopReplayStore',
+    'connectRedis',
+    'redisHealthCheck',
+  ],
 };
 
 /** Imports `mcpkit<subpath>` at run time (a variable specifier: typecheck runs before build). */
@@ -92,6 +101,12 @@ describe.skipIf(!hasDist)('package exports (dist/esm through the package name)',
       expect(catalogue[name], name).toBeDefined();
       expect(host[name], name).toBe(catalogue[name]);
     }
+  });
+
+  it('keeps mcpkit/redis as the same entry as mcpkit/stores/redis (issue 37)', async () => {
+    const [old, stores] = await Promise.all(['./redis', './stores/redis'].map(load));
+    expect(Object.keys(old).sort()).toEqual(Object.keys(stores).sort());
+    for (const name of Object.keys(stores)) expect(old[name], name).toBe(stores[name]);
   });
 
   it('recognizes an error class of one subpath in the code of another', async () => {

@@ -1,11 +1,11 @@
-// The Redis Streams event store (mcpkit/redis) on a real Redis: its contract (ids that name their
+// The Redis Streams event store (mcpkit/stores/redis) on a real Redis: its contract (ids that name their
 // stream, replay after an id, priming events, trimmed or unknown ids, forget, expiry), then a
 // server whose legacy stream is resumed with Last-Event-ID from it. Needs MCPKIT_TEST_REDIS_URL.
 import process from 'node:process';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RedisStreamClientLike } from '../../src/redis/index.js';
-import { createRedisEventStore } from '../../src/redis/index.js';
+import type { RedisStreamClientLike } from '../../src/stores/redis/index.js';
+import { createRedisEventStore } from '../../src/stores/redis/index.js';
 import {
   allEvents,
   call,

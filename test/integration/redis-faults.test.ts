@@ -14,14 +14,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { RedisConnection } from '../../src/redis/index.js';
+import type { RedisConnection } from '../../src/stores/redis/index.js';
 import {
   RedisUnavailableError,
   connectRedis,
   createRedisEventStore,
   createRedisSessionStore,
   redisHealthCheck,
-} from '../../src/redis/index.js';
+} from '../../src/stores/redis/index.js';
 import { McpServer } from '../../src/server/index.js';
 import type { StreamableHttpOptions } from '../../src/transports/http/server/options.js';
 import type { SessionStore } from '../../src/transports/http/server/session-store.js';

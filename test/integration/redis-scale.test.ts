@@ -19,7 +19,7 @@ import {
   createRedisChangeBus,
   createRedisEventStore,
   createRedisSessionStore,
-} from '../../src/redis/index.js';
+} from '../../src/stores/redis/index.js';
 import { McpServer } from '../../src/server/index.js';
 import { createStreamableHttpClientTransport } from '../../src/transports/http/client/transport.js';
 import type { Face } from './http-server-harness.js';

@@ -6,8 +6,8 @@
 import process from 'node:process';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RedisKeyValueLike } from '../../src/redis/index.js';
-import { createRedisSessionStore } from '../../src/redis/index.js';
+import type { RedisKeyValueLike } from '../../src/stores/redis/index.js';
+import { createRedisSessionStore } from '../../src/stores/redis/index.js';
 import { McpServer } from '../../src/server/index.js';
 import type { Face } from './http-server-harness.js';
 import {

@@ -5,7 +5,7 @@
 // requests are served again. Needs MCPKIT_TEST_REDIS_URL.
 import process from 'node:process';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RedisConnection } from '../../src/redis/index.js';
+import type { RedisConnection } from '../../src/stores/redis/index.js';
 import {
   RedisTimeoutError,
   RedisUnavailableError,
@@ -15,7 +15,7 @@ import {
   createRedisSessionStore,
   createRedisTaskStore,
   redisHealthCheck,
-} from '../../src/redis/index.js';
+} from '../../src/stores/redis/index.js';
 import { McpServer } from '../../src/server/index.js';
 import { startServe } from '../helpers/balancer.js';
 import type { StallProxy } from '../helpers/stall-proxy.js';

@@ -1,4 +1,4 @@
-// The Redis TaskStore (mcpkit/redis) on a real Redis: the store's contract (records,
+// The Redis TaskStore (mcpkit/stores/redis) on a real Redis: the store's contract (records,
 // TTL expiry, the per-principal list, signals), then two servers with their own connections
 // sharing it: a task made on one is read, answered and cancelled through the other. Needs
 // MCPKIT_TEST_REDIS_URL (`.ci/run` sets it).
@@ -6,8 +6,8 @@ import process from 'node:process';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpServer } from '../../src/server/index.js';
-import type { RedisClientLike } from '../../src/server/tasks/redis.js';
-import { createRedisTaskStore } from '../../src/server/tasks/redis.js';
+import type { RedisClientLike } from '../../src/stores/redis/index.js';
+import { createRedisTaskStore } from '../../src/stores/redis/index.js';
 import type { TaskRecord } from '../../src/server/tasks/store.js';
 import { expectPerOwnerQuota, quotaRecord } from '../helpers/task-store-quota.js';
 import { connectWire } from '../helpers/wire.js';

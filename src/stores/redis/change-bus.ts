@@ -1,9 +1,9 @@
-// A ChangeBus on Redis pub/sub (mcpkit/redis): the processes that serve as one server publish
+// A ChangeBus on Redis pub/sub (mcpkit/stores/redis): the processes that serve as one server publish
 // their list changes and resource updates on one channel and hear each other's, so that a change
 // made on any process reaches the legacy sessions and `subscriptions/listen` streams of all. It
 // takes a connected node-redis client (the optional peer `redis`), typed structurally; the
 // subscription uses a connection of its own (`duplicate()`).
-import type { ChangeBus, ServerChange } from './core.js';
+import type { ChangeBus, ServerChange } from '../../server/index.js';
 
 /** The commands of a node-redis client the change bus uses. */
 export interface RedisPublisherLike {

@@ -4,13 +4,10 @@
 // network), it reconnects by itself with a capped backoff (the process recovers when Redis
 // returns), and its 'error' events (and those of the subscriber connections the stores make
 // with `duplicate()`) are reported instead of crashing the process.
-import type {
-  RedisBusSubscriberLike,
-  RedisKeyValueLike,
-} from '../transports/http/server/redis-session-store.js';
-import type { RedisStreamClientLike } from '../transports/http/server/redis-event-store.js';
-import type { RedisClientLike } from '../server/tasks/redis.js';
-import type { RedisSetNxLike } from '../auth/dpop-replay.js';
+import type { RedisBusSubscriberLike, RedisKeyValueLike } from './session-store.js';
+import type { RedisStreamClientLike } from './event-store.js';
+import type { RedisClientLike } from './tasks.js';
+import type { RedisSetNxLike } from './dpop-replay.js';
 
 /** What {@link connectRedis} resolves with: a node-redis client, typed by what mcpkit uses. */
 export type RedisConnection = RedisKeyValueLike &
@@ -85,7 +82,7 @@ interface NodeRedis {
 
 /**
  * Creates and connects a node-redis client (the optional peer `redis`) for the stores of
- * `mcpkit/redis`: `disableOfflineQueue` (a command while disconnected rejects at once), a
+ * `mcpkit/stores/redis`: `disableOfflineQueue` (a command while disconnected rejects at once), a
  * reconnect strategy with a capped backoff, a connect timeout, and error listeners on the client
  * and on every `duplicate()`. Rejects with a {@link RedisUnavailableError} when `redis` is not
  * installed, the URL is invalid, or (with `startup: 'fail'`) Redis cannot be reached; throws

@@ -1,10 +1,10 @@
-// An EventStore on Redis Streams (mcpkit/redis): each resumable SSE stream is one Redis stream,
+// An EventStore on Redis Streams (mcpkit/stores/redis): each resumable SSE stream is one Redis stream,
 // trimmed to a bounded length and expiring when idle, so that any process sharing the Redis can
 // replay what a client missed, also after the process that sent it has died. Event ids carry
 // their stream (`<stream id>@<entry id>`), unique across processes. It takes a connected
 // node-redis client (the optional peer `redis`), typed structurally.
-import type { Message } from '../../../jsonrpc/message.js';
-import type { EventStore, Replay, StoredEvent } from './event-store.js';
+import type { Message } from '../../jsonrpc/index.js';
+import type { EventStore, Replay, StoredEvent } from '../../transports/http/index.js';
 
 /** The commands of a node-redis client the event store uses. */
 export interface RedisStreamClientLike {

@@ -1,7 +1,7 @@
-// A SessionStore on Redis (mcpkit/redis): one key per legacy session, expiring when the session
+// A SessionStore on Redis (mcpkit/stores/redis): one key per legacy session, expiring when the session
 // is idle for `ttlMs`, so that any process sharing the Redis resumes a session another opened.
 // It takes a connected node-redis client (the optional peer `redis`), typed structurally.
-import type { SessionEvent, SessionRecord, SessionStore } from './session-store.js';
+import type { SessionEvent, SessionRecord, SessionStore } from '../../transports/http/index.js';
 
 /** The commands of a node-redis client the session store uses. */
 export interface RedisKeyValueLike {

@@ -1,4 +1,4 @@
-// A TaskStore on Redis (mcpkit/redis): each task one key expiring with its TTL, an index
+// A TaskStore on Redis (mcpkit/stores/redis): each task one key expiring with its TTL, an index
 // per principal (a sorted set scored by expiry, itself expiring with its longest-lived task) for
 // tasks/list and the per-owner quota, and signals (tasks/update, tasks/cancel) published on one
 // channel that the process running a task subscribes to. It takes a connected node-redis client
@@ -10,8 +10,8 @@ import {
   finishedOldestFirst,
   limitOption,
   ownerQuotaError,
-} from './store.js';
-import type { TaskRecord, TaskSignal, TaskStore } from './store.js';
+} from '../../server/index.js';
+import type { TaskRecord, TaskSignal, TaskStore } from '../../server/index.js';
 
 /** The commands of a node-redis client the store uses. */
 export interface RedisClientLike {

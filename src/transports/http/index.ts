@@ -30,7 +30,7 @@ export type {
   StreamableHttpOptions,
 } from './server/options.js';
 export type { FetchExtra, FetchHandler } from './server/fetch.js';
-export type { SessionRecord, SessionStore } from './server/session-store.js';
+export type { SessionEvent, SessionRecord, SessionStore } from './server/session-store.js';
 export { createFetchHandler, toFetchHandler } from './server/fetch.js';
 export { decodeHeaderValue, encodeHeaderValue } from '../../protocol/param-headers.js';
 export type { SseEvent } from './sse.js';
