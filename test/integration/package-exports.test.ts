@@ -34,6 +34,7 @@ const EXPECTED: Record<string, string[]> = {
   './servers/sql': ['createSqlServer', 'registerSql'],
   './servers/utilix': ['createUtilixServer', 'registerUtilix'],
   './tasks/postgres': ['createPostgresTaskStore'],
+  './stores/postgres': ['createPostgresTaskStore'],
   './redis': ['createRedisTaskStore', 'createRedisEventStore'],
   './stores/redis': [
     'createRedisTaskStore',
@@ -103,10 +104,15 @@ describe.skipIf(!hasDist)('package exports (dist/esm through the package name)',
     }
   });
 
-  it('keeps mcpkit/redis as the same entry as mcpkit/stores/redis (issue 37)', async () => {
-    const [old, stores] = await Promise.all(['./redis', './stores/redis'].map(load));
-    expect(Object.keys(old).sort()).toEqual(Object.keys(stores).sort());
-    for (const name of Object.keys(stores)) expect(old[name], name).toBe(stores[name]);
+  it('keeps mcpkit/redis and mcpkit/tasks/postgres as the entries of mcpkit/stores/* (issue 37)', async () => {
+    for (const [before, now] of [
+      ['./redis', './stores/redis'],
+      ['./tasks/postgres', './stores/postgres'],
+    ] as const) {
+      const [old, stores] = await Promise.all([before, now].map(load));
+      expect(Object.keys(old).sort()).toEqual(Object.keys(stores).sort());
+      for (const name of Object.keys(stores)) expect(old[name], name).toBe(stores[name]);
+    }
   });
 
   it('recognizes an error class of one subpath in the code of another', async () => {

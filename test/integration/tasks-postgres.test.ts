@@ -1,4 +1,4 @@
-// The PostgreSQL TaskStore (mcpkit/tasks/postgres) on a real database: the store's own contract,
+// The PostgreSQL TaskStore (mcpkit/stores/postgres) on a real database: the store's own contract,
 // then two server processes sharing it (a task made on one is read, answered and cancelled
 // through the other, tasks/update and tasks/cancel reaching the handler by LISTEN/NOTIFY), a task
 // that outlives a restart of the process that ran it, and one that was still working then. Needs MCPKIT_TEST_POSTGRES_URL (`.ci/run` sets it).
@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import process from 'node:process';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresTaskStore } from '../../src/server/tasks/postgres.js';
+import { createPostgresTaskStore } from '../../src/stores/postgres/index.js';
 import type { TaskRecord } from '../../src/server/tasks/store.js';
 import { expectPerOwnerQuota } from '../helpers/task-store-quota.js';
 

@@ -1,4 +1,4 @@
-// A TaskStore on PostgreSQL (mcpkit/tasks/postgres): tasks in one table, so they outlive the
+// A TaskStore on PostgreSQL (mcpkit/stores/postgres): tasks in one table, so they outlive the
 // process that made them and any process sharing the database serves tasks/get; signals
 // (tasks/update, tasks/cancel) travel by LISTEN/NOTIFY to the process running the task. Expired
 // rows are hidden at once and deleted by a sweep that task creation starts at most once a minute.
@@ -10,8 +10,8 @@ import {
   TaskListeners,
   limitOption,
   ownerQuotaError,
-} from './store.js';
-import type { TaskRecord, TaskSignal, TaskStore } from './store.js';
+} from '../../server/index.js';
+import type { TaskRecord, TaskSignal, TaskStore } from '../../server/index.js';
 
 /** The part of a `pg` Pool the store uses. */
 export interface PgPoolLike {
