@@ -24,7 +24,8 @@ export interface DpopOptions {
   /**
    * Where the proofs taken are remembered (their key and `jti`), each until it can no longer pass
    * (`iat` + `maxAgeSec` + `clockSkewSec`). Default: this process's memory, 100 000 proofs at
-   * most. Processes that serve as one share one: `createRedisDpopReplayStore` of mcpkit/redis.
+   * most. Processes that serve as one share one: `createRedisDpopReplayStore` of
+   * mcpkit/stores/redis.
    */
   readonly replayStore?: DpopReplayStore;
   /** Require the server's nonce in proofs (RFC 9449 section 9). Default false. */

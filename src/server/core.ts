@@ -39,7 +39,7 @@ export type ServerChange = { readonly list: ChangeKind } | { readonly uri: strin
 /**
  * ChangeBus carries server changes between the processes that serve as one server (several
  * behind a load balancer, sharing a Redis): each process publishes its own changes and hears
- * the others' (never its own). `createRedisChangeBus` of mcpkit/redis is one.
+ * the others' (never its own). `createRedisChangeBus` of mcpkit/stores/redis is one.
  */
 export interface ChangeBus {
   publish(change: ServerChange): Promise<void>;

@@ -113,8 +113,8 @@ export interface McpServerOptions {
   maxRunningTasksPerOwner?: number;
   /**
    * Carries list changes and resource updates between the processes that serve as one server
-   * (`createRedisChangeBus` of mcpkit/redis): a change made on one process reaches the clients
-   * and `subscriptions/listen` streams of every process. Default: none (one process).
+   * (`createRedisChangeBus` of mcpkit/stores/redis): a change made on one process reaches the
+   * clients and `subscriptions/listen` streams of every process. Default: none (one process).
    */
   changeBus?: ChangeBus;
 }

@@ -158,7 +158,7 @@ export function run(args: readonly string[], io: Io): Promise<number> {
         if (!(SERVER_NAMES as readonly string[]).includes(name) && shared.describe !== undefined) {
           say(
             ctx,
-            `mcpkit serve: ${name} makes its own McpServer: give it the same stateSecret and a shared taskStore (createRedisTaskStore of mcpkit/redis); sessions and streams are shared here`,
+            `mcpkit serve: ${name} makes its own McpServer: give it the same stateSecret and a shared taskStore (createRedisTaskStore of mcpkit/stores/redis); sessions and streams are shared here`,
           );
         }
         try {

@@ -107,7 +107,7 @@ export interface StreamableHttpOptions {
   health?: boolean | HealthOptions;
   /**
    * Where legacy sessions are kept for other processes (`createRedisSessionStore` of
-   * `mcpkit/redis`): a request naming a session this process does not hold resumes it from
+   * `mcpkit/stores/redis`): a request naming a session this process does not hold resumes it from
    * there. Default: none (a session lives in the process that opened it).
    */
   sessionStore?: SessionStore;
