@@ -8,8 +8,6 @@ export const ErrorCode = {
   MethodNotFound: -32601,
   InvalidParams: -32602,
   InternalError: -32603,
-  /** A request given up on by whoever was to answer it (LSP's code; tasks use it on cancel). */
-  RequestCancelled: -32800,
 } as const;
 
 /** A JSON-RPC error code: one of {@link ErrorCode} or an application-defined integer. */

@@ -22,6 +22,11 @@ export const McpErrorCode = {
   UnsupportedProtocolVersion: -32022,
   /** The request needs the user to complete a URL elicitation first (2025-11-25). */
   UrlElicitationRequired: -32042,
+  /**
+   * Not the spec's: what a cancelled task's pending requests for input are rejected with, inside
+   * the server (LSP's RequestCancelled).
+   */
+  RequestCancelled: -32800,
 } as const;
 
 /** One of the {@link McpErrorCode} values. */

@@ -6,6 +6,7 @@
 import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors.js';
 import type * as Spec from '../../protocol/schema/2026-07-28.js';
 import type { TaskStatus } from '../../protocol/tasks.js';
+import { McpErrorCode } from '../../protocol/errors.js';
 import type { InputAsker } from '../context.js';
 import type { TaskRecord, TaskSignal, TaskStore } from './store.js';
 import { TaskLimitError } from './store.js';
@@ -243,7 +244,7 @@ export class TaskRun implements InputAsker {
   }
 
   #cancelled(): JsonRpcError {
-    return new JsonRpcError(ErrorCode.RequestCancelled, 'the task was cancelled');
+    return new JsonRpcError(McpErrorCode.RequestCancelled, 'the task was cancelled');
   }
 
   /** Applies `fields` to the record (undefined removes a field) and queues its write. */
