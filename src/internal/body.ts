@@ -20,27 +20,51 @@ export class BodyTooLargeError extends Error {
  * its error. A Content-Length above the cap is refused before any of the body is read.
  */
 export async function readBodyCapped(response: Response, maxBytes: number): Promise<string> {
-  const body = response.body;
-  if (body === null) return '';
   if (Number(response.headers.get('content-length')) > maxBytes) {
-    await body.cancel().catch(() => undefined);
+    await response.body?.cancel().catch(() => undefined);
     throw new BodyTooLargeError(maxBytes);
   }
+  const prefix = await readBodyPrefix(response, maxBytes + 1);
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- the read's own rejection, as it came
+  if (prefix.error !== undefined) throw prefix.error;
+  if (!prefix.complete) throw new BodyTooLargeError(maxBytes);
+  return prefix.text;
+}
+
+/** What {@link readBodyPrefix} read of a body. */
+export interface BodyPrefix {
+  /** The text read, decoded as UTF-8. */
+  readonly text: string;
+  /** True when the body ended before `stopAt` bytes had come and no read failed. */
+  readonly complete: boolean;
+  /** The error of a failed read, when one failed. */
+  readonly error?: unknown;
+}
+
+/**
+ * Reads the body of `response` as UTF-8 text until it ends or `stopAt` bytes have come (the text
+ * then holds the chunk that reached it, and the rest of the stream is cancelled unread). Never
+ * throws: a failed read gives what was read before it, with the error.
+ */
+export async function readBodyPrefix(response: Response, stopAt: number): Promise<BodyPrefix> {
+  const body = response.body;
+  if (body === null) return { text: '', complete: true };
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let text = '';
   let bytes = 0;
   try {
-    for (;;) {
+    while (bytes < stopAt) {
       const { done, value } = await reader.read();
-      if (done) return text + decoder.decode();
+      if (done) return { text: text + decoder.decode(), complete: true };
       bytes += value.byteLength;
-      if (bytes > maxBytes) throw new BodyTooLargeError(maxBytes);
       text += decoder.decode(value, { stream: true });
     }
+    await reader.cancel().catch(() => undefined);
+    return { text, complete: false };
   } catch (error) {
     await reader.cancel().catch(() => undefined);
-    throw error;
+    return { text, complete: false, error };
   }
 }
 

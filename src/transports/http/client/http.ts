@@ -6,6 +6,7 @@ import { decodeValue } from '../../../jsonrpc/codec.js';
 import type { WireError } from '../../../jsonrpc/errors.js';
 import { JsonRpcError, LocalError, LocalErrorCode } from '../../../jsonrpc/errors.js';
 import type { ErrorResponse, Message, Request, RequestId } from '../../../jsonrpc/message.js';
+import { readBodyPrefix } from '../../../internal/body.js';
 import { noop } from '../../../internal/noop.js';
 import { AuthorizationError } from '../../../protocol/auth.js';
 
@@ -130,24 +131,7 @@ const MAX_BODY_IN_DATA_CHARS = 4096;
  * error body costs nothing. Never throws: a failed read gives what was read.
  */
 export async function readBodyText(response: Response): Promise<string> {
-  const body = response.body;
-  if (body === null) return '';
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  let bytes = 0;
-  try {
-    while (bytes < MAX_ERROR_BODY_BYTES) {
-      const { done, value } = await reader.read();
-      if (done) return text + decoder.decode();
-      bytes += value.byteLength;
-      text += decoder.decode(value, { stream: true });
-    }
-    await reader.cancel();
-  } catch {
-    // A body cut short is still worth showing.
-  }
-  return text;
+  return (await readBodyPrefix(response, MAX_ERROR_BODY_BYTES)).text;
 }
 
 /** Drops a body we do not read, releasing the connection. Never throws. */
