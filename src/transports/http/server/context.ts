@@ -14,7 +14,7 @@ import { LEGACY_REVISIONS, MODERN_REVISIONS } from '../../../protocol/version.js
 import type { Answer, HeaderMap, HttpExchange, HttpReply } from './exchange.js';
 import { BodyError, emptyReply, errorReply, joined, refusedReply } from './exchange.js';
 import type { ResolvedOptions } from './options.js';
-import type { SessionSettings } from './session-transport.js';
+import type { SessionSettings } from './session-settings.js';
 import type { SessionTable } from './sessions.js';
 
 /** The state one handler's verbs share. */

@@ -18,7 +18,7 @@ import { principalKey } from '../../../protocol/auth.js';
 import { errorReply, joined, jsonReply } from './exchange.js';
 import type { Acceptable } from './media-type.js';
 import { PostReply } from './reply.js';
-import type { SharedSessionHooks } from './session-transport.js';
+import type { SharedSessionHooks } from './session-settings.js';
 import { SessionTransport } from './session-transport.js';
 import { newSessionId } from './sessions.js';
 import type { SessionEvent, SessionRecord, SessionStore } from './session-store.js';

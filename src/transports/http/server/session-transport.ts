@@ -4,7 +4,6 @@
 // (spec 2025-11-25 basic/transports#listening-for-messages-from-the-server).
 import { SlotMap } from '../../../internal/slot-map.js';
 import type { BatchItem } from '../../../jsonrpc/codec.js';
-import { encode } from '../../../jsonrpc/codec.js';
 import { LocalError, LocalErrorCode } from '../../../jsonrpc/errors.js';
 import type { Message, RequestId, Response } from '../../../jsonrpc/message.js';
 import { isRequest } from '../../../jsonrpc/message.js';
@@ -19,41 +18,19 @@ import type { PostReply } from './reply.js';
 import type { SessionEntry } from './sessions.js';
 import type { OpenStream, StreamHooks } from './streams.js';
 import { PlainStream, ResumableStream } from './streams.js';
-import { encodeSseEvent } from '../sse.js';
 import { SseWriter } from './sse-writer.js';
 import type { SessionChange, SessionRecord } from './session-store.js';
 import { withChange } from './session-store.js';
-
-/**
- * What a session shared with other processes (a session store with a bus) tells them; the
- * handler publishes it.
- */
-export interface SharedSessionHooks {
-  /**
-   * A server message for the GET stream, which this process does not hold, to its holder; or,
-   * with `streamId`, for a POST stream another process took over. False when there is no bus.
-   */
-  forward(id: string, message: Message | readonly Message[], streamId?: string): boolean;
-  /**
-   * This process now holds the session's GET stream (or, with `streamId`, that POST stream): the
-   * others let theirs go.
-   */
-  holding(id: string, streamId?: string): void;
-  /** The client changed what the session keeps (a request answered with success here). */
-  changed(session: SessionTransport, change: SessionChange): void;
-}
-
-/** Settings shared by every session of one handler. */
-export interface SessionSettings {
-  readonly store: EventStore | undefined;
-  /** Set when sessions are shared with other processes through a session store's bus. */
-  readonly shared?: SharedSessionHooks | undefined;
-  readonly retryMs: number;
-  readonly keepAliveMs: number;
-  readonly report: (error: unknown, where: string) => void;
-  /** A stream of the session closed (the session may now be idle). */
-  readonly touched: (id: string) => void;
-}
+import type { SessionSettings, SharedSessionHooks } from './session-settings.js';
+import { BROADCAST, changeOf, requestOf } from './session-changes.js';
+import {
+  POST_STREAM,
+  STANDALONE_STREAM,
+  isFinal,
+  isStandaloneId,
+  randomNonce,
+  replayFinished,
+} from './session-replay.js';
 
 /** The reply to a POSTed request that was cancelled before it was answered (none will be). */
 const UNANSWERED: HttpReply = emptyReply(202);
@@ -213,7 +190,7 @@ export class SessionTransport implements Transport, SessionEntry {
       writer.write(': open\n\n');
       return writer;
     }
-    const stream = this.#newStream(STANDALONE);
+    const stream = this.#newStream(STANDALONE_STREAM);
     this.#standalone = stream;
     return stream.open(signal);
   }
@@ -241,7 +218,7 @@ export class SessionTransport implements Transport, SessionEntry {
       // The GET stream another process held (or one that died): this process holds it now.
       this.#standalone?.finish();
       shared.holding(this.id);
-      const taken = this.#newStream(STANDALONE, replay.streamId);
+      const taken = this.#newStream(STANDALONE_STREAM, replay.streamId);
       this.#standalone = taken;
       return taken.resume(signal, lastEventId);
     }
@@ -249,15 +226,10 @@ export class SessionTransport implements Transport, SessionEntry {
       // Another process's POST stream, its response still to come: that process forwards what
       // it sends on it from now on, and this one holds it live until the response.
       shared.holding(this.id, replay.streamId);
-      return this.#newStream(POST, replay.streamId).resume(signal, lastEventId);
+      return this.#newStream(POST_STREAM, replay.streamId).resume(signal, lastEventId);
     }
     // The stream finished: replay what followed and end.
-    const writer = new SseWriter(signal, 0);
-    for (const event of replay.events) {
-      writer.write(encodeSseEvent({ id: event.id, data: encode(event.message) }));
-    }
-    writer.end();
-    return writer;
+    return replayFinished(replay.events, signal);
   }
 
   send(message: Message | readonly Message[], options?: SendOptions): Promise<void> {
@@ -447,7 +419,7 @@ export class SessionTransport implements Transport, SessionEntry {
    * A new resumable stream: id `<session id>/<kind><nonce>.<n>`, unique across the processes
    * that serve the session (or `id`, a stream another process began).
    */
-  #newStream(kind: string = POST, id?: string): ResumableStream {
+  #newStream(kind: string = POST_STREAM, id?: string): ResumableStream {
     const store = this.#settings.store as EventStore;
     const { shared } = this.#settings;
     const hooks: StreamHooks = {
@@ -478,59 +450,4 @@ export class SessionTransport implements Transport, SessionEntry {
       if (m !== undefined && isRequest(m)) this.#unroute(m.id);
     }
   }
-}
-
-/** The kinds of stream, first in the part of a stream id after the session id. */
-const POST = 'p';
-const STANDALONE = 'g';
-
-/** True when `streamId` names a GET stream of session `sessionId`. */
-function isStandaloneId(streamId: string, sessionId: string): boolean {
-  return streamId.startsWith(`${sessionId}/${STANDALONE}`);
-}
-
-/** 48 random bits as 12 hex digits. */
-function randomNonce(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(6));
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
-
-/** What every process tells its own copies of a session, through the server's change bus. */
-const BROADCAST: ReadonlySet<string> = new Set([
-  'notifications/tools/list_changed',
-  'notifications/resources/list_changed',
-  'notifications/prompts/list_changed',
-  'notifications/resources/updated',
-]);
-
-/** True for what ends a POST stream: a response, or a batch's responses. */
-function isFinal(message: Message | readonly Message[]): boolean {
-  return Array.isArray(message) || !('method' in (message as Message));
-}
-
-/** The change a client request makes to what its session keeps, if any. */
-function changeOf(method: string, params: unknown): SessionChange | undefined {
-  const fields = (typeof params === 'object' && params !== null ? params : {}) as Record<
-    string,
-    unknown
-  >;
-  switch (method) {
-    case 'logging/setLevel':
-      return typeof fields['level'] === 'string' ? { logLevel: fields['level'] } : undefined;
-    case 'resources/subscribe':
-      return typeof fields['uri'] === 'string' ? { subscribe: fields['uri'] } : undefined;
-    case 'resources/unsubscribe':
-      return typeof fields['uri'] === 'string' ? { unsubscribe: fields['uri'] } : undefined;
-    default:
-      return undefined;
-  }
-}
-
-/** The request that makes `change`. */
-function requestOf(change: SessionChange): { method: string; params: Record<string, string> } {
-  if ('logLevel' in change)
-    return { method: 'logging/setLevel', params: { level: change.logLevel } };
-  if ('subscribe' in change)
-    return { method: 'resources/subscribe', params: { uri: change.subscribe } };
-  return { method: 'resources/unsubscribe', params: { uri: change.unsubscribe } };
 }
