@@ -20,6 +20,8 @@ import { negotiate } from './negotiate.js';
 import { ClientSession } from './session.js';
 import { changeSubscription } from './subscriptions.js';
 import { runToolCall, startToolTask } from './tool-call.js';
+import type { ClientExtension, ClientExtensionHost } from './extension.js';
+import { checkClientExtension } from './extension.js';
 import type {
   CallOptions,
   CallToolResult,
@@ -54,6 +56,8 @@ export class Client {
   readonly #info: Spec.Implementation;
   readonly #options: ClientOptions;
   #session: ClientSession | undefined;
+  /** What the extensions added with extend() declare, by id. */
+  readonly #extensions = new Map<string, Record<string, unknown> | undefined>();
   /** The session being connected, so that close() can stop it. */
   #connecting: ClientSession | undefined;
 
@@ -112,7 +116,11 @@ export class Client {
     if (this.#connecting !== undefined || this.isConnected) {
       throw new LocalError(LocalErrorCode.AlreadyStarted, 'the client is already connected');
     }
-    const session = new ClientSession({ transport, info: this.#info, options: this.#options });
+    const session = new ClientSession({
+      transport,
+      info: this.#info,
+      options: withExtensions(this.#options, this.#extensions),
+    });
     this.#connecting = session;
     try {
       await session.connection.start();
@@ -145,6 +153,37 @@ export class Client {
     this.#session = undefined;
     await session?.connection.close();
   }
+
+  /**
+   * Adds an extension of the protocol (docs/extensions.md) and gives its API over this client:
+   * its methods are declared, and its settings are declared to the servers connected after.
+   * Throws TypeError for a bad extension or one added already.
+   */
+  extend<TApi>(extension: ClientExtension<TApi>): TApi {
+    checkClientExtension(extension, new Set(this.#extensions.keys()));
+    this.#extensions.set(extension.id, extension.settings);
+    return extension.bind(this.#host);
+  }
+
+  /** What extensions use of this client (see ClientExtensionHost). */
+  readonly #host: ClientExtensionHost = ((client: Client) => ({
+    request: (method, params, options) => client.#require().caller.request(method, params, options),
+    get era() {
+      return client.era;
+    },
+    get revision() {
+      return client.revision;
+    },
+    get serverCapabilities() {
+      return client.serverCapabilities;
+    },
+    get connection() {
+      return client.#require();
+    },
+    report: (error) => {
+      client.#require().report(error);
+    },
+  }))(this);
 
   /** Iterates the server's tools, following `nextCursor` (at most `maxPages` pages). */
   tools(options?: ListOptions): AsyncIterable<Tool> {
@@ -471,6 +510,20 @@ function setProtocolVersion(transport: Transport, revision: ProtocolRevision): v
 }
 
 /** Throws a TypeError unless `value` is absent or a positive integer. */
+/** `options` with the settings of the client's extensions under `capabilities.extensions`. */
+function withExtensions(
+  options: ClientOptions,
+  extensions: ReadonlyMap<string, Record<string, unknown> | undefined>,
+): ClientOptions {
+  const settings = [...extensions].filter(([, value]) => value !== undefined);
+  if (settings.length === 0) return options;
+  const capabilities = (options.capabilities ?? {}) as Record<string, unknown>;
+  const own = capabilities['extensions'];
+  const merged = { ...Object.fromEntries(settings), ...(isObject(own) ? own : {}) };
+  const declared = { ...capabilities, extensions: merged } as Spec.ClientCapabilities;
+  return { ...options, capabilities: declared };
+}
+
 function checkCount(value: number | undefined, name: string): void {
   if (value !== undefined && !(Number.isSafeInteger(value) && value > 0)) {
     throw new TypeError(`${name} must be a positive integer, got ${String(value)}`);

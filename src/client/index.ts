@@ -48,6 +48,8 @@ export { fileStore, memoryStore } from './oauth/store.js';
 export { AuthorizationError } from '../protocol/auth.js';
 export type { HttpAuthorizer } from '../protocol/auth.js';
 export type { DetailedTask, Task, TaskStatus } from '../protocol/tasks.js';
+export type { ClientExtension, ClientExtensionHost } from './extension.js';
+export type { MethodDeclaration } from '../protocol/methods.js';
 export type { LoadedSkill, SkillFile } from './skills.js';
 export type {
   SkillEntry,

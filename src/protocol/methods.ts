@@ -9,6 +9,23 @@ import type * as S20260728 from './schema/2026-07-28.js';
 /** Who sends a method: the client, the server, or either. */
 export type Direction = 'client-to-server' | 'server-to-client' | 'both';
 
+/**
+ * What an extension declares of a method it adds (`McpServer.extend`, `McpClient.extend`): the
+ * facts the core and the transports need without knowing the extension.
+ */
+export interface MethodDeclaration {
+  /** A request (answered by a result or an error) or a notification (answered by nothing). */
+  readonly kind: 'request' | 'notification';
+  /** Who sends it. */
+  readonly direction: Direction;
+  /** The revisions in which it is defined, oldest first. */
+  readonly revisions: readonly ProtocolRevision[];
+  /** True when its 2026-07-28 result is a `CacheableResult` ({@link MethodInfo.cacheable}). */
+  readonly cacheable?: boolean;
+  /** The params field the `Mcp-Name` header of a 2026-07-28 HTTP request mirrors, if any. */
+  readonly nameParam?: string;
+}
+
 /** One method's entry in {@link METHODS}. */
 export interface MethodInfo {
   /** A request (answered by a result or an error) or a notification (answered by nothing). */
@@ -365,19 +382,42 @@ const CACHEABLE: ReadonlySet<string> = new Set(
 );
 
 /**
- * The params field `Mcp-Name` mirrors for `method` ({@link MethodInfo.nameParam}), if any; the
- * tasks extension's methods mirror `taskId` (SEP-2663, routing headers).
+ * The params field `Mcp-Name` mirrors for `method` ({@link MethodInfo.nameParam}), if any: the
+ * core table's, else what an extension declared ({@link declareMethods}); the tasks extension's
+ * methods mirror `taskId` (SEP-2663, routing headers).
  */
-export function nameParamOf(method: string): 'name' | 'uri' | 'taskId' | undefined {
+export function nameParamOf(method: string): string | undefined {
   return NAME_PARAMS.get(method) ?? (TASK_METHODS.has(method) ? 'taskId' : undefined);
 }
 
-/** The methods whose Mcp-Name mirrors a params field, and the field: asked on every request. */
-const NAME_PARAMS: ReadonlyMap<string, 'name' | 'uri'> = new Map(
+/**
+ * The methods whose Mcp-Name mirrors a params field, and the field: asked on every request. The
+ * core's, then those extensions declare.
+ */
+const NAME_PARAMS = new Map<string, string>(
   Object.entries(TABLE).flatMap(([method, info]) =>
     info.nameParam === undefined ? [] : [[method, info.nameParam] as const],
   ),
 );
+
+/**
+ * Declares the methods an extension adds, for what the transports read of the method table
+ * (`Mcp-Name`, {@link nameParamOf}); the server and the client keep what they serve themselves.
+ * Declaring a method again with the same `nameParam` is allowed (two servers in one process add
+ * the same extension). Throws TypeError for a declaration that would change the
+ * `nameParam` of a method the core table or an earlier declaration gives.
+ */
+export function declareMethods(methods: Readonly<Record<string, MethodDeclaration>>): void {
+  for (const [method, declaration] of Object.entries(methods)) {
+    const known = nameParamOf(method);
+    if (known !== undefined && known !== declaration.nameParam) {
+      throw new TypeError(`method ${method} mirrors params.${known} in Mcp-Name already`);
+    }
+  }
+  for (const [method, declaration] of Object.entries(methods)) {
+    if (declaration.nameParam !== undefined) NAME_PARAMS.set(method, declaration.nameParam);
+  }
+}
 
 /** The methods `revision` defines, in table order. */
 export function methodsOf(revision: ProtocolRevision): Method[] {

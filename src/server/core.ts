@@ -8,10 +8,7 @@ import type { ProtocolRevision } from '../protocol/version.js';
 import { MetaKey } from '../protocol/version.js';
 import type { RoundOptions } from './input-required.js';
 import type { TaskSettings } from './tasks/run.js';
-import { TASKS_EXTENSION } from '../protocol/tasks.js';
-import { SKILLS_EXTENSION, SKILLS_METHODS } from '../protocol/skills.js';
-import type { SkillsCapability } from '../protocol/skills.js';
-import { SkillCatalog } from './skills/catalog.js';
+import { ExtensionTable } from './extension.js';
 import { servedResponse } from './served-response.js';
 import { MiddlewareStack } from './middleware.js';
 import { Registry } from './registry.js';
@@ -100,8 +97,8 @@ export interface CoreSettings {
 /** ServerCore is shared by every session of one server. */
 export class ServerCore {
   readonly registry: Registry = new Registry();
-  /** The skills the server publishes (skills extension). */
-  readonly skills: SkillCatalog = new SkillCatalog();
+  /** The extensions McpServer.extend added: their methods and capabilities. */
+  readonly extensions: ExtensionTable = new ExtensionTable();
   /** The middleware McpServer.use registered, composed (none: the request path skips it). */
   readonly middleware: MiddlewareStack = new MiddlewareStack();
   readonly info: ServerInfo;
@@ -193,6 +190,11 @@ export class ServerCore {
     return capabilities;
   }
 
+  /** Derives the capabilities again on next use (an extension's changed). */
+  capabilitiesChanged(): void {
+    this.#capabilities.clear();
+  }
+
   #deriveCapabilities(revision: ProtocolRevision): object {
     const registry = this.registry;
     const derived: Record<string, unknown> = { logging: {} };
@@ -203,18 +205,8 @@ export class ServerCore {
     if (registry.prompts.size > 0 || registry.templates.size > 0) derived['completions'] = {};
     const own = this.#settings.capabilities as Record<string, unknown> | undefined;
     const ownExtensions = (own?.['extensions'] ?? {}) as Record<string, unknown>;
-    const extensions: Record<string, unknown> = {};
-    // A server with a task tool takes the tasks extension (2026-07-28 lists extensions).
-    if ([...registry.tools.values()].some((entry) => entry.compiled.task !== undefined)) {
-      extensions[TASKS_EXTENSION] = {};
-      // 2025-11-25 core tasks: tools/call as a task, tasks/list, tasks/cancel.
-      derived['tasks'] = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
-    }
-    // A server that publishes skills takes the skills extension, directory reads included.
-    if (this.skills.size > 0) {
-      const skills: SkillsCapability = { directoryRead: true };
-      extensions[SKILLS_EXTENSION] = skills;
-    }
+    const { extensions, fields } = this.extensions.capabilities(revision);
+    Object.assign(derived, fields);
     if (Object.keys(extensions).length > 0) {
       derived['extensions'] = { ...extensions, ...ownExtensions };
     }
@@ -258,7 +250,8 @@ export class ServerCore {
    * added fields' when those fields are all it gets (servedResponse).
    */
   modernResponse(id: RequestId, method: string, result: unknown): SuccessResponse {
-    const cacheable = isCacheable(method) || SKILLS_METHODS.has(method) ? method : undefined;
+    const cacheable =
+      isCacheable(method) || this.extensions.cacheable(method) ? method : undefined;
     const decorated = this.#decorate(result, cacheable) as object;
     if (cacheable !== undefined || !plainResult(result)) return servedResponse(id, decorated);
     return servedResponse(id, decorated, { source: result, fields: this.#modernFields });

@@ -34,7 +34,6 @@ import {
   watchTasks,
 } from './tasks/features.js';
 import type { TaskRecord } from './tasks/store.js';
-import { SKILL_FEATURES } from './skills/features.js';
 import { TaskRun, createTask, createTaskResult } from './tasks/run.js';
 import type { InputAsker } from './context.js';
 import { principalKey } from '../protocol/auth.js';
@@ -517,6 +516,6 @@ export const FEATURES: Readonly<Record<string, Feature | undefined>> = {
   'resources/subscribe': (call) => subscribe(call, true),
   'resources/unsubscribe': (call) => subscribe(call, false),
   'completion/complete': (call) => complete(call.params, call.snapshot),
+  // 2025-11-25 core tasks (2026-07-28's tasks extension serves its own: tasks/extension.ts).
   ...TASK_FEATURES,
-  ...SKILL_FEATURES,
 };

@@ -63,10 +63,10 @@ export type { StateKey, StateSecret } from './seal.js';
 export type { DetailedTask, Task, TaskStatus } from '../protocol/tasks.js';
 export { TASKS_EXTENSION } from '../protocol/tasks.js';
 export type {
-  DirectoryResource,
-  SkillEntry,
-  SkillFrontmatter,
-  SkillResourceEntry,
-  SkillsCapability,
-} from '../protocol/skills.js';
-export { SKILLS_EXTENSION } from '../protocol/skills.js';
+  ExtensionCall,
+  ExtensionCapability,
+  ExtensionHost,
+  ExtensionMethod,
+  ServerExtension,
+} from './extension.js';
+export type { MethodDeclaration } from '../protocol/methods.js';

@@ -42,10 +42,10 @@ import type {
 import type { StandardSchemaV1 } from './standard-schema.js';
 import { reportOnStderr } from './report.js';
 import type { TaskStore } from './tasks/store.js';
-import type { SkillEntry } from '../protocol/skills.js';
-import type { PublishedSkill } from './skills/catalog.js';
+import type { ServerExtension } from './extension.js';
 import { MemoryTaskStore, limitOption } from './tasks/store.js';
 import { RunningTasks } from './tasks/run.js';
+import { addTasksExtension } from './tasks/extension.js';
 
 /** Options of an McpServer. Every field is optional. */
 export interface McpServerOptions {
@@ -172,6 +172,7 @@ export class McpServer {
         ),
       },
     });
+    addTasksExtension(this.#core);
     this.#validator = options.validator ?? builtinValidator;
   }
 
@@ -308,68 +309,24 @@ export class McpServer {
   }
 
   /**
-   * Publishes the skills in the folder `dir` (the skills extension, SEP-2640, 2026-07-28): each
-   * subfolder with a SKILL.md is a skill named by its frontmatter (which must equal the folder's
-   * name). Every file becomes a `skill://<name>/<path>` resource; skills/list, skills/get and
-   * resources/directory/read serve the entries, with each file's sha256 digest and size, and the
-   * server declares `io.modelcontextprotocol/skills` (with `directoryRead`). The files are read
-   * once, now: later changes on disk are not served. Node only (node:fs, node:crypto, imported
-   * on first use). Rejects with a TypeError naming the folder and the problem for a bad skill, a
-   * name published already or a URI registered already; then nothing is published.
+   * Adds an extension of the protocol (docs/extensions.md): declares its methods and serves
+   * them in the revisions it names, advertises its capability, runs its middleware after the
+   * middleware registered before it, and runs its `setup`. Throws TypeError for a bad extension,
+   * one added already, or a method served already. Returns the server.
    */
-  async skills(dir: string): Promise<SkillEntry[]> {
-    if (typeof dir !== 'string' || dir === '') {
-      throw new TypeError('server.skills takes the path of a folder of skill folders');
-    }
-    const { loadSkills } = await import('./skills/load.js');
-    const skills = await loadSkills(dir);
-    this.#publishSkills(skills);
-    return skills.map((skill) => skill.entry);
-  }
-
-  /**
-   * Publishes one skill from files in memory (the skills extension): `SKILL.md` and the files
-   * it refers to, by `/`-separated path, text or bytes; checked as a folder's skills are (its
-   * frontmatter's name must be `name`). For skills shipped inside a program. Node only
-   * (node:crypto, imported on first use). Rejects with a TypeError naming the problem.
-   */
-  async skill(
-    name: string,
-    files: Readonly<Record<string, string | Uint8Array>>,
-  ): Promise<SkillEntry> {
-    const { skillFromFiles } = await import('./skills/load.js');
-    const skill = await skillFromFiles(name, files);
-    this.#publishSkills([skill]);
-    return skill.entry;
-  }
-
-  #publishSkills(skills: readonly PublishedSkill[]): void {
-    const catalog = this.#core.skills;
-    const resources = this.#core.registry.resources;
-    for (const skill of skills) {
-      if (catalog.has(skill.name))
-        throw new TypeError(`skill "${skill.name}" is already published`);
-      const taken = skill.files.find((file) => resources.has(file.uri));
-      if (taken !== undefined) throw new TypeError(`resource "${taken.uri}" is already registered`);
-    }
-    for (const skill of skills) {
-      const { frontmatter } = skill.entry;
-      for (const file of skill.files) {
-        const manifest = file.uri === skill.entry.uri;
-        const definition: ResourceDefinition = {
-          uri: file.uri,
-          name: manifest ? frontmatter.name : file.path,
-          mimeType: file.mimeType,
-          size: file.size,
-        };
-        if (manifest) definition.description = frontmatter.description;
-        const content = file.text ?? file.bytes;
-        this.resource(definition, () => content);
-      }
-      catalog.add(skill);
-    }
-    // The capabilities now declare the extension.
-    if (skills.length > 0) this.#core.changed('resources');
+  extend(extension: ServerExtension): this {
+    const core = this.#core;
+    const middleware = core.extensions.add(extension);
+    if (middleware !== undefined) core.middleware.add(middleware);
+    extension.setup?.({
+      resource: (definition, handler) => this.resource(definition, handler),
+      capabilitiesChanged: () => {
+        core.capabilitiesChanged();
+      },
+      report: core.report,
+    });
+    core.capabilitiesChanged();
+    return this;
   }
 
   /** The scopes a tools/call, resources/read or prompts/get of `name` needs (Connectable). */

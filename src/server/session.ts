@@ -20,8 +20,6 @@ import type { ConnectOptions } from '../protocol/connectable.js';
 import { invalidMeta, invalidParams } from '../protocol/errors.js';
 import { isLoggingLevel } from '../protocol/logging.js';
 import { methodExists } from '../protocol/methods.js';
-import { isTaskMethod } from '../protocol/tasks.js';
-import { isSkillsMethod } from '../protocol/skills.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { LegacyRevision } from '../protocol/version.js';
 import {
@@ -342,12 +340,11 @@ export class ServerSession implements AttachedSession, SessionState {
     fields: ScopeFields,
   ): MaybePromise<unknown> {
     const { method } = request;
-    const feature = FEATURES[method];
-    const defined =
-      methodExists(method, fields.revision) ||
-      isTaskMethod(method, fields.revision) ||
-      isSkillsMethod(method, fields.revision);
-    if (feature === undefined || !defined) {
+    // The core's methods, then those the server's extensions serve in this revision.
+    const feature = methodExists(method, fields.revision)
+      ? FEATURES[method]
+      : this.#core.extensions.feature(method, fields.revision);
+    if (feature === undefined) {
       throw new JsonRpcError(ErrorCode.MethodNotFound, `method not found: ${method}`);
     }
     const params = (request.params ?? {}) as Record<string, unknown>;
