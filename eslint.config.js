@@ -139,6 +139,16 @@ export default tseslint.config(
     rules: { 'no-console': 'off' },
   },
   {
+    // Size (docs style: files under 500 lines, functions under 80), for the library and the
+    // servers; not for the generated schema, nor for tests (servers/*/test/ holds shared suites).
+    files: ['src/**/*.ts', 'servers/**/*.ts'],
+    ignores: ['src/protocol/schema/**', '**/*.test.ts', 'servers/**/test/**'],
+    rules: {
+      'max-lines': ['error', { max: 500, skipBlankLines: false, skipComments: false }],
+      'max-lines-per-function': ['error', { max: 80 }],
+    },
+  },
+  {
     files: ['**/*.test.ts', 'test/**', 'servers/**/test/**'],
     rules: {
       'max-params': 'off',
