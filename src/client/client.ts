@@ -6,10 +6,6 @@ import type { Transport } from '../jsonrpc/transport.js';
 import { driveTask } from './tasks.js';
 import { isObject } from '../internal/json.js';
 import type { Task } from '../protocol/tasks.js';
-import type { SkillEntry } from '../protocol/skills.js';
-import { SKILLS_EXTENSION } from '../protocol/skills.js';
-import type { LoadedSkill, SkillFile } from './skills.js';
-import { getSkill, listSkills, readSkill, readSkillFile } from './skills.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { ProtocolEra, ProtocolRevision } from '../protocol/version.js';
 import { PROTOCOL_REVISIONS } from '../protocol/version.js';
@@ -307,51 +303,6 @@ export class Client {
     return Array.isArray(result['tasks']) ? (result['tasks'] as Task[]) : [];
   }
 
-  /**
-   * Lists the server's skills (the skills extension, `skills/list`), following `nextCursor`. Only
-   * the entries are fetched: no skill file is read until asked ({@link readSkill},
-   * {@link readSkillFile}). A malformed entry is left out and reported (`onError`). Rejects with
-   * LocalError('UNSUPPORTED') when the server does not declare the extension (2026-07-28).
-   */
-  async listSkills(options: ListOptions = {}): Promise<SkillEntry[]> {
-    const maxPages = options.maxPages ?? this.#options.maxPages ?? 1000;
-    return await listSkills(this.#requireSkills(), options, maxPages);
-  }
-
-  /**
-   * The entry of the skill whose SKILL.md is at `uri` (`skills/get`); it is what later reads of
-   * the skill are verified against. A malformed entry, or one for another URI, rejects with
-   * LocalError('PROTOCOL_VIOLATION').
-   */
-  async getSkill(uri: string, options: CallOptions = {}): Promise<SkillEntry> {
-    return await getSkill(this.#requireSkills(), uri, options);
-  }
-
-  /**
-   * Loads a skill: reads its SKILL.md (`resources/read`) and verifies it against the skill's
-   * entry (from listSkills or getSkill; fetched with getSkill when not known yet): its size, its
-   * sha256 digest, and its frontmatter field by field. Any discrepancy rejects with
-   * LocalError('PROTOCOL_VIOLATION') and nothing of the file is returned. Other files are not read:
-   * {@link readSkillFile} reads them when needed.
-   */
-  async readSkill(uri: string, options: CallOptions = {}): Promise<LoadedSkill> {
-    return await readSkill(this.#requireSkills(), uri, options);
-  }
-
-  /**
-   * Reads one file of the skill whose SKILL.md is at `skillUri` and verifies its size and digest
-   * against the skill's entry (LocalError('PROTOCOL_VIOLATION') on any discrepancy, or when the
-   * entry does not list `fileUri`). A skill whose resources are "dynamic" lists no digests: its
-   * files come back with `verified: false`.
-   */
-  async readSkillFile(
-    skillUri: string,
-    fileUri: string,
-    options: CallOptions = {},
-  ): Promise<SkillFile> {
-    return await readSkillFile(this.#requireSkills(), { skillUri, fileUri }, options);
-  }
-
   /** Reads a resource. */
   async readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
     const result = await this.#require().caller.request('resources/read', { uri }, options);
@@ -440,19 +391,6 @@ export class Client {
     const negotiated = this.#session?.negotiated;
     if (negotiated === undefined) throw notConnected();
     return negotiated;
-  }
-
-  /** The connected session, when its server declares the skills extension. */
-  #requireSkills(): ClientSession {
-    const session = this.#require();
-    const extensions = (this.serverCapabilities as Record<string, unknown>)['extensions'];
-    if (!isObject(extensions) || !isObject(extensions[SKILLS_EXTENSION])) {
-      throw new LocalError(
-        LocalErrorCode.Unsupported,
-        `the server does not declare the skills extension (${SKILLS_EXTENSION})`,
-      );
-    }
-    return session;
   }
 
   #require(): ClientSession {

@@ -50,11 +50,3 @@ export type { HttpAuthorizer } from '../protocol/auth.js';
 export type { DetailedTask, Task, TaskStatus } from '../protocol/tasks.js';
 export type { ClientExtension, ClientExtensionHost } from './extension.js';
 export type { MethodDeclaration } from '../protocol/methods.js';
-export type { LoadedSkill, SkillFile } from './skills.js';
-export type {
-  SkillEntry,
-  SkillFrontmatter,
-  SkillResourceEntry,
-  SkillsCapability,
-} from '../protocol/skills.js';
-export { SKILLS_EXTENSION } from '../protocol/skills.js';

@@ -50,6 +50,8 @@ export type {
   Direction,
   MessageOf,
   Method,
+  // What an extension declares of each method it adds (server.extend, client.extend).
+  MethodDeclaration,
   MethodInfo,
   NotificationMethod,
   ParamsOf,

@@ -2,22 +2,29 @@
 // skill file fetched with resources/read against its entry before anything uses it: its size,
 // its sha256 digest (WebCrypto, so it runs wherever the client does) and, for SKILL.md, its
 // frontmatter field by field. Any discrepancy is LocalError('PROTOCOL_VIOLATION'). And the
-// requests of the extension on a session whose server declares it: skills/list, skills/get and
-// the verified reads, with the entries each session has seen remembered to verify against.
-import { LocalError, LocalErrorCode } from '../jsonrpc/errors.js';
-import type { SkillEntry } from '../protocol/skills.js';
-import type { ClientSession } from './session.js';
-import type { CallOptions, ListOptions } from './types.js';
+// extension itself (`client.extend(skillsClient())`): skills/list, skills/get and the verified
+// reads on a connection whose server declares it, with the entries each connection has seen
+// remembered to verify against.
+import { LocalError, LocalErrorCode } from '../../client/index.js';
+import type {
+  CallOptions,
+  ClientExtension,
+  ClientExtensionHost,
+  ListOptions,
+} from '../../client/index.js';
+import type { SkillEntry } from './protocol.js';
 import {
+  SKILLS_EXTENSION,
   SKILLS_GET_METHOD,
   SKILLS_LIST_METHOD,
+  SKILLS_METHODS,
   FrontmatterError,
   formatDigest,
   frontmatterDifferences,
   isWithinSkill,
   parseSkillFile,
   skillEntryProblem,
-} from '../protocol/skills.js';
+} from './protocol.js';
 
 /** One file of a skill, fetched and verified. */
 export interface SkillFile {
@@ -132,79 +139,150 @@ function contentOf(
   return { bytes, text: undefined, mimeType };
 }
 
-/** The skill entries each session has seen, by SKILL.md URI. */
-const knownSkills = new WeakMap<ClientSession, Map<string, SkillEntry>>();
-
-function known(session: ClientSession): Map<string, SkillEntry> {
-  let entries = knownSkills.get(session);
-  if (entries === undefined) {
-    entries = new Map();
-    knownSkills.set(session, entries);
-  }
-  return entries;
+/** Options of {@link skillsClient}. */
+export interface SkillsClientOptions {
+  /** Most pages of skills/list that `list` follows (a positive integer). Default: 1000. */
+  readonly maxPages?: number;
 }
 
-/** skills/list, following `nextCursor` up to `maxPages`; a malformed entry is reported and left out. */
-export async function listSkills(
-  session: ClientSession,
-  options: ListOptions,
-  maxPages: number,
-): Promise<SkillEntry[]> {
-  const entries: SkillEntry[] = [];
-  let cursor: string | undefined;
-  for (let pages = 1; ; pages++) {
-    const params = cursor === undefined ? {} : { cursor };
-    const result = await session.caller.request(SKILLS_LIST_METHOD, params, options);
+/** The API of the skills extension over one client: `client.extend(skillsClient())`. */
+export interface SkillsApi {
+  /**
+   * Lists the server's skills (`skills/list`), following `nextCursor` (at most `maxPages` pages).
+   * Only the entries are fetched: no skill file is read until asked ({@link SkillsApi.read},
+   * {@link SkillsApi.readFile}). A malformed entry is left out and reported (`onError`). Rejects
+   * with LocalError('UNSUPPORTED') when the server does not declare the extension (2026-07-28).
+   */
+  list(options?: ListOptions): Promise<SkillEntry[]>;
+  /**
+   * The entry of the skill whose SKILL.md is at `uri` (`skills/get`); it is what later reads of
+   * the skill are verified against. A malformed entry, or one for another URI, rejects with
+   * LocalError('PROTOCOL_VIOLATION').
+   */
+  get(uri: string, options?: CallOptions): Promise<SkillEntry>;
+  /**
+   * Loads a skill: reads its SKILL.md (`resources/read`) and verifies it against the skill's
+   * entry (from `list` or `get`; fetched with `get` when not known yet): its size, its sha256
+   * digest, and its frontmatter field by field. Any discrepancy rejects with
+   * LocalError('PROTOCOL_VIOLATION') and nothing of the file is returned. Other files are not
+   * read: {@link SkillsApi.readFile} reads them when needed.
+   */
+  read(uri: string, options?: CallOptions): Promise<LoadedSkill>;
+  /**
+   * Reads one file of the skill whose SKILL.md is at `skillUri` and verifies its size and digest
+   * against the skill's entry (LocalError('PROTOCOL_VIOLATION') on any discrepancy, or when the
+   * entry does not list `fileUri`). A skill whose resources are "dynamic" lists no digests: its
+   * files come back with `verified: false`.
+   */
+  readFile(skillUri: string, fileUri: string, options?: CallOptions): Promise<SkillFile>;
+}
+
+/**
+ * The skills extension for a client: `const skills = client.extend(skillsClient())`, then
+ * `skills.list()`, `skills.read(uri)`. It declares nothing to servers. Throws TypeError when
+ * `maxPages` is not a positive integer.
+ */
+export function skillsClient(options: SkillsClientOptions = {}): ClientExtension<SkillsApi> {
+  const { maxPages = 1000 } = options;
+  if (!(Number.isSafeInteger(maxPages) && maxPages > 0)) {
+    throw new TypeError(`maxPages must be a positive integer, got ${String(maxPages)}`);
+  }
+  return {
+    id: SKILLS_EXTENSION,
+    methods: SKILLS_METHODS,
+    bind: (host) => new SkillsRequests(host, maxPages),
+  };
+}
+
+/** The extension's requests over one client, and the entries each connection has seen. */
+class SkillsRequests implements SkillsApi {
+  readonly #host: ClientExtensionHost;
+  readonly #maxPages: number;
+  /** The skill entries each connection has seen, by SKILL.md URI. */
+  readonly #known = new WeakMap<object, Map<string, SkillEntry>>();
+
+  constructor(host: ClientExtensionHost, maxPages: number) {
+    this.#host = host;
+    this.#maxPages = maxPages;
+  }
+
+  async list(options: ListOptions = {}): Promise<SkillEntry[]> {
+    const known = this.#require();
+    const maxPages = options.maxPages ?? this.#maxPages;
+    const entries: SkillEntry[] = [];
+    let cursor: string | undefined;
+    for (let pages = 1; ; pages++) {
+      const params = cursor === undefined ? {} : { cursor };
+      const result = await this.#host.request(SKILLS_LIST_METHOD, params, options);
+      entries.push(...this.#entriesOf(result));
+      const next = result['nextCursor'];
+      if (typeof next !== 'string') break;
+      if (pages >= maxPages) throw violation(`skills/list returned more than ${maxPages} pages`);
+      cursor = next;
+    }
+    for (const entry of entries) known.set(entry.uri, entry);
+    return entries;
+  }
+
+  async get(uri: string, options: CallOptions = {}): Promise<SkillEntry> {
+    const known = this.#require();
+    const result = await this.#host.request(SKILLS_GET_METHOD, { uri }, options);
+    const entry = checkedEntry(result['skill'], SKILLS_GET_METHOD);
+    if (entry.uri !== uri) throw violation(`skills/get for ${uri} answered the skill ${entry.uri}`);
+    known.set(uri, entry);
+    return entry;
+  }
+
+  async read(uri: string, options: CallOptions = {}): Promise<LoadedSkill> {
+    const entry = this.#require().get(uri) ?? (await this.get(uri, options));
+    const result = await this.#host.request('resources/read', { uri }, options);
+    return loadedSkill(entry, await verifiedFile(entry, uri, result));
+  }
+
+  async readFile(skillUri: string, fileUri: string, options: CallOptions = {}): Promise<SkillFile> {
+    const entry = this.#require().get(skillUri) ?? (await this.get(skillUri, options));
+    const result = await this.#host.request('resources/read', { uri: fileUri }, options);
+    return verifiedFile(entry, fileUri, result);
+  }
+
+  /** The well-formed entries of one skills/list page; a malformed one is reported, left out. */
+  #entriesOf(result: Record<string, unknown>): SkillEntry[] {
     const skills = result['skills'];
     if (!Array.isArray(skills)) throw violation('skills/list result has no "skills" array');
+    const entries: SkillEntry[] = [];
     for (const item of skills as unknown[]) {
       try {
         entries.push(checkedEntry(item, SKILLS_LIST_METHOD));
       } catch (error) {
-        session.report(error);
+        this.#host.report(error);
       }
     }
-    const next = result['nextCursor'];
-    if (typeof next !== 'string') break;
-    if (pages >= maxPages) throw violation(`skills/list returned more than ${maxPages} pages`);
-    cursor = next;
+    return entries;
   }
-  const seen = known(session);
-  for (const entry of entries) seen.set(entry.uri, entry);
-  return entries;
+
+  /**
+   * The entries seen over the current connection, when its server declares the extension:
+   * rejects with LocalError('NOT_CONNECTED') without one, LocalError('UNSUPPORTED') when the
+   * server does not declare the extension.
+   */
+  #require(): Map<string, SkillEntry> {
+    const connection = this.#host.connection;
+    const extensions = (this.#host.serverCapabilities as Record<string, unknown>)['extensions'];
+    if (!isObject(extensions) || !isObject(extensions[SKILLS_EXTENSION])) {
+      throw new LocalError(
+        LocalErrorCode.Unsupported,
+        `the server does not declare the skills extension (${SKILLS_EXTENSION})`,
+      );
+    }
+    let entries = this.#known.get(connection);
+    if (entries === undefined) {
+      entries = new Map();
+      this.#known.set(connection, entries);
+    }
+    return entries;
+  }
 }
 
-/** skills/get for the skill whose SKILL.md is at `uri`, checked to be that skill's entry. */
-export async function getSkill(
-  session: ClientSession,
-  uri: string,
-  options: CallOptions,
-): Promise<SkillEntry> {
-  const result = await session.caller.request(SKILLS_GET_METHOD, { uri }, options);
-  const entry = checkedEntry(result['skill'], SKILLS_GET_METHOD);
-  if (entry.uri !== uri) throw violation(`skills/get for ${uri} answered the skill ${entry.uri}`);
-  known(session).set(uri, entry);
-  return entry;
-}
-
-/** The skill's SKILL.md, read and verified against its entry (fetched first when not known). */
-export async function readSkill(
-  session: ClientSession,
-  uri: string,
-  options: CallOptions,
-): Promise<LoadedSkill> {
-  const entry = known(session).get(uri) ?? (await getSkill(session, uri, options));
-  const result = await session.caller.request('resources/read', { uri }, options);
-  return loadedSkill(entry, await verifiedFile(entry, uri, result));
-}
-
-/** One file of a skill, read and verified against the skill's entry (fetched first when not known). */
-export async function readSkillFile(
-  session: ClientSession,
-  { skillUri, fileUri }: { skillUri: string; fileUri: string },
-  options: CallOptions,
-): Promise<SkillFile> {
-  const entry = known(session).get(skillUri) ?? (await getSkill(session, skillUri, options));
-  const result = await session.caller.request('resources/read', { uri: fileUri }, options);
-  return verifiedFile(entry, fileUri, result);
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -2,6 +2,7 @@
 // its methods, the wire shape of a skill entry, and the pure helpers both sides need: the
 // SKILL.md frontmatter (read in the YAML subset of yaml-subset.ts), the skill name rules,
 // `skill://` URIs, sha256 digests as text and the comparison of frontmatter. No I/O.
+import type { MethodDeclaration, ProtocolRevision } from '../../protocol/index.js';
 import { FrontmatterError, parseYamlSubset } from './yaml-subset.js';
 
 export { FrontmatterError } from './yaml-subset.js';
@@ -32,19 +33,26 @@ export const MAX_SKILL_RESOURCES: number = 512;
 export const MAX_SKILL_BYTES: number = 16 * 1024 * 1024;
 
 /** The revisions the extension applies to. */
-export const SKILLS_REVISIONS: readonly string[] = ['2026-07-28'];
+export const SKILLS_REVISIONS: readonly ProtocolRevision[] = ['2026-07-28'];
 
-/** The methods the extension adds. */
-export const SKILLS_METHODS: ReadonlySet<string> = new Set([
-  SKILLS_LIST_METHOD,
-  SKILLS_GET_METHOD,
-  DIRECTORY_READ_METHOD,
-]);
+/** One of the extension's methods: a client's request, its 2026-07-28 result cacheable. */
+const SKILLS_METHOD: MethodDeclaration = {
+  kind: 'request',
+  direction: 'client-to-server',
+  revisions: SKILLS_REVISIONS,
+  cacheable: true,
+};
 
-/** True when `method` is one of the extension's methods in `revision`. */
-export function isSkillsMethod(method: string, revision: string): boolean {
-  return SKILLS_METHODS.has(method) && SKILLS_REVISIONS.includes(revision);
-}
+/** The names of the methods the extension adds. */
+export type SkillsMethod =
+  typeof SKILLS_LIST_METHOD | typeof SKILLS_GET_METHOD | typeof DIRECTORY_READ_METHOD;
+
+/** The methods the extension adds, as an extension declares them into the method table. */
+export const SKILLS_METHODS: Readonly<Record<SkillsMethod, MethodDeclaration>> = {
+  [SKILLS_LIST_METHOD]: SKILLS_METHOD,
+  [SKILLS_GET_METHOD]: SKILLS_METHOD,
+  [DIRECTORY_READ_METHOD]: SKILLS_METHOD,
+};
 
 /** The extension's settings in `capabilities.extensions` (inline, SEP-2133). */
 export interface SkillsCapability {

@@ -4,7 +4,7 @@
 // Anchors, aliases, tags and documents are refused. Every refusal is a FrontmatterError naming
 // the line. No I/O.
 
-/** Thrown by parseSkillFile (skills.ts) on a SKILL.md whose frontmatter it cannot read. */
+/** Thrown by parseSkillFile (protocol.ts) on a SKILL.md whose frontmatter it cannot read. */
 export class FrontmatterError extends Error {
   constructor(message: string) {
     super(message);

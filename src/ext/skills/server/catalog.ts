@@ -1,9 +1,9 @@
 // The skills a server publishes (the skills extension, SEP-2640): their entries as skills/list
 // and skills/get answer them, and their directories as resources/directory/read lists them.
-// Built from files already read (see load.ts); no I/O here, so the server core can hold one in
+// Built from files already read (see load.ts); no I/O here, so a server can hold one in
 // any runtime.
-import type { DirectoryResource, SkillEntry } from '../../protocol/skills.js';
-import { DIRECTORY_MIME_TYPE, skillFileUri } from '../../protocol/skills.js';
+import type { DirectoryResource, SkillEntry } from '../protocol.js';
+import { DIRECTORY_MIME_TYPE, skillFileUri } from '../protocol.js';
 
 /** One file of a published skill, read and hashed. */
 export interface PublishedFile {

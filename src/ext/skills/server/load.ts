@@ -4,7 +4,7 @@
 // so a server that publishes no skills never loads them (browsers, workers).
 import type * as FsPromises from 'node:fs/promises';
 import type * as NodePath from 'node:path';
-import type { SkillFrontmatter, SkillResourceEntry } from '../../protocol/skills.js';
+import type { SkillFrontmatter, SkillResourceEntry } from '../protocol.js';
 import {
   FrontmatterError,
   MAX_SKILL_BYTES,
@@ -14,7 +14,7 @@ import {
   frontmatterProblem,
   parseSkillFile,
   skillFileUri,
-} from '../../protocol/skills.js';
+} from '../protocol.js';
 import type { PublishedFile, PublishedSkill } from './catalog.js';
 
 type Fs = typeof FsPromises;
