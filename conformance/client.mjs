@@ -1,8 +1,10 @@
 // The conformance client: the suite spawns it with the scenario in MCP_CONFORMANCE_SCENARIO and
 // the mock server's URL as the last argument; it exits 0 when the scenario's flow completed.
-// Built only from mcpkit's public client API (Client + createStreamableHttpClientTransport).
+// Built only from mcpkit's public client API (Client + createStreamableHttpClientTransport, and
+// the skills extension of mcpkit/skills).
 /* eslint-disable no-console */
 import { Client, LocalError, createOAuthClient } from 'mcpkit/client';
+import { skillsClient } from 'mcpkit/skills';
 import { createStreamableHttpClientTransport } from 'mcpkit/transports/http';
 
 const INFO = { name: 'mcpkit-conformance-client', version: '1.0.0' };
@@ -39,12 +41,13 @@ async function callFromContext(client, toolCalls) {
  * load must be refused (PROTOCOL_VIOLATION) before any other file is read.
  */
 async function loadTamperedSkill(client) {
-  const [entry] = await client.listSkills();
+  const skills = client.extend(skillsClient());
+  const [entry] = await skills.list();
   if (entry === undefined) throw new Error('skills/list listed no skill');
   try {
-    await client.readSkill(entry.uri);
+    await skills.read(entry.uri);
     for (const file of entry.resources) {
-      if (file.uri !== entry.uri) await client.readSkillFile(entry.uri, file.uri);
+      if (file.uri !== entry.uri) await skills.readFile(entry.uri, file.uri);
     }
   } catch (error) {
     if (error instanceof LocalError && error.code === 'PROTOCOL_VIOLATION') {
@@ -76,7 +79,7 @@ const SCENARIOS = {
     await client.callTool('json_schema_echo', { schema: focal.inputSchema });
   },
   // Skills (SEP-2640): list, and fetch nothing until a skill is loaded.
-  'sep-2640-client-no-prefetch': (client) => client.listSkills(),
+  'sep-2640-client-no-prefetch': (client) => client.extend(skillsClient()).list(),
   'sep-2640-client-verify-digest': loadTamperedSkill,
   'sep-2640-client-verify-size': loadTamperedSkill,
   'sep-2640-client-verify-frontmatter': loadTamperedSkill,

@@ -3,6 +3,7 @@
 // state object; the factory returns the server with a close() that also stops its timer.
 import type { McpServerOptions } from '../../src/server/index.js';
 import { McpServer } from '../../src/server/index.js';
+import { skills } from '../../src/ext/skills/index.js';
 import type { EverythingState } from './content.js';
 import { registerContent } from './content.js';
 import { TOUR_FILES, TOUR_SKILL } from './skills.js';
@@ -80,7 +81,9 @@ export function registerEverything(
   });
   registerContent(server, state);
   // The skill is checked and hashed in the background; it is there before any client can ask.
-  const ready = server.skill(TOUR_SKILL, TOUR_FILES).then(() => undefined);
+  const published = skills();
+  server.extend(published);
+  const ready = published.add(TOUR_SKILL, TOUR_FILES).then(() => undefined);
   ready.catch(() => undefined);
   return {
     ready,

@@ -25,6 +25,7 @@ const EXPECTED: Record<string, string[]> = {
   './transports/http': ['createFetchHandler', 'createStreamableHttpClientTransport'],
   './transports/http/node': ['listen'],
   './validators/ajv': ['createAjvValidator'],
+  './skills': ['skills', 'skillsClient', 'parseSkillFile', 'FrontmatterError'],
   './auth': ['createJwtVerifier', 'AuthError'],
   './gateway': ['Gateway', 'parseGatewayConfig', 'Upstream'],
   './host': ['Host', 'createAnthropicAdapter', 'createOpenAiAdapter', 'ModelError'],

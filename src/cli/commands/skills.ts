@@ -1,6 +1,7 @@
 // mcpkit skills: the agent skills a server publishes (the skills extension): list them, or show
 // one, fetched only then and verified (size, digest, frontmatter) before it is printed.
 import { LocalError, LocalErrorCode } from '../../client/index.js';
+import { skillsClient } from '../../ext/skills/index.js';
 import { SHARED_HELP } from '../args.js';
 import { noMoreArguments, runCommand, sessionOptions } from '../command.js';
 import { UsageError } from '../errors.js';
@@ -32,7 +33,8 @@ export function run(args: readonly string[], io: Io): Promise<number> {
     const [wanted, ...extra] = rest;
     noMoreArguments(extra);
     return withSession(target, sessionOptions(ctx), async ({ client }) => {
-      const skills = await client.listSkills().catch((error: unknown) => {
+      const published = client.extend(skillsClient());
+      const skills = await published.list().catch((error: unknown) => {
         // A server without the extension publishes no skills: that is an answer, not a failure.
         if (error instanceof LocalError && error.code === LocalErrorCode.Unsupported) return [];
         throw error;
@@ -58,7 +60,7 @@ export function run(args: readonly string[], io: Io): Promise<number> {
           names === '' ? 'the server publishes none' : `the skills are ${names}`,
         );
       }
-      const skill = await client.readSkill(entry.uri);
+      const skill = await published.read(entry.uri);
       if (ctx.common.json) {
         writeJson(ctx.io.stdout, {
           entry: skill.entry,
