@@ -1,6 +1,7 @@
 // ESLint configuration: typed lint (strictTypeChecked) plus mcpkit's layering and naming rules.
 // The layering rule is docs/design.md's "Layers": a layer imports only from lower layers.
 import js from '@eslint/js';
+import path from 'node:path';
 import tseslint from 'typescript-eslint';
 
 /** Restricts what the files matching `files` may import. */
@@ -11,8 +12,9 @@ const deny = (files, group, message) => ({
 });
 const L2 = ['**/protocol/**', '**/protocol/*.js'];
 const L3 = ['**/server/**', '**/client/**', '**/transports/**', '**/validators/**'];
-// L4, and the stores beside it: what no layer below imports (the CLI and servers/ choose a store).
-const L4 = ['**/cli/**', '**/servers/**', '**/test/**', '**/stores/**'];
+// L4, and the stores and extensions beside it: what no layer below imports (the CLI and servers/
+// choose a store and the extensions they add).
+const L4 = ['**/cli/**', '**/servers/**', '**/test/**', '**/stores/**', '**/ext/**'];
 
 /** File names are kebab-case (the official TS SDK asked for it in prose and drifted). */
 const kebabCase = {
@@ -61,6 +63,37 @@ const noMediaTypeSubstring = {
   },
 };
 
+/**
+ * An extension (src/ext/<name>/) plugs in through the core's public seams: inside src/ it imports
+ * its own folder, the public entries of jsonrpc/, protocol/, server/ and client/ (index.js), and
+ * internal/; never a deeper core file, another extension, or a layer above the core.
+ */
+const extensionImports = {
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: {
+      seam: '"{{path}}": an extension imports its own folder and the core\'s public entries (jsonrpc, protocol, server, client index.js) only',
+    },
+  },
+  create(context) {
+    const file = context.filename.split(path.sep).join('/');
+    const own = /^(.*\/src\/ext\/[^/]+)\//.exec(file)?.[1];
+    if (own === undefined) return {};
+    const src = own.replace(/\/ext\/[^/]+$/, '');
+    const publicEntry = /^(jsonrpc|protocol|server|client)\/index\.js$|^internal\//;
+    const check = (node) => {
+      const spec = node.source?.value;
+      if (typeof spec !== 'string' || !spec.startsWith('.')) return;
+      const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
+      if (target.startsWith(`${own}/`) || !target.startsWith(`${src}/`)) return;
+      if (publicEntry.test(target.slice(src.length + 1))) return;
+      context.report({ node, messageId: 'seam', data: { path: spec } });
+    };
+    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check };
+  },
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -83,12 +116,17 @@ export default tseslint.config(
     },
     plugins: {
       mcpkit: {
-        rules: { 'kebab-case': kebabCase, 'no-media-type-substring': noMediaTypeSubstring },
+        rules: {
+          'kebab-case': kebabCase,
+          'no-media-type-substring': noMediaTypeSubstring,
+          'extension-imports': extensionImports,
+        },
       },
     },
     rules: {
       'mcpkit/kebab-case': 'error',
       'mcpkit/no-media-type-substring': 'error',
+      'mcpkit/extension-imports': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
@@ -303,7 +341,7 @@ export default tseslint.config(
           patterns: [
             {
               regex:
-                '(/src/|^(\\.\\./)+)(jsonrpc|protocol|server|client|catalogue|host|gateway|auth|stores/redis|stores/postgres)/(?!index\\.js$)',
+                '(/src/|^(\\.\\./)+)(jsonrpc|protocol|server|client|catalogue|host|gateway|auth|stores/redis|stores/postgres|ext/[^/]+)/(?!index\\.js$)',
               message: 'servers and the CLI import public entries (index.js) only',
             },
             {
