@@ -1,7 +1,7 @@
 // The capabilities a client declares: derived from the handlers it was given, overridden by
 // explicit ones, and trimmed to what each revision's ClientCapabilities defines (elicitation
 // arrived in 2025-06-18, its modes and sampling tools in 2025-11-25, roots list_changed left
-// in 2026-07-28).
+// in 2026-07-28; extensions in every revision).
 import { isObject } from '../internal/json.js';
 import { TASKS_EXTENSION } from '../protocol/tasks.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
@@ -38,7 +38,14 @@ export function capabilitiesFor(
   const modern = eraOf(revision) === 'modern';
   const since20251125 = revision === '2025-11-25' || modern;
   if (isObject(source['experimental'])) result['experimental'] = source['experimental'];
-  if (modern && isObject(source['extensions'])) result['extensions'] = source['extensions'];
+  const extensions = source['extensions'];
+  if (isObject(extensions)) {
+    // Extensions are declared in every revision (SEP-1724; MCP Apps shows them in a 2024-11-05
+    // initialize; the older schemas allow the field), but the 2026-07-28 tasks extension, which
+    // the 2025-11-25 core tasks replace before 2026-07-28.
+    const declared = modern ? extensions : withoutKey(extensions, TASKS_EXTENSION);
+    if (Object.keys(declared).length > 0) result['extensions'] = declared;
+  }
   const roots = source['roots'];
   if (isObject(roots)) result['roots'] = modern ? {} : pick(roots, ['listChanged']);
   const sampling = source['sampling'];
@@ -50,6 +57,10 @@ export function capabilitiesFor(
     result['elicitation'] = since20251125 ? pick(elicitation, ['form', 'url']) : {};
   }
   return result;
+}
+
+function withoutKey(source: Capabilities, key: string): Capabilities {
+  return Object.fromEntries(Object.entries(source).filter(([name]) => name !== key));
 }
 
 function pick(source: Capabilities, keys: readonly string[]): Capabilities {

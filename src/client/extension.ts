@@ -40,8 +40,8 @@ export interface ClientExtension<TApi> {
   /** The methods it adds, by name, declared into the method table when it is added. */
   readonly methods?: Readonly<Record<string, MethodDeclaration>>;
   /**
-   * Its settings under `capabilities.extensions[id]`, which the client declares to 2026-07-28
-   * servers; undefined: it declares nothing.
+   * Its settings under `capabilities.extensions[id]`, which the client declares to servers of
+   * every revision (SEP-1724); undefined: it declares nothing.
    */
   readonly settings?: Record<string, unknown>;
   /** Makes the extension's API over the client, once, when it is added. */

@@ -73,14 +73,11 @@ describe.each([['2025-11-25'], ['2026-07-28']] as const)(
         .extensions;
       const declared = (seen[0] as { extensions?: Record<string, unknown> } | undefined)
         ?.extensions;
-      if (revision === '2026-07-28') {
-        expect(extensions?.[NOTES]).toEqual({ count: true });
-        expect(declared?.[NOTES]).toEqual({});
-      } else {
-        // 2025-11-25 has no `extensions` in either side's capabilities.
-        expect(extensions).toBeUndefined();
-        expect(declared).toBeUndefined();
-      }
+      // A client declares its extensions in every revision (SEP-1724); a server's capabilities
+      // have `extensions` from 2026-07-28 on.
+      expect(declared?.[NOTES]).toEqual({});
+      if (revision === '2026-07-28') expect(extensions?.[NOTES]).toEqual({ count: true });
+      else expect(extensions).toBeUndefined();
     });
   },
 );
