@@ -46,10 +46,4 @@ export interface Connectable {
     context: RequestContext,
     options?: ConnectOptions,
   ): Response | Promise<Response>;
-  /**
-   * The scopes a `tools/call`, `resources/read` or `prompts/get` of `name` needs (empty when
-   * none), so that an HTTP transport with an auth gate can answer the 403 step-up from the
-   * 2026-07-28 `Mcp-Method`/`Mcp-Name` headers, before reading the body. Optional.
-   */
-  requiredScopes?(method: string, name: string): readonly string[];
 }

@@ -19,7 +19,6 @@ import type { StateSecret } from './seal.js';
 import { Sealer } from './seal.js';
 import type { SessionOptions } from './session.js';
 import { ServerSession } from './session.js';
-import { scopesFor } from './features.js';
 import { checkToolCall, compileTool } from './tools.js';
 import type {
   CacheHint,
@@ -327,11 +326,6 @@ export class McpServer {
     });
     core.capabilitiesChanged();
     return this;
-  }
-
-  /** The scopes a tools/call, resources/read or prompts/get of `name` needs (Connectable). */
-  requiredScopes(method: string, name: string): readonly string[] {
-    return scopesFor(this.#core.registry.snapshot(), method, name);
   }
 
   /**

@@ -159,28 +159,33 @@ for (const kind of FACES) {
       expect(names).toEqual(['whoami', 'write']); // lists show everything; calls are checked
     });
 
-    it('answers the 2026-07-28 step-up from the Mcp-Method/Mcp-Name headers, before the body', async () => {
+    it('decides the scopes of a 2026-07-28 call in the server, from the body it reads', async () => {
       const face = await start(kind);
-      const init = modernRequest('tools/call', { name: 'write', arguments: {} });
-      // A body that is not even JSON: the refusal comes from the headers alone.
-      const early = await face.request({
-        ...init,
-        headers: { ...init.headers, ...bearer('token-a') },
-        body: '{not json',
+      const init = modernRequest('tools/call', { name: 'write', arguments: {} }, { id: 7 });
+      // The Mcp-Method/Mcp-Name headers do not decide: a body that is not JSON is a parse error,
+      // whatever the token may do.
+      for (const token of ['token-a', 'token-writer']) {
+        const broken = await face.request({
+          ...init,
+          headers: { ...init.headers, ...bearer(token) },
+          body: '{not json',
+        });
+        expect(broken.status).toBe(400);
+      }
+      // The server's refusal is the 403 step-up, and answers the request by its id.
+      const denied = await face.request(withHeaders(init, bearer('token-a')));
+      expect(denied.status).toBe(403);
+      expect(denied.headers.get('www-authenticate')).toContain('scope="mcp files:write"');
+      expect(await denied.json()).toMatchObject({
+        id: 7,
+        error: { code: -32003, data: { requiredScopes: ['files:write'] } },
       });
-      expect(early.status).toBe(403);
-      expect(early.headers.get('www-authenticate')).toContain('scope="mcp files:write"');
-      expect((await early.json()).error).toMatchObject({
-        code: -32003,
-        data: { requiredScopes: ['files:write'] },
-      });
-      // Allowed by its scopes, the same broken body gets the parse error it deserves.
-      const parsed = await face.request({
-        ...init,
-        headers: { ...init.headers, ...bearer('token-writer') },
-        body: '{not json',
-      });
-      expect(parsed.status).toBe(400);
+      // Nothing was written before the refusal: the 403 even to a client that accepts only SSE.
+      const sseOnly = await face.request(
+        withHeaders(init, { ...bearer('token-a'), accept: 'text/event-stream' }),
+      );
+      expect(sseOnly.status).toBe(403);
+      expect(sseOnly.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
     });
 
     it('refuses a legacy initialize without a token, or with an invalid one, with the same 401s', async () => {

@@ -16,12 +16,9 @@ import {
   AuthError,
   INSUFFICIENT_SCOPE,
   bearerChallenge,
-  isAuthInfo,
   missingScopes,
   protectedResourceMetadataUrl,
 } from '../../../protocol/auth.js';
-import type { Connectable } from '../../../protocol/connectable.js';
-import { decodeHeaderValue } from '../../../protocol/param-headers.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
 import { errorReply, joined, jsonReply, pathOf } from './exchange.js';
 import type { Challenge } from './reply.js';
@@ -328,61 +325,5 @@ function stepUp(
         'access-control-expose-headers': 'WWW-Authenticate',
       },
     };
-  };
-}
-
-/** The methods whose scopes the `Mcp-Method`/`Mcp-Name` headers let the gate check early. */
-const SCOPED_METHODS: ReadonlySet<string> = new Set([
-  'tools/call',
-  'resources/read',
-  'prompts/get',
-]);
-
-/**
- * What a 2026-07-28 POST names in its standard headers, when it is a call the server may guard
- * with scopes (the server checks later that the body agrees with them); undefined otherwise.
- */
-export function scopedTarget(exchange: HttpExchange): { method: string; name: string } | undefined {
-  if (exchange.method !== 'POST') return undefined;
-  const { headers } = exchange;
-  if (joined(headers['mcp-protocol-version']) !== '2026-07-28') return undefined;
-  const method = joined(headers['mcp-method']);
-  const raw = joined(headers['mcp-name']);
-  if (method === undefined || raw === undefined || !SCOPED_METHODS.has(method)) return undefined;
-  const name = decodeHeaderValue(raw);
-  return name === undefined ? undefined : { method, name };
-}
-
-/**
- * The 403 step-up for a principal that lacks the scopes `server` requires of `target`, answered
- * before the body is read; undefined when it has them.
- */
-export function earlyScopeRefusal(
-  auth: ResolvedAuth,
-  exchange: HttpExchange,
-  scoped: { readonly target: { method: string; name: string }; readonly server: Connectable },
-): HttpReply | undefined {
-  const { target, server } = scoped;
-  const scopes = server.requiredScopes?.(target.method, target.name) ?? [];
-  const principal = exchange.auth;
-  if (
-    scopes.length === 0 ||
-    !isAuthInfo(principal) ||
-    missingScopes(principal, scopes).length === 0
-  ) {
-    return undefined;
-  }
-  const data: InsufficientScopeData = { requiredScopes: scopes };
-  const message = `insufficient scope: needs ${scopes.join(' ')}`;
-  const response: Response = {
-    jsonrpc: '2.0',
-    id: null,
-    error: { code: INSUFFICIENT_SCOPE, message, data },
-  } as unknown as Response;
-  const challenge = auth.challenge(response);
-  return {
-    status: challenge?.status ?? 403,
-    headers: { 'content-type': 'application/json', ...challenge?.headers },
-    body: response,
   };
 }

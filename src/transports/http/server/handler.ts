@@ -3,7 +3,7 @@
 // fetch.ts adapt its one entry, `serve`, to their runtimes. The chain: docs/transports.md.
 import type { MaybePromise } from '../../../internal/maybe.js';
 import type { Connectable } from '../../../protocol/connectable.js';
-import { EarlyServers, bearerGate, metadataDocument } from './auth-gate.js';
+import { bearerGate, metadataDocument } from './auth-gate.js';
 import { createContext, mcpEndpoint, servedPaths } from './endpoint.js';
 import type { Answer, HttpExchange } from './exchange.js';
 import { healthEndpoint } from './health.js';
@@ -55,10 +55,7 @@ export function createStreamableHttpHandler(
   const resolved = resolveOptions(options);
   const { auth, health, cors, sessionStore } = resolved;
   const life = new Lifecycle();
-  // With the bearer gate, a 2026-07-28 call's scopes are checked from its headers with the
-  // server the factory gives for the exchange; the request then uses that same server.
-  const early = auth === undefined ? undefined : new EarlyServers(factory);
-  const ctx = createContext(resolved, early?.serverOf ?? factory, () => life.closed);
+  const ctx = createContext(resolved, factory, () => life.closed);
   const stored = sessionStore === undefined ? undefined : new StoredSessions(ctx, sessionStore);
   const guard = createGuard(resolved);
   const steps: HttpMiddleware[] = [];
@@ -77,9 +74,9 @@ export function createStreamableHttpHandler(
       }
     });
   }
-  if (auth !== undefined && early !== undefined) {
+  if (auth !== undefined) {
     const failed = (error: unknown, exchange: HttpExchange) => ctx.failed(error, exchange);
-    steps.push(bearerGate(auth, { report: resolved.onError, failed, early }));
+    steps.push(bearerGate(auth, { report: resolved.onError, failed }));
   }
   if (stored !== undefined) steps.push(stored.middleware);
   const serve = chain(steps, mcpEndpoint(ctx));

@@ -26,11 +26,39 @@ export function answersJson(accept: Acceptable, mode: ResponseMode, status: numb
   return accept.json && (mode !== 'sse' || !accept.sse || status !== 200);
 }
 
-/** How one POST is to be answered. */
 /** An HTTP status and headers that a final response is answered with (see `challenge`). */
 export interface Challenge {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
+}
+
+/** How a final response that came first is answered: what decides its framing and status. */
+export interface FirstAnswer {
+  readonly accept: Acceptable;
+  readonly mode: ResponseMode;
+  /** The HTTP status of a final response answered as JSON; 200 when undefined. */
+  readonly status?: ((response: Response) => number) | undefined;
+  /** The refusal a final response stands for (see {@link PostReplyOptions.challenge}). */
+  readonly challenge?: ((response: Response) => Challenge | undefined) | undefined;
+}
+
+/**
+ * The JSON reply to a final response (an array for a batch) that came before anything was
+ * written, or undefined when it goes on an SSE stream instead. A response that stands for a
+ * refusal (the 403 step-up of a missing scope) is answered as JSON with the challenge's status
+ * and headers whatever the client accepts, as the transport's other refusals are.
+ */
+export function firstJsonReply(
+  body: Response | readonly Response[],
+  how: FirstAnswer,
+  extra?: Readonly<Record<string, string>>,
+): HttpReply | undefined {
+  const single = Array.isArray(body) ? undefined : (body as Response);
+  const challenge = single === undefined ? undefined : how.challenge?.(single);
+  const status = challenge?.status ?? (single === undefined ? 200 : (how.status?.(single) ?? 200));
+  if (challenge === undefined && !answersJson(how.accept, how.mode, status)) return undefined;
+  const base = challenge === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...challenge.headers };
+  return { status, headers: extra === undefined ? base : { ...base, ...extra }, body };
 }
 
 /** Options of a {@link PostReply}. */
@@ -46,8 +74,9 @@ export interface PostReplyOptions {
   /** The HTTP status of a final response answered as JSON (2026-07-28 maps some errors). */
   readonly status?: ((response: Response) => number) | undefined;
   /**
-   * The refusal a final response stands for (the auth gate's 403 step-up for a missing scope):
-   * its status and headers replace the JSON answer's. Answered as JSON whenever acceptable.
+   * The refusal a final response stands for (the 403 step-up for the server's INSUFFICIENT_SCOPE):
+   * its status and headers replace the JSON answer's when it comes before anything was written.
+   * Once an SSE stream has begun, the response goes on it like any other.
    */
   readonly challenge?: ((response: Response) => Challenge | undefined) | undefined;
   /** Error responses for invalid batch elements, answered before the others. */
@@ -122,15 +151,9 @@ export class PostReply {
     if (this.#state === 'done') return;
     const body = this.#withInvalid(response);
     if (this.#state === 'pending') {
-      const single = Array.isArray(body) ? undefined : (body as Response);
-      const challenge = single === undefined ? undefined : this.#options.challenge?.(single);
-      const status =
-        challenge?.status ?? (single === undefined ? 200 : (this.#options.status?.(single) ?? 200));
-      const { accept, mode } = this.#options;
-      if (answersJson(accept, mode, status)) {
-        const base =
-          challenge === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...challenge.headers };
-        this.#finish({ status, headers: this.#headers(base), body });
+      const json = firstJsonReply(body, this.#options, this.#options.headers);
+      if (json !== undefined) {
+        this.#finish(json);
         return;
       }
       this.#openStream();

@@ -25,9 +25,9 @@ import { McpErrorCode, modernHttpStatus } from '../../../protocol/errors.js';
 import type { HttpContext, Payload } from './context.js';
 import { ACCEPTED, headersInfo, invalidOf } from './context.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
-import { JSON_HEADERS, errorReply, jsonReply } from './exchange.js';
+import { errorReply, jsonReply } from './exchange.js';
 import type { Acceptable } from './media-type.js';
-import { PostReply, REQUEST_CLOSED, answersJson } from './reply.js';
+import { PostReply, REQUEST_CLOSED, firstJsonReply } from './reply.js';
 import { headerMismatch } from './standard-headers.js';
 import { plainStream } from './streams.js';
 
@@ -239,15 +239,13 @@ class PostRequests implements Peer {
 
   /** The reply to a response that came first and at once, as PostReply would answer it. */
   #jsonReply(response: Response): HttpReply {
-    const { accept, status: statusOf } = this.#how;
-    const auth = this.#ctx.options.auth;
-    const challenge = auth?.challenge(response);
-    const status = challenge?.status ?? statusOf?.(response) ?? 200;
-    if (answersJson(accept, this.#ctx.options.responseMode, status)) {
-      const headers =
-        challenge === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...challenge.headers };
-      return { status, headers, body: response };
-    }
+    const json = firstJsonReply(response, {
+      accept: this.#how.accept,
+      mode: this.#ctx.options.responseMode,
+      status: this.#how.status,
+      challenge: this.#ctx.options.auth?.challenge,
+    });
+    if (json !== undefined) return json;
     // An SSE-only client (or SSE preferred): the response goes on a stream of its own.
     const reply = this.#postReply();
     reply.final(response);
