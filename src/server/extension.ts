@@ -10,7 +10,7 @@ import { isAuthInfo } from '../protocol/auth.js';
 import type { MethodDeclaration } from '../protocol/methods.js';
 import { declareMethods, methodExists } from '../protocol/methods.js';
 import type { ProtocolEra, ProtocolRevision } from '../protocol/version.js';
-import type { Call } from './features.js';
+import type { Call } from './call.js';
 import type { Middleware, RequestMiddleware, ToolCallMiddleware } from './middleware.js';
 import { paginate } from './registry.js';
 import type {
@@ -65,7 +65,10 @@ export interface ExtensionCapability {
 /** What an extension may use of the server it is added to, in {@link ServerExtension.setup}. */
 export interface ExtensionHost {
   /** Registers a static resource, as `McpServer.resource` does (throws TypeError on a duplicate). */
-  resource(definition: ResourceDefinition, handler: ResourceHandler): RegisteredHandle<ResourceDefinition>;
+  resource(
+    definition: ResourceDefinition,
+    handler: ResourceHandler,
+  ): RegisteredHandle<ResourceDefinition>;
   /**
    * Says that what {@link ServerExtension.capabilities} answers changed: the capabilities are
    * derived again for the sessions and requests that begin after.

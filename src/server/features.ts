@@ -2,25 +2,19 @@
 // and resolves with the result object (era decoration is the session's job).
 import type { InsufficientScopeData } from '../protocol/auth.js';
 import { INSUFFICIENT_SCOPE, isAuthInfo, missingScopes } from '../protocol/auth.js';
-import { LazySignal } from '../internal/abort.js';
 import { isObject } from '../internal/json.js';
 import type { MaybePromise } from '../internal/maybe.js';
-import { isPromise, releasing } from '../internal/maybe.js';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
 import { headerMismatch, invalidParams, resourceNotFound } from '../protocol/errors.js';
 import { isLoggingLevel } from '../protocol/logging.js';
 import { checkParamHeaders } from '../protocol/param-headers.js';
-import type * as Spec from '../protocol/schema/2026-07-28.js';
 import { MetaKey, PROTOCOL_REVISIONS } from '../protocol/version.js';
 import { complete } from './completion.js';
-import type { RoundAccess } from './context.js';
+import { withInput } from './handler-run.js';
 import { createContext } from './context.js';
-import { InputRound, NEEDS_INPUT } from './input-required.js';
 import { getPrompt } from './prompts.js';
 import { paginate } from './registry.js';
 import { readResource, servingResource, trimResource } from './resources.js';
-import type { RequestScope } from './context.js';
-import type { ServerCore } from './core.js';
 import type { Snapshot } from './registry.js';
 import type { CompiledTool } from './tools.js';
 import { callTool, unknownTool } from './tools.js';
@@ -29,50 +23,10 @@ import {
   agreedTaskIds,
   callAsTask,
   canTakeTasks,
-  taskScope,
   tasksRequired,
   watchTasks,
 } from './tasks/features.js';
-import type { TaskRecord } from './tasks/store.js';
-import { TaskRun, createTask, createTaskResult } from './tasks/run.js';
-import type { InputAsker } from './context.js';
-import { principalKey } from '../protocol/auth.js';
-import type { HandlerContext, LoggingLevel } from './types.js';
-
-/**
- * What a legacy session keeps for its client, as the features that change it see it. A request
- * served without a session (2026-07-28, legacy stateless) gets {@link NO_STATE}: what it asks to
- * keep is not kept, as the spec's stateless modes say.
- */
-export interface SessionState {
-  /** Starts (or stops) sending `notifications/resources/updated` for `uri` (resources/subscribe). */
-  subscribe(uri: string, on: boolean): void;
-  /** Sets the least severe log level sent (logging/setLevel). */
-  setLogLevel(level: LoggingLevel): void;
-}
-
-/** The state of a request served without a session: nothing is kept. */
-export const NO_STATE: SessionState = {
-  subscribe() {
-    // no session to keep it in
-  },
-  setLogLevel() {
-    // no session to keep it in
-  },
-};
-
-/** What a feature function receives for one request. */
-export interface Call {
-  readonly method: string;
-  readonly params: Record<string, unknown>;
-  readonly scope: RequestScope;
-  readonly snapshot: Snapshot;
-  readonly state: SessionState;
-  readonly core: ServerCore;
-}
-
-/** Serves one method; may throw (a JsonRpcError) instead of rejecting. */
-type Feature = (call: Call) => MaybePromise<unknown>;
+import type { Call, Feature } from './call.js';
 
 function requireString(params: Record<string, unknown>, key: string): string {
   const value = params[key];
@@ -90,166 +44,6 @@ function listPage(
   const result: Record<string, unknown> = { [key]: page.items };
   if (page.nextCursor !== undefined) result['nextCursor'] = page.nextCursor;
   return Promise.resolve(result);
-}
-
-/**
- * Runs `run` with a context. In 2026-07-28, handlers of tools/call, prompts/get and
- * resources/read may need client input: the run then ends with an `input_required` result.
- * Synchronous when `run` is and no `requestState` is to be opened.
- */
-function withInput<T>(
-  call: Call,
-  target: { readonly name: string; readonly args: unknown; readonly taskable?: boolean },
-  run: (ctx: HandlerContext) => MaybePromise<T>,
-): MaybePromise<T | Spec.InputRequiredResult> {
-  if (call.scope.era === 'legacy') return run(createContext(call.scope, undefined));
-  // A first round opens when the handler first asks; a retry's requestState is checked first.
-  if (call.params['requestState'] !== undefined) {
-    const bound = { method: call.method, name: target.name, args: target.args };
-    return InputRound.open(call.params, bound, call.core.rounds).then((round) =>
-      runRound(call, new RunInputs(call, target, round), run),
-    );
-  }
-  return runRound(call, new RunInputs(call, target, undefined), run);
-}
-
-/**
- * The round and the stop signal of one 2026-07-28 run, each made when first needed: most runs
- * ask for no input and never read their signal.
- */
-class RunInputs implements RoundAccess {
-  readonly #call: Call;
-  readonly #target: { readonly name: string; readonly args: unknown };
-  #round: InputRound | undefined;
-  #stop: LazySignal | undefined;
-  #starting: Promise<void> | undefined;
-  /** Set when the run may become a task (see startTask); resolves when it does. */
-  readonly escalation: Escalation | undefined;
-
-  constructor(
-    call: Call,
-    target: { readonly name: string; readonly args: unknown; readonly taskable?: boolean },
-    round: InputRound | undefined,
-  ) {
-    this.#call = call;
-    this.#target = target;
-    this.#round = round;
-    this.escalation = target.taskable === true ? new Escalation() : undefined;
-  }
-
-  /**
-   * Creates the task and hands the rest of the run to it (a no-op unless taskable). Calls made
-   * while the task is being created share that one creation.
-   */
-  startTask(): Promise<void> {
-    return (this.#starting ??= this.#startTask());
-  }
-
-  async #startTask(): Promise<void> {
-    const escalation = this.escalation;
-    if (escalation === undefined || escalation.run !== undefined) return;
-    const { core, scope } = this.#call;
-    const record = await createTask(core.tasks, principalKey(scope.info?.auth));
-    const run = new TaskRun(core.tasks, record, core.report);
-    escalation.begin(run, record, taskScope(scope, run, record.taskId));
-  }
-
-  get scope(): RequestScope | undefined {
-    return this.escalation?.scope;
-  }
-
-  get round(): InputAsker {
-    const task = this.escalation?.run;
-    if (task !== undefined) return task;
-    return this.inputRound();
-  }
-
-  /** The run's multi round-trip round (made on first use). */
-  inputRound(): InputRound {
-    if (this.#round === undefined) {
-      const call = this.#call;
-      const { name, args } = this.#target;
-      this.#round = InputRound.first(call.params, { method: call.method, name, args });
-    }
-    return this.#round;
-  }
-
-  get signal(): AbortSignal {
-    const task = this.escalation?.run;
-    if (task !== undefined) return task.signal;
-    const scope = this.#call.scope;
-    return (this.#stop ??= new LazySignal(() => [scope.source])).signal;
-  }
-
-  /** Stops the run: its signal aborts (if it was ever read). */
-  abort(reason: unknown): void {
-    this.#stop?.abort(reason);
-  }
-
-  /** Detaches the signal from the request's. */
-  release(): void {
-    this.#stop?.release();
-  }
-}
-
-/**
- * A run that may become a task midway (a tool with `task.start: 'handler'`): once the handler
- * calls ctx.startTask(), the request is answered with the task and the handler's outcome goes
- * to the task.
- */
-class Escalation {
-  run: TaskRun | undefined;
-  scope: RequestScope | undefined;
-  #record: TaskRecord | undefined;
-  #resolve: ((result: Record<string, unknown>) => void) | undefined;
-  readonly #started = new Promise<Record<string, unknown>>((resolve) => {
-    this.#resolve = resolve;
-  });
-
-  begin(run: TaskRun, record: TaskRecord, scope: RequestScope): void {
-    this.run = run;
-    this.scope = scope;
-    this.#record = record;
-    this.#resolve?.(createTaskResult(record));
-  }
-
-  /** Resolves with CreateTaskResult when the task starts; `running`'s outcome then goes to it. */
-  started(running: Promise<unknown>): Promise<Record<string, unknown>> {
-    return this.#started.then((result) => {
-      const run = this.run;
-      if (run !== undefined && this.#record !== undefined) {
-        running.then(
-          (value) => run.finish({ result: value }),
-          (error: unknown) => run.finish({ error }),
-        );
-      }
-      return result;
-    });
-  }
-}
-
-/** One 2026-07-28 run of a handler that may ask for input (see {@link withInput}). */
-function runRound<T>(
-  call: Call,
-  inputs: RunInputs,
-  run: (ctx: HandlerContext) => MaybePromise<T>,
-): MaybePromise<T | Spec.InputRequiredResult> {
-  return releasing(() => {
-    const running = run(createContext(call.scope, inputs));
-    // A value at hand won: input the handler asked for is needed only when it is still waiting.
-    if (!isPromise(running)) return running;
-    const round = inputs.inputRound();
-    const escalation = inputs.escalation;
-    const raced =
-      escalation === undefined
-        ? round.race(running)
-        : Promise.race([round.race(running), escalation.started(running)]);
-    return raced.then<T | Spec.InputRequiredResult>((outcome) => {
-      if (outcome !== NEEDS_INPUT) return outcome as T;
-      inputs.abort(new Error('the request needs client input first'));
-      return round.result(call.core.rounds);
-    });
-  }, inputs);
 }
 
 /**
@@ -278,10 +72,9 @@ function taskMode(call: Call, task: NonNullable<CompiledTool['task']>): 'task' |
 }
 
 /**
- * Refuses a request whose verified principal lacks `scopes` (INSUFFICIENT_SCOPE, with
- * `data.requiredScopes`; the HTTP transport answers it 403 with the step-up challenge). The one
- * place a tool's, resource's or prompt's scopes are decided. Without a verified principal (no
- * auth gate, stdio) scopes are not checked.
+ * Refuses a request whose verified principal lacks `scopes` (INSUFFICIENT_SCOPE, which HTTP
+ * answers 403 with the step-up challenge). Without a verified principal (no auth gate, stdio)
+ * scopes are not checked.
  */
 function requireScopes(call: Call, scopes: readonly string[]): void {
   if (scopes.length === 0) return;
@@ -338,6 +131,23 @@ async function resourcesList(call: Call): Promise<unknown> {
   const result: Record<string, unknown> = { resources: page.items };
   if (page.nextCursor !== undefined) result['nextCursor'] = page.nextCursor;
   return result;
+}
+
+/**
+ * The scopes a tools/call, resources/read or prompts/get of `name` needs in `snapshot` (none for
+ * an unknown name or another method): the check dispatch makes, for Connectable.requiredScopes.
+ */
+export function scopesFor(snapshot: Snapshot, method: string, name: string): readonly string[] {
+  switch (method) {
+    case 'tools/call':
+      return snapshot.tools.get(name)?.scopes ?? [];
+    case 'resources/read':
+      return servingResource(snapshot, name)?.scopes ?? [];
+    case 'prompts/get':
+      return snapshot.prompts.get(name)?.scopes ?? [];
+    default:
+      return [];
+  }
 }
 
 async function resourcesRead(call: Call): Promise<unknown> {

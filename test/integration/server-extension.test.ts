@@ -101,7 +101,13 @@ describe('an extension in 2026-07-28', () => {
           },
         },
       },
-      { signal: new AbortController().signal, info: undefined, notify: () => Promise.resolve() },
+      {
+        id: 1,
+        signal: new AbortController().signal,
+        info: undefined,
+        notify: () => Promise.resolve(),
+        request: () => Promise.reject(new Error('no requests to the client here')),
+      },
     );
     expect(response).toMatchObject({ result: { ttlMs: 0, cacheScope: 'private' } });
   });

@@ -25,7 +25,12 @@ export function addTasksExtension(core: ServerCore): void {
   for (const method of MODERN_METHODS) {
     const serve = TASK_FEATURES[method];
     if (serve === undefined) continue;
-    const declaration = { kind: 'request', direction: 'client-to-server', revisions: ['2026-07-28'], nameParam: 'taskId' } as const;
+    const declaration = {
+      kind: 'request',
+      direction: 'client-to-server',
+      revisions: ['2026-07-28'],
+      nameParam: 'taskId',
+    } as const;
     core.extensions.serveInternally(method, declaration, serve);
   }
 }

@@ -10,7 +10,7 @@ import { TASKS_EXTENSION, declaresTasks, isTerminal } from '../../protocol/tasks
 import { MetaKey } from '../../protocol/version.js';
 import type { RequestScope } from '../context.js';
 import { LazyScope, createContext } from '../context.js';
-import type { Call } from '../features.js';
+import type { Call } from '../call.js';
 import type { CompiledTool } from '../tools.js';
 import { callTool } from '../tools.js';
 import type { TaskRecord } from './store.js';

@@ -9,7 +9,7 @@ import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors.js';
 import { principalKey } from '../../protocol/auth.js';
 import { invalidParams } from '../../protocol/errors.js';
 import { isTerminal } from '../../protocol/tasks.js';
-import type { Call } from '../features.js';
+import type { Call } from '../call.js';
 import type { TaskRecord } from './store.js';
 
 /** The `_meta` key relating a message to a task (2025-11-25). */
