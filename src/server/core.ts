@@ -9,7 +9,8 @@ import { MetaKey } from '../protocol/version.js';
 import type { RoundOptions } from './input-required.js';
 import type { TaskSettings } from './tasks/run.js';
 import { ExtensionTable } from './extension.js';
-import { servedResponse } from './served-response.js';
+import { listedPageOf } from './listed-page.js';
+import { listedResponse, servedResponse } from './served-response.js';
 import { MiddlewareStack } from './middleware.js';
 import { Registry } from './registry.js';
 import type { CacheHint, ServerInfo } from './types.js';
@@ -253,7 +254,14 @@ export class ServerCore {
     const cacheable =
       isCacheable(method) || this.extensions.cacheable(method) ? method : undefined;
     const decorated = this.#decorate(result, cacheable) as object;
-    if (cacheable !== undefined || !plainResult(result)) return servedResponse(id, decorated);
+    if (cacheable !== undefined) {
+      // A listing's page, unchanged: the decorated text its page kept (made from the first).
+      const page = listedPageOf(result);
+      if (page === undefined) return servedResponse(id, decorated);
+      const text = page.text('modern', () => JSON.stringify(decorated));
+      return listedResponse(id, decorated, text);
+    }
+    if (!plainResult(result)) return servedResponse(id, decorated);
     return servedResponse(id, decorated, { source: result, fields: this.#modernFields });
   }
 

@@ -34,16 +34,14 @@ function requireString(params: Record<string, unknown>, key: string): string {
   return value;
 }
 
-function listPage(
-  call: Call,
-  kind: 'tools' | 'prompts' | 'templates',
-  key: string,
-): Promise<unknown> {
-  const items = call.snapshot.listing(kind, call.scope.revision);
-  const page = paginate(items, call.params['cursor'], call.core.pageSize);
-  const result: Record<string, unknown> = { [key]: page.items };
-  if (page.nextCursor !== undefined) result['nextCursor'] = page.nextCursor;
-  return Promise.resolve(result);
+/**
+ * A page of a listing: a new result object each time, whose text the snapshot's page keeps
+ * (written as is while nothing changes the result: listed-page.ts).
+ */
+function listPage(call: Call, kind: 'tools' | 'prompts' | 'templates'): Promise<unknown> {
+  const { snapshot, scope, core } = call;
+  const at = { cursor: call.params['cursor'], pageSize: core.pageSize };
+  return Promise.resolve(snapshot.page(kind, scope.revision, at).result());
 }
 
 /**
@@ -119,14 +117,19 @@ function toolsCall(call: Call): MaybePromise<unknown> {
   );
 }
 
+/** resources/list: a kept page (listPage) unless a template lists resources of its own. */
 async function resourcesList(call: Call): Promise<unknown> {
   const revision = call.scope.revision;
-  let items = call.snapshot.listing('resources', revision);
   const dynamic = call.snapshot.templates.filter((t) => t.definition.list !== undefined);
-  if (dynamic.length > 0) {
-    const listed = await Promise.all(dynamic.map(async (t) => (await t.definition.list?.()) ?? []));
-    items = [...items, ...listed.flat().map((r) => trimResource(r, revision))];
+  if (dynamic.length === 0) {
+    const at = { cursor: call.params['cursor'], pageSize: call.core.pageSize };
+    return call.snapshot.page('resources', revision, at).result();
   }
+  const listed = await Promise.all(dynamic.map(async (t) => (await t.definition.list?.()) ?? []));
+  const items = [
+    ...call.snapshot.listing('resources', revision),
+    ...listed.flat().map((r) => trimResource(r, revision)),
+  ];
   const page = paginate(items, call.params['cursor'], call.core.pageSize);
   const result: Record<string, unknown> = { resources: page.items };
   if (page.nextCursor !== undefined) result['nextCursor'] = page.nextCursor;
@@ -300,12 +303,12 @@ export const FEATURES: Readonly<Record<string, Feature | undefined>> = {
   'logging/setLevel': setLevel,
   'server/discover': discover,
   'subscriptions/listen': listen,
-  'tools/list': (call) => listPage(call, 'tools', 'tools'),
+  'tools/list': (call) => listPage(call, 'tools'),
   'tools/call': toolsCall,
-  'prompts/list': (call) => listPage(call, 'prompts', 'prompts'),
+  'prompts/list': (call) => listPage(call, 'prompts'),
   'prompts/get': promptsGet,
   'resources/list': resourcesList,
-  'resources/templates/list': (call) => listPage(call, 'templates', 'resourceTemplates'),
+  'resources/templates/list': (call) => listPage(call, 'templates'),
   'resources/read': resourcesRead,
   'resources/subscribe': (call) => subscribe(call, true),
   'resources/unsubscribe': (call) => subscribe(call, false),

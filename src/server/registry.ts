@@ -1,10 +1,12 @@
 // The registry of a server's definitions. Every change makes a new immutable Snapshot; a request
 // works on the snapshot current when it started. Listings are built once per snapshot and
-// revision, trimmed to what that revision's schema has, and paginated by offset.
+// revision, trimmed to what that revision's schema has, and paginated by offset; the pages the
+// server's own cursors name are kept with their text (listed-page.ts).
 import { invalidParams } from '../protocol/errors.js';
 import type { DefinitionKind } from '../protocol/fields.js';
 import { trimDefinition } from '../protocol/fields.js';
 import type { ProtocolRevision } from '../protocol/version.js';
+import { ListedPage } from './listed-page.js';
 import type { CompiledPrompt } from './prompts.js';
 import type { CompiledResource, CompiledTemplate } from './resources.js';
 import type { CompiledTool } from './tools.js';
@@ -20,7 +22,27 @@ export interface Snapshot {
   readonly prompts: ReadonlyMap<string, CompiledPrompt>;
   /** The listed definitions of `kind`, trimmed to `revision` (built once, then cached). */
   listing(kind: ListKind, revision: ProtocolRevision): readonly object[];
+  /**
+   * The page of the listing of `kind` in `revision` that `at.cursor` names (-32602 for a cursor
+   * the server did not make), its items under LIST_KEY[kind]. A page that starts where the server's own
+   * cursors start one is made once per snapshot (its text with it); any other is made anew.
+   */
+  page(kind: ListKind, revision: ProtocolRevision, at: PageRequest): ListedPage;
 }
+
+/** Which page a list request asks for: its cursor (if any) and the server's page size. */
+export interface PageRequest {
+  readonly cursor: unknown;
+  readonly pageSize: number;
+}
+
+/** The field of a list result that holds the items of each kind. */
+export const LIST_KEY: Readonly<Record<ListKind, string>> = {
+  tools: 'tools',
+  resources: 'resources',
+  templates: 'resourceTemplates',
+  prompts: 'prompts',
+};
 
 export interface Entry<T> {
   compiled: T;
@@ -72,19 +94,38 @@ function buildSnapshot(registry: Registry): Snapshot {
     prompts: [...prompts.values()].map((p) => p.wire),
   };
   const cache = new Map<string, readonly object[]>();
+  const pages = new Map<string, ListedPage>();
+  const listing = (kind: ListKind, revision: ProtocolRevision): readonly object[] => {
+    const key = `${kind}@${revision}`;
+    let list = cache.get(key);
+    if (list === undefined) {
+      list = wires[kind].map((wire) => trimDefinition(wire, KIND_OF[kind], revision));
+      cache.set(key, list);
+    }
+    return list;
+  };
   return {
     tools,
     resources,
     templates,
     prompts,
-    listing(kind, revision) {
-      const key = `${kind}@${revision}`;
-      let list = cache.get(key);
-      if (list === undefined) {
-        list = wires[kind].map((wire) => trimDefinition(wire, KIND_OF[kind], revision));
-        cache.set(key, list);
+    listing,
+    page(kind, revision, { cursor, pageSize }) {
+      const items = listing(kind, revision);
+      const offset = offsetOf(cursor, items.length);
+      const make = (): ListedPage => {
+        const page = paginateAt(items, offset, pageSize);
+        return new ListedPage(LIST_KEY[kind], page.items, page.nextCursor);
+      };
+      // Only the offsets the server's cursors name are kept: a page per pageSize items at most.
+      if (offset % pageSize !== 0) return make();
+      const key = `${kind}@${revision}@${String(offset)}`;
+      let page = pages.get(key);
+      if (page === undefined) {
+        page = make();
+        pages.set(key, page);
       }
-      return list;
+      return page;
     },
   };
 }
@@ -97,11 +138,18 @@ export interface Page {
 
 /** Cuts `items` into the page a cursor asks for. A cursor the server did not make is -32602. */
 export function paginate(items: readonly object[], cursor: unknown, pageSize: number): Page {
-  let offset = 0;
-  if (cursor !== undefined) {
-    offset = typeof cursor === 'string' ? decodeCursor(cursor) : -1;
-    if (offset < 0 || offset > items.length) throw invalidParams('invalid cursor');
-  }
+  return paginateAt(items, offsetOf(cursor, items.length), pageSize);
+}
+
+/** The offset `cursor` names in a listing of `length` items; -32602 for one the server did not make. */
+function offsetOf(cursor: unknown, length: number): number {
+  if (cursor === undefined) return 0;
+  const offset = typeof cursor === 'string' ? decodeCursor(cursor) : -1;
+  if (offset < 0 || offset > length) throw invalidParams('invalid cursor');
+  return offset;
+}
+
+function paginateAt(items: readonly object[], offset: number, pageSize: number): Page {
   if (offset === 0 && items.length <= pageSize) return { items, nextCursor: undefined };
   const end = offset + pageSize;
   return {

@@ -6,6 +6,7 @@
 import type { SelfEncoding } from '../jsonrpc/codec.js';
 import { JSON_TEXT } from '../jsonrpc/codec.js';
 import type { RequestId, SuccessResponse } from '../jsonrpc/message.js';
+import { listedPageOf } from './listed-page.js';
 
 /** How a 2026-07-28 response writes its text: the undecorated result and the added fields' text. */
 export interface ModernText {
@@ -29,19 +30,31 @@ export function servedResponse(
   return new ServedResponse(id, result, modern);
 }
 
+/**
+ * A success response whose result's JSON text is `text` (what `JSON.stringify(result)` gives,
+ * made before: a listing's kept page), written as is.
+ */
+export function listedResponse(id: RequestId, result: object, text: string): SuccessResponse {
+  return new ServedResponse(id, result, text);
+}
+
 class ServedResponse implements SuccessResponse, SelfEncoding {
   readonly jsonrpc = '2.0';
   readonly id: RequestId;
   readonly result: object;
   readonly #modern: ModernText | undefined;
+  readonly #text: string | undefined;
 
-  constructor(id: RequestId, result: object, modern: ModernText | undefined) {
+  /** `form`: how the text is made (ModernText), or the result's text itself. */
+  constructor(id: RequestId, result: object, form: ModernText | string | undefined) {
     this.id = id;
     this.result = result;
-    this.#modern = modern;
+    this.#modern = typeof form === 'object' ? form : undefined;
+    this.#text = typeof form === 'string' ? form : undefined;
   }
 
   [JSON_TEXT](): string {
+    if (this.#text !== undefined) return this.#wrap(this.#text);
     const modern = this.#modern;
     const source = modern === undefined ? this.result : modern.source;
     const text = textOf(source);
@@ -52,7 +65,13 @@ class ServedResponse implements SuccessResponse, SelfEncoding {
         : `{"content":[{"type":"text","text":${JSON.stringify(text)}}]`;
       result = modern === undefined ? `${open}}` : `${open},${modern.fields}}`;
     } else {
-      result = JSON.stringify(source);
+      // A listing's page (unchanged since the feature made it) and this is a legacy response:
+      // the text the page kept. A 2026-07-28 one comes with its text (listedResponse).
+      const page = modern === undefined ? listedPageOf(source) : undefined;
+      result =
+        page === undefined
+          ? JSON.stringify(source)
+          : page.text('legacy', () => JSON.stringify(source));
       // Not an object's text after all (a boxed primitive): serialize the response as it is.
       if (result.charCodeAt(result.length - 1) !== 125) {
         return JSON.stringify({ jsonrpc: this.jsonrpc, id: this.id, result: this.result });
@@ -62,6 +81,11 @@ class ServedResponse implements SuccessResponse, SelfEncoding {
         result = `${open}${modern.fields}}`;
       }
     }
+    return this.#wrap(result);
+  }
+
+  /** The response's text around the result's text `result`. */
+  #wrap(result: string): string {
     // A finite number's JSON text is its String(), which costs less than stringify.
     const { id: value } = this;
     const id =

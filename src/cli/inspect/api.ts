@@ -3,6 +3,7 @@
 // and the token.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, asObject, requireString } from './api-error.js';
+import { APPS_POST_ROUTES, appsConfig } from './apps.js';
 import type { EventHub } from './events.js';
 import type { InspectorSession } from './session.js';
 import { parseMode, parseTarget } from './inputs.js';
@@ -19,6 +20,8 @@ export interface ApiContext {
   readonly session: InspectorSession;
   readonly hub: EventHub;
   readonly log: WireLog;
+  /** The port of the MCP Apps sandbox listener (sandbox.ts), once it listens. */
+  sandboxPort: number | undefined;
 }
 
 type Route = (
@@ -37,6 +40,9 @@ const GET_ROUTES: Readonly<Record<string, (ctx: ApiContext, res: ServerResponse)
       ...ctx.log.entries(WIRE_REPLAY).map((entry) => ['wire', entry] as const),
       ...ctx.session.pendingEvents(),
     ]);
+  },
+  '/api/apps/config': (ctx, res) => {
+    sendJson(res, 200, appsConfig(ctx));
   },
   '/api/transcript': (ctx, res) => {
     res.writeHead(200, {
@@ -93,6 +99,7 @@ const POST_ROUTES: Readonly<Record<string, Route>> = {
     return Promise.resolve({ ok: true });
   },
   '/api/roots': (ctx, body) => ctx.session.setRoots(body['roots']),
+  ...APPS_POST_ROUTES,
 };
 
 /** Answers one /api/ request. Never rejects. */

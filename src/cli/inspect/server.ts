@@ -22,6 +22,7 @@ import {
 } from './security.js';
 import type { UrlAuth } from './session.js';
 import type { State } from './views.js';
+import { startSandbox } from './sandbox.js';
 import { InspectorSession } from './session.js';
 import { WireLog } from './wire-log.js';
 
@@ -31,6 +32,8 @@ export interface InspectorOptions {
   host?: string;
   /** The port; 0 (the default) picks a free one. */
   port?: number;
+  /** The port of the MCP Apps sandbox (another origin); 0 (the default) picks a free one. */
+  sandboxPort?: number;
   /** The access token. Default: 32 random bytes, base64url. */
   token?: string;
   /** A server to connect to at start. */
@@ -63,6 +66,8 @@ export interface Inspector {
   readonly url: string;
   /** `http://127.0.0.1:PORT`. */
   readonly origin: string;
+  /** The origin MCP App views are served from: the same host, another port. */
+  readonly sandboxOrigin: string;
   readonly token: string;
   /** How many event streams (pages) are open. */
   eventStreams(): number;
@@ -100,7 +105,12 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
     ...(options.stderr === undefined ? {} : { stderr: options.stderr }),
     ...(options.auth === undefined ? {} : { auth: options.auth }),
   });
-  const served: Served = { api: { session, hub, log }, token, uiDir, hosts: new Set() };
+  const served: Served = {
+    api: { session, hub, log, sandboxPort: undefined },
+    token,
+    uiDir,
+    hosts: new Set(),
+  };
   const server = createServer((req, res) => {
     void handle(served, req, res).catch((error: unknown) => {
       if (!res.headersSent) sendJson(res, 500, { error: String(error) });
@@ -110,12 +120,24 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
   await listenOn(server, host, options.port ?? 0);
   const port = (server.address() as AddressInfo).port;
   served.hosts = hostsOf(host, port);
-  const origin = `http://${isWildcard(host) ? '127.0.0.1' : hostPart(host)}:${String(port)}`;
+  const sandbox = await startSandbox({
+    host,
+    ...(options.sandboxPort === undefined ? {} : { port: options.sandboxPort }),
+    hostsFor: (p) => hostsOf(host, p),
+    inspectorOrigins: () => new Set([...served.hosts].map((h) => `http://${h}`)),
+  }).catch(async (error: unknown) => {
+    await closeServer(server);
+    throw error;
+  });
+  served.api.sandboxPort = sandbox.port;
+  const shownHost = isWildcard(host) ? '127.0.0.1' : hostPart(host);
+  const origin = `http://${shownHost}:${String(port)}`;
   if (options.target !== undefined) await session.connect(options.target, options.mode);
   let closing: Promise<void> | undefined;
   return {
     url: `${origin}/?token=${token}`,
     origin,
+    sandboxOrigin: `http://${shownHost}:${String(sandbox.port)}`,
     token,
     eventStreams: () => hub.size,
     connect: (target, mode) => session.connect(target, mode),
@@ -124,12 +146,7 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
         unsubscribe();
         hub.close();
         await session.close();
-        await new Promise<void>((resolve) => {
-          server.close(() => {
-            resolve();
-          });
-          server.closeAllConnections();
-        });
+        await Promise.all([closeServer(server), sandbox.close()]);
       })()),
   };
 }
@@ -194,6 +211,15 @@ function hostsOf(host: string, port: number): Set<string> {
     hosts.add(`${hostPart(name)}:${String(port)}`.toLowerCase());
   }
   return hosts;
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => {
+      resolve();
+    });
+    server.closeAllConnections();
+  });
 }
 
 function listenOn(server: Server, host: string, port: number): Promise<void> {

@@ -24,6 +24,7 @@ import { hasAuthorization, spawnOptions, targetLabel } from '../target.js';
 import { formatTranscript } from '../transcript.js';
 import { version } from '../version.js';
 import { ApiError } from './api-error.js';
+import { UI_EXTENSION, UI_EXTENSION_SETTINGS } from './app-meta.js';
 import type { Envelope, State } from './views.js';
 import { failure, messageOf } from './views.js';
 import type { EventHub } from './events.js';
@@ -109,6 +110,7 @@ export class InspectorSession {
     };
     if (this.#target !== undefined) state.target = targetView(this.#target);
     if (client !== undefined && connected) {
+      state.connection = this.#generation;
       state.revision = client.revision;
       state.era = client.era;
       if (client.serverInfo !== undefined) state.serverInfo = client.serverInfo;
@@ -120,6 +122,11 @@ export class InspectorSession {
     if (this.#logLevel !== undefined) state.logLevel = this.#logLevel;
     if (this.#error !== undefined) state.error = this.#error;
     return state;
+  }
+
+  /** Names the current connection: it changes with each connect and disconnect. */
+  get connection(): number {
+    return this.#generation;
   }
 
   /** The questions waiting for an answer, as the events that asked them. */
@@ -274,7 +281,7 @@ export class InspectorSession {
   transcript(): string {
     const entries = this.#options.log
       .entries()
-      .filter((entry) => entry.kind === 'jsonrpc' && entry.seq >= this.#firstSeq);
+      .filter((e) => e.kind === 'jsonrpc' && e.channel === undefined && e.seq >= this.#firstSeq);
     const dropped = this.#options.log.entries()[0]?.seq ?? 1;
     const header = [
       `# mcpkit inspect transcript of ${this.#target === undefined ? '(no server)' : targetLabel(targetForLabel(this.#target))}`,
@@ -329,6 +336,7 @@ export class InspectorSession {
       // Results are shown as they came, with the outputSchema check beside them (outputCheck).
       validator: { compile: () => () => ({ valid: true, issues: [] }) },
       elicitation: { url: true },
+      capabilities: { extensions: { [UI_EXTENSION]: UI_EXTENSION_SETTINGS } },
       onElicit: (params, ctx) => this.#questions.ask('elicit', params, ctx.signal) as never,
       onSample: (params, ctx) => this.#questions.ask('sample', params, ctx.signal) as never,
       onRoots: () => this.#roots,

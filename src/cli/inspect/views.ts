@@ -21,6 +21,8 @@ export interface LintView {
 export interface State {
   connected: boolean;
   connecting: boolean;
+  /** Names the connection (see InspectorSession.connection), while connected. */
+  connection?: number;
   target?: TargetView;
   allowStdio: boolean;
   mode: 'auto' | ProtocolRevision;

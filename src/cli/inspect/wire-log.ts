@@ -37,6 +37,12 @@ export type NewEntry =
       method?: string;
       id?: string | number;
       revision?: string;
+      /**
+       * `app`: a message between the page and an MCP App's view (`>>` view to host, `<<` host to
+       * view), not of the MCP connection; `view` names the view.
+       */
+      channel?: 'app';
+      view?: string;
     }
   | { dir: Direction; kind: 'http'; http: HttpView };
 
