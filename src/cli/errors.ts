@@ -1,6 +1,6 @@
 // Exit codes and the one place where a failure becomes what a person reads: one line saying what
 // went wrong, one line hinting at the fix, and a stack trace only with --debug.
-import { JsonRpcError, LocalError } from '../client/index.js';
+import { JsonRpcError, LocalError, McpErrorCode } from '../client/index.js';
 import { ErrorCode } from '../jsonrpc/index.js';
 import { ProcessExitError } from '../transports/stdio/index.js';
 import type { Io } from './io.js';
@@ -133,15 +133,11 @@ function explainJsonRpc(error: JsonRpcError): Explained {
       hint =
         'check the name and the arguments: mcpkit list shows what the server offers and their schemas';
       break;
-    // -32002 is McpErrorCode.ResourceNotFound and -32000 HttpErrorCode.HttpStatus, left literal:
-    // main.ts loads this file on every start, and importing mcpkit/protocol here would add its URI
-    // templates, method table and name rules (31 KB of bundle), mcpkit/transports/http both HTTP
-    // transports (117 KB).
-    case -32002:
+    case McpErrorCode.ResourceNotFound:
       hint = 'no such resource: mcpkit list resources shows what the server has';
       break;
-    case -32021: {
-      // MissingRequiredClientCapability (2026-07-28): name what the request needs.
+    case McpErrorCode.MissingRequiredClientCapability: {
+      // 2026-07-28: name what the request needs.
       const needed = (error.data as { requiredCapabilities?: unknown } | undefined)
         ?.requiredCapabilities;
       const names = capabilityNames(needed);
@@ -151,6 +147,9 @@ function explainJsonRpc(error: JsonRpcError): Explained {
           : `the request needs the client capability ${names.join(', ')}, which this client did not declare`;
       break;
     }
+    // HttpErrorCode.HttpStatus (mcpkit/transports/http), left literal: main.ts loads this file
+    // on every start, and importing that entry here would add both HTTP transports (about
+    // 150 KB of bundle to every start).
     case -32000:
       hint =
         status === 401 || status === 403

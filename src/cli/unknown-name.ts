@@ -1,14 +1,17 @@
 // A name the server does not know (a tool, a prompt or a resource URI) answered with the
 // closest one it lists.
-import { JsonRpcError } from '../client/index.js';
+import { JsonRpcError, McpErrorCode } from '../client/index.js';
 import { closest } from './did-you-mean.js';
 import { CliError } from './errors.js';
 
 /**
  * The JSON-RPC codes servers answer an unknown name with: invalid params, and resource not found
- * (-32002, legacy revisions).
+ * (legacy revisions).
  */
-const UNKNOWN_CODES: ReadonlySet<number> = new Set([-32602, -32002]);
+const UNKNOWN_CODES: ReadonlySet<number> = new Set([
+  McpErrorCode.InvalidParams,
+  McpErrorCode.ResourceNotFound,
+]);
 
 /** What the CLI asks for by name, and the listing that shows the names. */
 const LISTING = {

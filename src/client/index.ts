@@ -31,6 +31,8 @@ export type {
   Tool,
 } from './types.js';
 export { JsonRpcError, LocalError, LocalErrorCode } from '../jsonrpc/errors.js';
+export { McpErrorCode } from '../protocol/errors.js';
+export type { McpErrorCodeValue } from '../protocol/errors.js';
 export type { OAuthClient } from './oauth/oauth-client.js';
 export { createOAuthClient } from './oauth/oauth-client.js';
 export type {

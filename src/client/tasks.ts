@@ -5,7 +5,7 @@
 // (core tasks): the client asks for a task (`params.task`), then tasks/result, which waits for
 // the end while the server's requests about the task arrive on the session as usual; tasks/get
 // polls meanwhile for status messages. An aborted call cancels its task (tasks/cancel).
-import { JsonRpcError, LocalError, LocalErrorCode } from '../jsonrpc/errors.js';
+import { ErrorCode, JsonRpcError, LocalError, LocalErrorCode } from '../jsonrpc/errors.js';
 import type { WireError } from '../jsonrpc/errors.js';
 import { sleep } from '../internal/abort.js';
 import { isObject } from '../internal/json.js';
@@ -222,7 +222,7 @@ function errorOf(task: Params): JsonRpcError {
     return JsonRpcError.fromWire(error as unknown as WireError);
   }
   return new JsonRpcError(
-    -32603,
+    ErrorCode.InternalError,
     `the task failed${typeof task['statusMessage'] === 'string' ? `: ${task['statusMessage']}` : ''}`,
   );
 }

@@ -2,6 +2,7 @@
 // server over HTTP is an OAuth 2.1 resource server. This file holds what every layer shares and
 // does no I/O: the principal handlers see, the error a verifier throws, the scope check, the
 // protected resource metadata document (RFC 9728) and the WWW-Authenticate challenge (RFC 6750).
+import { McpErrorCode } from './errors.js';
 
 /** The principal of a request whose access token was verified; `ctx.auth` in handlers. */
 export interface AuthInfo {
@@ -82,11 +83,12 @@ export class AuthError extends Error {
 }
 
 /**
- * The JSON-RPC code of a request refused for a missing scope (mcpkit's, in the server range): the
- * HTTP transport answers it 403 with the `insufficient_scope` challenge, as the spec's step-up
- * flow needs. `data.requiredScopes` names the scopes to ask for.
+ * The JSON-RPC code of a request refused for a missing scope (mcpkit's, in the server range):
+ * {@link McpErrorCode}.InsufficientScope. The HTTP transport answers it 403 with the
+ * `insufficient_scope` challenge, as the spec's step-up flow needs. `data.requiredScopes` names
+ * the scopes to ask for.
  */
-export const INSUFFICIENT_SCOPE: number = -32003;
+export const INSUFFICIENT_SCOPE: number = McpErrorCode.InsufficientScope;
 
 /** The `data` of an {@link INSUFFICIENT_SCOPE} error. */
 export interface InsufficientScopeData {

@@ -23,6 +23,13 @@ export const McpErrorCode = {
   /** The request needs the user to complete a URL elicitation first (2025-11-25). */
   UrlElicitationRequired: -32042,
   /**
+   * Not the spec's: a request refused because the verified principal lacks a scope it needs
+   * (`data.requiredScopes`). The HTTP transport answers it 403 with the `insufficient_scope`
+   * challenge, the step-up of spec 2025-11-25 basic/authorization#scope-challenge-handling.
+   * `INSUFFICIENT_SCOPE` of `mcpkit/protocol` is this code.
+   */
+  InsufficientScope: -32003,
+  /**
    * Not the spec's: what a cancelled task's pending requests for input are rejected with, inside
    * the server (LSP's RequestCancelled).
    */
