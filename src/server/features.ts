@@ -15,7 +15,6 @@ import { createContext } from './context.js';
 import { getPrompt } from './prompts.js';
 import { paginate } from './registry.js';
 import { readResource, servingResource, trimResource } from './resources.js';
-import type { Snapshot } from './registry.js';
 import type { CompiledTool } from './tools.js';
 import { callTool, unknownTool } from './tools.js';
 import {
@@ -70,9 +69,10 @@ function taskMode(call: Call, task: NonNullable<CompiledTool['task']>): 'task' |
 }
 
 /**
- * Refuses a request whose verified principal lacks `scopes` (INSUFFICIENT_SCOPE, which HTTP
- * answers 403 with the step-up challenge). Without a verified principal (no auth gate, stdio)
- * scopes are not checked.
+ * Refuses a request whose verified principal lacks `scopes` (INSUFFICIENT_SCOPE, with
+ * `data.requiredScopes`; the HTTP transport answers it 403 with the step-up challenge). The one
+ * place a tool's, resource's or prompt's scopes are decided. Without a verified principal (no
+ * auth gate, stdio) scopes are not checked.
  */
 function requireScopes(call: Call, scopes: readonly string[]): void {
   if (scopes.length === 0) return;
@@ -134,23 +134,6 @@ async function resourcesList(call: Call): Promise<unknown> {
   const result: Record<string, unknown> = { resources: page.items };
   if (page.nextCursor !== undefined) result['nextCursor'] = page.nextCursor;
   return result;
-}
-
-/**
- * The scopes a tools/call, resources/read or prompts/get of `name` needs in `snapshot` (none for
- * an unknown name or another method): the check dispatch makes, for Connectable.requiredScopes.
- */
-export function scopesFor(snapshot: Snapshot, method: string, name: string): readonly string[] {
-  switch (method) {
-    case 'tools/call':
-      return snapshot.tools.get(name)?.scopes ?? [];
-    case 'resources/read':
-      return servingResource(snapshot, name)?.scopes ?? [];
-    case 'prompts/get':
-      return snapshot.prompts.get(name)?.scopes ?? [];
-    default:
-      return [];
-  }
 }
 
 async function resourcesRead(call: Call): Promise<unknown> {
