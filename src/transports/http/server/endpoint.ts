@@ -56,6 +56,9 @@ export function createContext(
       touched: (id) => {
         sessions.touch(id);
       },
+      settled: (id) => {
+        sessions.settled(id);
+      },
     },
     server,
     failed(error, exchange) {

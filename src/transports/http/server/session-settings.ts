@@ -40,4 +40,9 @@ export interface SessionSettings {
   readonly report: (error: unknown, where: string) => void;
   /** A stream of the session closed (the session may now be idle). */
   readonly touched: (id: string) => void;
+  /**
+   * The session may have gone idle without a use: a request of it ended (its client may be
+   * away), or it closed.
+   */
+  readonly settled?: (id: string) => void;
 }

@@ -368,6 +368,7 @@ export class SessionTransport implements Transport, SessionEntry {
     if (this.#standalone instanceof PlainStream) this.#standalone.finish();
     this.#standalone = undefined;
     this.#inbox.close();
+    this.#settings.settled?.(this.id);
     return Promise.resolve();
   }
 
@@ -393,6 +394,7 @@ export class SessionTransport implements Transport, SessionEntry {
     if (routes === undefined) return;
     routes.delete(id);
     if (routes.size === 0) this.#routes = undefined;
+    this.#settings.settled?.(this.id);
   }
 
   /** A watched request was answered: on success, the handler tells the other processes. */

@@ -40,14 +40,28 @@ const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(
  * SessionTable holds the live sessions by id, least recently used first. A session not used for
  * `idleMs` and not busy is closed on the next sweep. When the table is full, `makeRoom` closes
  * the least recently used idle session; it fails only when every session is busy.
+ *
+ * Choosing that session takes constant time (amortized), however many sessions are busy: a
+ * session found busy is set apart until it is used again, or until its session tells the table
+ * it may have gone idle without a use ({@link settled}); so no session is walked past twice.
  */
 export class SessionTable {
+  /** Every live session, by id. */
   readonly #entries = new Map<string, Entry>();
+  /** The sessions not set apart as busy, least recently used first: where victims are sought. */
+  readonly #idle = new Map<string, Entry>();
+  /** The sessions a search for a victim found busy, until used again or settled. */
+  readonly #busy = new Map<string, Entry>();
+  /**
+   * Sessions set apart as busy that went idle without a use, in the order they did: each was
+   * used less recently than every session in #idle, so they are the first victims.
+   */
+  readonly #settled = new Map<string, Entry>();
   readonly #max: number;
   readonly #idleMs: number;
   readonly #onError: (error: unknown, where: string) => void;
   #lastSweep = 0;
-  /** The id of the last entry of #entries (the one used last), when known. */
+  /** The id of the last entry of #idle (the one used last), when known. */
   #newest: string | undefined;
 
   constructor(
@@ -88,15 +102,28 @@ export class SessionTable {
   }
 
   /**
-   * Records a use. Re-inserting keeps the map ordered by last use; the newest entry stays where
-   * it is, so that one busy session does not churn the map on every request (each delete-and-set
+   * Tells the table that session `id` may have gone idle without being used (a request of it
+   * ended while the client was away, it closed): a session set apart as busy becomes a victim
+   * again, in the place its last use gives it. Cheap when nothing is set apart.
+   */
+  settled(id: string): void {
+    if (this.#busy.size === 0) return;
+    const entry = this.#busy.get(id);
+    if (entry === undefined || !this.#evictable(entry)) return;
+    this.#busy.delete(id);
+    this.#settled.set(id, entry);
+  }
+
+  /**
+   * Records a use. Re-inserting keeps #idle ordered by last use; the newest entry stays where it
+   * is, so that one busy session does not churn the map on every request (each delete-and-set
    * leaves a deleted slot behind, and a full table is copied anew).
    */
   #used(id: string, entry: Entry, now: number): void {
     entry.lastUsed = now;
     if (this.#newest === id) return;
-    this.#entries.delete(id);
-    this.#entries.set(id, entry);
+    if (!this.#idle.delete(id) && !this.#busy.delete(id)) this.#settled.delete(id);
+    this.#idle.set(id, entry);
     this.#newest = id;
   }
 
@@ -105,7 +132,7 @@ export class SessionTable {
     return this.#entries.get(id)?.session;
   }
 
-  /** The ids of the sessions this process holds, least recently used first. */
+  /** The ids of the sessions this process holds. */
   ids(): IterableIterator<string> {
     return this.#entries.keys();
   }
@@ -117,7 +144,10 @@ export class SessionTable {
 
   /** Adds a session, bound to the principal `owner` when given; call `makeRoom` first. */
   add(session: SessionEntry, owner?: string): void {
-    this.#entries.set(session.id, { session, lastUsed: Date.now(), owner });
+    const entry: Entry = { session, lastUsed: Date.now(), owner };
+    this.#forget(session.id);
+    this.#entries.set(session.id, entry);
+    this.#idle.set(session.id, entry);
     this.#newest = session.id;
   }
 
@@ -125,22 +155,41 @@ export class SessionTable {
   delete(id: string): boolean {
     const entry = this.#entries.get(id);
     if (entry === undefined) return false;
-    this.#entries.delete(id);
-    if (this.#newest === id) this.#newest = undefined;
+    this.#forget(id);
     this.#close(entry.session);
     return true;
   }
 
-  /** Frees a slot when the table is full by closing the least recently used idle session. */
+  /** Removes session `id` from every map, without closing it. */
+  #forget(id: string): void {
+    if (!this.#entries.delete(id)) return;
+    if (!this.#idle.delete(id) && !this.#busy.delete(id)) this.#settled.delete(id);
+    if (this.#newest === id) this.#newest = undefined;
+  }
+
+  /**
+   * Frees a slot when the table is full by closing the least recently used idle session. The
+   * busy sessions it passes are set apart, so the next search starts after them.
+   */
   makeRoom(): boolean {
     if (this.#entries.size < this.#max) return true;
-    for (const [id, entry] of this.#entries) {
-      if (entry.session.closed || !entry.session.isBusy()) {
-        this.delete(id);
-        return true;
-      }
+    const victim = this.#firstEvictable(this.#settled) ?? this.#firstEvictable(this.#idle);
+    if (victim === undefined) return false;
+    this.delete(victim);
+    return true;
+  }
+
+  /** The first evictable session of `map`; the busy ones before it go to #busy. */
+  #firstEvictable(map: Map<string, Entry>): string | undefined {
+    for (const [id, entry] of map) {
+      if (this.#evictable(entry)) return id;
+      this.#setApart(map, id, entry);
     }
-    return false;
+    return undefined;
+  }
+
+  #evictable(entry: Entry): boolean {
+    return entry.session.closed || !entry.session.isBusy();
   }
 
   /** Closes expired sessions; runs at most once a second, however often it is called. */
@@ -149,17 +198,39 @@ export class SessionTable {
     const now = Date.now();
     if (now - this.#lastSweep < 1000) return;
     this.#lastSweep = now;
-    for (const [id, entry] of this.#entries) {
-      // Ordered by last use: the first fresh entry ends the scan.
-      if (now - entry.lastUsed <= this.#idleMs) return;
+    this.#sweep(this.#settled, now, false);
+    this.#sweep(this.#idle, now, true);
+    // Those set apart too: one that went idle unannounced still expires.
+    this.#sweep(this.#busy, now, true);
+  }
+
+  /**
+   * Closes the expired idle sessions of `map`; the expired busy ones are set apart (so that the
+   * next sweep does not walk past them again). In an `ordered` map (by last use) the first fresh
+   * entry ends the scan.
+   */
+  #sweep(map: Map<string, Entry>, now: number, ordered: boolean): void {
+    for (const [id, entry] of map) {
+      if (now - entry.lastUsed <= this.#idleMs) {
+        if (ordered) return;
+        continue;
+      }
       if (!entry.session.isBusy()) this.delete(id);
+      else if (map !== this.#busy) this.#setApart(map, id, entry);
     }
+  }
+
+  /** Moves a session found busy from `map` to #busy. */
+  #setApart(map: Map<string, Entry>, id: string, entry: Entry): void {
+    map.delete(id);
+    this.#busy.set(id, entry);
+    if (this.#newest === id) this.#newest = undefined;
   }
 
   /** Closes every session. */
   async closeAll(): Promise<void> {
     const sessions = [...this.#entries.values()].map((e) => e.session);
-    this.#entries.clear();
+    for (const map of [this.#entries, this.#idle, this.#busy, this.#settled]) map.clear();
     this.#newest = undefined;
     await Promise.all(sessions.map((s) => this.#closeAwaited(s)));
   }
