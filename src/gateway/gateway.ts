@@ -3,13 +3,14 @@
 // transport), named as the host names tools (src/catalogue/), kept in step with the upstreams'
 // lists. Requests are forwarded with their progress, cancellation and errors; the upstreams' own
 // requests (elicitation, sampling, roots) and logs go to the downstream request that caused them.
-import type { CompleteRef, Prompt, Resource, ResourceTemplate, Tool } from '../client/index.js';
+import type { CompleteRef, Prompt, Tool } from '../client/index.js';
 import { JsonRpcError } from '../jsonrpc/errors.js';
 import type { Tokenizer } from '../catalogue/index.js';
 import {
   ESTIMATE,
   SEARCH_TOOLS,
   SEARCH_TOOLS_DEFINITION,
+  isModelVisible,
   nameTools,
   serializeTool,
 } from '../catalogue/index.js';
@@ -25,8 +26,16 @@ import type {
 } from '../server/index.js';
 import type { NodeFetch } from '../transports/http/client/node-fetch.js';
 import { createNodeFetch } from '../transports/http/client/node-fetch.js';
+import {
+  hideAppOnlyTools,
+  servedContents,
+  servedUri,
+  upstreamUri,
+  withServedViews,
+} from './apps.js';
 import type { GatewayConfig } from './config.js';
 import { isServed } from './config.js';
+import { wantedResources } from './resources.js';
 import type { Call } from './routing.js';
 import { Routing, forwarded } from './routing.js';
 import type { Handle, ServedTool } from './served.js';
@@ -35,6 +44,7 @@ import {
   joinInstructions,
   listedFields,
   reconcile,
+  reconcileTools,
   rethrow,
   searchCatalogue,
   templateVariables,
@@ -94,7 +104,7 @@ export class Gateway {
   readonly #options: GatewayOptions;
   readonly #tokenizer: Tokenizer;
   readonly #routing = new Routing();
-  readonly #tools = new Map<string, { served: ServedTool; handle: RegisteredHandle<unknown> }>();
+  readonly #tools = new Map<string, { served: ServedTool; handle: Handle }>();
   readonly #resources = new Map<string, { owner: string; key: string; handle: Handle }>();
   readonly #templates = new Map<string, { owner: string; key: string; handle: Handle }>();
   readonly #prompts = new Map<string, { owner: string; key: string; handle: Handle }>();
@@ -150,6 +160,7 @@ export class Gateway {
         validator: PASS_THROUGH,
       },
     );
+    server.use(hideAppOnlyTools);
     server.resource(
       {
         uri: STATUS_URI,
@@ -206,7 +217,7 @@ export class Gateway {
         this.#event(event);
       }),
       resourceUpdated: (uri) => {
-        this.#server?.resourceUpdated(uri);
+        this.#server?.resourceUpdated(servedUri(name, uri));
       },
       changed: () => {
         if (!this.#closed && this.#server !== undefined) this.#sync();
@@ -254,11 +265,10 @@ export class Gateway {
         });
       }
     }
-    const named = nameTools(refs);
-    this.#catalogue = named.map((entry, index) => {
+    const named = nameTools(refs).map((entry, index) => {
       const { source, server } = refs[index] as (typeof refs)[number];
       const description = this.#curation[server]?.describe?.[source.name] ?? source.description;
-      const definition = forwardedTool(source, entry.name, description);
+      const definition = forwardedTool(withServedViews(server, source), entry.name, description);
       return {
         upstream: server,
         original: source.name,
@@ -266,44 +276,33 @@ export class Gateway {
         key: JSON.stringify(definition),
       };
     });
+    // App-only tools are served (views call them) but never searched, loaded or counted.
+    this.#catalogue = named.filter((tool) => isModelVisible(tool.definition));
+    const appOnly = named.filter((tool) => !isModelVisible(tool.definition));
     const count = (tools: readonly ServedTool[]) =>
       tools.reduce((sum, tool) => sum + this.#tokenizer.count(serializeTool(tool.definition)), 0);
     const all = count(this.#catalogue);
     this.#cost = { served: all, all };
-    let served = this.#catalogue;
+    let served = [...this.#catalogue, ...appOnly];
     if (this.#catalogueMode()) {
-      served = this.#catalogue.filter((tool) => this.#found.has(tool.definition.name));
+      const found = this.#catalogue.filter((tool) => this.#found.has(tool.definition.name));
+      served = [...found, ...appOnly];
       this.#search ??= this.#registerSearch();
       this.#cost = {
         served:
-          count(served) + this.#tokenizer.count(serializeTool(SEARCH_TOOLS_DEFINITION as Tool)),
+          count(found) + this.#tokenizer.count(serializeTool(SEARCH_TOOLS_DEFINITION as Tool)),
         all,
       };
     } else if (this.#search !== undefined) {
       this.#search.remove();
       this.#search = undefined;
     }
-    const wanted = new Map(served.map((tool) => [tool.definition.name, tool]));
-    for (const [name, entry] of this.#tools) {
-      const next = wanted.get(name);
-      if (next === undefined || next.key !== entry.served.key) {
-        entry.handle.remove();
-        this.#tools.delete(name);
-      }
-    }
-    for (const [name, tool] of wanted) {
-      if (this.#tools.has(name)) continue;
-      try {
-        this.#tools.set(name, { served: tool, handle: this.#registerTool(tool) });
-      } catch (error) {
-        this.#event({
-          upstream: tool.upstream,
-          event: 'tool-skipped',
-          tool: tool.original,
-          error: String(error),
-        });
-      }
-    }
+    reconcileTools(this.#tools, served, {
+      register: (tool) => this.#registerTool(tool),
+      skipped: ({ upstream, original }, error) => {
+        this.#event({ upstream, event: 'tool-skipped', tool: original, error: String(error) });
+      },
+    });
   }
 
   #registerTool(tool: ServedTool): RegisteredHandle<unknown> {
@@ -360,20 +359,7 @@ export class Gateway {
   }
 
   #syncResources(): void {
-    const resources = new Map<string, { owner: string; source: Resource }>();
-    const templates = new Map<string, { owner: string; source: ResourceTemplate }>();
-    // The first upstream by name keeps a URI (or template) that two upstreams offer.
-    for (const upstream of this.#sorted()) {
-      for (const source of upstream.resources) {
-        if (source.uri === STATUS_URI || resources.has(source.uri)) continue;
-        resources.set(source.uri, { owner: upstream.name, source });
-      }
-      for (const source of upstream.templates) {
-        if (!templates.has(source.uriTemplate)) {
-          templates.set(source.uriTemplate, { owner: upstream.name, source });
-        }
-      }
-    }
+    const { resources, templates } = wantedResources(this.#sorted(), this.#curation, STATUS_URI);
     reconcile(this.#resources, resources, (uri, { owner, source }) =>
       this.server.resource({ ...(listedFields(source) as { name: string }), uri }, (read, ctx) =>
         this.#readResource(owner, read, ctx),
@@ -384,12 +370,14 @@ export class Gateway {
         {
           ...(listedFields(source) as { name: string }),
           uriTemplate,
-          ...this.#templateCompleters(owner, uriTemplate),
+          ...this.#templateCompleters(owner, source.uriTemplate),
         },
         (read, _variables, ctx) => this.#readResource(owner, read, ctx),
       ),
     );
-    for (const { owner, source } of resources.values()) this.#subscribe(owner, source.uri);
+    for (const { owner, source } of resources.values()) {
+      if (this.#upstream(owner).resources.includes(source)) this.#subscribe(owner, source.uri);
+    }
   }
 
   /** Subscribes upstream to a resource, once per connection, when the upstream takes subscriptions. */
@@ -409,8 +397,10 @@ export class Gateway {
     void upstream.use((client) => client.subscribe(uri)).catch(() => uris.delete(uri));
   }
 
-  async #readResource(owner: string, uri: string, ctx: HandlerContext) {
+  /** Reads `served` (a URI the gateway serves) from its upstream, `ui://` URIs mapped both ways. */
+  async #readResource(owner: string, served: string, ctx: HandlerContext) {
     const upstream = this.#upstream(owner);
+    const uri = upstreamUri(owner, served);
     const result = await this.#routing
       .within({ upstream: owner, ctx }, (call) =>
         upstream.use((client) => client.readResource(uri, forwarded(call))),
@@ -418,7 +408,7 @@ export class Gateway {
       .catch(rethrow);
     this.#subscribe(owner, uri);
     return {
-      contents: result.contents,
+      contents: servedContents(owner, result.contents),
       ...(result._meta === undefined ? {} : { _meta: result._meta }),
     };
   }

@@ -2,6 +2,7 @@
 // belong to: each forwarded call is tagged with the downstream request it serves, and is in
 // flight while it runs.
 import type { CallOptions, ElicitHandler, RootsHandler, SampleHandler } from '../client/index.js';
+import { APPS_EXTENSION } from '../catalogue/index.js';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { HandlerContext } from '../server/index.js';
@@ -108,7 +109,8 @@ export class Routing {
  * the upstream asks or logs meanwhile goes to its client), cancelled with it, and, for a
  * 2026-07-28 upstream, asking for the downstream client's log level and declaring its
  * elicitation, sampling and roots capabilities (the gateway forwards those requests to it), so
- * that an upstream asks only what that client can answer. Legacy upstreams learn the gateway's
+ * that an upstream asks only what that client can answer, and its MCP Apps extension settings
+ * when it declared them (whether it renders views). Legacy upstreams learn the gateway's
  * capabilities (all three) once, at initialize.
  */
 export function forwarded(call: Call): CallOptions {
@@ -118,6 +120,9 @@ export function forwarded(call: Call): CallOptions {
   if (elicitation !== undefined) capabilities.elicitation = elicitation;
   if (sampling !== undefined) capabilities.sampling = sampling;
   if (roots !== undefined) capabilities.roots = roots;
+  // MCP Apps: an upstream learns whether the client it serves renders views.
+  const ui = ctx.client.capabilities.extensions?.[APPS_EXTENSION];
+  if (ui !== undefined) capabilities.extensions = { [APPS_EXTENSION]: ui };
   return {
     tag: call,
     signal: ctx.signal,

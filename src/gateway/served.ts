@@ -88,6 +88,40 @@ export function reconcile<T extends { owner: string; source: unknown }>(
   }
 }
 
+/**
+ * Brings the registered tools in step with `served` (by name): tools gone or changed are
+ * removed, new or changed ones registered; one whose registration fails is left out and passed
+ * to `skipped`.
+ */
+export function reconcileTools(
+  registered: Map<string, { served: ServedTool; handle: Handle }>,
+  served: readonly ServedTool[],
+  {
+    register,
+    skipped,
+  }: {
+    register: (tool: ServedTool) => Handle;
+    skipped: (tool: ServedTool, error: unknown) => void;
+  },
+): void {
+  const wanted = new Map(served.map((tool) => [tool.definition.name, tool]));
+  for (const [name, entry] of registered) {
+    const next = wanted.get(name);
+    if (next === undefined || next.key !== entry.served.key) {
+      entry.handle.remove();
+      registered.delete(name);
+    }
+  }
+  for (const [name, tool] of wanted) {
+    if (registered.has(name)) continue;
+    try {
+      registered.set(name, { served: tool, handle: register(tool) });
+    } catch (error) {
+      skipped(tool, error);
+    }
+  }
+}
+
 /** The listed fields of an upstream resource, template or prompt that pass through. */
 export function listedFields(source: object): Record<string, unknown> {
   const keep = [

@@ -14,7 +14,7 @@ import type {
   Tool,
 } from '../client/index.js';
 import type { ServerConfig } from '../catalogue/index.js';
-import { createServerTransport } from '../catalogue/index.js';
+import { APPS_CLIENT_SETTINGS, APPS_EXTENSION, createServerTransport } from '../catalogue/index.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 
 /** The fetch an HTTP upstream is reached with. */
@@ -326,6 +326,11 @@ export class Upstream {
       elicitation: { url: true },
       onSample: (params, ctx) => this.#hooks.sample(params, ctx),
       sampling: { tools: true },
+      // MCP Apps: the gateway serves views through (src/gateway/apps.ts), so that upstreams
+      // that register UI tools only for clients rendering views list them to it.
+      capabilities: {
+        extensions: { [APPS_EXTENSION]: { mimeTypes: [...APPS_CLIENT_SETTINGS.mimeTypes] } },
+      },
       onRoots: (ctx) => this.#hooks.roots(ctx),
       onLog: (params, ctx) => {
         this.#hooks.log(params, ctx.tag);

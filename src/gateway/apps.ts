@@ -1,0 +1,95 @@
+// MCP Apps through the gateway (extension `io.modelcontextprotocol/ui`): each upstream's `ui://`
+// views are served under `ui://<upstream>/<rest>` (the upstream's name, URI-encoded, as the
+// authority), so two upstreams with the same `ui://view` cannot collide; its tools' view links
+// are rewritten to match; contents read are given back under the gateway's URI. App-only tools
+// are listed to clients that render views only.
+import type { Resource, Tool } from '../client/index.js';
+import {
+  APP_MIME_TYPE,
+  FLAT_RESOURCE_URI_KEY,
+  declaresApps,
+  isModelVisible,
+  isUiUri,
+  uiResourceUri,
+} from '../catalogue/index.js';
+import { isObject } from '../internal/json.js';
+import type { RequestMiddleware } from '../server/index.js';
+
+/** The prefix of the gateway's URIs of `upstream`'s views. */
+function prefixOf(upstream: string): string {
+  return `ui://${encodeURIComponent(upstream)}/`;
+}
+
+/**
+ * The URI (or URI template) the gateway serves `uri` of `upstream` under: a `ui://` one moves
+ * under the upstream's authority (`ui://x` of `a` is `ui://a/x`); any other is kept.
+ */
+export function servedUri(upstream: string, uri: string): string {
+  return isUiUri(uri) ? prefixOf(upstream) + uri.slice('ui://'.length) : uri;
+}
+
+/** The upstream's own URI of `uri`, a URI the gateway serves for `upstream` (inverse of {@link servedUri}). */
+export function upstreamUri(upstream: string, uri: string): string {
+  const prefix = prefixOf(upstream);
+  return uri.startsWith(prefix) ? `ui://${uri.slice(prefix.length)}` : uri;
+}
+
+/**
+ * `tool` with its `_meta` as the gateway lists it: its view links (`ui.resourceUri`, and the
+ * deprecated flat `ui/resourceUri`) rewritten to the gateway's URIs; everything else (visibility
+ * included) kept.
+ */
+export function withServedViews(upstream: string, tool: Tool): Tool {
+  const meta = tool._meta;
+  if (meta === undefined) return tool;
+  const out: Record<string, unknown> = { ...meta };
+  const ui = meta['ui'];
+  if (isObject(ui) && isUiUri(ui['resourceUri'])) {
+    out['ui'] = { ...ui, resourceUri: servedUri(upstream, ui['resourceUri']) };
+  }
+  const flat = meta[FLAT_RESOURCE_URI_KEY];
+  if (isUiUri(flat)) out[FLAT_RESOURCE_URI_KEY] = servedUri(upstream, flat);
+  return { ...tool, _meta: out };
+}
+
+/**
+ * The views `tools` link to that `listed` (the upstream's resources) does not hold: an upstream
+ * may leave its views out of resources/list (the spec lets it), and the gateway serves them all.
+ */
+export function linkedViews(tools: readonly Tool[], listed: readonly Resource[]): Resource[] {
+  const known = new Set(listed.map((resource) => resource.uri));
+  const views: Resource[] = [];
+  for (const tool of tools) {
+    const uri = uiResourceUri(tool);
+    if (uri === undefined || known.has(uri)) continue;
+    known.add(uri);
+    views.push({ uri, name: uri.slice('ui://'.length) || uri, mimeType: APP_MIME_TYPE });
+  }
+  return views;
+}
+
+/** Contents read from `upstream`, their `ui://` URIs moved to the gateway's (their `_meta` kept). */
+export function servedContents<T extends { uri: string }>(upstream: string, contents: T[]): T[] {
+  return contents.map((content) =>
+    isUiUri(content.uri) ? { ...content, uri: servedUri(upstream, content.uri) } : content,
+  );
+}
+
+/**
+ * Leaves app-only tools out of the `tools/list` answers to clients that do not declare the Apps
+ * extension: such a client renders no view, and would offer them to its model. Clients that
+ * declare it get every tool, app-only ones with their visibility, for their views to call.
+ */
+export const hideAppOnlyTools: RequestMiddleware = (ctx, next) => {
+  if (ctx.method !== 'tools/list' || declaresApps(ctx.client?.capabilities)) return next();
+  const result = next();
+  return result instanceof Promise ? result.then(withoutAppOnly) : withoutAppOnly(result);
+};
+
+function withoutAppOnly(result: unknown): unknown {
+  if (!isObject(result) || !Array.isArray(result['tools'])) return result;
+  const tools = (result['tools'] as unknown[]).filter(
+    (tool) => !isObject(tool) || isModelVisible(tool),
+  );
+  return { ...result, tools };
+}
