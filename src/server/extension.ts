@@ -9,6 +9,7 @@ import type { AuthInfo } from '../protocol/auth.js';
 import { isAuthInfo } from '../protocol/auth.js';
 import type { MethodDeclaration } from '../protocol/methods.js';
 import { declareMethods, methodExists } from '../protocol/methods.js';
+import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { ProtocolEra, ProtocolRevision } from '../protocol/version.js';
 import type { Call } from './call.js';
 import type { Middleware, RequestMiddleware, ToolCallMiddleware } from './middleware.js';
@@ -76,6 +77,11 @@ export interface ExtensionHost {
   capabilitiesChanged(): void;
   /** Reports an error that does not reach the wire (the server's `onError`). */
   report(error: unknown, where: string): void;
+  /**
+   * The server's tools as its newest revision lists them, enabled ones only: the same array
+   * until a tool is registered, changed or removed (compare it to know).
+   */
+  tools(): readonly Spec.Tool[];
 }
 
 /**

@@ -323,6 +323,11 @@ export class McpServer {
         core.capabilitiesChanged();
       },
       report: core.report,
+      tools: () => {
+        const newest = PROTOCOL_REVISIONS.filter((r) => core.revisions.includes(r)).at(-1);
+        if (newest === undefined) return [];
+        return core.registry.snapshot().listing('tools', newest) as readonly Spec.Tool[];
+      },
     });
     core.capabilitiesChanged();
     return this;

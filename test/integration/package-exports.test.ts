@@ -26,6 +26,7 @@ const EXPECTED: Record<string, string[]> = {
   './transports/http/node': ['listen'],
   './validators/ajv': ['createAjvValidator'],
   './skills': ['skills', 'skillsClient', 'parseSkillFile', 'FrontmatterError'],
+  './apps': ['apps', 'appsClient', 'viewCsp', 'toolUi', 'declaresApps'],
   './auth': ['createJwtVerifier', 'AuthError'],
   './gateway': ['Gateway', 'parseGatewayConfig', 'Upstream'],
   './host': ['Host', 'createAnthropicAdapter', 'createOpenAiAdapter', 'ModelError'],

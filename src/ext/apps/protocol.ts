@@ -1,0 +1,129 @@
+// MCP Apps (io.modelcontextprotocol/ui, SEP-1865, stable 2026-01-26): the extension's identifier,
+// the wire shape of a view's metadata and of a tool's link to its view, and the pure helpers both
+// sides need: reading a tool's link (the deprecated flat key too), whether a client declares the
+// extension, and the Content-Security-Policy a host builds from a view's `csp`. No I/O.
+
+/** The extension's identifier, in `capabilities.extensions`. */
+export const APPS_EXTENSION = 'io.modelcontextprotocol/ui';
+
+/** The MIME type of an HTML view (the only content type of the 2026-01-26 revision). */
+export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
+
+/** The URI scheme of views. */
+export const VIEW_SCHEME = 'ui:';
+
+/** The revision of the Apps protocol between a host and a view (`ui/initialize`). */
+export const APPS_PROTOCOL_VERSION = '2026-01-26';
+
+/** Who may call a tool: the model (the agent), the view (the app), or both (the default). */
+export type Visibility = 'model' | 'app';
+
+/** The origins a view may reach, each a CSP directive's sources (`https://*.example.com`). */
+export interface AppCsp {
+  /** fetch/XHR/WebSocket (`connect-src`); none when omitted. */
+  readonly connectDomains?: readonly string[];
+  /** scripts, styles, images, fonts, media; none beyond the view itself when omitted. */
+  readonly resourceDomains?: readonly string[];
+  /** nested iframes (`frame-src`); `'none'` when omitted. */
+  readonly frameDomains?: readonly string[];
+  /** `base-uri`; `'self'` when omitted. */
+  readonly baseUriDomains?: readonly string[];
+}
+
+/** Browser capabilities a view asks for (a host may grant them through the iframe's `allow`). */
+export interface AppPermissions {
+  readonly camera?: Record<string, never>;
+  readonly microphone?: Record<string, never>;
+  readonly geolocation?: Record<string, never>;
+  readonly clipboardWrite?: Record<string, never>;
+}
+
+/** A view's `_meta.ui`: in its resources/read contents (and its listing). */
+export interface ViewMeta {
+  readonly csp?: AppCsp;
+  readonly permissions?: AppPermissions;
+  /** A dedicated sandbox origin; its format is the host's (SEP-1865 "domain"). */
+  readonly domain?: string;
+  /** True: the host draws a border and background; false: none; omitted: the host decides. */
+  readonly prefersBorder?: boolean;
+}
+
+/** A tool's `_meta.ui`: the view that renders its results, and who may call it. */
+export interface ToolUi {
+  readonly resourceUri?: string;
+  /** Default `['model', 'app']`. */
+  readonly visibility?: readonly Visibility[];
+}
+
+/** The extension's settings a client (a host) declares. */
+export interface AppsClientSettings {
+  /** The content types it renders: `['text/html;profile=mcp-app']`. */
+  readonly mimeTypes: readonly string[];
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A tool's link to its view, read from a listed tool's `_meta`: `ui.resourceUri` (or the
+ * deprecated flat `ui/resourceUri`) when it is a `ui://` URI, and the visibility (the default
+ * when absent or malformed; unknown entries are dropped).
+ */
+export function toolUi(tool: { readonly _meta?: unknown }): {
+  resourceUri: string | undefined;
+  visibility: readonly Visibility[];
+} {
+  const meta = isRecord(tool._meta) ? tool._meta : {};
+  const ui = isRecord(meta['ui']) ? meta['ui'] : {};
+  const uri = ui['resourceUri'] ?? meta['ui/resourceUri'];
+  const resourceUri = typeof uri === 'string' && uri.startsWith('ui://') ? uri : undefined;
+  const given = ui['visibility'];
+  const visibility = Array.isArray(given)
+    ? given.filter((v): v is Visibility => v === 'model' || v === 'app')
+    : [];
+  return { resourceUri, visibility: visibility.length > 0 ? visibility : ['model', 'app'] };
+}
+
+/** True when the model may see and call `tool` (its visibility includes `model`). */
+export function modelVisible(tool: { readonly _meta?: unknown }): boolean {
+  return toolUi(tool).visibility.includes('model');
+}
+
+/** True when a client's capabilities declare the extension with the HTML view type. */
+export function declaresApps(capabilities: unknown): boolean {
+  const extensions = isRecord(capabilities) ? capabilities['extensions'] : undefined;
+  const settings = isRecord(extensions) ? extensions[APPS_EXTENSION] : undefined;
+  const types = isRecord(settings) ? settings['mimeTypes'] : undefined;
+  return Array.isArray(types) && types.includes(APP_MIME_TYPE);
+}
+
+/** A CSP source list from declared domains: only plain origins, never keywords or policy text. */
+function sources(domains: readonly string[] | undefined): string[] {
+  return (domains ?? []).filter((d) => /^(https?|wss?):\/\/[A-Za-z0-9*.-]+(:\d+)?$/.test(d));
+}
+
+/**
+ * The Content-Security-Policy a host applies to a view (SEP-1865 "Content Security Policy
+ * Enforcement"): the spec's restrictive default when `csp` is omitted, and never looser than
+ * declared (a domain that is not a plain origin is dropped, so a declaration cannot smuggle in a
+ * keyword or a directive).
+ */
+export function viewCsp(csp: AppCsp | undefined): string {
+  const resource = sources(csp?.resourceDomains);
+  const connect = sources(csp?.connectDomains);
+  const frame = sources(csp?.frameDomains);
+  const base = sources(csp?.baseUriDomains);
+  const list = (items: string[]): string => (items.length > 0 ? ` ${items.join(' ')}` : '');
+  return [
+    "default-src 'none'",
+    `script-src 'self' 'unsafe-inline'${list(resource)}`,
+    `style-src 'self' 'unsafe-inline'${list(resource)}`,
+    `img-src 'self' data:${list(resource)}`,
+    `font-src 'self'${list(resource)}`,
+    `media-src 'self' data:${list(resource)}`,
+    connect.length > 0 ? `connect-src ${connect.join(' ')}` : "connect-src 'none'",
+    frame.length > 0 ? `frame-src ${frame.join(' ')}` : "frame-src 'none'",
+    "object-src 'none'",
+    base.length > 0 ? `base-uri ${base.join(' ')}` : "base-uri 'self'",
+  ].join('; ');
+}
