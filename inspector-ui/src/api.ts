@@ -103,6 +103,40 @@ export const api = {
     call<RequestOutcome>('request', { op, params, ...(opId === undefined ? {} : { opId }) }),
 };
 
+/** A view's resource as the backend read and checked it (POST /api/apps/resource). */
+export interface AppResource {
+  uri: string;
+  html: string;
+  csp?: Record<string, string[]>;
+  dropped: string[];
+  policy: string;
+  permissions?: JsonObject;
+  allow: string;
+  prefersBorder?: boolean;
+  domain?: string;
+}
+
+/** A view's request as the backend answered it: a JSON-RPC result or error for the view. */
+export type AppOutcome = { result: unknown } | { error: { code: number; message: string } };
+
+/** One record of the app channel of the wire log. */
+export interface AppLogEntry {
+  dir: '>>' | '<<';
+  view: string;
+  message: JsonObject;
+}
+
+/** The backend of MCP App views (/api/apps/). */
+export const appsApi = {
+  config: () => call<{ sandboxPort: number; version: string }>('apps/config'),
+  resource: (uri: string, connection: number) =>
+    call<AppResource>('apps/resource', { uri, connection }),
+  callTool: (name: string, args: JsonObject, connection: number) =>
+    call<AppOutcome>('apps/call', { name, arguments: args, connection }),
+  read: (uri: string, connection: number) => call<AppOutcome>('apps/read', { uri, connection }),
+  log: (entries: AppLogEntry[]) => call<{ ok: true }>('apps/log', { entries }),
+};
+
 /** Like {@link api.request}, but an MCP failure throws too: for calls whose result is needed. */
 export async function mcp<T = JsonObject>(op: string, params: JsonObject = {}): Promise<T> {
   const outcome = await api.request(op, params);

@@ -2,13 +2,20 @@
 // outputSchema, a tool error (isError) apart from a protocol error, and a cancelled call.
 import { ContentBlocks, JsonView, LazyDetails } from './content';
 import { isRecord } from './schema';
-import type { RequestOutcome } from './types';
+import type { JsonObject, RequestOutcome } from './types';
 
 /** Where a call stands. */
 export type CallState =
   | { phase: 'idle' }
   | { phase: 'running'; opId: string; started: number; cancelling: boolean }
-  | { phase: 'done'; outcome: RequestOutcome; cancelled: boolean; ms: number }
+  | {
+      phase: 'done';
+      outcome: RequestOutcome;
+      cancelled: boolean;
+      ms: number;
+      /** The arguments of the call (an App view gets them). */
+      args?: JsonObject;
+    }
   | { phase: 'failed'; message: string; cancelled: boolean };
 
 /** The region named `Result`. */

@@ -3,6 +3,8 @@
 // Cancel, and the result.
 import { useRef, useState } from 'preact/hooks';
 import { api, errorText, newOpId } from './api';
+import { AppView } from './apps/app-view';
+import { appResourceUri, isAppOnly } from './apps/tool-meta';
 import { useReport } from './alerts';
 import { LintFindings } from './lint';
 import { ProgressBar } from './progress';
@@ -96,6 +98,7 @@ export function ToolsTab(props: {
             <div key={name} hidden={name !== selected}>
               <ToolPanel
                 active={name === selected}
+                connection={state.connection}
                 taskOption={taskOption(tool, state)}
                 tool={tool}
                 tokens={state.budget?.tools[name]}
@@ -162,6 +165,8 @@ function ToolItem(props: {
           <span class="item-name">{tool.name}</span>
           {title === undefined ? null : <span class="item-title"> {title}</span>}
           {props.tokens === undefined ? null : <span class="tokens"> {props.tokens} tokens</span>}
+          {isAppOnly(tool) ? <span class="tag app-only"> app-only</span> : null}
+          {appResourceUri(tool) === undefined ? null : <span class="tag app-tag"> view</span>}
         </span>
         {tool.description === undefined ? null : <span class="desc"> {tool.description}</span>}
         {shown.map((f, i) => (
@@ -191,6 +196,8 @@ function Annotations(props: { tool: Tool }) {
   const tasks = props.tool.execution?.taskSupport;
   if (tasks === 'optional' || tasks === 'required') tags.push(`tasks ${tasks}`);
   if (props.tool.outputSchema !== undefined) tags.push('structured output');
+  if (appResourceUri(props.tool) !== undefined) tags.push('MCP App view');
+  if (isAppOnly(props.tool)) tags.push('app-only');
   if (tags.length === 0) return null;
   return (
     <p class="tags">
@@ -206,6 +213,8 @@ function Annotations(props: { tool: Tool }) {
 function ToolPanel(props: {
   /** False while another tool is shown (the panel keeps its state, hidden). */
   active: boolean;
+  /** The connection the page is on (an App view belongs to it). */
+  connection: number | undefined;
   taskOption: 'optional' | 'required' | undefined;
   tool: Tool;
   tokens: number | undefined;
@@ -221,6 +230,7 @@ function ToolPanel(props: {
   const taskSupport = props.taskOption;
   const [asTask, setAsTask] = useState(taskSupport === 'required');
   const [call, setCall] = useState<CallState>({ phase: 'idle' });
+  const [shownCall, setShownCall] = useState(0);
   const cancelled = useRef(false);
   const id = `tool-${safeId(tool.name)}`;
   const running = call.phase === 'running';
@@ -237,7 +247,8 @@ function ToolPanel(props: {
         opId,
       );
       const ms = Math.round(performance.now() - started);
-      setCall({ phase: 'done', outcome, cancelled: cancelled.current, ms });
+      setCall({ phase: 'done', outcome, cancelled: cancelled.current, ms, args });
+      setShownCall((n) => n + 1);
     } catch (error) {
       setCall({ phase: 'failed', message: errorText(error), cancelled: cancelled.current });
     }
@@ -264,6 +275,12 @@ function ToolPanel(props: {
       {tool.description === undefined ? null : <p class="description">{tool.description}</p>}
       <Annotations tool={tool} />
       <LintFindings findings={props.findings} label={`Lint findings for ${tool.name}`} />
+      {isAppOnly(tool) ? (
+        <p class="hint app-only-note">
+          App-only tool (<code>_meta.ui.visibility: [&quot;app&quot;]</code>): a host does not offer
+          it to the model; its view calls it. Calling it from this form is a test of your own.
+        </p>
+      ) : null}
       <form
         aria-label={`Tool ${tool.name}`}
         noValidate
@@ -344,6 +361,42 @@ function ToolPanel(props: {
         {rawProblem === '' ? null : <p class="hint invalid">Fix the JSON to call: {rawProblem}</p>}
       </form>
       <ResultView call={call} onShowTasks={props.onShowTasks} />
+      <ToolAppView
+        key={shownCall}
+        tool={tool}
+        call={call}
+        connection={props.connection}
+        onClose={() => {
+          setShownCall(-1);
+        }}
+        closed={shownCall < 0}
+      />
     </article>
+  );
+}
+
+/** The App view of the tool's last call, when the tool has one and the call gave a result. */
+function ToolAppView(props: {
+  tool: Tool;
+  call: CallState;
+  connection: number | undefined;
+  closed: boolean;
+  onClose: () => void;
+}) {
+  const { tool, call, connection } = props;
+  const uri = appResourceUri(tool);
+  if (props.closed || uri === undefined || connection === undefined) return null;
+  if (call.phase !== 'done' || !call.outcome.ok || call.cancelled) return null;
+  const { result } = call.outcome;
+  if (!('content' in result)) return null; // A task: no result yet.
+  return (
+    <AppView
+      tool={tool}
+      uri={uri}
+      args={call.args ?? {}}
+      result={result}
+      connection={connection}
+      onClose={props.onClose}
+    />
   );
 }

@@ -55,6 +55,7 @@ export interface Tool {
     openWorldHint?: boolean;
   };
   execution?: { taskSupport?: 'forbidden' | 'optional' | 'required' };
+  _meta?: JsonObject;
 }
 
 export interface Resource {
@@ -103,6 +104,8 @@ export interface Root {
 export interface State {
   connected: boolean;
   connecting: boolean;
+  /** Names the connection while connected (an MCP App view calls its own connection only). */
+  connection?: number;
   target?: TargetView;
   allowStdio: boolean;
   mode: string;
@@ -133,6 +136,9 @@ export type WireEntry =
       method?: string;
       id?: string | number;
       revision?: string;
+      /** `app`: between the page and an MCP App view (`>>` view to host), not on the wire. */
+      channel?: 'app';
+      view?: string;
     }
   | {
       seq: number;

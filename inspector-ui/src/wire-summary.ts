@@ -16,14 +16,17 @@ export class MethodMemory {
     const { message } = entry;
     const method = typeof message['method'] === 'string' ? message['method'] : entry.method;
     const id = message['id'];
+    // An app view numbers its requests apart from the MCP connection, and each view apart.
+    const channel = entry.channel === undefined ? '' : `${entry.channel}:${entry.view ?? ''}:`;
     if (typeof message['method'] === 'string') {
       if (typeof id === 'string' || typeof id === 'number') {
-        this.#methods.set(`${entry.dir}${String(id)}`, message['method']);
+        this.#methods.set(`${channel}${entry.dir}${String(id)}`, message['method']);
       }
       return method;
     }
     if (typeof id !== 'string' && typeof id !== 'number') return method;
-    return method ?? this.#methods.get(`${entry.dir === '>>' ? '<<' : '>>'}${String(id)}`);
+    const asked = `${channel}${entry.dir === '>>' ? '<<' : '>>'}${String(id)}`;
+    return method ?? this.#methods.get(asked);
   }
 }
 
@@ -40,15 +43,28 @@ export function summarize(entry: WireEntry, method: string | undefined): string 
     return `${entry.dir} HTTP ${parts.join(' ')}`;
   }
   const { message } = entry;
+  if (entry.channel === 'app') return `app ${summarizeMessage(entry.dir, message, method)}`;
+  return summarizeMessage(entry.dir, message, method);
+}
+
+function summarizeMessage(
+  dir: WireEntry['dir'],
+  message: Record<string, unknown>,
+  method: string | undefined,
+): string {
+  if (typeof message['dropped'] === 'string') {
+    const count = typeof message['count'] === 'number' ? message['count'] : 1;
+    return `${dir} dropped ${String(count)}: ${message['dropped']}`;
+  }
   const id = message['id'];
   const idText = typeof id === 'string' || typeof id === 'number' ? ` #${String(id)}` : '';
-  if (typeof message['method'] === 'string') return `${entry.dir} ${message['method']}${idText}`;
+  if (typeof message['method'] === 'string') return `${dir} ${message['method']}${idText}`;
   const what = 'error' in message ? 'error' : 'result';
   const detail =
     isRecord(message['error']) && typeof message['error']['message'] === 'string'
       ? `: ${message['error']['message']}`
       : '';
-  return `${entry.dir} ${method ?? '(response)'} ${what}${idText}${detail}`;
+  return `${dir} ${method ?? '(response)'} ${what}${idText}${detail}`;
 }
 
 /** The headers, timing and session of an HTTP entry, shortly. */

@@ -5,9 +5,10 @@
 import { allowAttribute, buildCsp, checkCsp } from './app-csp.js';
 import { APP_MIME_TYPE, visibilityOf } from './app-meta.js';
 import { ApiError, asObject, optionalObject, requireString } from './api-error.js';
+import { version } from '../version.js';
 import type { InspectorSession } from './session.js';
 import type { Envelope } from './views.js';
-import type { Direction, WireLog } from './wire-log.js';
+import type { WireLog } from './wire-log.js';
 
 /** How many entries one POST /api/apps/log may carry. */
 const MAX_LOG_ENTRIES = 500;
@@ -18,8 +19,7 @@ const INTERNAL_ERROR = -32603;
 
 /** What a view's request gets: a JSON-RPC result or error, to pass on to the view as it is. */
 export type AppOutcome =
-  | { result: unknown }
-  | { error: { code: number; message: string; data?: unknown } };
+  { result: unknown } | { error: { code: number; message: string; data?: unknown } };
 
 /** What the routes need. */
 export interface AppsContext {
@@ -159,7 +159,10 @@ export function viewOf(uri: string, result: unknown): AppResource {
 function appLog(ctx: AppsContext, body: Record<string, unknown>): Promise<{ ok: true }> {
   const entries = body['entries'];
   if (!Array.isArray(entries) || entries.length > MAX_LOG_ENTRIES) {
-    throw new ApiError(400, `/api/apps/log: "entries" must be an array of at most ${String(MAX_LOG_ENTRIES)}`);
+    throw new ApiError(
+      400,
+      `/api/apps/log: "entries" must be an array of at most ${String(MAX_LOG_ENTRIES)}`,
+    );
   }
   for (const raw of entries) {
     const entry = asObject(raw);
@@ -172,7 +175,7 @@ function appLog(ctx: AppsContext, body: Record<string, unknown>): Promise<{ ok: 
     const method = message['method'];
     const id = message['id'];
     ctx.log.add({
-      dir: dir as Direction,
+      dir,
       kind: 'jsonrpc',
       channel: 'app',
       view,
@@ -194,7 +197,10 @@ export const APPS_POST_ROUTES: Readonly<
   '/api/apps/log': appLog,
 };
 
-/** GET /api/apps/config: where the page finds the sandbox. */
-export function appsConfig(ctx: AppsContext): { sandboxPort: number | undefined } {
-  return { sandboxPort: ctx.sandboxPort };
+/** GET /api/apps/config: where the page finds the sandbox, and the version it tells views. */
+export function appsConfig(ctx: AppsContext): {
+  sandboxPort: number | undefined;
+  version: string;
+} {
+  return { sandboxPort: ctx.sandboxPort, version: version() };
 }
