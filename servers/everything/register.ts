@@ -8,6 +8,7 @@ import type {
   RegisteredHandle,
   ToolDefinition,
 } from '../../src/server/index.js';
+import type { EverythingViews } from './apps.js';
 import type { EverythingState } from './content.js';
 import { pickLevel } from './logic.js';
 
@@ -18,6 +19,8 @@ export interface ToolSettings {
   updateIntervalMs: number;
   researchStepMs: number;
   random: () => number;
+  /** What links tools to everything's MCP Apps views (apps.ts). */
+  views: EverythingViews;
 }
 
 /** Registers one tool (with the simulated-logging wrapper): `server.tool`'s own overloads. */

@@ -3,6 +3,7 @@
 // state object; the factory returns the server with a close() that also stops its timer.
 import type { McpServerOptions } from '../../src/server/index.js';
 import { McpServer } from '../../src/server/index.js';
+import { everythingApps } from './apps.js';
 import { skills } from '../../src/ext/skills/index.js';
 import type { EverythingState } from './content.js';
 import { registerContent } from './content.js';
@@ -72,14 +73,17 @@ export function registerEverything(
   };
   const updateIntervalMs = options.updateIntervalMs ?? 5000;
   if (!(updateIntervalMs >= 1)) throw new TypeError('updateIntervalMs must be at least 1');
+  const shown = everythingApps();
   registerTools(server, state, {
     env: options.env ?? {},
     envAllowList: options.envAllowList ?? [],
     updateIntervalMs,
     researchStepMs: options.researchStepMs ?? 250,
     random: options.random ?? Math.random,
+    views: shown.views,
   });
   registerContent(server, state);
+  server.extend(shown.extension);
   // The skill is checked and hashed in the background; it is there before any client can ask.
   const published = skills();
   server.extend(published);

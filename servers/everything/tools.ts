@@ -71,6 +71,7 @@ function registerBasics(register: Register, settings: ToolSettings): void {
         b: z.number().describe('Second number.'),
       }),
       annotations: READ_ONLY,
+      _meta: settings.views.sum,
     },
     ({ a, b }) => describeSum(a, b),
   );
@@ -100,6 +101,7 @@ function registerBasics(register: Register, settings: ToolSettings): void {
         humidity: z.number().min(0).max(100).describe('Relative humidity, percent.'),
       }),
       annotations: READ_ONLY,
+      _meta: settings.views.weather,
     },
     ({ location }) => ({ ...weatherAt(location) }),
   );

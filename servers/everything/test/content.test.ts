@@ -29,8 +29,10 @@ describe('everything resources', () => {
       ]);
       expect(uris).toContain('demo://resource/dynamic/text/5');
       expect(uris).toContain('demo://resource/dynamic/blob/1');
-      // 14 demo resources and the 2 files of the mcpkit-tour skill (skill://).
-      expect(uris).toHaveLength(16);
+      // 14 demo resources, the 2 MCP Apps views (ui://) and the 2 files of the mcpkit-tour
+      // skill (skill://).
+      expect(uris).toHaveLength(18);
+      expect(uris).toContain('ui://everything/sum-form');
       expect(uris).toContain('skill://mcpkit-tour/SKILL.md');
       const { resourceTemplates } = await c.send('resources/templates/list');
       expect(resourceTemplates.map((t: { uriTemplate: string }) => t.uriTemplate)).toEqual([
