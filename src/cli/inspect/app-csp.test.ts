@@ -61,7 +61,7 @@ describe('the CSP of an MCP App view', () => {
     expect(dropped).toHaveLength(8);
     expect(buildCsp(csp).split('; ')).toContain('connect-src https://ok.example');
     expect(buildCsp(csp)).not.toContain('unsafe-eval');
-    expect(buildCsp(csp)).not.toContain("frame-src https://x.example");
+    expect(buildCsp(csp)).not.toContain('frame-src https://x.example');
   });
 
   it('gives the permissions asked for as an allow attribute', () => {

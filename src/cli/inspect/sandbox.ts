@@ -47,12 +47,10 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const views = new Map<string, View>();
   let hosts = new Set<string>();
   const server = createServer((req, res) => {
-    void route({ req, res, hosts, views, inspectorOrigins: options.inspectorOrigins }).catch(
-      () => {
-        if (!res.headersSent) text(res, 500, 'sandbox error');
-        else res.destroy();
-      },
-    );
+    void route({ req, res, hosts, views, inspectorOrigins: options.inspectorOrigins }).catch(() => {
+      if (!res.headersSent) text(res, 500, 'sandbox error');
+      else res.destroy();
+    });
   });
   await listenOn(server, options.host, options.port ?? 0);
   const port = (server.address() as AddressInfo).port;
