@@ -5,7 +5,7 @@
 // between two counts of the same build (when the garbage collector runs moves a little).
 //
 //   node bench/instructions.mjs [--http | --stdio] [--warm W] [--inflight F] [--split [--top K]]
-//                               [--root DIR] [--calls N] KIND ...
+//                               [--root DIR] [--calls N] [--redis] KIND ...
 //
 // In process (the default) it runs bench/alloc-probe.mjs: the node face with stand-ins for the
 // request and response, no sockets; KIND is modern, stateless, session, raw or raw-modern; the
@@ -24,7 +24,9 @@
 // one pass-through tool-call middleware; =async, the same as async functions (bench/RESULTS.md,
 // "Seams: middleware"). DIR is a checkout (or a copy of its dist/ and bench/) to count, by
 // default this one; raw servers always come from this one. A run takes a minute (in process)
-// or two to three (--http, --stdio).
+// or two to three (--http, --stdio). --redis (with --http) keeps the mcpkit servers' sessions and
+// streams in Redis (MCPKIT_BENCH_REDIS_URL, else MCPKIT_TEST_REDIS_URL), as run.mjs's Redis rows
+// do: `session` is then a legacy session whose record is in Redis (issue #44).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,9 +56,14 @@ const { values: flags, positionals } = parseArgs({
     warm: { type: 'string', default: '20000' },
     split: { type: 'boolean', default: false },
     top: { type: 'string', default: '40' },
+    redis: { type: 'boolean', default: false },
   },
 });
 if (flags.http && flags.stdio) throw new Error('--http or --stdio, not both');
+const REDIS_URL = process.env.MCPKIT_BENCH_REDIS_URL ?? process.env.MCPKIT_TEST_REDIS_URL;
+if (flags.redis && (!flags.http || REDIS_URL === undefined)) {
+  throw new Error('--redis needs --http and MCPKIT_BENCH_REDIS_URL or MCPKIT_TEST_REDIS_URL');
+}
 const served = flags.http || flags.stdio;
 const calls = Number(flags.calls ?? (served ? 6000 : 10000));
 const inflight = Number(flags.inflight ?? (flags.stdio ? 1 : 64));
@@ -98,7 +105,7 @@ async function countServer(kind, n) {
       `--logfile=${join(dir, 'v8.log')}`,
     ];
     const { child, port, stop } = await startServer(file, {
-      env,
+      env: flags.redis ? { ...env, BENCH_REDIS_URL: REDIS_URL } : env,
       stdio: flags.stdio,
       nodeArgs: ['--single-threaded', ...(flags.split ? perf : [])],
       wrap: ['valgrind', '--tool=callgrind', `--callgrind-out-file=${join(dir, 'out')}`],
@@ -238,7 +245,9 @@ function perfMap(path) {
 }
 
 const where = flags.http ? 'HTTP' : flags.stdio ? 'stdio' : 'in process';
-const shape = served && flags.inflight !== undefined ? `, ${String(inflight)} in flight` : '';
+const shape =
+  (served && flags.inflight !== undefined ? `, ${String(inflight)} in flight` : '') +
+  (flags.redis ? ', Redis' : '');
 for (const kind of cases) {
   let per;
   let split;
