@@ -92,6 +92,29 @@ export function encode(message: unknown): string {
   return typeof own === 'function' ? own.call(message) : JSON.stringify(message);
 }
 
+/**
+ * The key of the method by which a value that is {@link SelfEncoding} may give its JSON text in
+ * pieces: strings whose concatenation is exactly its JSON_TEXT, none holding a line break. What a
+ * value whose text is large gives, so that a transport writes each piece (a large string as it
+ * is) instead of copying them into one string.
+ */
+export const JSON_PIECES: unique symbol = Symbol('mcpkit.jsonPieces');
+
+/** A value that writes its JSON text in pieces (see {@link JSON_PIECES}). */
+export interface PieceEncoding {
+  [JSON_PIECES](): readonly string[];
+}
+
+/**
+ * Encodes a message as pieces of JSON text whose concatenation is what {@link encode} gives:
+ * the value's own pieces when it has {@link JSON_PIECES}, else the one string `encode` makes.
+ * Several pieces hold no line break (one string may: JSON_TEXT and JSON.stringify give none).
+ */
+export function encodePieces(message: unknown): readonly string[] {
+  const own = (message as Partial<PieceEncoding> | null | undefined)?.[JSON_PIECES];
+  return typeof own === 'function' ? own.call(message) : [encode(message)];
+}
+
 function invalid(reason: string): Decoded {
   return {
     kind: 'invalid',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RequestContext } from '../jsonrpc/serve.js';
-import { JSON_TEXT, encode } from '../jsonrpc/codec.js';
+import { JSON_TEXT, encode, encodePieces } from '../jsonrpc/codec.js';
 import type { Request, Response } from '../jsonrpc/message.js';
 import { servedResponse } from './served-response.js';
 import { McpServer } from './server.js';
@@ -163,5 +163,41 @@ describe('responses of requests served on their own', () => {
         _meta: { 'example.com/x': 1, 'io.modelcontextprotocol/serverInfo': { name: 't' } },
       },
     });
+  });
+});
+
+describe('pieces of a large answer', () => {
+  const server = new McpServer({ name: 't', version: '1' });
+  const texts = {
+    plain: 'a'.repeat(70_000),
+    escaped: `${'a'.repeat(40_000)}"\n\u2028\ud800${'b'.repeat(40_000)}`,
+  };
+  for (const [kind, text] of Object.entries(texts)) {
+    server.tool({ name: kind, inputSchema: { type: 'object' } }, () => text);
+  }
+  for (let i = 0; i < 600; i++) {
+    server.tool({ name: `t${String(i)}`, description: 'x'.repeat(80) }, () => 'ok');
+  }
+  const requests: { method: string; params?: Record<string, unknown> }[] = [
+    ...Object.keys(texts).map((name) => ({
+      method: 'tools/call',
+      params: { name, arguments: {} },
+    })),
+    { method: 'tools/call', params: { name: 't0', arguments: {} } },
+    { method: 'tools/list' },
+  ];
+
+  it('join into the text JSON.stringify makes, in both eras', async () => {
+    for (const request of requests) {
+      for (const legacy of [false, true]) {
+        const response = await serveOnItsOwn(server, { ...request, legacy });
+        const pieces = encodePieces(response);
+        expect(pieces.join('')).toBe(plainText(response));
+        expect(encode(response)).toBe(plainText(response));
+        const large = request.params?.['name'] !== 't0';
+        expect(pieces.length > 1).toBe(large);
+        for (const piece of pieces.slice(0, -1)) expect(piece).not.toMatch(/[\r\n]/);
+      }
+    }
   });
 });

@@ -3,8 +3,8 @@
 // mcpkit's time per call: the 2026-07-28 fields (`resultType`, the serverInfo `_meta` with its
 // long key) are appended as text made once per server instead of serialized from a decorated
 // copy, and the result of a tool that returned a string is written around its one string.
-import type { SelfEncoding } from '../jsonrpc/codec.js';
-import { JSON_TEXT } from '../jsonrpc/codec.js';
+import type { PieceEncoding, SelfEncoding } from '../jsonrpc/codec.js';
+import { JSON_PIECES, JSON_TEXT } from '../jsonrpc/codec.js';
 import type { RequestId, SuccessResponse } from '../jsonrpc/message.js';
 import { listedPageOf } from './listed-page.js';
 
@@ -38,7 +38,13 @@ export function listedResponse(id: RequestId, result: object, text: string): Suc
   return new ServedResponse(id, result, text);
 }
 
-class ServedResponse implements SuccessResponse, SelfEncoding {
+/**
+ * The length from which a text result's text or a kept listing's text is given as a piece of its
+ * own (JSON_PIECES): written as it is, not copied into the response's one string (issue #44).
+ */
+const LARGE_TEXT = 65_536;
+
+class ServedResponse implements SuccessResponse, SelfEncoding, PieceEncoding {
   readonly jsonrpc = '2.0';
   readonly id: RequestId;
   readonly result: object;
@@ -54,43 +60,77 @@ class ServedResponse implements SuccessResponse, SelfEncoding {
   }
 
   [JSON_TEXT](): string {
-    if (this.#text !== undefined) return this.#wrap(this.#text);
+    return this.#encode(false) as string;
+  }
+
+  /**
+   * The text in pieces: a large kept text (a listing's page), or a text result's large text (as
+   * it is when JSON writes it unescaped), a piece of its own; else the one JSON_TEXT string.
+   */
+  [JSON_PIECES](): readonly string[] {
+    const encoded = this.#encode(true);
+    return typeof encoded === 'string' ? [encoded] : encoded;
+  }
+
+  /** The response's text; in pieces when `split` and a large text is in it. */
+  #encode(split: boolean): string | readonly string[] {
+    if (this.#text !== undefined) return this.#around(this.#text, split);
     const modern = this.#modern;
     const source = modern === undefined ? this.result : modern.source;
     const text = textOf(source);
-    let result: string;
     if (text !== undefined) {
+      if (split && text.length >= LARGE_TEXT) return this.#textPieces(text, modern);
       const open = plainText(text)
         ? `{"content":[{"type":"text","text":"${text}"}]`
         : `{"content":[{"type":"text","text":${JSON.stringify(text)}}]`;
-      result = modern === undefined ? `${open}}` : `${open},${modern.fields}}`;
-    } else {
-      // A listing's page (unchanged since the feature made it) and this is a legacy response:
-      // the text the page kept. A 2026-07-28 one comes with its text (listedResponse).
-      const page = modern === undefined ? listedPageOf(source) : undefined;
-      result =
-        page === undefined
-          ? JSON.stringify(source)
-          : page.text('legacy', () => JSON.stringify(source));
-      // Not an object's text after all (a boxed primitive): serialize the response as it is.
-      if (result.charCodeAt(result.length - 1) !== 125) {
-        return JSON.stringify({ jsonrpc: this.jsonrpc, id: this.id, result: this.result });
-      }
-      if (modern !== undefined) {
-        const open = result.length === 2 ? '{' : `${result.slice(0, -1)},`;
-        result = `${open}${modern.fields}}`;
-      }
+      return this.#wrap(modern === undefined ? `${open}}` : `${open},${modern.fields}}`);
+    }
+    // A listing's page (unchanged since the feature made it) and this is a legacy response:
+    // the text the page kept. A 2026-07-28 one comes with its text (listedResponse).
+    const page = modern === undefined ? listedPageOf(source) : undefined;
+    if (page !== undefined) {
+      return this.#around(
+        page.text('legacy', () => JSON.stringify(source)),
+        split,
+      );
+    }
+    let result = JSON.stringify(source);
+    // Not an object's text after all (a boxed primitive): serialize the response as it is.
+    if (result.charCodeAt(result.length - 1) !== 125) {
+      return JSON.stringify({ jsonrpc: this.jsonrpc, id: this.id, result: this.result });
+    }
+    if (modern !== undefined) {
+      const open = result.length === 2 ? '{' : `${result.slice(0, -1)},`;
+      result = `${open}${modern.fields}}`;
     }
     return this.#wrap(result);
   }
 
+  /** The response around the result's text `result`: its pieces when `split` and it is large. */
+  #around(result: string, split: boolean): string | readonly string[] {
+    return split && result.length >= LARGE_TEXT ? [this.#head(), result, '}'] : this.#wrap(result);
+  }
+
+  /** The pieces of a text result's response, its large text one of them. */
+  #textPieces(text: string, modern: ModernText | undefined): readonly string[] {
+    const head = `${this.#head()}{"content":[{"type":"text","text":`;
+    const tail = modern === undefined ? '}]}}' : `}],${modern.fields}}}`;
+    if (!ESCAPED.test(text)) return [`${head}"`, text, `"${tail}`];
+    return [head, JSON.stringify(text), tail];
+  }
+
   /** The response's text around the result's text `result`. */
   #wrap(result: string): string {
+    return `${this.#head()}${result}}`;
+  }
+
+  /** The response's text up to its result's. */
+  #head(): string {
     // A finite number's JSON text is its String(), which costs less than stringify.
     const { id: value } = this;
     const id =
       typeof value === 'number' && Number.isFinite(value) ? String(value) : JSON.stringify(value);
-    return `{"jsonrpc":"2.0","id":${id},"result":${result}}`;
+    return `{"jsonrpc":"2.0","id":${id},"result":`;
   }
 }
 
@@ -117,6 +157,13 @@ function textOf(result: object): string | undefined {
   }
   return fields === 2 && type === 'text' && typeof text === 'string' ? text : undefined;
 }
+
+/**
+ * Finds what JSON escapes in a text (a control character, `"`, `\\`) or may (a surrogate). Not
+ * sticky nor global: `test` keeps no state.
+ */
+// eslint-disable-next-line no-control-regex -- the control characters are what JSON escapes
+const ESCAPED = /[\u0000-\u001f"\\\ud800-\udfff]/;
 
 /**
  * True when `text` is short and its JSON text is itself in quotes (no control character, `"`,

@@ -5,7 +5,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { noop } from '../../../internal/noop.js';
-import { encode } from '../../../jsonrpc/codec.js';
+import { encodePieces } from '../../../jsonrpc/codec.js';
 import type { BodyDone, BodyLimits, HttpExchange, HttpReply } from './exchange.js';
 import { ErrorCode } from '../../../jsonrpc/errors.js';
 import { JSON_HEADERS, errorReply, isStreamBody } from './exchange.js';
@@ -120,10 +120,28 @@ function write(res: ServerResponse, reply: HttpReply): void {
   } else {
     // With its length: writeHead fixes the head at once, so without Content-Length node:http
     // would frame the body as chunked (more bytes, and a writev of four buffers).
-    const text = encode(body);
+    const pieces = encodePieces(body);
+    if (pieces.length > 1) {
+      writePieces(res, reply, pieces);
+      return;
+    }
+    const text = pieces[0] ?? '';
     res.writeHead(status, withLength(reply.headers, Buffer.byteLength(text)));
     res.end(text);
   }
+}
+
+/**
+ * Writes a body given in pieces (one a large text), each as it is: joined, a large text would be
+ * copied once more, and once again when node:http puts the head before it (issue #44).
+ */
+function writePieces(res: ServerResponse, reply: HttpReply, pieces: readonly string[]): void {
+  let length = 0;
+  for (const piece of pieces) length += Buffer.byteLength(piece);
+  res.writeHead(reply.status, withLength(reply.headers, length));
+  const last = pieces.length - 1;
+  for (let i = 0; i < last; i++) res.write(pieces[i]);
+  res.end(pieces[last]);
 }
 
 /**

@@ -5,6 +5,9 @@ import { encodeSseComment } from '../sse.js';
 
 const KEEP_ALIVE = encodeSseComment('keep-alive');
 
+/** The most text (in characters) joined into one write. */
+const COALESCE_MOST = 65_536;
+
 /**
  * SseWriter is a push-to-pull queue of SSE text. It ends when `end()` is called (after the queued
  * text is consumed), when the client goes away (`signal` aborts) or when the consumer stops
@@ -12,6 +15,8 @@ const KEEP_ALIVE = encodeSseComment('keep-alive');
  */
 export class SseWriter implements AsyncIterable<string> {
   #queue: string[] = [];
+  /** The length of the text queued. */
+  #queued = 0;
   #wake: ((result: IteratorResult<string>) => void) | undefined;
   #ending = false;
   #closed = false;
@@ -57,6 +62,7 @@ export class SseWriter implements AsyncIterable<string> {
       wake({ done: false, value: text });
     } else {
       this.#queue.push(text);
+      this.#queued += text.length;
     }
     return true;
   }
@@ -80,9 +86,17 @@ export class SseWriter implements AsyncIterable<string> {
 
   #next(): Promise<IteratorResult<string>> {
     if (this.#queue.length > 0) {
-      // Coalesce what piled up into one write.
-      const value = this.#queue.length === 1 ? (this.#queue[0] ?? '') : this.#queue.join('');
+      // Coalesce what piled up into one write, unless that copies much text: then one at a time
+      // (a large message's pieces are written as they are, issue #44).
+      const queue = this.#queue;
+      if (queue.length > 1 && this.#queued > COALESCE_MOST) {
+        const value = queue.shift() ?? '';
+        this.#queued -= value.length;
+        return Promise.resolve({ done: false, value });
+      }
+      const value = queue.length === 1 ? (queue[0] ?? '') : queue.join('');
       this.#queue = [];
+      this.#queued = 0;
       return Promise.resolve({ done: false, value });
     }
     if (this.#ending) this.#close(false);
@@ -96,6 +110,7 @@ export class SseWriter implements AsyncIterable<string> {
     if (this.#closed) return;
     this.#closed = true;
     this.#queue = [];
+    this.#queued = 0;
     if (this.#timer !== undefined) clearInterval(this.#timer);
     this.#signal.removeEventListener('abort', this.#onAbort);
     const wake = this.#wake;

@@ -1,7 +1,7 @@
 // The two kinds of SSE stream a reply can be: a plain one that lives and dies with its HTTP
 // response, and a resumable one (legacy sessions) whose events are stored with ids so that a
 // client can reconnect with Last-Event-ID (spec 2025-11-25 basic/transports#resumability-and-redelivery).
-import { encode } from '../../../jsonrpc/codec.js';
+import { encode, encodePieces } from '../../../jsonrpc/codec.js';
 import type { Message } from '../../../jsonrpc/message.js';
 import type { EventStore } from './event-store.js';
 import { encodeSseEvent } from '../sse.js';
@@ -17,6 +17,26 @@ export interface StreamSink {
   disconnect(): void;
   /** True while a client connection is reading the stream. */
   readonly attached: boolean;
+}
+
+/**
+ * Writes the SSE event of `message` (with `id`, if any) to `writer`: what encodeSseEvent makes of
+ * its text, a large text given in pieces (JSON_PIECES) written piece by piece, not joined into
+ * one string (issue #44). Pieces hold no line break, so the event is one `data:` line.
+ */
+function writeEvent(writer: SseWriter, message: Message | readonly Message[], id?: string): void {
+  const pieces = encodePieces(message);
+  const event = (data: string): string =>
+    encodeSseEvent(id === undefined ? { data } : { id, data });
+  if (pieces.length === 1) {
+    writer.write(event(pieces[0] ?? ''));
+    return;
+  }
+  const head = event('').slice(0, -2);
+  const last = pieces.length - 1;
+  writer.write(`${head}${pieces[0] ?? ''}`);
+  for (let i = 1; i < last; i++) writer.write(pieces[i] as string);
+  writer.write(`${pieces[last] ?? ''}\n\n`);
 }
 
 /** Opens the SSE stream of a reply: returns where to send and the reply body. */
@@ -35,7 +55,7 @@ export class PlainStream implements StreamSink {
   }
 
   send(message: Message | readonly Message[]): void {
-    this.writer.write(encodeSseEvent({ data: encode(message) }));
+    writeEvent(this.writer, message, undefined);
   }
 
   finish(): void {
@@ -139,7 +159,7 @@ export class ResumableStream implements StreamSink {
   send(message: Message | readonly Message[]): void {
     this.#run(() =>
       after(this.#hooks.store.append(this.id, message), (id) => {
-        this.#live?.write(encodeSseEvent({ id, data: encode(message) }));
+        if (this.#live !== undefined) writeEvent(this.#live, message, id);
       }),
     );
   }
