@@ -86,3 +86,16 @@ export async function decide(
     return 'declined';
   }
 }
+
+/**
+ * The gate for one tool call: the rule that applies to it ({@link ruleFor}), applied
+ * ({@link decide}, asking `ask` with the call).
+ */
+export function approveToolCall(
+  policy: ApprovalPolicy,
+  ask: ApprovalCallback | undefined,
+  call: Omit<Extract<ApprovalRequest, { kind: 'tool' }>, 'kind'> & { readonly trusted: boolean },
+): Promise<Decision> {
+  const { trusted, ...request } = call;
+  return decide(ruleFor(policy, { ...request, trusted }), { kind: 'tool', ...request }, ask);
+}

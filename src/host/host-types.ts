@@ -4,6 +4,7 @@ import type { CallToolResult, ElicitHandler, Tool } from '../client/index.js';
 import type { ServerConfig, Tokenizer } from '../catalogue/index.js';
 import type { ApprovalCallback, ApprovalPolicy, Decision } from './approval.js';
 import type { ShapedResult } from './shape.js';
+import type { CallView } from './views.js';
 import type {
   HostMessage,
   ModelAdapter,
@@ -55,6 +56,15 @@ export interface HostOptions {
   readonly onStderr?: (server: string, chunk: string) => void;
   /** The host's name and version, as servers see it. */
   readonly clientInfo?: { name: string; version: string };
+  /**
+   * MCP Apps, for a host embedded in a UI that renders views: the host declares the extension
+   * (`io.modelcontextprotocol/ui`, so servers offer their UI tools), and the call record (and
+   * `tool_result` event) of a tool that links a `ui://` view carries it (see {@link CallView}),
+   * read once per URI and connection, a view above `maxBytes` (default 2 MiB) left out with a
+   * note. Default false: nothing is declared and no view is read. App-only tools are never
+   * offered to the model, either way.
+   */
+  readonly views?: boolean | { readonly maxBytes?: number };
 }
 
 /** Options of one run. */
@@ -103,6 +113,8 @@ export type HostEvent =
       readonly isError: boolean;
       readonly content: ToolResultPart['content'];
       readonly truncated: boolean;
+      /** The tool's view, with `views` on and a tool that links one. */
+      readonly view?: CallView;
     }
   | { readonly type: 'sampling'; readonly server: string; readonly decision: Decision }
   | { readonly type: 'done'; readonly stopReason: RunStopReason; readonly turns: number };
@@ -125,6 +137,11 @@ export interface CallRecord {
   readonly error?: string;
   /** What the model got. */
   readonly shaped: ShapedResult;
+  /**
+   * The tool's MCP Apps view (its `ui://` resource read), for an embedding UI to render with
+   * `result`: with the host's `views` on, when the call ran and the tool links a view.
+   */
+  readonly view?: CallView;
 }
 
 /** What a run ends with. */
@@ -146,7 +163,7 @@ export interface ServerStatus {
   readonly error?: string;
 }
 
-/** A tool in the namespace. */
+/** A tool in the namespace: one the model may be offered (app-only tools are not). */
 export interface HostTool {
   /** The model-facing name. */
   readonly name: string;

@@ -9,11 +9,13 @@ import {
   SEARCH_TOOLS,
   SEARCH_TOOLS_DEFINITION,
   createServerTransport,
+  isModelVisible,
   loadTokenizerOrEstimate,
   nameTools,
   serializeTool,
+  uiResourceUri,
 } from '../catalogue/index.js';
-import { decide, ruleFor } from './approval.js';
+import { approveToolCall } from './approval.js';
 import type {
   CallRecord,
   HostEvent,
@@ -49,6 +51,8 @@ import type {
   TextPart,
   ToolCallPart,
 } from './types.js';
+import type { CallView } from './views.js';
+import { APPS_CAPABILITIES, ViewCache, viewBytes } from './views.js';
 
 /** What the steps of one run share: its signal and where its events go. */
 interface Step {
@@ -64,6 +68,8 @@ interface ServerState {
   client: Client | undefined;
   status: ServerStatus['status'];
   tools: Tool[];
+  /** The views read over the current connection (with `views` on). */
+  views: ViewCache | undefined;
   stale: boolean;
   error: Error | undefined;
 }
@@ -83,10 +89,13 @@ export class Host {
   #modelName: string;
   /** What the sampling handlers of the servers read of this host. */
   readonly #samplingHost: SamplingHost;
+  /** The most bytes of a view kept on a call record; undefined: views off. */
+  readonly #viewBytes: number | undefined;
 
   constructor(options: HostOptions) {
     this.#options = options;
     this.#modelName = options.modelName;
+    this.#viewBytes = viewBytes(options.views);
     this.#samplingHost = {
       options,
       modelName: () => this.#modelName,
@@ -100,6 +109,7 @@ export class Host {
       client: undefined,
       status: 'connecting',
       tools: [],
+      views: undefined,
       stale: false,
       error: undefined,
     }));
@@ -132,14 +142,14 @@ export class Host {
     return this.#servers.find((state) => state.name === server)?.client;
   }
 
-  /** What each server's tool definitions cost (the counter of `mcpkit budget`). */
+  /** What each server's tool definitions cost (as `mcpkit budget` counts), app-only ones aside. */
   async toolCosts(): Promise<ToolCost[]> {
     const tokenizer = await this.#loadTokenizer();
-    return this.#servers.map((state) => ({
-      server: state.name,
-      tools: state.tools.length,
-      tokens: state.tools.reduce((sum, tool) => sum + tokenizer.count(serializeTool(tool)), 0),
-    }));
+    return this.#servers.map((state) => {
+      const tools = state.tools.filter(isModelVisible);
+      const tokens = tools.reduce((sum, tool) => sum + tokenizer.count(serializeTool(tool)), 0);
+      return { server: state.name, tools: tools.length, tokens };
+    });
   }
 
   /** Closes every connection (stdio servers stop). */
@@ -269,6 +279,7 @@ export class Host {
         onSample: hostSampler(state.name, this.#samplingHost),
         ...(this.#options.onElicit === undefined ? {} : { onElicit: this.#options.onElicit }),
         ...(this.#options.timeoutMs === undefined ? {} : { timeoutMs: this.#options.timeoutMs }),
+        ...(this.#viewBytes === undefined ? {} : { capabilities: APPS_CAPABILITIES }),
       },
     );
     try {
@@ -285,6 +296,8 @@ export class Host {
         }),
       );
       state.client = client;
+      const bytes = this.#viewBytes;
+      state.views = bytes === undefined ? undefined : new ViewCache(client, bytes);
       state.tools = await client.listTools();
       state.status = 'connected';
       state.stale = false;
@@ -321,8 +334,11 @@ export class Host {
   }
 
   #rebuild(): void {
+    // App-only tools (MCP Apps visibility ["app"]) are for views to call, never the model.
     const entries = this.#servers.flatMap((state) =>
-      state.status === 'connected' ? state.tools.map((tool) => ({ server: state.name, tool })) : [],
+      state.status === 'connected'
+        ? state.tools.filter(isModelVisible).map((tool) => ({ server: state.name, tool }))
+        : [],
     );
     const named = nameTools(
       entries.map((entry) => ({ server: entry.server, tool: entry.tool.name })),
@@ -397,6 +413,7 @@ export class Host {
       isError: record.shaped.isError,
       content: record.shaped.content,
       truncated: record.shaped.truncated !== undefined,
+      ...(record.view === undefined ? {} : { view: record.view }),
     });
     return record;
   }
@@ -411,25 +428,14 @@ export class Host {
       tool: entry.tool.name,
     };
     const annotations = entry.tool.annotations as Readonly<Record<string, unknown>> | undefined;
-    const rule = ruleFor(this.#options.approval ?? {}, {
+    const decision = await approveToolCall(this.#options.approval ?? {}, this.#options.onApproval, {
       name: entry.name,
       server: entry.server,
       tool: entry.tool.name,
+      arguments: part.arguments,
       ...(annotations === undefined ? {} : { annotations }),
       trusted: this.#servers.find((state) => state.name === entry.server)?.config.trusted === true,
     });
-    const decision = await decide(
-      rule,
-      {
-        kind: 'tool',
-        server: entry.server,
-        tool: entry.tool.name,
-        name: entry.name,
-        arguments: part.arguments,
-        ...(annotations === undefined ? {} : { annotations }),
-      },
-      this.#options.onApproval,
-    );
     emit({ type: 'approval', id: part.id, name: part.name, decision });
     if (decision === 'declined') return { ...base, decision, shaped: declinedResult() };
     const client = this.client(entry.server);
@@ -466,7 +472,16 @@ export class Host {
           }
         : {}),
     });
-    return { ...base, decision, result, shaped };
+    const view = await this.#viewOf(entry, signal);
+    return { ...base, decision, result, shaped, ...(view === undefined ? {} : { view }) };
+  }
+
+  /** The view of a tool that ran, when it links one and views are on. */
+  async #viewOf(entry: HostTool, signal: AbortSignal | undefined): Promise<CallView | undefined> {
+    const uri = uiResourceUri(entry.tool);
+    const cache = this.#servers.find((state) => state.name === entry.server)?.views;
+    if (uri === undefined || cache === undefined) return undefined;
+    return cache.view(uri, signal);
   }
 
   #capabilities(): ModelCapabilities {

@@ -75,6 +75,8 @@ export type {
 } from './approval.js';
 export { decide, ruleFor } from './approval.js';
 export type { ShapeOptions, ShapedResult } from './shape.js';
+export type { CallView } from './views.js';
+export { DEFAULT_VIEW_BYTES } from './views.js';
 export {
   DEFAULT_RESULT_TOKENS,
   MAX_RESULT_CHARS_META,
