@@ -11,7 +11,7 @@ import type { MethodDeclaration } from '../protocol/methods.js';
 import { declareMethods, methodExists } from '../protocol/methods.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { ProtocolEra, ProtocolRevision } from '../protocol/version.js';
-import type { Call } from './call.js';
+import type { RequestScope } from './context.js';
 import type { Middleware, RequestMiddleware, ToolCallMiddleware } from './middleware.js';
 import { paginate } from './registry.js';
 import type {
@@ -106,8 +106,20 @@ export interface ServerExtension {
   setup?(host: ExtensionHost): void;
 }
 
+/**
+ * What the session hands an extension's method: the part of the core's Call (call.ts) that an
+ * ExtensionCall is read from. Declared here, not imported, so that the table the core holds
+ * does not import the Call that names the core.
+ */
+export interface ServedSource {
+  readonly method: string;
+  readonly params: Record<string, unknown>;
+  readonly scope: RequestScope;
+  readonly core: { readonly pageSize: number };
+}
+
 /** A method an extension serves, as the session calls it. */
-type Served = (call: Call) => MaybePromise<unknown>;
+export type Served = (call: ServedSource) => MaybePromise<unknown>;
 
 /** The extensions of one server: their methods by name, their capabilities, in order added. */
 export class ExtensionTable {
@@ -201,9 +213,9 @@ function checkExtension(extension: ServerExtension, added: readonly ServerExtens
 
 /** The ExtensionCall of one request, read from the core's Call. */
 class ServedCall implements ExtensionCall {
-  readonly #call: Call;
+  readonly #call: ServedSource;
 
-  constructor(call: Call) {
+  constructor(call: ServedSource) {
     this.#call = call;
   }
 

@@ -3,6 +3,7 @@
 // same task tools give). A built-in extension: it serves with the core's own call, because a task
 // runs the server's tool handlers.
 import { TASKS_EXTENSION } from '../../protocol/tasks.js';
+import type { Call } from '../call.js';
 import type { ServerCore } from '../core.js';
 import type { ExtensionCapability } from '../extension.js';
 import { TASK_FEATURES } from './features.js';
@@ -31,6 +32,7 @@ export function addTasksExtension(core: ServerCore): void {
       revisions: ['2026-07-28'],
       nameParam: 'taskId',
     } as const;
-    core.extensions.serveInternally(method, declaration, serve);
+    // The session serves an extension's method with its own Call (ServedSource is its part).
+    core.extensions.serveInternally(method, declaration, (call) => serve(call as Call));
   }
 }
