@@ -1,17 +1,10 @@
 // The process surface every command writes to and reads from. Commands take an Io instead of
 // touching `process` so that tests can inject streams and a TTY flag.
 import process from 'node:process';
+import type { TextSink } from './terminal.js';
 import { terminalSink } from './terminal.js';
 
-/** A stream a command writes text to. */
-export interface TextSink {
-  write(text: string): unknown;
-  /**
-   * Writes one of mcpkit's own terminal control sequences as it is. A terminal's sink has it
-   * (its `write` shows control characters instead, see terminal.ts); elsewhere `write` is used.
-   */
-  writeControl?(sequence: string): unknown;
-}
+export type { TextSink } from './terminal.js';
 
 /**
  * Io is what a command may use of its process: output streams, the input stream, whether a

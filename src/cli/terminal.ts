@@ -3,7 +3,15 @@
 // CSI clears the screen or moves the cursor, a lone CR overprints a line. On a terminal every
 // control character is shown instead (`\x1b`), except newline, tab, CR before LF, and mcpkit's own
 // colours; mcpkit's own cursor control goes through `writeControl`.
-import type { TextSink } from './io.js';
+/** A stream a command writes text to. */
+export interface TextSink {
+  write(text: string): unknown;
+  /**
+   * Writes one of mcpkit's own terminal control sequences as it is. A terminal's sink has it
+   * (its `write` shows control characters instead, below); elsewhere `write` is used.
+   */
+  writeControl?(sequence: string): unknown;
+}
 
 /** The SGR parameters of mcpkit's Style (output.ts): bold, dim, the four colours, their resets. */
 const OWN_SGR = '(?:1|2|22|31|32|33|36|39)';
