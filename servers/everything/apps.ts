@@ -72,9 +72,9 @@ function page(title: string, body: string, script: string): string {
 
 const SUM_FORM = page(
   'Sum',
-  `<form id="form"><input id="a" type="number" value="1" step="any" aria-label="a"> +
+  `<p><input id="a" type="number" value="1" step="any" aria-label="a"> +
 <input id="b" type="number" value="2" step="any" aria-label="b">
-<button id="add" type="submit">Add</button></form><output id="result"></output>`,
+<button id="add" type="button">Add</button></p><output id="result"></output>`,
   `
 const $ = (id) => document.getElementById(id);
 handlers['ui/notifications/tool-input'] = ({ arguments: args }) => {
@@ -82,8 +82,9 @@ handlers['ui/notifications/tool-input'] = ({ arguments: args }) => {
   if (typeof args?.b === 'number') $('b').value = String(args.b);
 };
 handlers['ui/notifications/tool-result'] = (result) => { $('result').textContent = textOf(result); };
-$('form').addEventListener('submit', async (event) => {
-  event.preventDefault();
+// No <form>: a host's sandbox need not allow forms (the spec's is allow-scripts allow-same-origin),
+// and without allow-forms a submit never fires. Enter in a field adds, as a form would.
+async function add() {
   $('result').textContent = '…';
   try {
     const result = await request('tools/call', {
@@ -93,7 +94,11 @@ $('form').addEventListener('submit', async (event) => {
   } catch (error) {
     $('result').textContent = 'Failed: ' + error.message;
   }
-});
+}
+$('add').addEventListener('click', add);
+for (const id of ['a', 'b']) {
+  $(id).addEventListener('keydown', (event) => { if (event.key === 'Enter') void add(); });
+}
 start('everything-sum-form');
 `,
 );
