@@ -375,8 +375,8 @@ export class Gateway {
         (read, _variables, ctx) => this.#readResource(owner, read, ctx),
       ),
     );
-    for (const { owner, source } of resources.values()) {
-      if (this.#upstream(owner).resources.includes(source)) this.#subscribe(owner, source.uri);
+    for (const { owner, source, listed } of resources.values()) {
+      if (listed) this.#subscribe(owner, source.uri);
     }
   }
 

@@ -7,7 +7,8 @@ import type { Upstream } from './upstream.js';
 
 /** What the gateway serves of the upstreams' resources, by the URI (or template) it serves. */
 export interface WantedResources {
-  readonly resources: Map<string, { owner: string; source: Resource }>;
+  /** `listed`: the upstream lists it (else it is a view only its tools link to). */
+  readonly resources: Map<string, { owner: string; source: Resource; listed: boolean }>;
   readonly templates: Map<string, { owner: string; source: ResourceTemplate }>;
 }
 
@@ -27,9 +28,14 @@ export function wantedResources(
   for (const upstream of upstreams) {
     const owner = upstream.name;
     const tools = upstream.tools.filter((tool) => isServed(curation[owner], tool.name));
-    for (const source of [...upstream.resources, ...linkedViews(tools, upstream.resources)]) {
-      const uri = servedUri(owner, source.uri);
-      if (uri !== reserved && !resources.has(uri)) resources.set(uri, { owner, source });
+    const listed = upstream.resources.map((source) => ({ source, listed: true }));
+    const linked = linkedViews(tools, upstream.resources).map((source) => ({
+      source,
+      listed: false,
+    }));
+    for (const entry of [...listed, ...linked]) {
+      const uri = servedUri(owner, entry.source.uri);
+      if (uri !== reserved && !resources.has(uri)) resources.set(uri, { owner, ...entry });
     }
     for (const source of upstream.templates) {
       const uriTemplate = servedUri(owner, source.uriTemplate);
