@@ -88,8 +88,8 @@ export const hideAppOnlyTools: RequestMiddleware = (ctx, next) => {
 
 function withoutAppOnly(result: unknown): unknown {
   if (!isObject(result) || !Array.isArray(result['tools'])) return result;
-  const tools = (result['tools'] as unknown[]).filter(
-    (tool) => !isObject(tool) || isModelVisible(tool),
-  );
-  return { ...result, tools };
+  const listed = result['tools'] as unknown[];
+  const tools = listed.filter((tool) => !isObject(tool) || isModelVisible(tool));
+  // Nothing left out: the result as it is, whose text the server keeps (issue #44).
+  return tools.length === listed.length ? result : { ...result, tools };
 }
