@@ -9,8 +9,11 @@ class FakeSession implements SessionEntry {
   busy = false;
   asked = 0;
   closes = 0;
+  readonly id: string;
 
-  constructor(readonly id: string) {}
+  constructor(id: string) {
+    this.id = id;
+  }
 
   isBusy(): boolean {
     this.asked++;
