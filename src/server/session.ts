@@ -258,18 +258,30 @@ export class ServerSession implements AttachedSession, SessionState {
     const params = request.params;
     if (Array.isArray(params)) throw invalidParams('params must be an object');
     const meta = readModernMeta(params);
+    if (meta.protocolVersion === undefined) return this.#handleLegacy(request, rctx);
+    return this.#handleModern(request, rctx, meta);
+  }
+
+  /** A legacy request (or `initialize`), through the request middleware when there is some. */
+  #handleLegacy(request: Request, rctx: RequestContext): MaybePromise<unknown> {
     const chain = this.#core.middleware.request;
-    if (meta.protocolVersion === undefined) {
-      if (chain === undefined) return this.#serveLegacy(request, rctx);
-      const legacy = this.#legacy;
-      const facts = {
-        era: 'legacy' as const,
-        revision: legacy?.revision,
-        client: legacy?.client,
-        session: this.#connection === undefined ? undefined : this,
-      };
-      return chain(new RequestCall(request, facts, rctx), (call) => this.#serveLegacy(call, rctx));
-    }
+    if (chain === undefined) return this.#serveLegacy(request, rctx);
+    const legacy = this.#legacy;
+    const facts = {
+      era: 'legacy' as const,
+      revision: legacy?.revision,
+      client: legacy?.client,
+      session: this.#connection === undefined ? undefined : this,
+    };
+    return chain(new RequestCall(request, facts, rctx), (call) => this.#serveLegacy(call, rctx));
+  }
+
+  /** A 2026-07-28 request: its scope from its `_meta`, then the middleware, then the method. */
+  #handleModern(
+    request: Request,
+    rctx: RequestContext,
+    meta: ReturnType<typeof readModernMeta>,
+  ): MaybePromise<unknown> {
     const revision = requireModernRevision(meta, this.#core.revisions);
     const capabilities = meta.clientCapabilities;
     if (capabilities === undefined) {
@@ -277,6 +289,7 @@ export class ServerSession implements AttachedSession, SessionState {
       throw invalidMeta(key, `_meta["${key}"] is required`);
     }
     const client: ClientDescription = { capabilities, info: meta.clientInfo };
+    const params = request.params;
     const fields: ScopeFields = {
       id: request.id,
       era: 'modern',
@@ -286,6 +299,7 @@ export class ServerSession implements AttachedSession, SessionState {
       info: rctx.info,
       logLevel: meta.logLevel,
     };
+    const chain = this.#core.middleware.request;
     if (chain === undefined) return this.#dispatch(request, rctx, fields);
     const facts = { era: 'modern' as const, revision, client, session: undefined };
     return chain(new RequestCall(request, facts, rctx), (call) =>
