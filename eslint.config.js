@@ -65,7 +65,8 @@ const noMediaTypeSubstring = {
 
 /**
  * An extension (src/ext/<name>/) plugs in through the core's public seams: inside src/ it imports
- * its own folder, the public entries of jsonrpc/, protocol/, server/ and client/ (index.js), and
+ * its own folder, the public entries of jsonrpc/, protocol/, server/ and client/ (index.js), the
+ * catalogue's (what many servers' tools say, which the host and the gateway read too), and
  * internal/; never a deeper core file, another extension, or a layer above the core.
  */
 const extensionImports = {
@@ -73,7 +74,7 @@ const extensionImports = {
     type: 'problem',
     schema: [],
     messages: {
-      seam: '"{{path}}": an extension imports its own folder and the core\'s public entries (jsonrpc, protocol, server, client index.js) only',
+      seam: '"{{path}}": an extension imports its own folder and the public entries of jsonrpc, protocol, server, client and catalogue (index.js) only',
     },
   },
   create(context) {
@@ -81,7 +82,7 @@ const extensionImports = {
     const own = /^(.*\/src\/ext\/[^/]+)\//.exec(file)?.[1];
     if (own === undefined) return {};
     const src = own.replace(/\/ext\/[^/]+$/, '');
-    const publicEntry = /^(jsonrpc|protocol|server|client)\/index\.js$|^internal\//;
+    const publicEntry = /^(jsonrpc|protocol|server|client|catalogue)\/index\.js$|^internal\//;
     const check = (node) => {
       const spec = node.source?.value;
       if (typeof spec !== 'string' || !spec.startsWith('.')) return;

@@ -26,7 +26,10 @@ export interface AppsApi {
    * LocalError('PROTOCOL_VIOLATION') when the resource is not an HTML view or is larger than
    * `maxViewBytes`.
    */
-  view(tool: { readonly _meta?: unknown }, options?: CallOptions): Promise<LoadedView | undefined>;
+  view(
+    tool: { readonly _meta?: Readonly<Record<string, unknown>> | undefined },
+    options?: CallOptions,
+  ): Promise<LoadedView | undefined>;
 }
 
 /** Makes the client side of MCP Apps. `maxViewBytes`: largest view accepted (default 2 MiB). */

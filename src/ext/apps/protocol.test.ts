@@ -16,7 +16,8 @@ describe('toolUi', () => {
 
   it('ignores what is not a ui:// URI or a known visibility', () => {
     const odd = { _meta: { ui: { resourceUri: 'https://x', visibility: ['robot', 7] } } };
-    expect(toolUi(odd)).toEqual({ resourceUri: undefined, visibility: ['model', 'app'] });
+    // A list that names neither audience: neither the model nor a view may call the tool.
+    expect(toolUi(odd)).toEqual({ resourceUri: undefined, visibility: [] });
     expect(modelVisible({ _meta: { ui: { visibility: ['app'] } } })).toBe(false);
     expect(modelVisible({ _meta: { ui: { visibility: ['app', 'model'] } } })).toBe(true);
   });

@@ -3,11 +3,12 @@
 // sides need: reading a tool's link (the deprecated flat key too), whether a client declares the
 // extension, and the Content-Security-Policy a host builds from a view's `csp`. No I/O.
 
-/** The extension's identifier, in `capabilities.extensions`. */
-export const APPS_EXTENSION = 'io.modelcontextprotocol/ui';
+import type { ToolAudience } from '../../catalogue/index.js';
+import { isModelVisible, toolVisibility, uiResourceUri } from '../../catalogue/index.js';
 
-/** The MIME type of an HTML view (the only content type of the 2026-01-26 revision). */
-export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
+// The readers of a listed tool's `_meta.ui` are the catalogue's (the host and the gateway read
+// tools through them): one reading of what a server says, whoever reads it.
+export { APPS_EXTENSION, APP_MIME_TYPE, declaresApps } from '../../catalogue/index.js';
 
 /** The URI scheme of views. */
 export const VIEW_SCHEME = 'ui:';
@@ -16,7 +17,7 @@ export const VIEW_SCHEME = 'ui:';
 export const APPS_PROTOCOL_VERSION = '2026-01-26';
 
 /** Who may call a tool: the model (the agent), the view (the app), or both (the default). */
-export type Visibility = 'model' | 'app';
+export type Visibility = ToolAudience;
 
 /** The origins a view may reach, each a CSP directive's sources (`https://*.example.com`). */
 export interface AppCsp {
@@ -61,41 +62,22 @@ export interface AppsClientSettings {
   readonly mimeTypes: readonly string[];
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /**
  * A tool's link to its view, read from a listed tool's `_meta`: `ui.resourceUri` (or the
- * deprecated flat `ui/resourceUri`) when it is a `ui://` URI, and the visibility (the default
- * when absent or malformed; unknown entries are dropped).
+ * deprecated flat `ui/resourceUri`) when it is a `ui://` URI, and its visibility (`['model',
+ * 'app']` when it has none; the known entries of a list).
  */
-export function toolUi(tool: { readonly _meta?: unknown }): {
+export function toolUi(tool: { readonly _meta?: Readonly<Record<string, unknown>> | undefined }): {
   resourceUri: string | undefined;
   visibility: readonly Visibility[];
 } {
-  const meta = isRecord(tool._meta) ? tool._meta : {};
-  const ui = isRecord(meta['ui']) ? meta['ui'] : {};
-  const uri = ui['resourceUri'] ?? meta['ui/resourceUri'];
-  const resourceUri = typeof uri === 'string' && uri.startsWith('ui://') ? uri : undefined;
-  const given = ui['visibility'];
-  const visibility = Array.isArray(given)
-    ? given.filter((v): v is Visibility => v === 'model' || v === 'app')
-    : [];
-  return { resourceUri, visibility: visibility.length > 0 ? visibility : ['model', 'app'] };
+  return { resourceUri: uiResourceUri(tool), visibility: toolVisibility(tool) };
 }
 
 /** True when the model may see and call `tool` (its visibility includes `model`). */
-export function modelVisible(tool: { readonly _meta?: unknown }): boolean {
-  return toolUi(tool).visibility.includes('model');
-}
-
-/** True when a client's capabilities declare the extension with the HTML view type. */
-export function declaresApps(capabilities: unknown): boolean {
-  const extensions = isRecord(capabilities) ? capabilities['extensions'] : undefined;
-  const settings = isRecord(extensions) ? extensions[APPS_EXTENSION] : undefined;
-  const types = isRecord(settings) ? settings['mimeTypes'] : undefined;
-  return Array.isArray(types) && types.includes(APP_MIME_TYPE);
-}
+export const modelVisible: (tool: {
+  readonly _meta?: Readonly<Record<string, unknown>> | undefined;
+}) => boolean = isModelVisible;
 
 /** A CSP source list from declared domains: only plain origins, never keywords or policy text. */
 function sources(domains: readonly string[] | undefined): string[] {
