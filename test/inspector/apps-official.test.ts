@@ -66,6 +66,15 @@ describe.skipIf(browserSkip !== undefined)(
         await view.getByRole('button', { name: 'Count up' }).click();
         await look(view.locator('#count')).toHaveText('Count is 43');
         expect(official.countUps).toEqual([{ by: 1 }, { by: 1 }]);
+        // The inspector declares the extension (client.extend(appsClient())): in 2026-07-28 the
+        // server reads it from the request; in 2025-11-25 it is in the initialize (the official
+        // legacy fallback is stateless: its servers never see an initialize).
+        const declaration = { mimeTypes: ['text/html;profile=mcp-app'] };
+        if (mode === '2026-07-28') expect(official.declared).toEqual([declaration]);
+        const transcript = await fetch(`${inspector.origin}/api/transcript`, {
+          headers: { 'x-mcpkit-token': inspector.token },
+        }).then((r) => r.text());
+        expect(transcript).toContain(`"io.modelcontextprotocol/ui":${JSON.stringify(declaration)}`);
         if (mode === '2026-07-28') await screenshot(page, 'apps-official-v2-server');
 
         await openTab(page, 'Wire');

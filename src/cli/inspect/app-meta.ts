@@ -1,12 +1,10 @@
 // What the inspector reads of MCP Apps (io.modelcontextprotocol/ui, 2026-01-26) in a tool's
-// listing, and what it declares as a host of them.
+// listing. It declares the extension with mcpkit/apps' appsClient() (session.ts).
 import type { Tool } from '../../client/index.js';
 import { asObject } from './api-error.js';
 
-/** The extension's identifier, its view MIME type, and what the inspector declares under it. */
-export const UI_EXTENSION = 'io.modelcontextprotocol/ui';
-export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
-export const UI_EXTENSION_SETTINGS: { mimeTypes: string[] } = { mimeTypes: [APP_MIME_TYPE] };
+/** The view MIME type (`text/html;profile=mcp-app`). */
+export { APP_MIME_TYPE } from '../../ext/apps/index.js';
 
 /** Who may call a tool: `_meta.ui.visibility`, `["model", "app"]` when absent or malformed. */
 export function visibilityOf(tool: Pick<Tool, '_meta'>): ('model' | 'app')[] {

@@ -15,6 +15,7 @@ import type {
 import { Client } from '../../client/index.js';
 import type { Tokenizer } from '../../catalogue/index.js';
 import { loadTokenizerOrEstimate } from '../../catalogue/index.js';
+import { appsClient } from '../../ext/apps/index.js';
 import type { Transport } from '../../jsonrpc/index.js';
 import type { HttpAuthorizer, ProtocolRevision } from '../../protocol/index.js';
 import { createStreamableHttpClientTransport } from '../../transports/http/index.js';
@@ -24,7 +25,6 @@ import { hasAuthorization, spawnOptions, targetLabel } from '../target.js';
 import { formatTranscript } from '../transcript.js';
 import { version } from '../version.js';
 import { ApiError } from './api-error.js';
-import { UI_EXTENSION, UI_EXTENSION_SETTINGS } from './app-meta.js';
 import type { Envelope, State } from './views.js';
 import { failure, messageOf } from './views.js';
 import type { EventHub } from './events.js';
@@ -154,6 +154,8 @@ export class InspectorSession {
       { name: 'mcpkit-inspector', version: version() },
       this.#clientOptions(generation),
     );
+    // An MCP Apps host in every revision; apps.ts reads and checks the views (uncached).
+    client.extend(appsClient());
     this.#connectingClient = client;
     try {
       const auth = this.#authFor(target);
@@ -336,7 +338,6 @@ export class InspectorSession {
       // Results are shown as they came, with the outputSchema check beside them (outputCheck).
       validator: { compile: () => () => ({ valid: true, issues: [] }) },
       elicitation: { url: true },
-      capabilities: { extensions: { [UI_EXTENSION]: UI_EXTENSION_SETTINGS } },
       onElicit: (params, ctx) => this.#questions.ask('elicit', params, ctx.signal) as never,
       onSample: (params, ctx) => this.#questions.ask('sample', params, ctx.signal) as never,
       onRoots: () => this.#roots,
