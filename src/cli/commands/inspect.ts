@@ -27,9 +27,11 @@ tasks, roots, and the wire log of every JSON-RPC message and HTTP exchange, down
 transcript that "mcpkit replay" sends again. Both eras: auto (2026-07-28 first) or one pinned.
 
 The inspector listens on 127.0.0.1 (a random port unless --port) and accepts only the URL's
-token and loopback Host and Origin headers (the DNS-rebinding defence). It prints that URL and
-opens the browser (not without a display, a terminal, or with --no-open). The server to inspect
-may be given here or chosen in the page. Ctrl-C (SIGINT) or SIGTERM closes the session and exits.
+token and loopback Host and Origin headers (the DNS-rebinding defence). A tool's MCP App view
+is rendered from a second port, another origin with no API (--sandbox-port). It prints the
+URL and opens the browser (not without a display, a terminal, or with --no-open). The server
+to inspect may be given here or chosen in the page. Ctrl-C (SIGINT) or SIGTERM closes the
+session and exits.
 
 A server that needs authorization (OAuth) is signed in to as by every command: the tokens of
 "mcpkit login", else a sign-in in the browser (the --client-id, --grant and --scope flags
@@ -37,6 +39,8 @@ apply). An Authorization header, given with -H or in the page, is used instead.
 
 Flags:
   --port <port>           the port to listen on (default 0: a free one)
+  --sandbox-port <port>   the port of the MCP Apps sandbox, the second origin views run on
+                          (default 0: a free one; a fixed one suits a proxy or a firewall)
   --host <address>        the address to bind (default 127.0.0.1; anything else is reachable
                           by others on the network: the token is then all that protects it)
   --no-open               print the URL, do not open a browser
@@ -60,6 +64,7 @@ const SIGN_IN_MS = 300_000;
 
 const OPTIONS = {
   port: { type: 'string' },
+  'sandbox-port': { type: 'string' },
   host: { type: 'string' },
   'no-open': { type: 'boolean' },
   'allow-stdio': { type: 'boolean' },
@@ -71,7 +76,14 @@ export function run(args: readonly string[], io: Io): Promise<number> {
   return runCommand({ name: 'inspect', options: OPTIONS, help }, { args, io }, async (ctx) => {
     const target = optionalTarget(ctx);
     const host = text(ctx.parsed, 'host') ?? '127.0.0.1';
-    const port = parsePort(text(ctx.parsed, 'port'));
+    const port = parsePort(text(ctx.parsed, 'port'), '--port');
+    const sandboxPort = parsePort(text(ctx.parsed, 'sandbox-port'), '--sandbox-port');
+    if (port !== 0 && sandboxPort === port) {
+      throw new UsageError(
+        `--sandbox-port ${String(port)} is the inspector's own port`,
+        'the sandbox is another origin: give it another port (0 picks a free one)',
+      );
+    }
     const mode = parseMode(text(ctx.parsed, 'mode'), ctx.common.protocol);
     if (!isLoopback(host)) {
       ctx.io.stderr.write(
@@ -83,6 +95,7 @@ export function run(args: readonly string[], io: Io): Promise<number> {
       inspector = await startInspector({
         host,
         port,
+        sandboxPort,
         mode,
         allowStdio: flag(ctx.parsed, 'allow-stdio') || target?.kind === 'command',
         ...(ctx.common.timeoutMs === undefined ? {} : { timeoutMs: ctx.common.timeoutMs }),
@@ -98,7 +111,7 @@ export function run(args: readonly string[], io: Io): Promise<number> {
           : { stderr: (chunk: string) => ctx.io.stderr.write(ctx.style.dim(chunk)) }),
       });
     } catch (error) {
-      throw listenError(error, { host, port });
+      throw startError(error, { host, port, sandboxPort });
     }
     announce(ctx, inspector, target);
     if (shouldOpen(ctx)) openBrowser(inspector.url);
@@ -131,13 +144,41 @@ function optionalTarget(ctx: CommandContext): Target | undefined {
   return target;
 }
 
-function parsePort(value: string | undefined): number {
+function parsePort(value: string | undefined, flagName: string): number {
   if (value === undefined) return 0;
   const port = Number(value);
   if (!/^\d{1,5}$/.test(value) || port > 65_535) {
-    throw new UsageError(`invalid --port "${value}"`, 'write a port number (0 picks a free one)');
+    throw new UsageError(
+      `invalid ${flagName} "${value}"`,
+      'write a port number (0 picks a free one)',
+    );
   }
   return port;
+}
+
+/** Why the inspector could not start, naming the sandbox's port when that one failed. */
+function startError(
+  error: unknown,
+  { host, port, sandboxPort }: { host: string; port: number; sandboxPort: number },
+): Error {
+  const failed = (error as { code?: unknown; port?: unknown }).port;
+  const code = (error as { code?: unknown }).code;
+  if (sandboxPort !== 0 && failed === sandboxPort && failed !== port) {
+    const where = `${host}:${String(sandboxPort)}`;
+    if (code === 'EADDRINUSE') {
+      return new UsageError(
+        `the sandbox port ${where} is already in use`,
+        'pick another --sandbox-port (0 picks a free one)',
+      );
+    }
+    if (code === 'EACCES') {
+      return new UsageError(
+        `no permission to listen on ${where} (--sandbox-port)`,
+        'use a port above 1023',
+      );
+    }
+  }
+  return listenError(error, { host, port });
 }
 
 function parseMode(
