@@ -52,8 +52,21 @@ function lister(server, era) {
   const headers = headersFor(era, { method: 'tools/list' });
   return () =>
     new Promise((resolve) => {
-      handler(new FakeRequest(headers, body), fakeResponse(resolve));
+      handler(new FakeRequest(headers, body), collecting(fakeResponse(resolve)));
     });
+}
+
+/** The stand-in response, keeping what is written before `end` (a body written in pieces). */
+function collecting(res) {
+  const written = [];
+  const end = res.end;
+  res.write = (chunk) => written.push(String(chunk)) > 0;
+  res.end = function (chunk) {
+    if (written.length === 0) return end.call(this, chunk);
+    if (chunk !== undefined) written.push(String(chunk));
+    return end.call(this, written.join(''));
+  };
+  return res;
 }
 
 /** CPU µs per listing (least of the rounds' means), the reply's length and its text's hash. */

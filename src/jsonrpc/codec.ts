@@ -100,19 +100,18 @@ export function encode(message: unknown): string {
  */
 export const JSON_PIECES: unique symbol = Symbol('mcpkit.jsonPieces');
 
-/** A value that writes its JSON text in pieces (see {@link JSON_PIECES}). */
+/** A value that writes its JSON text in pieces (see {@link JSON_PIECES}): one string, or several. */
 export interface PieceEncoding {
-  [JSON_PIECES](): readonly string[];
+  [JSON_PIECES](): string | readonly string[];
 }
 
 /**
- * Encodes a message as pieces of JSON text whose concatenation is what {@link encode} gives:
- * the value's own pieces when it has {@link JSON_PIECES}, else the one string `encode` makes.
- * Several pieces hold no line break (one string may: JSON_TEXT and JSON.stringify give none).
+ * Encodes a message as what {@link encode} gives, or as pieces of it (their concatenation) when
+ * the value gives its text in pieces ({@link JSON_PIECES}). Pieces hold no line break.
  */
-export function encodePieces(message: unknown): readonly string[] {
+export function encodePieces(message: unknown): string | readonly string[] {
   const own = (message as Partial<PieceEncoding> | null | undefined)?.[JSON_PIECES];
-  return typeof own === 'function' ? own.call(message) : [encode(message)];
+  return typeof own === 'function' ? own.call(message) : encode(message);
 }
 
 function invalid(reason: string): Decoded {

@@ -67,9 +67,8 @@ class ServedResponse implements SuccessResponse, SelfEncoding, PieceEncoding {
    * The text in pieces: a large kept text (a listing's page), or a text result's large text (as
    * it is when JSON writes it unescaped), a piece of its own; else the one JSON_TEXT string.
    */
-  [JSON_PIECES](): readonly string[] {
-    const encoded = this.#encode(true);
-    return typeof encoded === 'string' ? [encoded] : encoded;
+  [JSON_PIECES](): string | readonly string[] {
+    return this.#encode(true);
   }
 
   /** The response's text; in pieces when `split` and a large text is in it. */
@@ -116,22 +115,36 @@ class ServedResponse implements SuccessResponse, SelfEncoding, PieceEncoding {
     const head = `${this.#head()}{"content":[{"type":"text","text":`;
     const tail = modern === undefined ? '}]}}' : `}],${modern.fields}}}`;
     if (!ESCAPED.test(text)) return [`${head}"`, text, `"${tail}`];
-    return [head, JSON.stringify(text), tail];
+    // Escaped a slice at a time: JSON.stringify of the whole would make it in parts, then copy
+    // them into one string; each slice's text is small and made once.
+    const pieces = [`${head}"`];
+    for (let at = 0; at < text.length;) {
+      let end = Math.min(at + LARGE_TEXT, text.length);
+      // Never between the halves of a surrogate pair, which JSON would escape apart.
+      const code = text.charCodeAt(end - 1);
+      if (end < text.length && code >= 0xd800 && code <= 0xdbff) end++;
+      pieces.push(JSON.stringify(text.slice(at, end)).slice(1, -1));
+      at = end;
+    }
+    pieces.push(`"${tail}`);
+    return pieces;
   }
 
   /** The response's text around the result's text `result`. */
   #wrap(result: string): string {
-    return `${this.#head()}${result}}`;
+    return `{"jsonrpc":"2.0","id":${idText(this.id)},"result":${result}}`;
   }
 
   /** The response's text up to its result's. */
   #head(): string {
-    // A finite number's JSON text is its String(), which costs less than stringify.
-    const { id: value } = this;
-    const id =
-      typeof value === 'number' && Number.isFinite(value) ? String(value) : JSON.stringify(value);
-    return `{"jsonrpc":"2.0","id":${id},"result":`;
+    return `{"jsonrpc":"2.0","id":${idText(this.id)},"result":`;
   }
+}
+
+/** The JSON text of a response's id. */
+function idText(id: RequestId): string {
+  // A finite number's JSON text is its String(), which costs less than stringify.
+  return typeof id === 'number' && Number.isFinite(id) ? String(id) : JSON.stringify(id);
 }
 
 /**

@@ -120,12 +120,11 @@ function write(res: ServerResponse, reply: HttpReply): void {
   } else {
     // With its length: writeHead fixes the head at once, so without Content-Length node:http
     // would frame the body as chunked (more bytes, and a writev of four buffers).
-    const pieces = encodePieces(body);
-    if (pieces.length > 1) {
-      writePieces(res, reply, pieces);
+    const text = encodePieces(body);
+    if (typeof text !== 'string') {
+      writePieces(res, reply, text);
       return;
     }
-    const text = pieces[0] ?? '';
     res.writeHead(status, withLength(reply.headers, Buffer.byteLength(text)));
     res.end(text);
   }

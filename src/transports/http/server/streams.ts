@@ -26,13 +26,11 @@ export interface StreamSink {
  */
 function writeEvent(writer: SseWriter, message: Message | readonly Message[], id?: string): void {
   const pieces = encodePieces(message);
-  const event = (data: string): string =>
-    encodeSseEvent(id === undefined ? { data } : { id, data });
-  if (pieces.length === 1) {
-    writer.write(event(pieces[0] ?? ''));
+  if (typeof pieces === 'string') {
+    writer.write(encodeSseEvent(id === undefined ? { data: pieces } : { id, data: pieces }));
     return;
   }
-  const head = event('').slice(0, -2);
+  const head = encodeSseEvent(id === undefined ? { data: '' } : { id, data: '' }).slice(0, -2);
   const last = pieces.length - 1;
   writer.write(`${head}${pieces[0] ?? ''}`);
   for (let i = 1; i < last; i++) writer.write(pieces[i] as string);
