@@ -1,17 +1,24 @@
-// mcpkit's MCP Apps rendered by a host made of the official pieces only (test/fixtures/apps/
-// official-host-page.ts: the official SDK v2 client and @modelcontextprotocol/ext-apps/app-bridge's
-// AppBridge, PostMessageTransport, getToolUiResourceUri, buildAllowAttribute), in Chromium: a
-// page served on 127.0.0.1 by the test next to mcpkit's everything server (Streamable HTTP, same
-// origin) renders the sum form and the weather chart; the views initialize with AppBridge, show
-// the tool's result, and their tools/call reaches the server through AppBridge's forwarding.
+// mcpkit's MCP Apps rendered by a host built on the official App SDK's host side
+// (test/fixtures/apps/official-host-page.ts: @modelcontextprotocol/ext-apps/app-bridge's AppBridge,
+// PostMessageTransport, getToolUiResourceUri, buildAllowAttribute), in Chromium, both eras: a page
+// served on 127.0.0.1 by the test next to mcpkit's everything server (Streamable HTTP, same origin)
+// renders the sum form and the weather chart; the views initialize with AppBridge, show the
+// tool's result, and their tools/call reaches the server. Two MCP clients behind AppBridge: the
+// official SDK v2 client in the page (AppBridge forwards to it), and mcpkit's Client with
+// appsClient() in the test (the view read with appsClient().view, its CSP applied; AppBridge's
+// oncalltool passes the view's calls on).
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { FrameLocator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createEverythingServer } from '../../servers/everything/server.js';
+import { Client } from '../../src/client/index.js';
+import { appsClient } from '../../src/ext/apps/index.js';
+import { createStreamableHttpClientTransport } from '../../src/transports/http/index.js';
 import { createNodeHandler } from '../../src/transports/http/server/node.js';
 import { chromiumMissing, look, screenshot } from '../helpers/browser.js';
+import type { ShownView } from '../fixtures/apps/official-host-page.js';
 import { bundleForBrowser } from './bundle.js';
 import type { Cleanups } from './harness.js';
 import { chromiumSuite, suiteName } from './harness.js';
@@ -34,9 +41,16 @@ function attribute(text: string): string {
   return `"${text.replace(/[&"<]/g, (c) => entities[c] ?? c)}"`;
 }
 
-/** The official client's eras: its default (legacy, 2025-11-25) or pinned to 2026-07-28. */
+/** The eras: the official client's default (legacy, 2025-11-25), or pinned to 2026-07-28. */
 const ERAS = ['2025-11-25', '2026-07-28'] as const;
 type Era = (typeof ERAS)[number];
+
+/** The MCP client behind AppBridge, and the name it gives the server. */
+const BACKENDS = {
+  official: 'official-app-bridge-host',
+  mcpkit: 'mcpkit-app-bridge-host',
+} as const;
+type Backend = keyof typeof BACKENDS;
 
 let hostScript: Promise<string> | undefined;
 
@@ -76,9 +90,10 @@ async function startHost(cleanups: Cleanups): Promise<{ origin: string; calls: S
     const tool = attribute(url.searchParams.get('tool') ?? '');
     const args = attribute(url.searchParams.get('args') ?? '{}');
     const pin = url.searchParams.get('pin');
+    const backend = attribute(url.searchParams.get('backend') ?? 'official');
     res.setHeader('content-type', 'text/html; charset=utf-8');
     res.end(`<!doctype html><html><head><meta charset="utf-8"><title>AppBridge host</title></head>
-<body data-tool=${tool} data-args=${args}${pin === null ? '' : ` data-pin=${attribute(pin)}`}><h1>AppBridge host</h1><ul id="log" aria-label="Host log"></ul>
+<body data-backend=${backend} data-tool=${tool} data-args=${args}${pin === null ? '' : ` data-pin=${attribute(pin)}`}><h1>AppBridge host</h1><ul id="log" aria-label="Host log"></ul>
 <div id="views"></div><script type="module">${script}</script></body></html>`);
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
@@ -97,20 +112,63 @@ async function startHost(cleanups: Cleanups): Promise<{ origin: string; calls: S
   return { origin: `http://127.0.0.1:${String(port)}`, calls };
 }
 
-/** Opens the host page for `tool` called with `args`; resolves with the page and its view. */
+/**
+ * mcpkit's Client with appsClient(), pinned to `era`, exposed to the page as `mcpkitView` (the
+ * tool's view read with appsClient().view, its CSP, and the call's result) and `mcpkitCall`.
+ */
+async function exposeMcpkit(page: Page, cleanups: Cleanups, origin: string, era: Era) {
+  const client = new Client({ name: BACKENDS.mcpkit, version: '1.0.0' }, { mode: { pin: era } });
+  const views = client.extend(appsClient());
+  await client.connect(createStreamableHttpClientTransport(`${origin}/mcp`));
+  cleanups.add(() => client.close());
+  await page.exposeFunction(
+    'mcpkitView',
+    async (name: string, args: Record<string, unknown>): Promise<ShownView> => {
+      const tool = (await client.listTools()).find((t) => t.name === name);
+      const view = tool === undefined ? undefined : await views.view(tool);
+      if (view === undefined) throw new Error(`${name} has no view`);
+      const result = await client.callTool(name, args);
+      return {
+        uri: view.uri,
+        html: view.html,
+        csp: view.csp,
+        ...(view.meta.permissions === undefined ? {} : { permissions: view.meta.permissions }),
+        result,
+      };
+    },
+  );
+  await page.exposeFunction(
+    'mcpkitCall',
+    (params: { name: string; arguments?: Record<string, unknown> | undefined }) =>
+      client.callTool(params.name, params.arguments ?? {}),
+  );
+}
+
+/** What a test opens: the host page for `tool` called with `args`. */
+interface HostRun {
+  readonly origin: string;
+  readonly backend: Backend;
+  readonly era: Era;
+  readonly tool: string;
+  readonly args: Record<string, unknown>;
+}
+
+/** Opens the host page; resolves with the page and its view. */
 async function openHost(
   suite: ReturnType<typeof chromiumSuite>,
-  origin: string,
-  tool: string,
-  args: Record<string, unknown>,
-  era: Era,
+  run: HostRun,
 ): Promise<{ page: Page; view: FrameLocator }> {
   const context = await suite.browser.newContext();
   suite.cleanups.add(() => context.close());
   const page = await context.newPage();
-  const query = new URLSearchParams({ tool, args: JSON.stringify(args) });
-  if (era === '2026-07-28') query.set('pin', era);
-  await page.goto(`${origin}/host?${query.toString()}`);
+  const query = new URLSearchParams({
+    tool: run.tool,
+    args: JSON.stringify(run.args),
+    backend: run.backend,
+  });
+  if (run.backend === 'mcpkit') await exposeMcpkit(page, suite.cleanups, run.origin, run.era);
+  else if (run.era === '2026-07-28') query.set('pin', run.era);
+  await page.goto(`${run.origin}/host?${query.toString()}`);
   return { page, view: page.frameLocator('iframe[title="App view"]') };
 }
 
@@ -121,12 +179,21 @@ describe.skipIf(chromiumMissing !== undefined)(
     const suite = chromiumSuite();
     const { cleanups } = suite;
 
-    for (const era of ERAS) {
-      it(`renders the sum form; its Add reaches the server through AppBridge (${era})`, async () => {
+    for (const [backend, era] of ERAS.flatMap((e) =>
+      (['official', 'mcpkit'] as const).map((b) => [b, e] as const),
+    )) {
+      const client = BACKENDS[backend];
+      it(`renders the sum form; its Add reaches the server through AppBridge (${backend} client, ${era})`, async () => {
         const { origin, calls } = await startHost(cleanups);
-        const { page, view } = await openHost(suite, origin, 'get-sum', { a: 2, b: 3 }, era);
+        const { page, view } = await openHost(suite, {
+          origin,
+          backend,
+          era,
+          tool: 'get-sum',
+          args: { a: 2, b: 3 },
+        });
         const log = page.getByRole('list', { name: 'Host log' });
-        await look(log).toContainText('connected to everything');
+        if (backend === 'official') await look(log).toContainText('connected to everything');
         await look(log).toContainText('view ui://everything/sum-form');
         await look(log).toContainText('initialized everything-sum-form');
         await look(view.locator('#result')).toHaveText('The sum of 2 and 3 is 5.');
@@ -145,34 +212,39 @@ describe.skipIf(chromiumMissing !== undefined)(
         await view.locator('#b').fill('8');
         await view.getByRole('button', { name: 'Add' }).click();
         await look(view.locator('#result')).toHaveText('The sum of 7 and 8 is 15.');
-        await screenshot(page, `apps-official-app-bridge-${era}`);
-        // The host's own call, then the view's, forwarded by AppBridge to the official client.
+        await screenshot(page, `apps-official-app-bridge-${backend}-${era}`);
+        // The host's own call, then the view's, passed on by AppBridge to the client.
         expect(calls.map((c) => c.params)).toEqual([
           { name: 'get-sum', arguments: { a: 2, b: 3 } },
           { name: 'get-sum', arguments: { a: 7, b: 8 } },
         ]);
         for (const call of calls) {
           expect(call).toMatchObject({
-            client: 'official-app-bridge-host',
+            client,
             apps: { mimeTypes: ['text/html;profile=mcp-app'] },
             era: era === '2026-07-28' ? 'modern' : 'legacy',
             revision: era,
           });
         }
         await look(log).not.toContainText('failed');
+        if (backend === 'mcpkit') {
+          // The view ran under the CSP appsClient() built (everything's views declare none).
+          await look(view.locator('meta[http-equiv="Content-Security-Policy"]')).toHaveAttribute(
+            'content',
+            /connect-src 'none'/,
+          );
+        }
       });
 
-      it(`renders the weather chart, redrawn for a city chosen in the view (${era})`, async () => {
+      it(`renders the weather chart, redrawn for a city chosen in the view (${backend} client, ${era})`, async () => {
         const { origin, calls } = await startHost(cleanups);
-        const { view } = await openHost(
-          suite,
+        const { view } = await openHost(suite, {
           origin,
-          'get-structured-content',
-          {
-            location: 'Los Angeles',
-          },
+          backend,
           era,
-        );
+          tool: 'get-structured-content',
+          args: { location: 'Los Angeles' },
+        });
         await look(view.locator('#city')).toHaveValue('Los Angeles');
         await look(view.locator('#chart')).toContainText('Temperature °C: 28');
         await look(view.locator('#conditions')).toHaveText('Sunny');
