@@ -251,8 +251,7 @@ export class ServerCore {
    * added fields' when those fields are all it gets (servedResponse).
    */
   modernResponse(id: RequestId, method: string, result: unknown): SuccessResponse {
-    const cacheable =
-      isCacheable(method) || this.extensions.cacheable(method) ? method : undefined;
+    const cacheable = isCacheable(method) || this.extensions.cacheable(method) ? method : undefined;
     const decorated = this.#decorate(result, cacheable) as object;
     if (cacheable !== undefined) {
       // A listing's page, unchanged: the decorated text its page kept (made from the first).
