@@ -7,6 +7,7 @@ import type { FrameLocator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { look } from '../helpers/browser.js';
 import type { Inspector } from '../../src/cli/inspect/server.js';
+import { transcriptOf, viewFrame } from './apps-view.js';
 import type { Cleanups } from './harness.js';
 import {
   browserSkip,
@@ -23,11 +24,6 @@ import type { TestBrowser } from '../helpers/browser.js';
 
 const ERAS = ['2025-11-25', '2026-07-28'] as const;
 
-/** The view's document: inside the sandbox proxy's frame, inside the inspector's page. */
-function viewFrame(page: Page): FrameLocator {
-  return page.frameLocator('iframe[title^="MCP App"]').frameLocator('iframe');
-}
-
 /** The inspector pinned to `era`, connected to mcpkit's everything over Streamable HTTP. */
 async function openEverything(
   browser: TestBrowser,
@@ -36,13 +32,6 @@ async function openEverything(
 ): Promise<{ page: Page; inspector: Inspector }> {
   const url = await startEverythingHttp(cleanups);
   return openInspector(browser, cleanups, { target: { kind: 'url', url, headers: {} }, mode: era });
-}
-
-/** The MCP transcript of the inspector's connection (the app channel is not in it). */
-function transcriptOf(inspector: Inspector): Promise<string> {
-  return fetch(`${inspector.origin}/api/transcript`, {
-    headers: { 'x-mcpkit-token': inspector.token },
-  }).then((r) => r.text());
 }
 
 /** The widths of the chart's bars, as set in their style. */

@@ -4,10 +4,10 @@
 // inspect` in Chromium: the view initializes with the inspector, is given the tool's input and
 // result, and its button calls the server's app-only tool through the inspector's bridge.
 import { fileURLToPath } from 'node:url';
-import type { FrameLocator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { look, screenshot } from '../helpers/browser.js';
 import { startOfficialAppsServer } from '../fixtures/official-apps-server.js';
+import { transcriptOf, viewFrame } from './apps-view.js';
 import { bundleForBrowser } from './bundle.js';
 import {
   browserSkip,
@@ -28,11 +28,6 @@ async function counterHtml(): Promise<string> {
 <body><h1>Counter</h1><p id="status">starting</p><p id="input"></p><p id="count"></p>
 <button id="up">Count up</button>
 <script type="module">${await bundleForBrowser(VIEW)}</script></body></html>`;
-}
-
-/** The view's document: inside the sandbox proxy's frame, inside the inspector's page. */
-function viewFrame(page: Page): FrameLocator {
-  return page.frameLocator('iframe[title^="MCP App"]').frameLocator('iframe');
 }
 
 describe.skipIf(browserSkip !== undefined)(
@@ -71,9 +66,7 @@ describe.skipIf(browserSkip !== undefined)(
         // legacy fallback is stateless: its servers never see an initialize).
         const declaration = { mimeTypes: ['text/html;profile=mcp-app'] };
         if (mode === '2026-07-28') expect(official.declared).toEqual([declaration]);
-        const transcript = await fetch(`${inspector.origin}/api/transcript`, {
-          headers: { 'x-mcpkit-token': inspector.token },
-        }).then((r) => r.text());
+        const transcript = await transcriptOf(inspector);
         expect(transcript).toContain(`"io.modelcontextprotocol/ui":${JSON.stringify(declaration)}`);
         if (mode === '2026-07-28') await screenshot(page, 'apps-official-v2-server');
 

@@ -4,21 +4,20 @@
 // model-only tool refused; ui/message and ui/open-link shown to the person; every ui/* message in
 // the wire log; a view built with the official App SDK; and a hostile view, contained.
 import { fileURLToPath } from 'node:url';
-import type { FrameLocator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { listen } from '../../src/transports/http/server/node.js';
 import { createAppsServer } from '../fixtures/apps-server.js';
 import type { AppsServerOptions } from '../fixtures/apps-server.js';
 import { look, screenshot } from '../helpers/browser.js';
+import { callTool, transcriptOf, viewFrame } from './apps-view.js';
+import { bundleForBrowser } from './bundle.js';
 import type { Cleanups } from './harness.js';
 import {
   browserSkip,
   chromiumSuite,
-  field,
   openInspector,
   openTab,
   resultRegion,
-  selectTool,
   suiteName,
 } from './harness.js';
 
@@ -35,33 +34,11 @@ async function startApps(cleanups: Cleanups, options: AppsServerOptions = {}): P
 
 /** The view written with the official App SDK, bundled by esbuild into one HTML page. */
 async function sdkViewHtml(): Promise<string> {
-  const { build } = await import('esbuild');
-  const out = await build({
-    entryPoints: [SDK_VIEW],
-    bundle: true,
-    platform: 'browser',
-    format: 'esm',
-    target: 'es2022',
-    write: false,
-    logLevel: 'warning',
-  });
-  const script = (out.outputFiles[0]?.text ?? '').replaceAll('</script', '<\\/script');
+  const script = await bundleForBrowser(SDK_VIEW);
   return `<!doctype html><html><head><meta charset="utf-8"><title>SDK view</title></head>
 <body><h1>SDK view</h1><p id="status">starting</p><p>Result: <span id="result"></span></p>
 <button id="refresh">Refresh</button><p id="refreshed"></p>
 <script type="module">${script}</script></body></html>`;
-}
-
-/** The view's document: inside the sandbox proxy's frame, inside the inspector's page. */
-function viewFrame(page: Page): FrameLocator {
-  return page.frameLocator('iframe[title^="MCP App"]').frameLocator('iframe');
-}
-
-/** Calls a tool from its form, with string arguments typed in. */
-async function callTool(page: Page, name: string, args: Record<string, string> = {}) {
-  const form = await selectTool(page, name);
-  for (const [key, value] of Object.entries(args)) await field(form, key).fill(value);
-  await page.getByRole('button', { name: 'Call', exact: true }).click();
 }
 
 describe.skipIf(browserSkip !== undefined)(
@@ -153,9 +130,7 @@ describe.skipIf(browserSkip !== undefined)(
           await look(log).toContainText(line);
         }
         // The MCP transcript has the extension declared, and none of the app channel.
-        const transcript = await fetch(`${inspector.origin}/api/transcript`, {
-          headers: { 'x-mcpkit-token': inspector.token },
-        }).then((r) => r.text());
+        const transcript = await transcriptOf(inspector);
         expect(transcript).toContain(
           '"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}',
         );
