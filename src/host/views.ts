@@ -8,7 +8,7 @@ import { isObject } from '../internal/json.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 
 /** The largest view kept on a call record, in bytes of HTML (2 MiB). */
-export const DEFAULT_VIEW_BYTES = 2 * 1024 * 1024;
+export const DEFAULT_VIEW_BYTES: number = 2 * 1024 * 1024;
 
 /** What a host that renders views declares to its servers (every revision carries it). */
 export const APPS_CAPABILITIES: Spec.ClientCapabilities = {

@@ -19,7 +19,7 @@ const CSP_KEYS = ['connectDomains', 'resourceDomains', 'frameDomains', 'baseUriD
  * The spec's policy when `ui.csp` is omitted (its "Restrictive Default"), plus what the sandbox
  * section asks for in every case: `frame-src 'none'`, `object-src 'none'`, `base-uri 'self'`.
  */
-export const DEFAULT_APP_CSP =
+export const DEFAULT_APP_CSP: string =
   "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; " +
   "img-src 'self' data:; media-src 'self' data:; connect-src 'none'; frame-src 'none'; " +
   "object-src 'none'; base-uri 'self'";
