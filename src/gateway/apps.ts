@@ -2,18 +2,22 @@
 // views are served under `ui://<upstream>/<rest>` (the upstream's name, URI-encoded, as the
 // authority), so two upstreams with the same `ui://view` cannot collide; its tools' view links
 // are rewritten to match; contents read are given back under the gateway's URI. App-only tools
-// are listed to clients that render views only.
+// are listed to clients that render views only. A view calls its tools by its own server's names:
+// `tools/call` takes those too, for app-visible tools.
 import type { Resource, Tool } from '../client/index.js';
 import {
   APP_MIME_TYPE,
   FLAT_RESOURCE_URI_KEY,
   declaresApps,
+  isAppVisible,
   isModelVisible,
   isUiUri,
   uiResourceUri,
 } from '../catalogue/index.js';
 import { isObject } from '../internal/json.js';
+import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
 import type { RequestMiddleware } from '../server/index.js';
+import type { ServedTool } from './served.js';
 
 /** The prefix of the gateway's URIs of `upstream`'s views. */
 function prefixOf(upstream: string): string {
@@ -92,4 +96,53 @@ function withoutAppOnly(result: unknown): unknown {
   const tools = listed.filter((tool) => !isObject(tool) || isModelVisible(tool));
   // Nothing left out: the result as it is, whose text the server keeps (issue #44).
   return tools.length === listed.length ? result : { ...result, tools };
+}
+
+/**
+ * A view's own names for the tools it calls: a view written for its server calls `refresh`, which
+ * the gateway may serve as `a__refresh`. Holds the served app-visible tools by their upstream's
+ * name (rebuilt with {@link ViewNames.update} whenever the served tools change).
+ */
+export class ViewNames {
+  #byOriginal = new Map<string, ServedTool[]>();
+
+  /** Replaces what is known with `served` (every tool the gateway serves now). */
+  update(served: Iterable<ServedTool>): void {
+    const byOriginal = new Map<string, ServedTool[]>();
+    for (const tool of served) {
+      if (!isAppVisible(tool.definition)) continue;
+      const tools = byOriginal.get(tool.original);
+      if (tools === undefined) byOriginal.set(tool.original, [tool]);
+      else tools.push(tool);
+    }
+    this.#byOriginal = byOriginal;
+  }
+
+  /**
+   * The middleware that takes, in `tools/call`, a name the gateway does not serve (`serves` says
+   * which it does) that is the upstream's own name of an app-visible tool of exactly one upstream:
+   * the call goes on under the served name, as if the client had sent it. Of several upstreams:
+   * the unknown-tool error (-32602), naming the served candidates. A model-only tool is never
+   * taken by its upstream's name; any other name is left to the server.
+   */
+  takeOwnNames(serves: (name: string) => boolean): RequestMiddleware {
+    return (ctx, next) => {
+      const name = ctx.method === 'tools/call' ? ctx.params['name'] : undefined;
+      if (typeof name !== 'string' || serves(name)) return next();
+      const tools = this.#byOriginal.get(name);
+      if (tools === undefined) return next();
+      const [only] = tools;
+      if (tools.length > 1 || only === undefined) throw ambiguous(name, tools);
+      ctx.params = { ...ctx.params, name: only.definition.name };
+      return next();
+    };
+  }
+}
+
+function ambiguous(name: string, tools: readonly ServedTool[]): JsonRpcError {
+  const candidates = tools.map((tool) => tool.definition.name).sort();
+  return new JsonRpcError(
+    ErrorCode.InvalidParams,
+    `unknown tool ${JSON.stringify(name)}: several servers behind this gateway have an app tool of that name; call one of ${candidates.join(', ')}`,
+  );
 }

@@ -27,6 +27,7 @@ import type {
 import type { NodeFetch } from '../transports/http/client/node-fetch.js';
 import { createNodeFetch } from '../transports/http/client/node-fetch.js';
 import {
+  ViewNames,
   hideAppOnlyTools,
   servedContents,
   servedUri,
@@ -105,6 +106,8 @@ export class Gateway {
   readonly #tokenizer: Tokenizer;
   readonly #routing = new Routing();
   readonly #tools = new Map<string, { served: ServedTool; handle: Handle }>();
+  /** The served app-visible tools by their upstreams' own names (what views call them). */
+  readonly #viewNames = new ViewNames();
   readonly #resources = new Map<string, { owner: string; key: string; handle: Handle }>();
   readonly #templates = new Map<string, { owner: string; key: string; handle: Handle }>();
   readonly #prompts = new Map<string, { owner: string; key: string; handle: Handle }>();
@@ -161,6 +164,9 @@ export class Gateway {
       },
     );
     server.use(hideAppOnlyTools);
+    const serves = (name: string) =>
+      this.#tools.has(name) || (name === SEARCH_TOOLS && this.#search !== undefined);
+    server.use(this.#viewNames.takeOwnNames(serves));
     server.resource(
       {
         uri: STATUS_URI,
@@ -303,6 +309,7 @@ export class Gateway {
         this.#event({ upstream, event: 'tool-skipped', tool: original, error: String(error) });
       },
     });
+    this.#viewNames.update([...this.#tools.values()].map((entry) => entry.served));
   }
 
   #registerTool(tool: ServedTool): RegisteredHandle<unknown> {

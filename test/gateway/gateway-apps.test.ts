@@ -4,6 +4,9 @@
 // client (both eras: 2026-07-28 negotiated, and 2025-11-25 pinned). Both views are reachable under
 // distinct URIs with their own HTML, the tools' links match, visibility is kept, and the app-only
 // tools are neither searched, loaded nor counted; a client that renders no view is not listed them.
+// A view's own name for an app-visible tool (`refresh`, served as `a__refresh`) reaches it when
+// one upstream has it, is refused naming the candidates when several do, never reaches a
+// model-only tool.
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -45,15 +48,16 @@ function byName(tools: readonly Tool[]): Map<string, Tool> {
   return new Map(tools.map((tool) => [tool.name, tool]));
 }
 
-/** Runs `fn` with clients of a gateway (of CONFIG) served over HTTP on 127.0.0.1. */
+/** Runs `fn` with clients of a gateway (of `config`, CONFIG unless given) served over HTTP on 127.0.0.1. */
 async function withGateway(
   options: GatewayOptions,
   fn: (
     connect: (clientOptions?: ClientOptions) => Promise<Client>,
     gateway: Gateway,
   ) => Promise<void>,
+  config: unknown = CONFIG,
 ): Promise<void> {
-  const gateway = await Gateway.start(parseGatewayConfig(CONFIG), { timing, ...options });
+  const gateway = await Gateway.start(parseGatewayConfig(config), { timing, ...options });
   const served = await listen(() => gateway.server);
   const clients: Client[] = [];
   try {
@@ -173,8 +177,89 @@ describe('mcpkit gateway: MCP Apps', () => {
       const after = (await client.listTools()).map((tool) => tool.name).sort();
       expect(after).toEqual(['a__refresh', 'a__show', 'b__refresh', 'b__show', 'search_tools']);
       expect(textOf(await client.callTool('a__refresh'))).toBe('a: refreshed');
+      // A view's own names are looked up in catalogue mode too (`refresh` is both upstreams').
+      await expect(client.callTool('refresh')).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('a__refresh, b__refresh'),
+      });
     });
   }, 30_000);
+
+  describe("a view's own tool names", () => {
+    const ERAS: [string, ClientOptions][] = [
+      ['2026-07-28', APPS],
+      ['2025-11-25', { ...APPS, mode: { pin: '2025-11-25' } }],
+    ];
+
+    it.each(ERAS)(
+      'takes the unprefixed name of an app tool of one upstream, never of a model-only one (%s)',
+      async (_revision, clientOptions) => {
+        // Both have `refresh` (so both are prefixed): a's is app-only, b's model-only.
+        const config = {
+          mcpServers: {
+            a: upstream({ name: 'a' }),
+            b: upstream({ name: 'b', refreshVisibility: ['model'] }),
+          },
+        };
+        await withGateway(
+          {},
+          async (connect) => {
+            const client = await connect(clientOptions);
+            const names = (await client.listTools()).map((tool) => tool.name);
+            expect(names).toContain('a__refresh');
+            expect(names).toContain('b__refresh');
+            expect(names).not.toContain('refresh');
+            expect(textOf(await client.callTool('refresh'))).toBe('a: refreshed');
+            // The served names still reach each.
+            expect(textOf(await client.callTool('b__refresh'))).toBe('b: refreshed');
+            expect(textOf(await client.callTool('a__refresh'))).toBe('a: refreshed');
+          },
+          config,
+        );
+      },
+      30_000,
+    );
+
+    it.each(ERAS)(
+      'refuses a name several upstreams give app tools, naming the candidates (%s)',
+      async (_revision, clientOptions) => {
+        await withGateway({}, async (connect) => {
+          const client = await connect(clientOptions);
+          await expect(client.callTool('refresh')).rejects.toMatchObject({
+            code: -32602,
+            message: expect.stringMatching(/^unknown tool "refresh": .*a__refresh, b__refresh$/),
+          });
+          // `show` is model and app in both: as ambiguous.
+          await expect(client.callTool('show')).rejects.toMatchObject({
+            code: -32602,
+            message: expect.stringContaining('a__show, b__show'),
+          });
+        });
+      },
+      30_000,
+    );
+
+    it('never reaches a model-only tool by its upstream name', async () => {
+      const config = {
+        mcpServers: {
+          a: upstream({ name: 'a', refreshVisibility: ['model'] }),
+          b: upstream({ name: 'b', refreshVisibility: ['model'] }),
+        },
+      };
+      await withGateway(
+        {},
+        async (connect) => {
+          const client = await connect();
+          await expect(client.callTool('refresh')).rejects.toMatchObject({
+            code: -32602,
+            message: 'unknown tool "refresh"',
+          });
+          expect(textOf(await client.callTool('a__refresh'))).toBe('a: refreshed');
+        },
+        config,
+      );
+    }, 30_000);
+  });
 });
 
 /** The definitions the gateway serves under `names`, read without a budget from a twin gateway. */
