@@ -100,18 +100,30 @@ export function encode(message: unknown): string {
  */
 export const JSON_PIECES: unique symbol = Symbol('mcpkit.jsonPieces');
 
-/** A value that writes its JSON text in pieces (see {@link JSON_PIECES}): one string, or several. */
+/**
+ * A value that writes its JSON text in pieces (see {@link JSON_PIECES}): one string, or several;
+ * with `bytes`, a piece may be its UTF-8 bytes instead (what a writer of bytes takes).
+ */
 export interface PieceEncoding {
-  [JSON_PIECES](): string | readonly string[];
+  [JSON_PIECES](bytes: boolean): string | readonly (string | Uint8Array)[];
 }
 
 /**
  * Encodes a message as what {@link encode} gives, or as pieces of it (their concatenation) when
  * the value gives its text in pieces ({@link JSON_PIECES}). Pieces hold no line break.
  */
-export function encodePieces(message: unknown): string | readonly string[] {
+export function encodePieces(message: unknown): string | readonly string[];
+/** The same, a piece maybe given as its UTF-8 bytes: for a transport that writes bytes. */
+export function encodePieces(
+  message: unknown,
+  bytes: true,
+): string | readonly (string | Uint8Array)[];
+export function encodePieces(
+  message: unknown,
+  bytes = false,
+): string | readonly (string | Uint8Array)[] {
   const own = (message as Partial<PieceEncoding> | null | undefined)?.[JSON_PIECES];
-  return typeof own === 'function' ? own.call(message) : encode(message);
+  return typeof own === 'function' ? own.call(message, bytes) : encode(message);
 }
 
 function invalid(reason: string): Decoded {

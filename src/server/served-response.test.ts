@@ -197,6 +197,11 @@ describe('pieces of a large answer', () => {
         const pieces = typeof encoded === 'string' ? [encoded] : encoded;
         expect(pieces.join('')).toBe(plainText(response));
         expect(encode(response)).toBe(plainText(response));
+        const bytes = encodePieces(response, true);
+        const decoded = typeof bytes === 'string' ? [bytes] : bytes;
+        const utf8 = new TextDecoder();
+        const text = decoded.map((p) => (typeof p === 'string' ? p : utf8.decode(p))).join('');
+        expect(text).toBe(plainText(response));
         const large = request.params?.['name'] !== 't0';
         expect(pieces.length > 1).toBe(large);
         for (const piece of pieces.slice(0, -1)) expect(piece).not.toMatch(/[\r\n]/);

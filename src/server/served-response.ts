@@ -44,6 +44,8 @@ export function listedResponse(id: RequestId, result: object, text: string): Suc
  */
 const LARGE_TEXT = 65_536;
 
+const UTF8 = new TextEncoder();
+
 class ServedResponse implements SuccessResponse, SelfEncoding, PieceEncoding {
   readonly jsonrpc = '2.0';
   readonly id: RequestId;
@@ -67,18 +69,18 @@ class ServedResponse implements SuccessResponse, SelfEncoding, PieceEncoding {
    * The text in pieces: a large kept text (a listing's page), or a text result's large text (as
    * it is when JSON writes it unescaped), a piece of its own; else the one JSON_TEXT string.
    */
-  [JSON_PIECES](): string | readonly string[] {
-    return this.#encode(true);
+  [JSON_PIECES](bytes: boolean): string | readonly (string | Uint8Array)[] {
+    return this.#encode(true, bytes);
   }
 
   /** The response's text; in pieces when `split` and a large text is in it. */
-  #encode(split: boolean): string | readonly string[] {
+  #encode(split: boolean, bytes = false): string | readonly (string | Uint8Array)[] {
     if (this.#text !== undefined) return this.#around(this.#text, split);
     const modern = this.#modern;
     const source = modern === undefined ? this.result : modern.source;
     const text = textOf(source);
     if (text !== undefined) {
-      if (split && text.length >= LARGE_TEXT) return this.#textPieces(text, modern);
+      if (split && text.length >= LARGE_TEXT) return this.#textPieces(text, modern, bytes);
       const open = plainText(text)
         ? `{"content":[{"type":"text","text":"${text}"}]`
         : `{"content":[{"type":"text","text":${JSON.stringify(text)}}]`;
@@ -111,19 +113,25 @@ class ServedResponse implements SuccessResponse, SelfEncoding, PieceEncoding {
   }
 
   /** The pieces of a text result's response, its large text one of them. */
-  #textPieces(text: string, modern: ModernText | undefined): readonly string[] {
+  #textPieces(
+    text: string,
+    modern: ModernText | undefined,
+    bytes: boolean,
+  ): readonly (string | Uint8Array)[] {
     const head = `${this.#head()}{"content":[{"type":"text","text":`;
     const tail = modern === undefined ? '}]}}' : `}],${modern.fields}}}`;
     if (!ESCAPED.test(text)) return [`${head}"`, text, `"${tail}`];
     // Escaped a slice at a time: JSON.stringify of the whole would make it in parts, then copy
     // them into one string; each slice's text is small and made once.
-    const pieces = [`${head}"`];
+    // As bytes when asked: each slice's escaped text is then garbage at once, not held.
+    const pieces: (string | Uint8Array)[] = [`${head}"`];
     for (let at = 0; at < text.length;) {
       let end = Math.min(at + LARGE_TEXT, text.length);
       // Never between the halves of a surrogate pair, which JSON would escape apart.
       const code = text.charCodeAt(end - 1);
       if (end < text.length && code >= 0xd800 && code <= 0xdbff) end++;
-      pieces.push(JSON.stringify(text.slice(at, end)).slice(1, -1));
+      const escaped = JSON.stringify(text.slice(at, end)).slice(1, -1);
+      pieces.push(bytes ? UTF8.encode(escaped) : escaped);
       at = end;
     }
     pieces.push(`"${tail}`);

@@ -120,7 +120,7 @@ function write(res: ServerResponse, reply: HttpReply): void {
   } else {
     // With its length: writeHead fixes the head at once, so without Content-Length node:http
     // would frame the body as chunked (more bytes, and a writev of four buffers).
-    const text = encodePieces(body);
+    const text = encodePieces(body, true);
     if (typeof text !== 'string') {
       writePieces(res, reply, text);
       return;
@@ -134,7 +134,11 @@ function write(res: ServerResponse, reply: HttpReply): void {
  * Writes a body given in pieces (one a large text), each as it is: joined, a large text would be
  * copied once more, and once again when node:http puts the head before it (issue #44).
  */
-function writePieces(res: ServerResponse, reply: HttpReply, pieces: readonly string[]): void {
+function writePieces(
+  res: ServerResponse,
+  reply: HttpReply,
+  pieces: readonly (string | Uint8Array)[],
+): void {
   let length = 0;
   for (const piece of pieces) length += Buffer.byteLength(piece);
   res.writeHead(reply.status, withLength(reply.headers, length));
