@@ -110,7 +110,8 @@ export class ViewNames {
   update(served: Iterable<ServedTool>): void {
     const byOriginal = new Map<string, ServedTool[]>();
     for (const tool of served) {
-      if (!isAppVisible(tool.definition)) continue;
+      // A tool of an App only (its `_meta.ui` says so): a plain tool keeps its one served name.
+      if (!isAppVisible(tool.definition) || !ofAnApp(tool.definition)) continue;
       const tools = byOriginal.get(tool.original);
       if (tools === undefined) byOriginal.set(tool.original, [tool]);
       else tools.push(tool);
@@ -120,7 +121,8 @@ export class ViewNames {
 
   /**
    * The middleware that takes, in `tools/call`, a name the gateway does not serve (`serves` says
-   * which it does) that is the upstream's own name of an app-visible tool of exactly one upstream:
+   * which it does) that is the upstream's own name of an App's app-visible tool (its `_meta.ui`
+   * links a view or sets a visibility) of exactly one upstream:
    * the call goes on under the served name, as if the client had sent it. Of several upstreams:
    * the unknown-tool error (-32602), naming the served candidates. A model-only tool is never
    * taken by its upstream's name; any other name is left to the server.
@@ -137,6 +139,14 @@ export class ViewNames {
       return next();
     };
   }
+}
+
+/** True when a tool's `_meta` has MCP Apps fields: a view link or a visibility. */
+function ofAnApp(tool: {
+  readonly _meta?: Readonly<Record<string, unknown>> | undefined;
+}): boolean {
+  const ui = tool._meta?.['ui'];
+  return isObject(ui) || uiResourceUri(tool) !== undefined;
 }
 
 function ambiguous(name: string, tools: readonly ServedTool[]): JsonRpcError {
