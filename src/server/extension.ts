@@ -209,6 +209,20 @@ function checkExtension(extension: ServerExtension, added: readonly ServerExtens
   if (added.some((other) => other.id === extension.id)) {
     throw new TypeError(`extension ${extension.id} is added already`);
   }
+  for (const [name, method] of Object.entries(extension.methods ?? {})) {
+    const { kind, revisions, serve } = method as Partial<ExtensionMethod>;
+    if (kind !== 'request' && kind !== 'notification') {
+      throw new TypeError(
+        `${extension.id}: method ${name} needs a kind, "request" or "notification"`,
+      );
+    }
+    if (!Array.isArray(revisions) || revisions.length === 0) {
+      throw new TypeError(`${extension.id}: method ${name} needs the revisions that define it`);
+    }
+    if (serve !== undefined && typeof serve !== 'function') {
+      throw new TypeError(`${extension.id}: method ${name}'s serve must be a function`);
+    }
+  }
 }
 
 /** The ExtensionCall of one request, read from the core's Call. */

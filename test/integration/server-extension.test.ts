@@ -130,6 +130,18 @@ describe('server.extend refuses', () => {
     const server = new McpServer({ name: 'x', version: '1.0.0' });
     expect(() => server.extend(null as unknown as ServerExtension)).toThrow(TypeError);
     expect(() => server.extend({ id: '' })).toThrow(/needs an id/);
+    const method = { kind: 'request', direction: 'client-to-server', revisions: ['2026-07-28'] };
+    const bad = (methods: unknown): ServerExtension =>
+      ({ id: 'com.example/bad', methods }) as ServerExtension;
+    expect(() => server.extend(bad({ 'x/y': { ...method, kind: 'call' } }))).toThrow(
+      /needs a kind/,
+    );
+    expect(() => server.extend(bad({ 'x/y': { ...method, revisions: [] } }))).toThrow(
+      /needs the revisions/,
+    );
+    expect(() => server.extend(bad({ 'x/y': { ...method, serve: 'no' } }))).toThrow(
+      /serve must be a function/,
+    );
     server.extend(notes());
     expect(() => server.extend(notes())).toThrow(/added already/);
     const serve = () => ({});
