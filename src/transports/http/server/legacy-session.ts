@@ -275,12 +275,20 @@ export function serveInSession(
   });
   // Spec 2025-11-25 basic/transports#sending-messages-to-the-server: the server may close a POST's
   // stream early and the client polls with Last-Event-ID. Offered when the stream is resumable.
-  if (session.resumable && how.accept.sse) {
-    info.closeSseStream = () => {
-      reply.disconnect();
-    };
-  }
+  if (session.resumable && how.accept.sse) info.closeSseStream = disconnecter(reply);
   if (payload.kind === 'message') session.deliver(payload.message, info, reply);
   else session.deliverBatch(payload.items, info, reply);
   return reply.reply;
+}
+
+/**
+ * What closes `reply`'s stream early. Made here, not written inline as `info.closeSseStream = () =>
+ * …`: V8 allocates a function literal assigned to a property in the old generation, and from
+ * there it would keep its whole scope, the request, alive past every minor collection (issue
+ * #44, bench/RESULTS.md).
+ */
+function disconnecter(reply: PostReply): () => void {
+  return () => {
+    reply.disconnect();
+  };
 }

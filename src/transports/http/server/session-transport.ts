@@ -134,12 +134,22 @@ export class SessionTransport implements Transport, SessionEntry {
     if (message.method === 'initialize') this.#initializeId = id;
     // Cancelled: no response will come, so the POST ends (202, or its stream closes). `info` is
     // this POST's own (never shared), and a copy would read its lazy headers.
-    info.unanswered = () => {
+    info.unanswered = this.#unanswered(id, reply);
+    this.#inbox.message(message, info);
+  }
+
+  /**
+   * What ends request `id`'s POST when no response will come. Returned from here, not written
+   * inline as `info.unanswered = () => …`: V8 allocates a function literal assigned to a property
+   * in the old generation, where it would keep its scope, the request, alive past every minor
+   * collection (issue #44, bench/RESULTS.md).
+   */
+  #unanswered(id: RequestId, reply: PostReply): () => void {
+    return () => {
       if (this.#routes?.get(id) !== reply) return;
       this.#unroute(id);
       reply.abandon(UNANSWERED);
     };
-    this.#inbox.message(message, info);
   }
 
   /** Delivers a POSTed batch; `reply` waits for the array of responses. */
