@@ -7,7 +7,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Inspector } from '../../src/cli/inspect/server.js';
 import { startInspector } from '../../src/cli/inspect/server.js';
-import { DEFAULT_APP_CSP } from '../../src/cli/inspect/app-csp.js';
+import { DEFAULT_APP_CSP } from '../../src/ext/apps/index.js';
 import type { Listening } from '../../src/transports/http/server/node.js';
 import { listen } from '../../src/transports/http/server/node.js';
 import { createAppsServer } from '../fixtures/apps-server.js';

@@ -2,7 +2,7 @@
 // a view's resource read and checked for the page, the view's `tools/call` and `resources/read`
 // passed to the server (app-visible tools of the view's own connection only), and the page's
 // record of every message between it and a view, added to the wire log as the `app` channel.
-import { allowAttribute, buildCsp, checkCsp } from './app-csp.js';
+import { allowAttribute, buildCsp, checkCsp } from '../../ext/apps/index.js';
 import { APP_MIME_TYPE, visibilityOf } from './app-meta.js';
 import { ApiError, asObject, optionalObject, requireString } from './api-error.js';
 import { version } from '../version.js';

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildCsp, checkCsp } from './app-csp.js';
+import { buildCsp, checkCsp } from '../../ext/apps/index.js';
 import { proxyPage } from './sandbox-page.js';
 
 /** The largest view (its HTML, with its CSP, as JSON) the proxy may hand over. */

@@ -5,7 +5,8 @@
 import type { CallOptions, ClientExtension, ClientExtensionHost } from '../../client/index.js';
 import { LocalError, LocalErrorCode } from '../../client/index.js';
 import type { ViewMeta } from './protocol.js';
-import { APPS_EXTENSION, APP_MIME_TYPE, toolUi, viewCsp } from './protocol.js';
+import { viewCsp } from './csp.js';
+import { APPS_EXTENSION, APP_MIME_TYPE, toolUi } from './protocol.js';
 
 /** A tool's view, read and checked. */
 export interface LoadedView {

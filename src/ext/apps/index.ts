@@ -12,8 +12,9 @@ export {
   declaresApps,
   modelVisible,
   toolUi,
-  viewCsp,
 } from './protocol.js';
+export { DEFAULT_APP_CSP, allowAttribute, buildCsp, checkCsp, viewCsp } from './csp.js';
+export type { CheckedCsp } from './csp.js';
 export type {
   AppCsp,
   AppPermissions,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { APP_MIME_TYPE, declaresApps, modelVisible, toolUi, viewCsp } from './protocol.js';
+import { APP_MIME_TYPE, declaresApps, modelVisible, toolUi } from './protocol.js';
 
 describe('toolUi', () => {
   it('reads ui.resourceUri and visibility, the deprecated flat key, and the default', () => {
@@ -33,48 +33,5 @@ describe('declaresApps', () => {
     expect(declaresApps(ext({}))).toBe(false);
     expect(declaresApps({})).toBe(false);
     expect(declaresApps(undefined)).toBe(false);
-  });
-});
-
-describe('viewCsp', () => {
-  it("is the spec's restrictive default without a csp", () => {
-    const policy = viewCsp(undefined);
-    for (const directive of [
-      "default-src 'none'",
-      "script-src 'self' 'unsafe-inline'",
-      "style-src 'self' 'unsafe-inline'",
-      "img-src 'self' data:",
-      "media-src 'self' data:",
-      "connect-src 'none'",
-      "frame-src 'none'",
-      "object-src 'none'",
-      "base-uri 'self'",
-    ]) {
-      expect(policy.split('; ')).toContain(directive);
-    }
-  });
-
-  it('adds declared origins to their directives only', () => {
-    const policy = viewCsp({
-      connectDomains: ['https://api.example.com', 'wss://live.example.com'],
-      resourceDomains: ['https://*.cdn.example'],
-      frameDomains: ['https://www.youtube.com'],
-      baseUriDomains: ['https://base.example'],
-    }).split('; ');
-    expect(policy).toContain('connect-src https://api.example.com wss://live.example.com');
-    expect(policy).toContain("script-src 'self' 'unsafe-inline' https://*.cdn.example");
-    expect(policy).toContain('frame-src https://www.youtube.com');
-    expect(policy).toContain('base-uri https://base.example');
-  });
-
-  it('never lets a declaration smuggle in a keyword or a directive', () => {
-    const policy = viewCsp({
-      connectDomains: ["'unsafe-eval'", 'https://a.example; script-src *', '*', 'data:'],
-      resourceDomains: ['javascript:alert(1)'],
-    });
-    expect(policy).not.toContain('unsafe-eval');
-    expect(policy).not.toContain('script-src *');
-    expect(policy).not.toContain('javascript:');
-    expect(policy.split('; ')).toContain("connect-src 'none'");
   });
 });

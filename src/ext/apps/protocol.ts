@@ -1,7 +1,7 @@
 // MCP Apps (io.modelcontextprotocol/ui, SEP-1865, stable 2026-01-26): the extension's identifier,
 // the wire shape of a view's metadata and of a tool's link to its view, and the pure helpers both
 // sides need: reading a tool's link (the deprecated flat key too), whether a client declares the
-// extension, and the Content-Security-Policy a host builds from a view's `csp`. No I/O.
+// extension (csp.ts builds the Content-Security-Policy a host applies). No I/O.
 
 import type { ToolAudience } from '../../catalogue/index.js';
 import { isModelVisible, toolVisibility, uiResourceUri } from '../../catalogue/index.js';
@@ -78,34 +78,3 @@ export function toolUi(tool: { readonly _meta?: Readonly<Record<string, unknown>
 export const modelVisible: (tool: {
   readonly _meta?: Readonly<Record<string, unknown>> | undefined;
 }) => boolean = isModelVisible;
-
-/** A CSP source list from declared domains: only plain origins, never keywords or policy text. */
-function sources(domains: readonly string[] | undefined): string[] {
-  return (domains ?? []).filter((d) => /^(https?|wss?):\/\/[A-Za-z0-9*.-]+(:\d+)?$/.test(d));
-}
-
-/**
- * The Content-Security-Policy a host applies to a view (SEP-1865 "Content Security Policy
- * Enforcement"): the spec's restrictive default when `csp` is omitted, and never looser than
- * declared (a domain that is not a plain origin is dropped, so a declaration cannot smuggle in a
- * keyword or a directive).
- */
-export function viewCsp(csp: AppCsp | undefined): string {
-  const resource = sources(csp?.resourceDomains);
-  const connect = sources(csp?.connectDomains);
-  const frame = sources(csp?.frameDomains);
-  const base = sources(csp?.baseUriDomains);
-  const list = (items: string[]): string => (items.length > 0 ? ` ${items.join(' ')}` : '');
-  return [
-    "default-src 'none'",
-    `script-src 'self' 'unsafe-inline'${list(resource)}`,
-    `style-src 'self' 'unsafe-inline'${list(resource)}`,
-    `img-src 'self' data:${list(resource)}`,
-    `font-src 'self'${list(resource)}`,
-    `media-src 'self' data:${list(resource)}`,
-    connect.length > 0 ? `connect-src ${connect.join(' ')}` : "connect-src 'none'",
-    frame.length > 0 ? `frame-src ${frame.join(' ')}` : "frame-src 'none'",
-    "object-src 'none'",
-    base.length > 0 ? `base-uri ${base.join(' ')}` : "base-uri 'self'",
-  ].join('; ');
-}

@@ -1,16 +1,10 @@
-// The Content-Security-Policy of an MCP App's view (io.modelcontextprotocol/ui, 2026-01-26,
+// The Content-Security-Policy of an MCP App's view, as a host builds it (io.modelcontextprotocol/ui, 2026-01-26,
 // "Content Security Policy Enforcement"), built from the `_meta.ui.csp` of its resource: the
 // spec's restrictive default when none is declared, never looser than what is declared, and the
 // permission policy (`allow`) of its `permissions`. Entries that are not plain origins are
 // dropped (stricter), and reported.
 
-/** `_meta.ui.csp` of a view's resource contents. */
-export interface AppCsp {
-  connectDomains?: string[];
-  resourceDomains?: string[];
-  frameDomains?: string[];
-  baseUriDomains?: string[];
-}
+import type { AppCsp } from './protocol.js';
 
 /** The CSP keys of {@link AppCsp}. */
 const CSP_KEYS = ['connectDomains', 'resourceDomains', 'frameDomains', 'baseUriDomains'] as const;
@@ -41,7 +35,12 @@ export interface CheckedCsp {
 /** Reads `ui.csp` as declared (any JSON): keeps the plain origins of each known key. */
 export function checkCsp(value: unknown): CheckedCsp {
   if (!isRecord(value)) return { csp: undefined, dropped: value === undefined ? [] : ['csp'] };
-  const csp: AppCsp = {};
+  const csp: Record<(typeof CSP_KEYS)[number], string[] | undefined> = {
+    connectDomains: undefined,
+    resourceDomains: undefined,
+    frameDomains: undefined,
+    baseUriDomains: undefined,
+  };
   const dropped: string[] = [];
   for (const key of CSP_KEYS) {
     const list = value[key];
@@ -57,7 +56,17 @@ export function checkCsp(value: unknown): CheckedCsp {
     }
     csp[key] = [...new Set(kept)];
   }
-  return { csp, dropped };
+  const declared = Object.fromEntries(Object.entries(csp).filter(([, list]) => list !== undefined));
+  return { csp: declared, dropped };
+}
+
+/**
+ * The Content-Security-Policy a host applies to a view whose resource declares `csp` (any JSON,
+ * as the server sent it): {@link checkCsp}, then {@link buildCsp}. The spec's restrictive default
+ * when there is none; never looser than declared.
+ */
+export function viewCsp(csp: unknown): string {
+  return buildCsp(checkCsp(csp).csp);
 }
 
 /**
