@@ -1,7 +1,7 @@
 // The sandbox origin of MCP Apps: a second listener beside the inspector's, on another port, so
 // another origin (the spec's "Host and Sandbox MUST have different origins"). It serves the proxy
 // page (sandbox-page.ts) and the views it is handed, each with its CSP as an HTTP header (built
-// by app-csp.ts). It has no API, no token, and takes no request from the inspector's origin but
+// by mcpkit/apps' csp.ts). It has no API, no token, and takes no request from the inspector's origin but
 // the framing of the proxy page: what runs here cannot reach the inspector.
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
