@@ -73,21 +73,8 @@ describe('the CSP of an MCP App view', () => {
 });
 
 describe('viewCsp', () => {
-  it("is the spec's restrictive default without a csp", () => {
-    const policy = viewCsp(undefined);
-    for (const directive of [
-      "default-src 'none'",
-      "script-src 'self' 'unsafe-inline'",
-      "style-src 'self' 'unsafe-inline'",
-      "img-src 'self' data:",
-      "media-src 'self' data:",
-      "connect-src 'none'",
-      "frame-src 'none'",
-      "object-src 'none'",
-      "base-uri 'self'",
-    ]) {
-      expect(policy.split('; ')).toContain(directive);
-    }
+  it("is the spec's restrictive default without a csp (the directives are checked above)", () => {
+    expect(viewCsp(undefined)).toBe(DEFAULT_APP_CSP);
   });
 
   it('adds declared origins to their directives only', () => {
