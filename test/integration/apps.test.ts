@@ -138,6 +138,13 @@ describe('a view', () => {
     const view = ui.view({ uri: 'ui://x', name: 'x', html: '' });
     expect(() => ui.view({ uri: 'ui://x', name: 'x', html: '' })).toThrow(/declared already/);
     expect(() => view.link({ visibility: [] })).toThrow(/visibility/);
+    // A URI the server serves already: refused, and the view is not left half declared.
+    const server = new McpServer({ name: 'taken', version: '1.0.0' });
+    server.resource({ uri: 'ui://taken/view', name: 'taken' }, () => 'text');
+    server.extend(ui);
+    const taken = { uri: 'ui://taken/view', name: 'taken', html: '' };
+    expect(() => ui.view(taken)).toThrow(/already registered/);
+    expect(() => ui.view(taken)).toThrow(/already registered/);
     expect(() => view.link({ visibility: ['robot' as never] })).toThrow(/visibility/);
   });
 

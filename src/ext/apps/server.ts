@@ -79,8 +79,9 @@ export function apps(): AppsExtension {
     },
     view(definition) {
       checkView(definition, views);
-      views.set(definition.uri, definition);
+      // Registered first: a URI the server has already throws, and the view is not declared.
       publish(definition);
+      views.set(definition.uri, definition);
       host?.capabilitiesChanged();
       return {
         uri: definition.uri,
