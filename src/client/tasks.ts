@@ -200,7 +200,7 @@ function statusTeller(onTaskStatus: CallOptions['onTaskStatus']): (task: Params)
     const seen = JSON.stringify([status, message]);
     if (seen === last) return;
     last = seen;
-    onTaskStatus(status, message);
+    onTaskStatus(status, message, String(task['taskId']));
   };
 }
 

@@ -186,9 +186,10 @@ export interface CallOptions {
   taskTtlMs?: number;
   /**
    * When the call runs as a task: receives the task's status and status message each time
-   * either changes (as tasks/get shows them), from the first state on.
+   * either changes (as tasks/get shows them), from the first state on, with the task's id (what
+   * getTask, getTaskResult and cancelTask take).
    */
-  onTaskStatus?: (status: string, message: string | undefined) => void;
+  onTaskStatus?: (status: string, message: string | undefined, taskId: string) => void;
   /**
    * 2026-07-28: the lowest log level this request asks for in its `_meta`, in place of the
    * client's own (`null`: none; a gateway asks for what the client it forwards for asked).

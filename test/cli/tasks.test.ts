@@ -101,6 +101,49 @@ describe("mcpkit's everything over HTTP (2026-07-28 tasks extension)", () => {
     expect(ran.stderr).toContain('"jaguar" has several meanings');
   });
 
+  it('mcpkit call prints the id of the task it started; tasks list lists it over 2025-11-25', async () => {
+    const ran = await cli([
+      'call',
+      url,
+      'simulate-research-query',
+      '--arg',
+      'topic=moths',
+      '--answer',
+      'depth=overview',
+    ]);
+    expect(ran.code, ran.stderr).toBe(0);
+    const taskId =
+      /mcpkit call: task (\S+) \(follow it: mcpkit tasks get\|result\|cancel /.exec(
+        ran.stderr,
+      )?.[1] ?? '';
+    expect(taskId, ran.stderr).not.toBe('');
+    const got = await cli(['tasks', 'get', url, taskId, '--json']);
+    expect(got.code, got.stderr).toBe(0);
+    expect(json(got)).toMatchObject({ taskId, status: 'completed' });
+    // No --protocol: the listing is asked for over 2025-11-25, the one revision that has it.
+    const listed = await cli(['tasks', 'list', url, '--json']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(json(listed)).toEqual(expect.arrayContaining([expect.objectContaining({ taskId })]));
+    const modern = await cli(['tasks', 'list', url, '--protocol', '2026-07-28']);
+    expect(modern.code).toBe(3);
+    expect(modern.stderr).toContain('2026-07-28 has no tasks/list');
+    expect(modern.stderr).toContain('mcpkit call prints the id of each task it starts');
+  });
+
+  it('tasks list says so when the server offers no 2025-11-25 listing', async () => {
+    const pingme = spawnCli(['serve', 'pingme', '--http', '127.0.0.1:0']);
+    try {
+      const at = (await waitFor(pingme, /serving at (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/))[1] ?? '';
+      const listed = await cli(['tasks', 'list', at]);
+      expect(listed.code).toBe(2);
+      expect(listed.stderr).toContain('the server keeps no task list');
+      expect(listed.stderr).not.toContain('-32601');
+    } finally {
+      pingme.kill('SIGTERM');
+      await once(pingme, 'close');
+    }
+  });
+
   it('2025-11-25: call --task runs it as a core task; tasks list shows it', async () => {
     const ran = await cli([
       'call',

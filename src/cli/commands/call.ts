@@ -7,9 +7,11 @@ import type { CommandContext } from '../command.js';
 import { runCommand, sessionOptions } from '../command.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
+import type { Style } from '../output.js';
 import { writeJson } from '../output.js';
 import { createStatus } from '../progress.js';
 import { createRenderer } from '../render.js';
+import type { Target } from '../target.js';
 import { singleTarget, withSession } from '../target.js';
 import { explainUnknownName } from '../unknown-name.js';
 
@@ -28,8 +30,8 @@ from --answer; without a terminal and without answers the request is declined.
 A tool that runs as a task (2026-07-28 tasks extension; 2025-11-25 core tasks, for a tool whose
 listing requires one) is followed to its result: its status and message show as progress
 ("task working: Gathering sources"), its questions are asked as above, Ctrl-C cancels it.
---task asks for a task where the tool only allows one (2025-11-25); mcpkit tasks follows tasks
-by id.
+Its id is printed on stderr first ("mcpkit call: task <id>"): mcpkit tasks get, result and
+cancel take it. --task asks for a task where the tool only allows one (2025-11-25).
 
 Flags:
   --arg key=value      an argument (repeatable), read by the tool's schema: text for a string
@@ -113,7 +115,8 @@ export function run(args: readonly string[], io: Io): Promise<number> {
           onProgress: (progress, total, message) => {
             if (taskUpdates === 0) status.progress(progress, total, message);
           },
-          onTaskStatus: (taskStatus, message) => {
+          onTaskStatus: (taskStatus, message, taskId) => {
+            if (taskUpdates === 0 && !common.quiet) status.line(taskIdLine(style, target, taskId));
             taskUpdates++;
             status.progress(taskUpdates, undefined, taskLine(taskStatus, message));
           },
@@ -151,6 +154,18 @@ async function show(ctx: CommandContext, tool: string, result: CallToolResult): 
   });
   await renderer.blocks(result.content);
   if (result.structuredContent !== undefined) renderer.structured(result.structuredContent);
+}
+
+/**
+ * The line that names the task a call became, once: what `mcpkit tasks get/result/cancel` take
+ * (a server reached by URL; a stdio server's tasks end with its process).
+ */
+function taskIdLine(style: Style, target: Target, taskId: string): string {
+  const follow =
+    target.kind === 'url'
+      ? ` (follow it: mcpkit tasks get|result|cancel ${target.url} ${taskId})`
+      : '';
+  return style.dim(`mcpkit call: task ${taskId}${follow}`);
 }
 
 /** The progress text of a task: `task <status>`, then its message. */
