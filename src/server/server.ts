@@ -33,10 +33,8 @@ import type {
   SchemaInput,
   ServerInfo,
   ToolDefinition,
-  ToolHandler,
+  ToolHandlerFor,
   InferArgs,
-  JsonSchemaObject,
-  StructuredToolHandler,
 } from './types.js';
 import type { StandardSchemaV1 } from './standard-schema.js';
 import { reportOnStderr } from './report.js';
@@ -187,20 +185,10 @@ export class McpServer {
    * type follows the definition: text or a {@link ToolResult} without an `outputSchema`; with one,
    * the structured data (or a result carrying it, or an error result).
    */
-  tool<TInput extends SchemaInput>(
-    definition: ToolDefinition<TInput, undefined>,
-    handler: ToolHandler<InferArgs<TInput>>,
-  ): RegisteredHandle<ToolDefinition<TInput, undefined>>;
-  tool<TInput extends SchemaInput, TData extends object>(
-    definition: ToolDefinition<TInput, StandardSchemaV1<unknown, TData>> & {
-      outputSchema: StandardSchemaV1<unknown, TData>;
-    },
-    handler: StructuredToolHandler<InferArgs<TInput>, TData>,
-  ): RegisteredHandle<ToolDefinition<TInput, StandardSchemaV1<unknown, TData>>>;
-  tool<TInput extends SchemaInput>(
-    definition: ToolDefinition<TInput, JsonSchemaObject> & { outputSchema: JsonSchemaObject },
-    handler: StructuredToolHandler<InferArgs<TInput>, Record<string, unknown>>,
-  ): RegisteredHandle<ToolDefinition<TInput, JsonSchemaObject>>;
+  tool<TInput extends SchemaInput, TOutput extends SchemaInput | undefined = undefined>(
+    definition: ToolDefinition<TInput, TOutput>,
+    handler: ToolHandlerFor<TInput, TOutput>,
+  ): RegisteredHandle<ToolDefinition<TInput, TOutput>>;
   tool(
     definition: ToolDefinition,
     handler: (args: never, ctx: HandlerContext) => unknown,

@@ -335,5 +335,17 @@ export interface RegisteredHandle<TDefinition> {
   readonly enabled: boolean;
 }
 
-/** Convenience: the handler type for a tool definition with schema `TInput` (no output schema). */
-export type ToolHandlerFor<TInput extends SchemaInput> = ToolHandler<InferArgs<TInput>>;
+/**
+ * The handler a tool definition takes: arguments typed by `TInput`; the return follows
+ * `TOutput`: none gives {@link ToolHandler} (text or a {@link ToolResult}), a Standard Schema
+ * gives {@link StructuredToolHandler} of its output type, raw JSON Schema of a record. A wrong
+ * return is reported on the return itself, naming the type it should have.
+ */
+export type ToolHandlerFor<
+  TInput extends SchemaInput,
+  TOutput extends SchemaInput | undefined = undefined,
+> = [TOutput] extends [undefined]
+  ? ToolHandler<InferArgs<TInput>>
+  : [TOutput] extends [StandardSchemaV1]
+    ? StructuredToolHandler<InferArgs<TInput>, InferOutput<TOutput>>
+    : StructuredToolHandler<InferArgs<TInput>, Record<string, unknown>>;
