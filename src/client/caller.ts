@@ -14,6 +14,9 @@ import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { ProtocolEra, ProtocolRevision } from '../protocol/version.js';
 import { LATEST_REVISION, MetaKey, eraOf, isInputRequiredResult } from '../protocol/version.js';
 import type { InputHandlers } from './input.js';
+import type { ClientMiddlewareStack } from './middleware.js';
+import { ClientCall } from './middleware.js';
+import type { Transport } from '../jsonrpc/transport.js';
 import type { CallOptions, LoggingLevel } from './types.js';
 
 /** What a Caller needs from its client. */
@@ -28,6 +31,9 @@ export interface CallerSettings {
   readonly input: InputHandlers;
   /** Reports failures no caller waits for. */
   readonly report: (error: unknown) => void;
+  /** The client's middleware (its chain read per message) and the transport it sees. */
+  readonly middleware: ClientMiddlewareStack;
+  readonly transport: Transport;
 }
 
 /** Options of one request as the client sends it. */
@@ -146,7 +152,18 @@ export class Caller {
 
   /** Sends a notification (no `_meta`: notifications carry none of the request keys). */
   notify(method: string, params?: Params): Promise<void> {
-    return this.#settings.connection.notify(method, params);
+    const { connection, middleware } = this.#settings;
+    const chain = middleware.chain;
+    if (chain === undefined) return connection.notify(method, params);
+    const message = { direction: 'outgoing' as const, id: undefined, method, params };
+    const call = new ClientCall(message, this.#revision, this.#settings.transport);
+    const sent = chain(call, () =>
+      connection.notify(
+        method,
+        params === undefined && isEmpty(call.params) ? params : call.params,
+      ),
+    );
+    return sent.then(() => undefined);
   }
 
   /** Routes `notifications/progress` to the call that asked for it. */
@@ -260,7 +277,12 @@ export class Caller {
 
   /** Sends one round (`options.id` set); see {@link abandoned} for a round given up on. */
   #send(method: string, params: Params, options: ConnectionCallOptions): Promise<unknown> {
-    return this.#settings.connection.request(method, params, options);
+    const { connection, middleware } = this.#settings;
+    const chain = middleware.chain;
+    if (chain === undefined) return connection.request(method, params, options);
+    const message = { direction: 'outgoing' as const, id: options.id, method, params };
+    const call = new ClientCall(message, this.#revision, this.#settings.transport);
+    return chain(call, () => connection.request(method, call.params, options));
   }
 
   /**
@@ -303,6 +325,10 @@ function finish(result: unknown): Params {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
   const { resultType: _type, ...copy } = result;
   return copy;
+}
+
+function isEmpty(params: Params): boolean {
+  return Object.keys(params).length === 0;
 }
 
 function reasonText(reason: unknown): string {

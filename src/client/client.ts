@@ -18,6 +18,8 @@ import { changeSubscription } from './subscriptions.js';
 import { runToolCall, startToolTask } from './tool-call.js';
 import type { ClientExtension, ClientExtensionHost } from './extension.js';
 import { checkClientExtension } from './extension.js';
+import type { ClientMiddleware } from './middleware.js';
+import { ClientMiddlewareStack } from './middleware.js';
 import type {
   CallOptions,
   CallToolResult,
@@ -56,6 +58,7 @@ export class Client {
   readonly #extensions = new Map<string, Record<string, unknown> | undefined>();
   /** The session being connected, so that close() can stop it. */
   #connecting: ClientSession | undefined;
+  readonly #middleware = new ClientMiddlewareStack();
 
   constructor(info: Spec.Implementation, options: ClientOptions = {}) {
     if (typeof info.name !== 'string' || typeof info.version !== 'string') {
@@ -116,6 +119,7 @@ export class Client {
       transport,
       info: this.#info,
       options: withExtensions(this.#options, this.#extensions),
+      middleware: this.#middleware,
     });
     this.#connecting = session;
     try {
@@ -159,6 +163,16 @@ export class Client {
     checkClientExtension(extension, new Set(this.#extensions.keys()));
     this.#extensions.set(extension.id, extension.settings);
     return extension.bind(this.#host);
+  }
+
+  /**
+   * Adds a middleware around every message this client sends (each request round, each
+   * notification) and every request the server sends it, from now on (docs/middleware.md,
+   * "Client middleware"). The first added runs outermost. Throws TypeError for a non-function.
+   */
+  use(middleware: ClientMiddleware): this {
+    this.#middleware.add(middleware);
+    return this;
   }
 
   /** What extensions use of this client (see ClientExtensionHost). */

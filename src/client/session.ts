@@ -18,6 +18,9 @@ import { Lists } from './lists.js';
 import type { Negotiated } from './negotiate.js';
 import { OutputSchemas } from './output-schema.js';
 import { KnownTools } from './known-tools.js';
+import type { ClientMiddlewareStack } from './middleware.js';
+import { ClientCall } from './middleware.js';
+import type { RequestHandler } from '../jsonrpc/serve.js';
 import type { ClientOptions, ListKind, RejectedTool, Subscription } from './types.js';
 
 /** The defaults of ClientOptions. */
@@ -34,6 +37,8 @@ export interface SessionSettings {
   readonly transport: Transport;
   readonly info: Spec.Implementation;
   readonly options: ClientOptions;
+  /** The client's middleware, read per message. */
+  readonly middleware: ClientMiddlewareStack;
 }
 
 /** ClientSession is one connection of a Client, from connect to close. */
@@ -62,9 +67,13 @@ export class ClientSession {
     const declared = deriveCapabilities(options);
     const input = new InputHandlers(options);
     this.connection = new Connection(settings.transport, {
-      onRequest: input.requestHandler(
+      onRequest: throughMiddleware(
+        input.requestHandler(
+          () => this.caller.revision,
+          (id) => this.caller.tagOf(id),
+        ),
+        settings,
         () => this.caller.revision,
-        (id) => this.caller.tagOf(id),
       ),
       onNotification: (notification, info) => {
         this.#notified(notification, info?.relatedRequestId);
@@ -90,6 +99,8 @@ export class ClientSession {
       report: (error) => {
         this.report(error);
       },
+      middleware: settings.middleware,
+      transport: settings.transport,
     });
     this.caller.logLevel = options.logLevel;
     this.outputs = new OutputSchemas(options.validator ?? builtinValidator);
@@ -197,6 +208,31 @@ export class ClientSession {
     if (this.listens.cancelled(id)) return;
     this.connection.cancelIncoming(id, params['reason'] ?? 'cancelled by the server');
   }
+}
+
+/** `answer`, run through the client's middleware when it has some (read per request). */
+function throughMiddleware(
+  answer: RequestHandler,
+  settings: SessionSettings,
+  revision: () => ProtocolRevision,
+): RequestHandler {
+  const { middleware, transport } = settings;
+  return (request, rctx) => {
+    const chain = middleware.chain;
+    if (chain === undefined) return answer(request, rctx);
+    const params = isObject(request.params) ? request.params : undefined;
+    const message = {
+      direction: 'incoming' as const,
+      id: request.id,
+      method: request.method,
+      params,
+    };
+    const call = new ClientCall(message, revision(), transport);
+    return chain(call, async () => {
+      const changed = call.params === params ? request : { ...request, params: call.params };
+      return await answer(changed, rctx);
+    });
+  };
 }
 
 /** `info`, trimmed to the Implementation fields `revision` defines. */
