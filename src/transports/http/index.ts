@@ -6,6 +6,7 @@ export type {
   HttpExchange,
   HttpReply,
   HttpReplyBody,
+  SseChunk,
 } from './server/exchange.js';
 export { BodyError, isStreamBody } from './server/exchange.js';
 export type {

@@ -63,10 +63,16 @@ export function closeSignal(exchange: HttpExchange): AbortSignal {
 }
 
 /**
- * The body of an {@link HttpReply}: `null` for none, an async iterable of SSE text chunks for an
- * event stream, or any other value, which is sent as JSON.
+ * The body of an {@link HttpReply}: `null` for none, an async iterable of SSE text chunks
+ * ({@link SseChunk}) for an event stream, or any other value, which is sent as JSON.
  */
 export type HttpReplyBody = unknown;
+
+/**
+ * One chunk of an SSE reply body: text, or text as UTF-8 bytes (what a large message's escaped
+ * text is made into, issue #44). A face writes bytes as they are and encodes strings.
+ */
+export type SseChunk = string | Uint8Array;
 
 /** HttpReply is what the core answers an {@link HttpExchange} with. */
 export interface HttpReply {
@@ -91,7 +97,7 @@ export class BodyError extends Error {
 }
 
 /** True when a reply body is an SSE stream (an async iterable), not JSON. */
-export function isStreamBody(body: unknown): body is AsyncIterable<string> {
+export function isStreamBody(body: unknown): body is AsyncIterable<SseChunk> {
   return typeof body === 'object' && body !== null && Symbol.asyncIterator in body;
 }
 

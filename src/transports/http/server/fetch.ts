@@ -225,7 +225,10 @@ function toResponse(reply: HttpReply, exchange: FetchExchange): Response {
     async pull(controller) {
       const next = await iterator.next();
       if (next.done === true) controller.close();
-      else controller.enqueue(encoder.encode(next.value));
+      else {
+        const chunk = next.value;
+        controller.enqueue(typeof chunk === 'string' ? encoder.encode(chunk) : chunk);
+      }
     },
     async cancel() {
       // The client went away.

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpServer } from '../../../server/index.js';
+import { createFetchHandler } from './fetch.js';
 import type { Listening } from './node.js';
 import { listen } from './node.js';
 
@@ -67,4 +68,27 @@ describe('a large answer', () => {
       });
     }
   }
+});
+
+describe('a large escaped answer over SSE', () => {
+  it('reaches a fetch face as the bytes of its one JSON text', async () => {
+    const handler = createFetchHandler(bigServer, { sessions: false, responseMode: 'sse' });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'escaped', arguments: {} },
+    });
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+    };
+    const response = await handler(
+      new Request('http://127.0.0.1/mcp', { method: 'POST', headers, body }),
+    );
+    const result = { content: [{ type: 'text', text: TEXTS['escaped'] }] };
+    const json = JSON.stringify({ jsonrpc: '2.0', id: 7, result });
+    expect(await response.text()).toContain(`data: ${json}\n\n`);
+  });
 });

@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { noop } from '../../../internal/noop.js';
 import { encodePieces } from '../../../jsonrpc/codec.js';
-import type { BodyDone, BodyLimits, HttpExchange, HttpReply } from './exchange.js';
+import type { BodyDone, BodyLimits, HttpExchange, HttpReply, SseChunk } from './exchange.js';
 import { ErrorCode } from '../../../jsonrpc/errors.js';
 import { JSON_HEADERS, errorReply, isStreamBody } from './exchange.js';
 import type { ConnectableFactory, StreamableHttpHandler } from './handler.js';
@@ -161,7 +161,7 @@ function withLength(headers: Readonly<Record<string, string>>, length: number): 
 }
 
 /** Copies SSE text to the response, waiting for 'drain' when the socket is backed up. */
-async function pump(res: ServerResponse, body: AsyncIterable<string>): Promise<void> {
+async function pump(res: ServerResponse, body: AsyncIterable<SseChunk>): Promise<void> {
   const iterator = body[Symbol.asyncIterator]();
   try {
     for (;;) {

@@ -3,6 +3,7 @@
 import { encode } from '../../../jsonrpc/codec.js';
 import type { Message } from '../../../jsonrpc/message.js';
 import type { StoredEvent } from './event-store.js';
+import type { SseChunk } from './exchange.js';
 import { encodeSseEvent } from '../sse.js';
 import { SseWriter } from './sse-writer.js';
 
@@ -33,7 +34,7 @@ export function isFinal(message: Message | readonly Message[]): boolean {
 export function replayFinished(
   events: readonly StoredEvent[],
   signal: AbortSignal,
-): AsyncIterable<string> {
+): AsyncIterable<SseChunk> {
   const writer = new SseWriter(signal, 0);
   for (const event of events) {
     writer.write(encodeSseEvent({ id: event.id, data: encode(event.message) }));

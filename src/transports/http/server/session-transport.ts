@@ -11,7 +11,7 @@ import { Inbox } from '../../../jsonrpc/inbox.js';
 import type { MessageInfo, Receiver, SendOptions, Transport } from '../../../jsonrpc/transport.js';
 import type { LegacyRevision } from '../../../protocol/version.js';
 import { LEGACY_REVISIONS } from '../../../protocol/version.js';
-import type { HttpReply } from './exchange.js';
+import type { HttpReply, SseChunk } from './exchange.js';
 import { emptyReply, refusedReply } from './exchange.js';
 import type { EventStore } from './event-store.js';
 import type { PostReply } from './reply.js';
@@ -186,7 +186,7 @@ export class SessionTransport implements Transport, SessionEntry {
   };
 
   /** Opens the GET stream; undefined when one is already connected (409). */
-  openStandalone(signal: AbortSignal): AsyncIterable<string> | undefined {
+  openStandalone(signal: AbortSignal): AsyncIterable<SseChunk> | undefined {
     const current = this.#standalone;
     if (current?.attached === true) return undefined;
     current?.finish();
@@ -212,7 +212,7 @@ export class SessionTransport implements Transport, SessionEntry {
   async resume(
     lastEventId: string,
     signal: AbortSignal,
-  ): Promise<AsyncIterable<string> | undefined> {
+  ): Promise<AsyncIterable<SseChunk> | undefined> {
     const store = this.#settings.store;
     if (store === undefined) return undefined;
     const replay = await store.replayAfter(lastEventId);

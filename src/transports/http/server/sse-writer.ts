@@ -1,23 +1,27 @@
 // SseWriter: the body of one SSE reply. The transport pushes encoded events; the face pulls them
 // as an async iterable and writes them out, honouring its own backpressure. Quiet streams get
 // comment keep-alives (spec 2026-07-28 transports: for long-lived streams).
+import type { SseChunk } from './exchange.js';
 import { encodeSseComment } from '../sse.js';
 
 const KEEP_ALIVE = encodeSseComment('keep-alive');
 
-/** The most text (in characters) joined into one write. */
+/** The most text (in characters, or bytes) joined into one write. */
 const COALESCE_MOST = 65_536;
 
 /**
- * SseWriter is a push-to-pull queue of SSE text. It ends when `end()` is called (after the queued
- * text is consumed), when the client goes away (`signal` aborts) or when the consumer stops
- * iterating; `onClose` then runs once, told whether the client went away first. Single consumer.
+ * SseWriter is a push-to-pull queue of SSE text, each chunk a string or its UTF-8 bytes (a large
+ * message's escaped text, issue #44). It ends when `end()` is called (after the queued text is
+ * consumed), when the client goes away (`signal` aborts) or when the consumer stops iterating;
+ * `onClose` then runs once, told whether the client went away first. Single consumer.
  */
-export class SseWriter implements AsyncIterable<string> {
-  #queue: string[] = [];
-  /** The length of the text queued. */
+export class SseWriter implements AsyncIterable<SseChunk> {
+  #queue: SseChunk[] = [];
+  /** The length of the text queued (characters and bytes). */
   #queued = 0;
-  #wake: ((result: IteratorResult<string>) => void) | undefined;
+  /** How many of the queued chunks are bytes (never joined with the others). */
+  #bytes = 0;
+  #wake: ((result: IteratorResult<SseChunk>) => void) | undefined;
   #ending = false;
   #closed = false;
   #timer: ReturnType<typeof setInterval> | undefined;
@@ -52,8 +56,8 @@ export class SseWriter implements AsyncIterable<string> {
     return this.#closed || this.#ending;
   }
 
-  /** Queues text; false when the stream is closed and the text was dropped. */
-  write(text: string): boolean {
+  /** Queues text (or its UTF-8 bytes); false when the stream is closed and it was dropped. */
+  write(text: SseChunk): boolean {
     if (this.#closed || this.#ending) return false;
     this.#quiet = false;
     const wake = this.#wake;
@@ -63,6 +67,7 @@ export class SseWriter implements AsyncIterable<string> {
     } else {
       this.#queue.push(text);
       this.#queued += text.length;
+      if (typeof text !== 'string') this.#bytes++;
     }
     return true;
   }
@@ -74,7 +79,7 @@ export class SseWriter implements AsyncIterable<string> {
     if (this.#queue.length === 0) this.#close(false);
   }
 
-  [Symbol.asyncIterator](): AsyncIterator<string> {
+  [Symbol.asyncIterator](): AsyncIterator<SseChunk> {
     return {
       next: () => this.#next(),
       return: () => {
@@ -84,19 +89,21 @@ export class SseWriter implements AsyncIterable<string> {
     };
   }
 
-  #next(): Promise<IteratorResult<string>> {
+  #next(): Promise<IteratorResult<SseChunk>> {
     if (this.#queue.length > 0) {
-      // Coalesce what piled up into one write, unless that copies much text: then one at a time
-      // (a large message's pieces are written as they are, issue #44).
+      // Coalesce what piled up into one write, unless that copies much text or bytes are queued:
+      // then one at a time (a large message's pieces are written as they are, issue #44).
       const queue = this.#queue;
-      if (queue.length > 1 && this.#queued > COALESCE_MOST) {
+      if (queue.length > 1 && (this.#queued > COALESCE_MOST || this.#bytes > 0)) {
         const value = queue.shift() ?? '';
         this.#queued -= value.length;
+        if (typeof value !== 'string') this.#bytes--;
         return Promise.resolve({ done: false, value });
       }
-      const value = queue.length === 1 ? (queue[0] ?? '') : queue.join('');
+      const value = queue.length === 1 ? (queue[0] ?? '') : (queue as string[]).join('');
       this.#queue = [];
       this.#queued = 0;
+      this.#bytes = 0;
       return Promise.resolve({ done: false, value });
     }
     if (this.#ending) this.#close(false);
@@ -111,6 +118,7 @@ export class SseWriter implements AsyncIterable<string> {
     this.#closed = true;
     this.#queue = [];
     this.#queued = 0;
+    this.#bytes = 0;
     if (this.#timer !== undefined) clearInterval(this.#timer);
     this.#signal.removeEventListener('abort', this.#onAbort);
     const wake = this.#wake;

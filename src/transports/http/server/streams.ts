@@ -4,6 +4,7 @@
 import { encode, encodePieces } from '../../../jsonrpc/codec.js';
 import type { Message } from '../../../jsonrpc/message.js';
 import type { EventStore } from './event-store.js';
+import type { SseChunk } from './exchange.js';
 import { encodeSseEvent } from '../sse.js';
 import { SseWriter } from './sse-writer.js';
 
@@ -22,23 +23,33 @@ export interface StreamSink {
 /**
  * Writes the SSE event of `message` (with `id`, if any) to `writer`: what encodeSseEvent makes of
  * its text, a large text given in pieces (JSON_PIECES) written piece by piece, not joined into
- * one string (issue #44). Pieces hold no line break, so the event is one `data:` line.
+ * one string, and a large escaped text as its UTF-8 bytes, as the node face's JSON body is (issue
+ * #44). Pieces hold no line break, so the event is one `data:` line.
  */
 function writeEvent(writer: SseWriter, message: Message | readonly Message[], id?: string): void {
-  const pieces = encodePieces(message);
+  const pieces = encodePieces(message, true);
   if (typeof pieces === 'string') {
     writer.write(encodeSseEvent(id === undefined ? { data: pieces } : { id, data: pieces }));
     return;
   }
   const head = encodeSseEvent(id === undefined ? { data: '' } : { id, data: '' }).slice(0, -2);
+  writer.write(head);
   const last = pieces.length - 1;
-  writer.write(`${head}${pieces[0] ?? ''}`);
-  for (let i = 1; i < last; i++) writer.write(pieces[i] as string);
-  writer.write(`${pieces[last] ?? ''}\n\n`);
+  for (let i = 0; i < last; i++) writer.write(pieces[i] as SseChunk);
+  const end = pieces[last] ?? '';
+  if (typeof end === 'string') {
+    writer.write(`${end}\n\n`);
+  } else {
+    writer.write(end);
+    writer.write('\n\n');
+  }
 }
 
 /** Opens the SSE stream of a reply: returns where to send and the reply body. */
-export type OpenStream = (signal: AbortSignal) => { sink: StreamSink; body: AsyncIterable<string> };
+export type OpenStream = (signal: AbortSignal) => {
+  sink: StreamSink;
+  body: AsyncIterable<SseChunk>;
+};
 
 /** PlainStream is an SSE stream without ids: what is sent while the client is away is lost. */
 export class PlainStream implements StreamSink {
