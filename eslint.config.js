@@ -95,6 +95,45 @@ const extensionImports = {
   },
 };
 
+/**
+ * A function literal assigned to a member (`x.y = () => …`, `this.#f ??= function …`) inside a
+ * function is made by V8 in the old generation: its parser takes such a literal for a method and
+ * pretenures it. Made per request, the closure then keeps its scope (the request, its reply) alive
+ * past every scavenge until a full collection, and V8 soon pretenures what it points to as well
+ * (issue #44 point 3: a legacy session over Redis cost 1.9x). A closure made in a local `const`
+ * first, or returned by a function, is allocated young. Constructors and the top level are
+ * exempt (what they make lives as long as its object or the module).
+ */
+const noMemberClosure = {
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: {
+      old: 'a function literal assigned to a member is allocated in the old generation (V8 pretenures it) and keeps its scope alive past scavenges: make it in a local const, or return it from a function (issue #44)',
+    },
+  },
+  create(context) {
+    const isFunction = (node) =>
+      node.type === 'ArrowFunctionExpression' || node.type === 'FunctionExpression';
+    /** True when `node` runs once per object or per module: in a constructor, or at top level. */
+    const exempt = (node) => {
+      for (let up = node.parent; up; up = up.parent) {
+        if (up.type === 'PropertyDefinition' && up.value !== null) return true;
+        if (!isFunction(up) && up.type !== 'FunctionDeclaration') continue;
+        const method = up.parent;
+        return method?.type === 'MethodDefinition' && method.kind === 'constructor';
+      }
+      return true;
+    };
+    return {
+      AssignmentExpression(node) {
+        if (node.left.type !== 'MemberExpression' || !isFunction(node.right)) return;
+        if (!exempt(node)) context.report({ node, messageId: 'old' });
+      },
+    };
+  },
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -121,6 +160,7 @@ export default tseslint.config(
           'kebab-case': kebabCase,
           'no-media-type-substring': noMediaTypeSubstring,
           'extension-imports': extensionImports,
+          'no-member-closure': noMemberClosure,
         },
       },
     },
@@ -172,6 +212,12 @@ export default tseslint.config(
         ].map((name) => [name, 'readonly']),
       ),
     },
+  },
+  {
+    // Per-request closures on members: the library's code (issue #44 point 3).
+    files: ['src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { 'mcpkit/no-member-closure': 'error' },
   },
   {
     files: ['scripts/**', 'src/cli/**', 'servers/**/bin.ts', 'test/**', 'bench/**', '**/*.test.ts'],
@@ -264,9 +310,10 @@ export default tseslint.config(
     'the gateway sits below the CLI: server/, client/, transports/ and catalogue/index.js, never host/',
   ),
   {
-    // The stores (Redis, PostgreSQL): each implements an interface of the core and imports it
-    // through the public entry of the layer that defines it (server/, transports/http/, auth/,
-    // jsonrpc/, protocol/ index.js), internal/ besides; never client/, host/, gateway/, cli/.
+    // The stores (Redis, PostgreSQL): each implements an interface of the core or of an extension
+    // and imports it through the public entry of the layer that defines it (server/,
+    // transports/http/, auth/, jsonrpc/, protocol/, ext/tasks/ index.js), internal/ besides;
+    // never client/, host/, gateway/, cli/.
     files: ['src/stores/**'],
     ignores: ['**/*.test.ts'],
     rules: {
@@ -289,9 +336,9 @@ export default tseslint.config(
             },
             {
               regex:
-                '^\\.\\./\\.\\./(?!(jsonrpc|protocol|server|auth)/index\\.js$|transports/http/index\\.js$|internal/)',
+                '^\\.\\./\\.\\./(?!(jsonrpc|protocol|server|auth|ext/tasks)/index\\.js$|transports/http/index\\.js$|internal/)',
               message:
-                'a store imports jsonrpc/, protocol/, server/, auth/ and transports/http/ through their index.js',
+                'a store imports jsonrpc/, protocol/, server/, auth/, transports/http/ and the extensions whose store interfaces it implements (ext/tasks/) through their index.js',
             },
           ],
         },

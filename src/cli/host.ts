@@ -79,7 +79,8 @@ export function hostOptions(context: HostContext): ClientOptions {
     const roots = (settings.roots.length === 0 ? [context.cwd] : settings.roots).map((root) =>
       toRoot(root, context.cwd),
     );
-    options.onRoots = () => roots;
+    const onRoots = (): typeof roots => roots;
+    options.onRoots = onRoots;
   }
   if (settings.capabilities.has('sampling')) {
     options.onSample = sampleHandler(context);

@@ -236,9 +236,10 @@ export async function openSession(target: Target, options: OpenOptions): Promise
   if (common.protocol !== undefined) clientOptions.mode = { pin: common.protocol };
   if (common.timeoutMs !== undefined) clientOptions.timeoutMs = common.timeoutMs;
   if (common.debug) {
-    clientOptions.onError = (error) => {
+    const onError = (error: Error): void => {
       io.stderr.write(`${style.dim(`debug: ${error.message}`)}\n`);
     };
+    clientOptions.onError = onError;
   }
   const client = new Client({ name: 'mcpkit', version: version() }, clientOptions);
   await client.connect(transport, connectOptions(target, io, common)).catch((error: unknown) => {

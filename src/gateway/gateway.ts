@@ -38,7 +38,7 @@ import type { GatewayConfig } from './config.js';
 import { isServed } from './config.js';
 import { wantedResources } from './resources.js';
 import type { Call } from './routing.js';
-import { Routing, forwarded } from './routing.js';
+import { Routing, forwarded, relay } from './routing.js';
 import type { Handle, ServedTool } from './served.js';
 import {
   forwardedTool,
@@ -330,11 +330,7 @@ export class Gateway {
     try {
       const options = forwarded(call);
       // Progress is asked of the upstream only when the downstream client asked for it.
-      if (ctx.meta?.[MetaKey.ProgressToken] !== undefined) {
-        options.onProgress = (progress, total, message) => {
-          void ctx.progress(progress, total, message).catch(() => undefined);
-        };
-      }
+      if (ctx.meta?.[MetaKey.ProgressToken] !== undefined) options.onProgress = relay(ctx);
       const result = await upstream.use((client) => client.callTool(tool, args, options));
       return toolResult(result);
     } catch (error) {
@@ -428,8 +424,9 @@ export class Gateway {
     const ref: CompleteRef = { type: 'ref/resource', uri: uriTemplate };
     const complete: Record<string, Completer> = {};
     for (const variable of templateVariables(uriTemplate)) {
-      complete[variable] = (value, context) =>
+      const completer: Completer = (value, context) =>
         this.#complete({ owner, ref, name: variable }, value, context);
+      complete[variable] = completer;
     }
     return { complete };
   }

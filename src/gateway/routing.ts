@@ -130,3 +130,13 @@ export function forwarded(call: Call): CallOptions {
     logLevel: ctx.logLevel ?? null,
   };
 }
+
+/**
+ * What relays an upstream's progress to `ctx`'s client: returned by a function, not written as
+ * `options.onProgress = (…) => …`, which V8 would make in the old generation (issue #44).
+ */
+export function relay(ctx: HandlerContext): NonNullable<CallOptions['onProgress']> {
+  return (progress, total, message) => {
+    void ctx.progress(progress, total, message).catch(() => undefined);
+  };
+}

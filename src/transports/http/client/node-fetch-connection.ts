@@ -26,6 +26,13 @@ export class Connection {
   #used = false;
   #dead = false;
   #exchange: Exchange | undefined;
+  /** What each exchange calls to read on, or to give the connection up: made once per socket. */
+  readonly #resume = (): void => {
+    this.#socket.resume();
+  };
+  readonly #cancel = (): void => {
+    this.destroy();
+  };
 
   constructor(socket: Socket, settings: Settings, hooks: PoolHooks) {
     this.#socket = socket;
@@ -65,10 +72,10 @@ export class Connection {
     this.#socket.ref();
     return new Promise<Response>((resolve, reject) => {
       const exchange = new Exchange({ request, settings: this.#settings, reused }, resolve, reject);
-      exchange.onResume = () => this.#socket.resume();
-      exchange.onCancel = () => {
-        this.destroy();
-      };
+      // No function literal is assigned to the exchange: V8 would make it in the old generation,
+      // keeping the request alive past scavenges (issue #44; mcpkit/no-member-closure).
+      exchange.onResume = this.#resume;
+      exchange.onCancel = this.#cancel;
       this.#exchange = exchange;
       if (signal !== undefined) {
         const onAbort = (): void => {
@@ -77,9 +84,7 @@ export class Connection {
           this.destroy();
         };
         signal.addEventListener('abort', onAbort, { once: true });
-        exchange.cleanup = () => {
-          signal.removeEventListener('abort', onAbort);
-        };
+        exchange.cleanup = unlistener(signal, onAbort);
       }
       this.#write(request);
     });
@@ -158,4 +163,11 @@ export class Connection {
     this.#socket.unref();
     this.#hooks.release(this);
   }
+}
+
+/** What removes `listener` from `signal`'s abort listeners (returned, so allocated young). */
+function unlistener(signal: AbortSignal, listener: () => void): () => void {
+  return () => {
+    signal.removeEventListener('abort', listener);
+  };
 }

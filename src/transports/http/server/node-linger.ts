@@ -17,9 +17,12 @@ export const LINGER_BYTES: number = 16 * 1024 * 1024;
  */
 export function lingerOnClose(socket: Socket | null): void {
   if (socket === null || socket.destroyed) return;
-  socket.destroySoon = function (this: Socket) {
-    linger(this);
-  };
+  socket.destroySoon = lingering;
+}
+
+/** The `destroySoon` of a socket whose close lingers. */
+function lingering(this: Socket): void {
+  linger(this);
 }
 
 function linger(socket: Socket): void {
