@@ -80,12 +80,76 @@ export class CertificateCheckError extends Error {
   override readonly name = 'CertificateCheckError';
 }
 
+// A DNS name (IDNs as typed or in punycode; the last label not all digits), an IPv4 address, or
+// an IPv6 address (bare or in brackets). No scheme, path, port or spaces.
+const L = 'A-Za-z0-9\\u00A1-\\uFFFF';
+const DNS_LABEL = `[${L}](?:[${L}-]{0,61}[${L}])?`;
+const DNS_NAME = `(?=.{1,253}$)(?:${DNS_LABEL}\\.)*(?![0-9]+$)${DNS_LABEL}`;
+const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
+const IPV4 = `(?:${OCTET}\\.){3}${OCTET}`;
+const H = '[0-9A-Fa-f]{1,4}';
+const IPV6 = [
+  `(?:${H}:){7}${H}`,
+  `(?:${H}:){1,7}:`,
+  `(?:${H}:){1,6}:${H}`,
+  `(?:${H}:){1,5}(?::${H}){1,2}`,
+  `(?:${H}:){1,4}(?::${H}){1,3}`,
+  `(?:${H}:){1,3}(?::${H}){1,4}`,
+  `(?:${H}:){1,2}(?::${H}){1,5}`,
+  `${H}:(?::${H}){1,6}`,
+  `:(?:(?::${H}){1,7}|:)`,
+  `::(?:[Ff]{4}(?::0{1,4})?:)?${IPV4}`,
+  `(?:${H}:){1,4}:${IPV4}`,
+].join('|');
+
+/** What check_ssl_certificate's `hostname` may be: a DNS name or an IP literal, nothing else. */
+export const HOSTNAME_PATTERN: string = `^(?:${DNS_NAME}|${IPV4}|(?:${IPV6})|\\[(?:${IPV6})\\])$`;
+
+/** The pattern of `servername`: a DNS name only (SNI carries no addresses). */
+export const SERVERNAME_PATTERN: string = `^${DNS_NAME}$`;
+
+const HOST = new RegExp(HOSTNAME_PATTERN, 'u');
+const SNI = new RegExp(SERVERNAME_PATTERN, 'u');
+
+/**
+ * Checks that `name` is a host alone (`servername`: a DNS name alone); else throws a
+ * {@link CertificateCheckError} that says what to give instead, with the host of a URL or of
+ * `host:port` typed by mistake as the example.
+ */
+export function checkHostArgument(name: string, field: 'hostname' | 'servername'): void {
+  if ((field === 'hostname' ? HOST : SNI).test(name)) return;
+  if (HOST.test(name)) {
+    throw new CertificateCheckError('servername must be a DNS name, not an IP address');
+  }
+  const typed = hostTyped(name);
+  const port =
+    typed?.port === undefined || field !== 'hostname' ? '' : `, and ${typed.port} as port`;
+  const shown = name.length > 80 ? `${name.slice(0, 80)}…` : name;
+  throw new CertificateCheckError(
+    `${field} ${JSON.stringify(shown)} is not a host name: give the host name alone, e.g. ${typed?.host ?? 'example.com'}${port}`,
+  );
+}
+
+/** The host (and port) of a URL or `host:port`, when `name` is one around a valid host. */
+function hostTyped(name: string): { host: string; port: string | undefined } | undefined {
+  try {
+    // A scheme of no default port, so that example.com:443 keeps its port.
+    const url = new URL(/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(name) ? name : `host://${name}`);
+    if (!HOST.test(url.hostname)) return undefined;
+    return { host: url.hostname, port: url.port === '' ? undefined : url.port };
+  } catch {
+    return undefined;
+  }
+}
+
 /** Connects to `hostname:port` over TLS and reports the certificate. Throws {@link CertificateCheckError}. */
 export async function checkCertificate(
   target: { hostname: string; port: number; servername?: string | undefined },
   options: CertificateCheckOptions = {},
 ): Promise<CertificateReport> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TLS_TIMEOUT_MS;
+  checkHostArgument(target.hostname, 'hostname');
+  if (target.servername !== undefined) checkHostArgument(target.servername, 'servername');
   const host = asciiHost(target.hostname, 'hostname');
   const servername =
     target.servername === undefined

@@ -1,9 +1,9 @@
 // utilix's logic without MCP: the address policy, the JSON formatter, email syntax, and the
-// host name pattern the schema enforces.
+// host name pattern check_ssl_certificate enforces.
 import { describe, expect, it } from 'vitest';
 import { checkEmailSyntax } from '../email.js';
 import { JsonSyntaxError, MAX_JSON_DEPTH, formatJson } from '../json-format.js';
-import { HOSTNAME_PATTERN, SERVERNAME_PATTERN } from '../server.js';
+import { HOSTNAME_PATTERN, SERVERNAME_PATTERN } from '../certificate.js';
 import { compileTargetPolicy, parseTargetList } from '../targets.js';
 
 describe('target policy', () => {

@@ -4,6 +4,7 @@
 import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Resolver } from 'node:dns/promises';
+import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { closeClients, connectClient } from '../../../test/helpers/client-pair.js';
 import { MODERN, connectWire } from '../../../test/helpers/wire.js';
@@ -48,19 +49,68 @@ describe('utilix tools and schemas', () => {
     }
   });
 
-  it("refuses the seeds' schema-drift inputs by schema, naming the field", async () => {
+  it('costs at most 800 tokens in all, counted as mcpkit budget counts (o200k_base)', async () => {
+    const client = await utilix();
+    const tools = await client.listTools();
+    const count = (value: unknown) => encode(JSON.stringify(value)).length;
+    const perTool = tools.map((tool) =>
+      count({
+        name: tool.name,
+        description: tool.description,
+        input_schema: tool.inputSchema,
+        output_schema: tool.outputSchema,
+      }),
+    );
+    const instructions = encode(client.instructions ?? '').length;
+    const total = perTool.reduce((sum, tokens) => sum + tokens, instructions);
+    expect(total).toBeLessThanOrEqual(800);
+    // check_ssl_certificate was 1,751 tokens with its ~1,800-character hostname pattern.
+    expect(perTool[0]).toBeLessThanOrEqual(350);
+  });
+
+  it("refuses the seeds' schema-drift inputs before any lookup, saying what to give", async () => {
     const client = await utilix({ lookup: () => Promise.reject(new Error('never resolves')) });
-    for (const hostname of ['https://example.com/path', 'example.com:443', 'exa mple.com', '']) {
+    const cases: [string, RegExp][] = [
+      [
+        'https://example.com/path',
+        /"https:\/\/example\.com\/path" is not a host name: give the host name alone, e\.g\. example\.com$/,
+      ],
+      ['example.com:443', /give the host name alone, e\.g\. example\.com, and 443 as port$/],
+      ['http://[::1]:8443/', /give the host name alone, e\.g\. \[::1\], and 8443 as port$/],
+      [
+        'example.com/path',
+        /"example\.com\/path" is not a host name: give the host name alone, e\.g\. example\.com$/,
+      ],
+      ['-example.com', /give the host name alone/],
+    ];
+    for (const [hostname, message] of cases) {
       const result = await client.callTool('check_ssl_certificate', { hostname });
       expect(result.isError, hostname).toBe(true);
-      expect(text(result), hostname).toMatch(/invalid arguments for tool "check_ssl_certificate"/);
-      expect(text(result), hostname).toMatch(/hostname/);
-      expect(text(result)).not.toMatch(/never resolves/);
+      expect(text(result), hostname).toMatch(message);
+      expect(text(result)).not.toMatch(/never resolves|pattern/);
+    }
+    const sni = await client.callTool('check_ssl_certificate', {
+      hostname: 'example.com',
+      servername: 'https://example.org',
+    });
+    expect(text(sni)).toMatch(
+      /servername "https:\/\/example\.org" is not a host name: give the host name alone, e\.g\. example\.org$/,
+    );
+    const address = await client.callTool('check_ssl_certificate', {
+      hostname: 'example.com',
+      servername: '10.0.0.1',
+    });
+    expect(text(address)).toBe('servername must be a DNS name, not an IP address');
+    // A space or nothing at all is no host by the schema (one word of at most 253 characters).
+    for (const hostname of ['', 'exa mple.com']) {
+      const refused = await client.callTool('check_ssl_certificate', { hostname });
+      expect(text(refused)).toMatch(
+        /invalid arguments for tool "check_ssl_certificate"[\s\S]*hostname/,
+      );
     }
     for (const args of [
       { hostname: 'example.com', port: 0 },
       { hostname: 'example.com', port: '443' },
-      { hostname: 'example.com', servername: '10.0.0.1' },
       { hostname: 'example.com', url: 'https://example.com' },
       {},
     ]) {
