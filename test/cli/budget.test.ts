@@ -114,6 +114,24 @@ describe.concurrent('mcpkit budget', () => {
     expect(partial.stderr).toContain(`cannot list the tools of ${url}`);
   });
 
+  it('says "1 tool", not "1 tools", per server', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mcpkit-budget-'));
+    const config = join(dir, 'config.json');
+    const [command, ...one] = staticServer('lint-other', 'one');
+    const [, ...three] = staticServer('budget', 'three');
+    await writeFile(
+      config,
+      JSON.stringify({
+        mcpServers: { one: { command, args: one }, three: { command, args: three } },
+      }),
+    );
+    const ran = await cli(['budget', '--config', config]);
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toMatch(/^ {2}one\s+1 tool\s/m);
+    expect(ran.stdout).toMatch(/^ {2}three\s+3 tools\s/m);
+    expect(ran.stdout).toMatch(/TOTAL \(4 tools, 2 servers\)/);
+  });
+
   it('exits 3 without a target', async () => {
     const ran = await cli(['budget']);
     expect(ran.code).toBe(3);

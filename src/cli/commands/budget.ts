@@ -163,7 +163,7 @@ function print(ctx: CommandContext, budget: BudgetJson): void {
       .sort((a, b) => b.tokens - a.tokens)
       .map((s) => [
         s.name,
-        `${String(s.tools)} tools`,
+        `${String(s.tools)} tool${s.tools === 1 ? '' : 's'}`,
         formatCount(s.tokens),
         formatShare(s.tokens, budget.total),
       ]);

@@ -209,7 +209,9 @@ async function converse(
   let messages: HostMessage[] = [];
   const names = host.tools.map((tool) => tool.name);
   ctx.io.stderr.write(
-    ctx.style.dim(`${String(names.length)} tools: ${truncate(names.join(', '), 200)}\n`),
+    ctx.style.dim(
+      `${String(names.length)} tool${names.length === 1 ? '' : 's'}: ${truncate(names.join(', '), 200)}\n`,
+    ),
   );
   for (;;) {
     const line = await prompter.ask(ctx.style.bold('you> '));

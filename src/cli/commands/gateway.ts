@@ -189,7 +189,7 @@ async function check(ctx: CommandContext, gateway: Gateway): Promise<number> {
       const latency = upstream.latencyMs === undefined ? '' : ` ${String(upstream.latencyMs)} ms`;
       const error = upstream.lastError === undefined ? '' : ` (${upstream.lastError})`;
       ctx.io.stdout.write(
-        `${upstream.name}: ${upstream.state}${error} ${upstream.revision ?? ''}${latency}, ${String(upstream.tools)} tools\n`,
+        `${upstream.name}: ${upstream.state}${error} ${upstream.revision ?? ''}${latency}, ${String(upstream.tools)} tool${upstream.tools === 1 ? '' : 's'}\n`,
       );
     }
     ctx.io.stdout.write(
