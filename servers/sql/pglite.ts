@@ -1,145 +1,36 @@
-// The embedded database: PGlite (PostgreSQL compiled to WebAssembly) in a worker thread of this
-// process, seeded with the shop dataset. PGlite runs a query synchronously and has no timer
-// interrupts, so statement_timeout never fires inside it; running it in a worker lets the server
-// keep serving meanwhile and enforce the time limit (and cancellation) by terminating the worker.
-// A fresh worker starts from a snapshot of the seeded database, so nothing is lost: every query
-// is read-only anyway. PGlite is loaded only inside the worker, so nothing else ever loads it.
+// The embedded database: PGlite (PostgreSQL compiled to WebAssembly) in a child process, seeded
+// with the shop dataset. PGlite runs a query synchronously and has no timer interrupts, so
+// statement_timeout never fires inside it; running it in a process of its own lets the server
+// keep serving meanwhile and enforce the time limit (and cancellation) by ending that process.
+// Every process starts from a snapshot of the seeded database (a gzipped data directory), so
+// nothing is lost: every query is read-only anyway. The snapshot is made once: at build time into
+// dist/sql (scripts/sql-snapshot.mjs), else on first use into the cache folder, else in memory.
+// PGlite is loaded only inside the child, so nothing else ever loads it.
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
-import { Worker } from 'node:worker_threads';
-import { gunzip, gzip } from 'node:zlib';
-import type { RawResult, SessionSource, SqlSession } from './adapter.js';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { SessionSource, SqlSession } from './adapter.js';
 import { SqlError } from './adapter.js';
-import { RAW_TEXT_TYPES } from './logic.js';
+import type { DbProcess } from './pglite-process.js';
+import { PGLITE_CONF, startDbProcess } from './pglite-process.js';
 
-const gzipAsync = promisify(gzip);
-const gunzipAsync = promisify(gunzip);
-
-// The worker's code. Plain JavaScript run with `eval`, so it works from source (tests) and from
-// dist alike. It answers { id, sql, params } with rows or the database's error fields.
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const raw = (text) => text;
-const parsers = Object.fromEntries(workerData.rawTypes.map((oid) => [oid, raw]));
-const quiet = () => {};
-(async () => {
-  let db;
-  let snapshot;
-  try {
-    const mod = await import(workerData.entry);
-    const PGlite = mod.PGlite || (mod.default && mod.default.PGlite);
-    if (workerData.snapshot) {
-      db = await PGlite.create({ loadDataDir: new Blob([workerData.snapshot]) });
-    } else {
-      db = await PGlite.create();
-      await db.exec(workerData.seed);
-      const blob = await db.dumpDataDir('none');
-      snapshot = new Uint8Array(await blob.arrayBuffer());
-    }
-  } catch (error) {
-    parentPort.postMessage({ type: 'failed', message: String((error && error.message) || error) });
-    return;
-  }
-  parentPort.postMessage({ type: 'ready', snapshot }, snapshot ? [snapshot.buffer] : []);
-  parentPort.on('message', async ({ id, sql, params }) => {
-    try {
-      const r = await db.query(sql, params, { rowMode: 'array', parsers, onNotice: quiet });
-      const fields = r.fields.map((f) => ({ name: f.name, typeId: f.dataTypeID }));
-      parentPort.postMessage({ id, ok: true, fields, rows: r.rows, command: r.command });
-    } catch (e) {
-      const error = { message: String((e && e.message) || e), code: e && e.code, detail: e && e.detail, hint: e && e.hint };
-      parentPort.postMessage({ id, ok: false, error });
-    }
-  });
-})();
-`;
-
-interface Reply {
-  type?: 'ready' | 'failed';
-  id?: number;
-  ok?: boolean;
-  fields?: RawResult['fields'];
-  rows?: unknown[][];
-  command?: string;
-  snapshot?: Uint8Array;
-  message?: string;
-  error?: { message: string; code?: string; detail?: string; hint?: string };
-}
-
-/** One running worker and the statements waiting for it. */
-class WorkerHandle {
-  readonly #worker: Worker;
-  readonly #pending = new Map<
-    number,
-    { resolve: (r: RawResult) => void; reject: (e: Error) => void }
-  >();
-  #nextId = 0;
-  #dead: Error | undefined;
-
-  constructor(worker: Worker) {
-    this.#worker = worker;
-    worker.on('message', (reply: Reply) => {
-      if (reply.id === undefined) return;
-      const waiter = this.#pending.get(reply.id);
-      this.#pending.delete(reply.id);
-      if (waiter === undefined) return;
-      if (reply.ok === true) {
-        waiter.resolve({
-          fields: reply.fields ?? [],
-          rows: reply.rows ?? [],
-          command: reply.command,
-        });
-      } else {
-        waiter.reject(new SqlError(reply.error ?? { message: 'unknown database error' }));
-      }
-    });
-    worker.on('error', (error) => {
-      this.kill(new SqlError({ message: `the embedded database failed: ${error.message}` }));
-    });
-    worker.on('exit', () => {
-      this.kill(new SqlError({ message: 'the embedded database stopped' }));
-    });
-  }
-
-  get alive(): boolean {
-    return this.#dead === undefined;
-  }
-
-  run(sql: string, params: readonly unknown[]): Promise<RawResult> {
-    if (this.#dead !== undefined) return Promise.reject(this.#dead);
-    const id = this.#nextId++;
-    return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
-      this.#worker.postMessage({ id, sql, params });
-    });
-  }
-
-  /** Keeps the process alive while a query runs, not while idle. */
-  hold(on: boolean): void {
-    if (on) this.#worker.ref();
-    else this.#worker.unref();
-  }
-
-  /** Stops the worker; every waiting statement rejects with `reason`. Idempotent. */
-  kill(reason: Error): void {
-    if (this.#dead !== undefined) return;
-    this.#dead = reason;
-    for (const waiter of this.#pending.values()) waiter.reject(reason);
-    this.#pending.clear();
-    void this.#worker.terminate();
-  }
-}
+/** Changes whenever the way a snapshot is made changes (part of its file name). */
+const SNAPSHOT_FORMAT = 2;
 
 /** Options of the embedded database. */
 export interface PgliteOptions {
-  /** SQL that creates and fills the database (run once; later workers start from a snapshot). */
+  /** SQL that creates and fills the database (run once; later processes start from a snapshot). */
   seed: string;
   /** A folder where the seeded snapshot is cached between runs. Default: no cache. */
   cacheDir?: string | undefined;
+  /**
+   * Folders holding snapshots made ahead (read only, looked in after `cacheDir`). Default: the
+   * package's dist/sql, where the build puts the shop's.
+   */
+  preparedDirs?: readonly string[] | undefined;
   /** Receives errors that concern no query (a failed cache write). */
   onError?: ((error: unknown, where: string) => void) | undefined;
   /**
@@ -161,31 +52,36 @@ function resolvePglite(): string {
 }
 
 /**
- * Starts the embedded database and resolves once it is ready (seeded, or loaded from the cache).
- * Queries are served one at a time, as PGlite has a single session.
+ * Starts the embedded database and resolves once it is ready (loaded from a snapshot, or seeded
+ * first). Queries are served one at a time, as PGlite has a single session.
  */
 export async function startPglite(options: PgliteOptions): Promise<SessionSource> {
   const entry = resolvePglite();
-  const cacheFile = options.cacheDir === undefined ? undefined : await cachePath(options, entry);
-  const cached = cacheFile === undefined ? undefined : await readCache(cacheFile);
-  let snapshot: Uint8Array | undefined;
-  const spawn = async (): Promise<WorkerHandle> => {
-    const started = await startWorker(entry, options.seed, snapshot);
-    if (started.snapshot !== undefined) {
-      snapshot = started.snapshot;
+  const name = await snapshotName(options.seed, entry);
+  const cacheFile = options.cacheDir === undefined ? undefined : join(options.cacheDir, name);
+  const dirs = options.preparedDirs ?? defaultPreparedDirs();
+  let snapshot = await readFirst([
+    ...(cacheFile === undefined ? [] : [cacheFile]),
+    ...dirs.map((dir) => join(dir, name)),
+  ]);
+  const loaded = snapshot !== undefined;
+  const spawn = async (): Promise<DbProcess> => {
+    if (snapshot === undefined) {
+      const seeded = await startDbProcess(entry, options.seed, undefined);
+      if (!('snapshot' in seeded)) return seeded.db;
+      snapshot = seeded.snapshot;
       if (cacheFile !== undefined) await writeCache(cacheFile, snapshot, options.onError);
     }
-    const handle = new WorkerHandle(started.worker);
-    handle.hold(false);
-    return handle;
+    const started = await startDbProcess(entry, options.seed, snapshot);
+    if (!('db' in started)) throw new Error('the embedded database did not load its snapshot');
+    return started.db;
   };
-  snapshot = cached;
-  let current: Promise<WorkerHandle> = spawn();
+  let current: Promise<DbProcess> = spawn();
   try {
     await current;
   } catch (error) {
-    if (cached === undefined) throw error;
-    // A cached snapshot that does not load (another PGlite build): seed afresh.
+    if (!loaded) throw error;
+    // A snapshot that does not load (made by another PGlite build): seed afresh.
     snapshot = undefined;
     current = spawn();
     await current;
@@ -218,7 +114,7 @@ export async function startPglite(options: PgliteOptions): Promise<SessionSource
     });
     queue = turn.catch(() => undefined);
     // A call cancelled while it waits fails at once; its turn then passes without running
-    // (runLimited sees the signal aborted), so no worker is restarted for it.
+    // (runLimited sees the signal aborted), so no process is restarted for it.
     return untilAborted(turn, limits.signal);
   };
   return {
@@ -234,7 +130,7 @@ export async function startPglite(options: PgliteOptions): Promise<SessionSource
 }
 
 async function runLimited<T>(
-  handle: WorkerHandle,
+  handle: DbProcess,
   work: (session: SqlSession) => Promise<T>,
   limits: { timeoutMs: number; signal?: AbortSignal | undefined },
 ): Promise<T> {
@@ -295,21 +191,60 @@ function cancelled(): SqlError {
   return new SqlError({ message: 'canceling statement due to user request', code: '57014' });
 }
 
-async function cachePath(options: PgliteOptions, entry: string): Promise<string> {
-  const info = await stat(entry);
+/**
+ * The snapshot's file name: the PGlite version that made it, the seed, the settings and the
+ * format, hashed (a snapshot made by another PGlite build or from another seed is never read).
+ */
+async function snapshotName(seed: string, entry: string): Promise<string> {
   const key = createHash('sha256')
-    .update(`${entry}\n${String(info.size)}\n${String(info.mtimeMs)}\n${options.seed}`)
+    .update(
+      `${String(SNAPSHOT_FORMAT)}\n${await pgliteVersion(entry)}\n${PGLITE_CONF.join(',')}\n${seed}`,
+    )
     .digest('hex')
     .slice(0, 16);
-  return join(options.cacheDir ?? '.', `mcpkit-sql-pglite-${key}.tar.gz`);
+  return `mcpkit-sql-pglite-${key}.tar.gz`;
 }
 
-async function readCache(file: string): Promise<Uint8Array | undefined> {
-  try {
-    return new Uint8Array(await readFile(file));
-  } catch {
-    return undefined; // No cache yet: the first start seeds the database and writes it.
+/** The version in the package.json above PGlite's entry. */
+async function pgliteVersion(entry: string): Promise<string> {
+  for (let dir = dirname(entry); dir !== dirname(dir); dir = dirname(dir)) {
+    try {
+      const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as {
+        name?: unknown;
+        version?: unknown;
+      };
+      if (manifest.name === '@electric-sql/pglite') return String(manifest.version);
+    } catch {
+      // No package.json here: keep walking.
+    }
   }
+  return 'unknown';
+}
+
+/** dist/sql of the package this module belongs to (source or built), when there is one. */
+function defaultPreparedDirs(): string[] {
+  for (
+    let dir = dirname(fileURLToPath(import.meta.url));
+    dir !== dirname(dir);
+    dir = dirname(dir)
+  ) {
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'dist'))) {
+      return [join(dir, 'dist', 'sql')];
+    }
+  }
+  return [];
+}
+
+/** The content of the first of `files` that can be read. */
+async function readFirst(files: readonly string[]): Promise<Uint8Array | undefined> {
+  for (const file of files) {
+    try {
+      return new Uint8Array(await readFile(file));
+    } catch {
+      // Not there (yet): the next one, or seed.
+    }
+  }
+  return undefined;
 }
 
 async function writeCache(
@@ -318,46 +253,11 @@ async function writeCache(
   onError: PgliteOptions['onError'],
 ): Promise<void> {
   try {
-    await mkdir(join(file, '..'), { recursive: true });
+    await mkdir(dirname(file), { recursive: true });
     const temporary = `${file}.${String(process.pid)}.${String(Date.now())}.tmp`;
     await writeFile(temporary, snapshot);
     await rename(temporary, file); // atomic: concurrent starts never read a partial file
   } catch (error) {
     onError?.(error, 'sql: writing the PGlite cache');
   }
-}
-
-/**
- * Starts one database worker from `snapshot` (gzipped; none: seeded with `seed`) and resolves
- * once it is ready, with the gzipped snapshot it took when it was seeded. Rejects when the
- * worker fails to start (it is terminated).
- */
-async function startWorker(
-  entry: string,
-  seed: PgliteOptions['seed'],
-  snapshot: Uint8Array | undefined,
-): Promise<{ worker: Worker; snapshot?: Uint8Array }> {
-  const raw = snapshot === undefined ? undefined : new Uint8Array(await gunzipAsync(snapshot));
-  const worker = new Worker(WORKER_SOURCE, {
-    eval: true,
-    // Never write to this process's stdout: over stdio it carries the MCP messages.
-    stdout: true,
-    stderr: true,
-    workerData: { entry: pathToFileURL(entry).href, seed, snapshot: raw, rawTypes: RAW_TEXT_TYPES },
-  });
-  worker.stdout.resume();
-  worker.stderr.resume();
-  const ready = await new Promise<Reply>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-    worker.once('exit', (code) => {
-      reject(new Error(`the embedded database exited while starting (code ${String(code)})`));
-    });
-  });
-  if (ready.type !== 'ready') {
-    await worker.terminate();
-    throw new Error(`the embedded database did not start: ${ready.message ?? 'unknown error'}`);
-  }
-  if (ready.snapshot === undefined) return { worker };
-  return { worker, snapshot: new Uint8Array(await gzipAsync(ready.snapshot)) };
 }

@@ -1,4 +1,4 @@
-// The sql server on its embedded database (PGlite in a worker thread): the shared suite, plus
+// The sql server on its embedded database (PGlite in a child process): the shared suite, plus
 // what is particular to the embedded engine. The seeded snapshot is cached in the OS temp folder,
 // so only the first run on a machine pays for PGlite's initdb.
 import { tmpdir } from 'node:os';
