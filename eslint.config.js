@@ -310,9 +310,10 @@ export default tseslint.config(
     'the gateway sits below the CLI: server/, client/, transports/ and catalogue/index.js, never host/',
   ),
   {
-    // The stores (Redis, PostgreSQL): each implements an interface of the core and imports it
-    // through the public entry of the layer that defines it (server/, transports/http/, auth/,
-    // jsonrpc/, protocol/ index.js), internal/ besides; never client/, host/, gateway/, cli/.
+    // The stores (Redis, PostgreSQL): each implements an interface of the core or of an extension
+    // and imports it through the public entry of the layer that defines it (server/,
+    // transports/http/, auth/, jsonrpc/, protocol/, ext/tasks/ index.js), internal/ besides;
+    // never client/, host/, gateway/, cli/.
     files: ['src/stores/**'],
     ignores: ['**/*.test.ts'],
     rules: {
@@ -335,9 +336,9 @@ export default tseslint.config(
             },
             {
               regex:
-                '^\\.\\./\\.\\./(?!(jsonrpc|protocol|server|auth)/index\\.js$|transports/http/index\\.js$|internal/)',
+                '^\\.\\./\\.\\./(?!(jsonrpc|protocol|server|auth|ext/tasks)/index\\.js$|transports/http/index\\.js$|internal/)',
               message:
-                'a store imports jsonrpc/, protocol/, server/, auth/ and transports/http/ through their index.js',
+                'a store imports jsonrpc/, protocol/, server/, auth/, transports/http/ and the extensions whose store interfaces it implements (ext/tasks/) through their index.js',
             },
           ],
         },

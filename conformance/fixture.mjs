@@ -3,6 +3,7 @@
 // conformance/skills/), for 2025-11-25 sessions and 2026-07-28 stateless requests alike. Built
 // only from mcpkit's public entries.
 import { McpServer } from 'mcpkit/server';
+import { tasks } from 'mcpkit/tasks';
 import { object, registerAskingFeatures, sleep, text } from './fixture-asks.mjs';
 import { registerTaskTools } from './fixture-tasks.mjs';
 import { registerSkills } from './fixture-skills.mjs';
@@ -39,17 +40,19 @@ const JSON_SCHEMA_2020_12 = {
 
 /**
  * Creates the fixture server (async: its skills are read from disk). `options` are the
- * McpServer's; `fixture.shareToggles` keeps the toggled tool and prompt alike on every process.
+ * McpServer's; `fixture.taskStore` is the tasks extension's store (server.mjs --redis: shared);
+ * `fixture.shareToggles` keeps the toggled tool and prompt alike on every process.
  */
 export async function createConformanceServer(options = {}, fixture = {}) {
   const server = new McpServer(
     { name: 'mcpkit-conformance-fixture', version: '1.0.0' },
     {
       onError: (error, where) => process.stderr.write(`fixture error in ${where}: ${error}\n`),
-      // Several processes as one (server.mjs --redis): the shared stateSecret and taskStore.
+      // Several processes as one (server.mjs --redis): the shared stateSecret and change bus.
       ...options,
     },
   );
+  server.extend(tasks(fixture.taskStore === undefined ? {} : { store: fixture.taskStore }));
   registerContentTools(server);
   registerNotifyingTools(server);
   registerAskingFeatures(server, fixture);

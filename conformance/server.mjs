@@ -75,7 +75,6 @@ async function sharedState(flags) {
   return {
     server: {
       stateSecret: secret,
-      taskStore: redis.createRedisTaskStore({ client, prefix: `${prefix}:tasks` }),
       // List changes and resource updates made on one process reach the clients of all.
       ...(redis.createRedisChangeBus === undefined
         ? {}
@@ -86,7 +85,10 @@ async function sharedState(flags) {
       eventStore: redis.createRedisEventStore({ client, prefix: `${prefix}:events` }),
       health: { check: async () => ({ redis: String(await client.ping()) }) },
     },
-    fixture: { shareToggles: await togglesThrough(client, `${prefix}:fixture-toggles`) },
+    fixture: {
+      shareToggles: await togglesThrough(client, `${prefix}:fixture-toggles`),
+      taskStore: redis.createRedisTaskStore({ client, prefix: `${prefix}:tasks` }),
+    },
   };
 }
 

@@ -2,6 +2,8 @@
 // developers to test against. Tools (tools.ts), resources and prompts (content.ts) share one
 // state object; the factory returns the server with a close() that also stops its timer.
 import type { McpServerOptions } from '../../src/server/index.js';
+import type { TasksOptions } from '../../src/ext/tasks/index.js';
+import { tasks } from '../../src/ext/tasks/index.js';
 import { McpServer } from '../../src/server/index.js';
 import { everythingApps } from './apps.js';
 import { skills } from '../../src/ext/skills/index.js';
@@ -24,6 +26,8 @@ export interface EverythingServerOptions {
   random?: () => number;
   /** Options for the underlying McpServer (page size, state secret, onError, …). */
   server?: McpServerOptions;
+  /** Options of its tasks extension (`tasks()` of mcpkit/tasks: a shared store, the TTL, …). */
+  tasks?: TasksOptions;
 }
 
 /** An everything server and how to stop it. */
@@ -74,6 +78,8 @@ export function registerEverything(
   const updateIntervalMs = options.updateIntervalMs ?? 5000;
   if (!(updateIntervalMs >= 1)) throw new TypeError('updateIntervalMs must be at least 1');
   const shown = everythingApps();
+  // Its research tool may become a task (ctx.startTask()).
+  server.extend(tasks(options.tasks));
   registerTools(server, state, {
     env: options.env ?? {},
     envAllowList: options.envAllowList ?? [],

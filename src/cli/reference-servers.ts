@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import type { Connectable } from '../protocol/index.js';
 import type { McpServerOptions } from '../server/index.js';
 import { McpServer } from '../server/index.js';
+import type { TasksOptions } from '../ext/tasks/index.js';
 import { CliError, UsageError } from './errors.js';
 import { version } from './version.js';
 
@@ -32,8 +33,10 @@ export async function loadServer(
     allowPrivilegedLogin?: boolean;
     /** Where a server's warnings go (stderr). */
     warn?: (message: string) => void;
-    /** Options of the reference servers' McpServer (--state-secret, the Redis task store). */
+    /** Options of the reference servers' McpServer (--state-secret, the change bus). */
     server?: McpServerOptions;
+    /** Options of the tasks extension of a reference server with task tools (the Redis store). */
+    tasks?: TasksOptions;
     /** The --http bind address, if any: utilix denies private ranges beyond loopback. */
     httpHost?: string | undefined;
   },
@@ -74,9 +77,10 @@ async function loadServerOrModule(
     }
     case 'everything': {
       const { createEverythingServer } = await import('../../servers/everything/server.js');
-      const everything = createEverythingServer(
-        context.server === undefined ? {} : { server: context.server },
-      );
+      const everything = createEverythingServer({
+        ...(context.server !== undefined && { server: context.server }),
+        ...(context.tasks !== undefined && { tasks: context.tasks }),
+      });
       await everything.ready;
       return { name: 'everything', server: everything.server, close: () => everything.close() };
     }

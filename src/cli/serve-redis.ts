@@ -6,7 +6,8 @@
 import type { DpopReplayStore } from '../auth/index.js';
 import { maskRedisUrl, redisErrorMessage } from '../stores/redis/index.js';
 import type { RedisConnection } from '../stores/redis/index.js';
-import type { ChangeBus, StateKey, StateSecret, TaskStore } from '../server/index.js';
+import type { ChangeBus, StateKey, StateSecret } from '../server/index.js';
+import type { TasksOptions } from '../ext/tasks/index.js';
 import type { EventStore, HealthOptions, SessionStore } from '../transports/http/index.js';
 import { positiveInteger, text, texts } from './args.js';
 import type { CommandContext } from './command.js';
@@ -14,8 +15,10 @@ import { CliError, UsageError } from './errors.js';
 
 /** The shared parts a served process is given: the McpServer's and the HTTP handler's options. */
 export interface SharedState {
-  /** For the McpServer: the sealing secret, the task store, the change bus. */
-  readonly server: { stateSecret?: StateSecret; taskStore?: TaskStore; changeBus?: ChangeBus };
+  /** For the McpServer: the sealing secret, the change bus. */
+  readonly server: { stateSecret?: StateSecret; changeBus?: ChangeBus };
+  /** For the tasks extension (`tasks()` of mcpkit/tasks): the shared task store. */
+  readonly tasks: TasksOptions;
   /** For the Streamable HTTP handler: the session and event stores, the health check. */
   readonly http: { sessionStore?: SessionStore; eventStore?: EventStore; health?: HealthOptions };
   /** For the token verifier (--auth-dpop): where DPoP proofs taken are remembered. */
@@ -43,6 +46,7 @@ export async function sharedState(ctx: CommandContext, http: boolean): Promise<S
     if (timeout !== undefined) throw new UsageError('--redis-timeout needs --redis');
     return {
       server: secret === undefined ? {} : { stateSecret: secret },
+      tasks: {},
       http: {},
       auth: {},
       describe: undefined,
@@ -78,10 +82,10 @@ export async function sharedState(ctx: CommandContext, http: boolean): Promise<S
   return {
     server: {
       stateSecret: secret,
-      taskStore,
       // List changes and resource updates made on one process reach the clients of all.
       changeBus: redis.createRedisChangeBus({ client, prefix: keys, onError }),
     },
+    tasks: { store: taskStore },
     http: {
       sessionStore: redis.createRedisSessionStore({ client, prefix: `${keys}:sessions`, onError }),
       eventStore: redis.createRedisEventStore({ client, prefix: `${keys}:events` }),

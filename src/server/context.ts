@@ -13,26 +13,38 @@ import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { ProtocolEra, ProtocolRevision } from '../protocol/version.js';
 import { MetaKey } from '../protocol/version.js';
 
-/** Where a 2026-07-28 run's requests to the client go: its input round, or its task. */
+/** Where a 2026-07-28 run's requests to the client go: its input round, or a redirect's. */
 export interface InputAsker {
   request(input: Spec.InputRequest, key?: string): Promise<unknown>;
 }
 
 /**
- * How a 2026-07-28 context asks for input: the run's round of embedded requests (or its task)
- * and the signal that stops the run (it follows the request's, and aborts when the run needs
- * input or the task is cancelled). Both may be made on first read.
+ * How a 2026-07-28 context asks for input: the run's round of embedded requests and the signal
+ * that stops the run (it follows the request's, and aborts when the run needs input). Both may
+ * be made on first read.
  */
 export interface RoundAccess {
   readonly round: InputAsker;
   readonly signal: AbortSignal;
-  /** Turns the run into a task, where it can be one (see HandlerContext.startTask). */
-  startTask?(): Promise<void>;
-  /** The scope the run now has, when it changed (a run that became a task); else undefined. */
-  readonly scope?: RequestScope | undefined;
+}
+
+/**
+ * Where a handler's context sends what it asks and tells once {@link redirectContext} moved it
+ * off its request (an extension's run that outlives the request, such as a task).
+ */
+export interface ContextRedirect {
+  /** The run's signal from then on. */
+  readonly signal: AbortSignal;
+  /** A request for the client (elicitation, sampling, roots), in either era. */
+  request(input: Spec.InputRequest, key?: string): Promise<unknown>;
+  /** A notification the handler sends (progress, log). */
+  notify(method: string, params: Params): Promise<void>;
+  /** The progress token `ctx.progress` uses when the request carried none. */
+  readonly progressToken?: string | number;
 }
 import type {
   ClientDescription,
+  CoreHandlerContext,
   ElicitParams,
   HandlerContext,
   InputOptions,
@@ -126,6 +138,16 @@ export class LazyScope implements RequestScope {
 }
 
 /**
+ * Moves `ctx` off its request: what the handler asks of the client from then on goes to
+ * `to.request`, its progress and log notifications to `to.notify`, and its signal is `to.signal`.
+ * Its fields (revision, client, auth, meta) stay. Throws TypeError for a context the server did
+ * not make.
+ */
+export function redirectContext(ctx: HandlerContext, to: ContextRedirect): void {
+  Context.redirect(ctx, to);
+}
+
+/**
  * Creates the context handlers receive. `inputs` is set for 2026-07-28 requests that may need
  * input: the context's signal is then theirs, and client requests go to their round.
  */
@@ -133,7 +155,8 @@ export function createContext(
   scope: RequestScope,
   inputs: RoundAccess | undefined,
 ): HandlerContext {
-  return new Context(scope, inputs);
+  // An extension's members (HandlerContext merges them) are set by its middleware when it runs.
+  return new Context(scope, inputs) as CoreHandlerContext as HandlerContext;
 }
 
 /**
@@ -143,15 +166,15 @@ export function createContext(
  * dictionary properties (bench/RESULTS.md). A function read off the context (`const { log } =
  * ctx`) is bound to it, so handlers may destructure them.
  */
-class Context implements HandlerContext {
+class Context implements CoreHandlerContext {
   readonly requestId: RequestId;
   readonly revision: ProtocolRevision;
   readonly era: ProtocolEra;
   readonly client: ClientDescription;
   readonly meta: Readonly<Record<string, unknown>> | undefined;
   readonly transport: MessageInfo | undefined;
-  readonly #scope: RequestScope;
-  readonly #inputs: RoundAccess | undefined;
+  #scope: RequestScope;
+  #inputs: RoundAccess | undefined;
   #progress: HandlerContext['progress'] | undefined;
   #log: HandlerContext['log'] | undefined;
   #elicit: HandlerContext['elicit'] | undefined;
@@ -182,9 +205,25 @@ class Context implements HandlerContext {
     return isAuthInfo(auth) ? auth : undefined;
   }
 
-  /** The run's scope: the request's, or the task's once the run became one. */
+  /** See {@link redirectContext}. */
+  static redirect(ctx: HandlerContext, to: ContextRedirect): void {
+    if (!(ctx instanceof Context)) {
+      throw new TypeError('redirectContext takes a context the server made');
+    }
+    const scope = ctx.#scope;
+    const token = scope.meta?.[MetaKey.ProgressToken] ?? to.progressToken;
+    const meta = token === undefined ? scope.meta : { ...scope.meta, [MetaKey.ProgressToken]: token };
+    const { id, era, revision, client, info, logLevel } = scope;
+    ctx.#scope = new LazyScope({ id, era, revision, client, meta, info, logLevel }, to, {
+      notify: (method, params) => to.notify(method, params),
+      request: (method, params) => to.request({ method, params } as unknown as Spec.InputRequest),
+    });
+    ctx.#inputs = { round: to, signal: to.signal };
+  }
+
+  /** The run's scope: the request's, or a redirect's. */
   get #current(): RequestScope {
-    return this.#inputs?.scope ?? this.#scope;
+    return this.#scope;
   }
 
   get progress(): HandlerContext['progress'] {
@@ -241,11 +280,6 @@ class Context implements HandlerContext {
       const input: Spec.InputRequest = { method: 'sampling/createMessage', params };
       return (await this.#ask('sampling', input, options)) as Spec.CreateMessageResult;
     });
-  }
-
-  get startTask(): HandlerContext['startTask'] {
-    const inputs = this.#inputs;
-    return () => inputs?.startTask?.() ?? Promise.resolve();
   }
 
   get roots(): HandlerContext['roots'] {

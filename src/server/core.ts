@@ -7,7 +7,6 @@ import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { ProtocolRevision } from '../protocol/version.js';
 import { MetaKey } from '../protocol/version.js';
 import type { RoundOptions } from './input-required.js';
-import type { TaskSettings } from './tasks/run.js';
 import { ExtensionTable } from './extension.js';
 import { listedPageOf } from './listed-page.js';
 import { listedResponse, servedResponse } from './served-response.js';
@@ -89,8 +88,6 @@ export interface CoreSettings {
   /** Told of a legacy client's `notifications/roots/list_changed`. */
   onRootsChanged?: (() => void) | undefined;
   capabilities: Spec.ServerCapabilities | undefined;
-  /** Where tasks (tasks extension) live and what a new one gets. */
-  tasks: TaskSettings;
   /** Carries changes to and from the other processes serving as this server, if any. */
   changeBus?: ChangeBus | undefined;
 }
@@ -109,7 +106,6 @@ export class ServerCore {
   readonly rounds: RoundOptions;
   readonly inputTimeoutMs: number;
   readonly maxListenStreams: number;
-  readonly tasks: TaskSettings;
   #listenSlots = 0;
   readonly #settings: CoreSettings;
   readonly #sessions = new Set<AttachedSession>();
@@ -130,7 +126,6 @@ export class ServerCore {
     this.rounds = settings.rounds;
     this.inputTimeoutMs = settings.inputTimeoutMs;
     this.maxListenStreams = settings.maxListenStreams;
-    this.tasks = settings.tasks;
     this.#unsubscribe = settings.changeBus?.subscribe((change) => {
       this.#heard(change);
     });

@@ -19,6 +19,7 @@ import type {
   RegisteredHandle,
   ResourceDefinition,
   ResourceHandler,
+  ToolDefinition,
 } from './types.js';
 
 /** What an extension's method sees of one request (the era and revision are decided). */
@@ -38,6 +39,12 @@ export interface ExtensionCall {
   readonly transport: MessageInfo | undefined;
   /** Aborted when the client cancels the request or the connection closes. */
   readonly signal: AbortSignal;
+  /**
+   * Sends a request to the client over the legacy session the request came on, and resolves with
+   * its result; rejects in 2026-07-28 (which has no server-to-client requests outside a tool's
+   * input round) and when the session has none to carry it.
+   */
+  request(method: string, params: Record<string, unknown>): Promise<unknown>;
   /**
    * One page of `items` as the server's lists page them: from the request's `params.cursor`
    * (an invalid one throws -32602), at most the server's `pageSize`, with the cursor of the next.
@@ -84,6 +91,24 @@ export interface ExtensionHost {
   tools(): readonly Spec.Tool[];
 }
 
+/** One filter an extension adds to subscriptions/listen (see {@link ServerExtension.listen}). */
+export interface ExtensionListen {
+  /**
+   * What the stream agrees to tell of, from what the client asked (`requested`): acknowledged
+   * under the same key. Throws (rejects) with the error that refuses the stream.
+   */
+  agree(call: ExtensionCall, requested: unknown): MaybePromise<unknown>;
+  /**
+   * Starts telling of what was agreed, with `send` (the stream adds its subscription id); gives
+   * the function that stops it, called when the stream ends.
+   */
+  watch(
+    call: ExtensionCall,
+    agreed: unknown,
+    send: (method: string, params: Record<string, unknown>) => void,
+  ): () => void;
+}
+
 /**
  * An extension of the protocol, added with `McpServer.extend()`. Every member but `id` is
  * optional: an extension may only declare a capability, only serve methods, or only wrap calls.
@@ -102,6 +127,18 @@ export interface ServerExtension {
   readonly request?: RequestMiddleware;
   /** A tool-call middleware, likewise. */
   readonly toolCall?: ToolCallMiddleware;
+  /**
+   * Checks a tool definition as it is registered or updated, and gives it back, completed where
+   * the extension lists something of its own fields (a new object; the given one is not
+   * changed). Throws TypeError for a mistake in its fields. Tools registered before the
+   * extension was added pass through it then.
+   */
+  tool?(definition: ToolDefinition): ToolDefinition;
+  /**
+   * Filters it adds to `subscriptions/listen` (2026-07-28), by their key in
+   * `params.notifications`: each is agreed when a stream opens with the key, then watched.
+   */
+  readonly listen?: Readonly<Record<string, ExtensionListen>>;
   /** Runs once, when the extension is added: may register resources, keep the host. */
   setup?(host: ExtensionHost): void;
 }
@@ -126,17 +163,21 @@ export class ExtensionTable {
   readonly #list: ServerExtension[] = [];
   readonly #served = new Map<string, { revisions: ReadonlySet<string>; serve: Served }>();
   readonly #cacheable = new Set<string>();
+  readonly #hooked: ServerExtension[] = [];
+  #listens: (readonly [string, ExtensionListen])[] = [];
 
   /**
    * Adds `extension`: checks it, declares its methods, and gives back its middleware (for the
    * server's stack) when it has some. Throws TypeError for a bad extension, one added already, or
    * a method another extension or the core serves in one of the same revisions.
    */
-  add(extension: ServerExtension): Middleware | undefined {
+  add(extension: ServerExtension, coreServes: (method: string) => boolean): Middleware | undefined {
     checkExtension(extension, this.#list);
     const methods = Object.entries(extension.methods ?? {});
     for (const [name, method] of methods) {
-      const taken = method.revisions.find((r) => methodExists(name, r) || this.#serves(name, r));
+      const taken = method.revisions.find(
+        (r) => (methodExists(name, r) && coreServes(name)) || this.#serves(name, r),
+      );
       if (method.serve !== undefined && taken !== undefined) {
         throw new TypeError(`method ${name} is served already in ${taken}`);
       }
@@ -144,16 +185,23 @@ export class ExtensionTable {
     declareMethods(Object.fromEntries(methods));
     for (const [name, method] of methods) this.#serve(name, method);
     this.#list.push(extension);
+    if (extension.tool !== undefined) this.#hooked.push(extension);
+    this.#listens = [...this.#listens, ...Object.entries(extension.listen ?? {})];
     const { request, toolCall } = extension;
     if (request === undefined && toolCall === undefined) return undefined;
     return { ...(request && { request }), ...(toolCall && { toolCall }) };
   }
 
-  /** Adds a method served with the core's own call (the built-in extensions' path). */
-  serveInternally(name: string, method: MethodDeclaration, serve: Served): void {
-    declareMethods({ [name]: method });
-    this.#served.set(name, { revisions: new Set(method.revisions), serve });
-    if (method.cacheable === true) this.#cacheable.add(name);
+  /** `definition` as the extensions' tool hooks give it back (in the order they were added). */
+  tool(definition: ToolDefinition): ToolDefinition {
+    let checked = definition;
+    for (const extension of this.#hooked) checked = extension.tool?.(checked) ?? checked;
+    return checked;
+  }
+
+  /** The extensions with a subscriptions/listen filter, and their filters by key. */
+  listens(): readonly (readonly [string, ExtensionListen])[] {
+    return this.#listens;
   }
 
   #serve(name: string, method: ExtensionMethod): void {
@@ -226,6 +274,10 @@ function checkExtension(extension: ServerExtension, added: readonly ServerExtens
 }
 
 /** The ExtensionCall of one request, read from the core's Call. */
+export function extensionCall(call: ServedSource): ExtensionCall {
+  return new ServedCall(call);
+}
+
 class ServedCall implements ExtensionCall {
   readonly #call: ServedSource;
 
@@ -260,6 +312,14 @@ class ServedCall implements ExtensionCall {
   }
   get signal(): AbortSignal {
     return this.#call.scope.signal;
+  }
+
+  request(method: string, params: Record<string, unknown>): Promise<unknown> {
+    const scope = this.#call.scope;
+    if (scope.era !== 'legacy') {
+      return Promise.reject(new Error(`${method} cannot be sent to a 2026-07-28 client here`));
+    }
+    return scope.request(method, params);
   }
 
   page<T extends object>(items: readonly T[]): { items: readonly T[]; nextCursor?: string } {

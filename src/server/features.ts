@@ -10,21 +10,13 @@ import { isLoggingLevel } from '../protocol/logging.js';
 import { checkParamHeaders } from '../protocol/param-headers.js';
 import { MetaKey, PROTOCOL_REVISIONS } from '../protocol/version.js';
 import { complete } from './completion.js';
+import { agreeListen } from './extension-listen.js';
 import { withInput } from './handler-run.js';
 import { createContext } from './context.js';
 import { getPrompt } from './prompts.js';
 import { paginate } from './registry.js';
 import { readResource, servingResource, trimResource } from './resources.js';
-import type { CompiledTool } from './tools.js';
 import { callTool, unknownTool } from './tools.js';
-import {
-  TASK_FEATURES,
-  agreedTaskIds,
-  callAsTask,
-  canTakeTasks,
-  tasksRequired,
-  watchTasks,
-} from './tasks/features.js';
 import type { Call, Feature } from './call.js';
 
 function requireString(params: Record<string, unknown>, key: string): string {
@@ -41,31 +33,6 @@ function listPage(call: Call, kind: 'tools' | 'prompts' | 'templates'): Promise<
   const { snapshot, scope, core } = call;
   const at = { cursor: call.params['cursor'], pageSize: core.pageSize };
   return Promise.resolve(snapshot.page(kind, scope.revision, at).result());
-}
-
-/**
- * How a task tool's call runs: as a task at once, or as a call (which may become a task later,
- * `start: 'handler'`). 2026-07-28: a task for a client that declares the extension (-32021 when
- * the tool requires one and the client does not). 2025-11-25: a task when the call asks for one
- * (`params.task`; -32601 when the tool requires one and the call does not). Older revisions have
- * no tasks: a call.
- */
-function taskMode(call: Call, task: NonNullable<CompiledTool['task']>): 'task' | 'call' {
-  const { scope } = call;
-  if (scope.revision === '2025-11-25') {
-    if (isObject(call.params['task'])) return 'task';
-    if (task.support === 'required') {
-      throw new JsonRpcError(
-        ErrorCode.MethodNotFound,
-        `tool ${String(call.params['name'])} must be called as a task (params.task)`,
-      );
-    }
-    return 'call';
-  }
-  if (scope.era === 'legacy') return 'call';
-  const takes = canTakeTasks(scope);
-  if (task.support === 'required' && !takes) throw tasksRequired();
-  return takes && task.start === 'call' ? 'task' : 'call';
 }
 
 /**
@@ -101,19 +68,16 @@ function toolsCall(call: Call): MaybePromise<unknown> {
     }
   }
   const report = call.core.report;
-  if (tool.task !== undefined) {
-    const task = taskMode(call, tool.task);
-    if (task === 'task') return callAsTask(call, tool, args);
-  }
+  const { params } = call;
   // Legacy calls have no input round: withInput's first step, without the closure and target it
   // would need (this is the path of every legacy tools/call).
   const through = call.core.middleware.toolCall;
   if (call.scope.era === 'legacy') {
-    return callTool(tool, args, { ctx: createContext(call.scope, undefined), report, through });
+    const ctx = createContext(call.scope, undefined);
+    return callTool(tool, args, { ctx, params, report, through });
   }
-  const taskable = tool.task?.start === 'handler' && canTakeTasks(call.scope);
-  return withInput(call, { name, args, taskable }, (ctx) =>
-    callTool(tool, args, { ctx, report, through }),
+  return withInput(call, { name, args }, (ctx) =>
+    callTool(tool, args, { ctx, params, report, through }),
   );
 }
 
@@ -222,9 +186,9 @@ async function listen(call: Call): Promise<unknown> {
 /** Serves one subscriptions/listen stream: acknowledges its filter, then tells changes until it ends. */
 async function listening(call: Call, requested: Record<string, unknown>): Promise<unknown> {
   const filter = call.core.agreeFilter(requested);
-  // Tasks extension: status notifications for the tasks named (-32021 without the extension).
-  const taskIds = await agreedTaskIds(call, requested['taskIds']);
-  const acknowledged = taskIds === undefined ? filter : { ...filter, taskIds };
+  // Filters of the server's extensions (the tasks extension's `taskIds`), agreed in turn.
+  const extra = await agreeListen(call.core.extensions.listens(), call, requested);
+  const acknowledged = extra.length === 0 ? filter : { ...filter, ...extra.acknowledged() };
   const { id } = call.scope;
   // Copies whose fields are then set: `{ ...params, _meta }` takes V8's slow path on Node 20.
   const tag = (params: Record<string, unknown>): Record<string, unknown> => {
@@ -253,12 +217,7 @@ async function listening(call: Call, requested: Record<string, unknown>): Promis
       }
     },
   });
-  const unwatch =
-    taskIds === undefined
-      ? undefined
-      : watchTasks(call, taskIds, (task) => {
-          send('notifications/tasks', task);
-        });
+  const unwatch = extra.length === 0 ? undefined : extra.watch(send);
   let off: (() => void) | undefined;
   try {
     await new Promise<void>((resolve) => {
@@ -296,6 +255,4 @@ export const FEATURES: Readonly<Record<string, Feature | undefined>> = {
   'resources/subscribe': (call) => subscribe(call, true),
   'resources/unsubscribe': (call) => subscribe(call, false),
   'completion/complete': (call) => complete(call.params, call.snapshot),
-  // 2025-11-25 core tasks (2026-07-28's tasks extension serves its own: tasks/extension.ts).
-  ...TASK_FEATURES,
 };

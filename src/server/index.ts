@@ -10,13 +10,16 @@ export type {
   ToolCallMiddleware,
   ToolCallResult,
 } from './middleware.js';
+export { answerRequest } from './middleware.js';
 export { ServerSession } from './session.js';
 export type { SessionOptions } from './session.js';
-export { MissingCapabilityError } from './context.js';
+export { MissingCapabilityError, redirectContext } from './context.js';
+export type { ContextRedirect } from './context.js';
 export type {
   CacheHint,
   ClientDescription,
   Completer,
+  CoreHandlerContext,
   ElicitParams,
   HandlerContext,
   InferArgs,
@@ -47,25 +50,12 @@ export type {
 } from './types.js';
 export type { StandardSchemaV1 } from './standard-schema.js';
 export { JsonRpcError } from '../jsonrpc/errors.js';
-export type { MemoryTaskStoreOptions, TaskRecord, TaskSignal, TaskStore } from './tasks/store.js';
-export { MemoryTaskStore, TaskLimitError } from './tasks/store.js';
-// What a TaskStore of its own (mcpkit/stores/redis, mcpkit/stores/postgres) shares with the
-// memory store: the local signal listeners, the per-owner quota and its refusal, the ordering.
-export {
-  DEFAULT_MAX_TASKS_PER_OWNER,
-  TaskListeners,
-  byCreation,
-  finishedOldestFirst,
-  limitOption,
-  ownerQuotaError,
-} from './tasks/store.js';
 export type { StateKey, StateSecret } from './seal.js';
-export type { DetailedTask, Task, TaskStatus } from '../protocol/tasks.js';
-export { TASKS_EXTENSION } from '../protocol/tasks.js';
 export type {
   ExtensionCall,
   ExtensionCapability,
   ExtensionHost,
+  ExtensionListen,
   ExtensionMethod,
   ServerExtension,
 } from './extension.js';

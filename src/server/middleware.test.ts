@@ -8,6 +8,7 @@ import type { AuthInfo } from '../protocol/auth.js';
 import type { ProtocolRevision } from '../protocol/version.js';
 import type { MiddlewareContext, ToolCallContext } from './middleware.js';
 import type { McpServerOptions } from './server.js';
+import { tasks } from '../ext/tasks/index.js';
 import { McpServer } from './server.js';
 
 const ERAS = [
@@ -340,6 +341,7 @@ describe('tool-call middleware', () => {
 
   it('runs for a tool called as a task (2025-11-25)', async () => {
     const server = new McpServer({ name: 'mw', version: '1' });
+    server.extend(tasks());
     server.tool({ name: 'slow', task: 'optional' }, () => Promise.resolve('done'));
     const names: string[] = [];
     server.use({

@@ -8,7 +8,7 @@ import type { AuthInfo } from '../protocol/auth.js';
 import { isAuthInfo } from '../protocol/auth.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { ProtocolEra, ProtocolRevision } from '../protocol/version.js';
-import type { ClientDescription, HandlerContext } from './types.js';
+import type { ClientDescription, HandlerContext, ToolDefinition } from './types.js';
 
 /**
  * What a request middleware sees of one request. `params` may be replaced before `next()`: what
@@ -78,6 +78,10 @@ export interface ToolCallContext {
   readonly name: string;
   /** The tool as listed (annotations, scopes' declaration aside). */
   readonly tool: Spec.Tool;
+  /** The tool's definition as registered (an extension reads its own fields there). */
+  readonly definition: ToolDefinition;
+  /** The request's params as served (`name`, `arguments`, what else the client sent). */
+  readonly params: Readonly<Record<string, unknown>>;
   /** The validated arguments; assign new ones to change what the handler gets (not checked again). */
   arguments: Record<string, unknown>;
   /** The handler's context: revision, client, principal (`ctx.auth`), signal, log, progress. */
@@ -94,6 +98,29 @@ export type ToolCallMiddleware = (
   call: ToolCallContext,
   next: () => NextResult<ToolCallResult>,
 ) => NextResult<ToolCallResult>;
+
+/**
+ * A tool-call middleware's answer to the request itself, in place of a tool result: returned
+ * through the middleware before it and answered as is (an extension's result of another kind,
+ * such as the tasks extension's `CreateTaskResult`). Made with {@link answerRequest}.
+ */
+export class RequestAnswer {
+  readonly result: Record<string, unknown>;
+
+  constructor(result: Record<string, unknown>) {
+    this.result = result;
+  }
+}
+
+/**
+ * Wraps `result` so that a tool-call middleware answers the tools/call request with it as is,
+ * not as a tool result (no content check, no era shaping of content; the session still adds
+ * what every result of the revision carries). Middleware before it sees the wrapper from
+ * `next()`: pass it on unchanged.
+ */
+export function answerRequest(result: Record<string, unknown>): ToolCallResult {
+  return new RequestAnswer(result) as unknown as ToolCallResult;
+}
 
 /**
  * What `McpServer.use` takes: a request middleware, or an object with a request middleware, a

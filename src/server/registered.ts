@@ -10,7 +10,7 @@ import type { RegisteredHandle } from './types.js';
 export function registerEntry<TDefinition, TCompiled>(
   where: {
     core: ServerCore;
-    map: Map<string, { compiled: TCompiled; enabled: boolean }>;
+    map: Map<string, { compiled: TCompiled; enabled: boolean; recompile?: () => void }>;
     key: string;
     kind: 'tools' | 'resources' | 'prompts';
   },
@@ -19,7 +19,13 @@ export function registerEntry<TDefinition, TCompiled>(
 ): RegisteredHandle<TDefinition> {
   const { core, map, key, kind } = where;
   let current = definition;
-  const entry = { compiled: compile(definition), enabled: true };
+  const entry = {
+    compiled: compile(definition),
+    enabled: true,
+    recompile(): void {
+      entry.compiled = compile(current);
+    },
+  };
   map.set(key, entry);
   core.changed(kind);
   const alive = () => {

@@ -47,6 +47,8 @@ export const LIST_KEY: Readonly<Record<ListKind, string>> = {
 export interface Entry<T> {
   compiled: T;
   enabled: boolean;
+  /** Compiles the entry's definition again (an extension with a definition hook was added). */
+  recompile?: () => void;
 }
 
 /** Registry holds the mutable entries and hands out snapshots. */

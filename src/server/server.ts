@@ -38,11 +38,8 @@ import type {
 } from './types.js';
 import type { StandardSchemaV1 } from './standard-schema.js';
 import { reportOnStderr } from './report.js';
-import type { TaskStore } from './tasks/store.js';
 import type { ServerExtension } from './extension.js';
-import { MemoryTaskStore, limitOption } from './tasks/store.js';
-import { RunningTasks } from './tasks/run.js';
-import { addTasksExtension } from './tasks/extension.js';
+import { FEATURES } from './features.js';
 
 /** Options of an McpServer. Every field is optional. */
 export interface McpServerOptions {
@@ -93,22 +90,6 @@ export interface McpServerOptions {
    */
   onRootsChanged?: () => void;
   /**
-   * Where tasks live (the tasks extension): `MemoryTaskStore` (the default) for one process; a
-   * shared store lets any process serve tasks/get, tasks/update and tasks/cancel.
-   */
-  taskStore?: TaskStore;
-  /** A new task's `ttlMs`: how long it and its result are kept. null: until the store drops it. Default: 1 hour. */
-  taskTtlMs?: number | null;
-  /** The `pollIntervalMs` tasks suggest. Default: 500. */
-  taskPollIntervalMs?: number;
-  /**
-   * Most tasks running at once in this process (from creation to their end, waiting for input
-   * included); a `tools/call` that would make one more is refused (-32603). Default: 1000.
-   */
-  maxRunningTasks?: number;
-  /** Most tasks of one principal running at once in this process, likewise. Default: 100. */
-  maxRunningTasksPerOwner?: number;
-  /**
    * Carries list changes and resource updates between the processes that serve as one server
    * (`createRedisChangeBus` of mcpkit/stores/redis): a change made on one process reaches the
    * clients and `subscriptions/listen` streams of every process. Default: none (one process).
@@ -154,22 +135,7 @@ export class McpServer {
       onRootsChanged: options.onRootsChanged,
       capabilities: options.capabilities,
       changeBus: options.changeBus,
-      tasks: {
-        store: options.taskStore ?? new MemoryTaskStore(),
-        ttlMs:
-          options.taskTtlMs === null
-            ? null
-            : Math.round(positiveOption('taskTtlMs', options.taskTtlMs ?? 3_600_000)),
-        pollIntervalMs: Math.round(
-          positiveOption('taskPollIntervalMs', options.taskPollIntervalMs ?? 500),
-        ),
-        running: new RunningTasks(
-          limitOption('maxRunningTasks', options.maxRunningTasks, 1000),
-          limitOption('maxRunningTasksPerOwner', options.maxRunningTasksPerOwner, 100),
-        ),
-      },
     });
-    addTasksExtension(this.#core);
     this.#validator = options.validator ?? builtinValidator;
   }
 
@@ -198,7 +164,9 @@ export class McpServer {
     const map = this.#core.registry.tools;
     if (map.has(definition.name))
       throw new TypeError(`tool "${definition.name}" is already registered`);
-    const compile = (d: ToolDefinition) => compileTool(d, handler, this.#validator);
+    const core = this.#core;
+    const compile = (d: ToolDefinition) =>
+      compileTool(core.extensions.tool(d), handler, this.#validator);
     return registerEntry(
       { core: this.#core, map, key: definition.name, kind: 'tools' },
       definition,
@@ -303,7 +271,12 @@ export class McpServer {
    */
   extend(extension: ServerExtension): this {
     const core = this.#core;
-    const middleware = core.extensions.add(extension);
+    const middleware = core.extensions.add(extension, (method) => FEATURES[method] !== undefined);
+    if (extension.tool !== undefined && core.registry.tools.size > 0) {
+      // Tools registered before pass through the extension's hook now.
+      for (const entry of core.registry.tools.values()) entry.recompile?.();
+      core.changed('tools');
+    }
     if (middleware !== undefined) core.middleware.add(middleware);
     extension.setup?.({
       resource: (definition, handler) => this.resource(definition, handler),

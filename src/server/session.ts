@@ -356,9 +356,9 @@ export class ServerSession implements AttachedSession, SessionState {
   ): MaybePromise<unknown> {
     const { method } = request;
     // The core's methods, then those the server's extensions serve in this revision.
-    const feature = methodExists(method, fields.revision)
-      ? FEATURES[method]
-      : this.#core.extensions.feature(method, fields.revision);
+    const feature =
+      (methodExists(method, fields.revision) ? FEATURES[method] : undefined) ??
+      this.#core.extensions.feature(method, fields.revision);
     if (feature === undefined) {
       throw new JsonRpcError(ErrorCode.MethodNotFound, `method not found: ${method}`);
     }

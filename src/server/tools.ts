@@ -16,6 +16,7 @@ import { isCodeSlip } from './report.js';
 import type { Checked, CompiledSchema } from './schemas.js';
 import { compileSchema, requireObjectSchema } from './schemas.js';
 import type { Chain, ToolCallContext, ToolCallResult } from './middleware.js';
+import { RequestAnswer } from './middleware.js';
 import type { HandlerContext, ToolDefinition } from './types.js';
 
 /** A handler as the framework holds it: what it returns is checked, not trusted. */
@@ -33,33 +34,8 @@ export interface CompiledTool {
   readonly handler: AnyToolHandler;
   /** The scopes a caller needs (auth gate on). */
   readonly scopes: readonly string[];
-  /** Task support (tasks extension); undefined for a tool that never runs as a task. */
-  readonly task: ToolTask | undefined;
-}
-
-/** How a tool runs as a task: whether it must, and when the task starts. */
-export interface ToolTask {
-  readonly support: 'optional' | 'required';
-  /** `call`: the task starts with the call; `handler`: when the handler calls ctx.startTask(). */
-  readonly start: 'call' | 'handler';
-}
-
-/** Reads a definition's `task`; throws TypeError on anything else. */
-function compileTask(task: ToolDefinition['task'], where: string): ToolTask | undefined {
-  if (task === undefined) return undefined;
-  if (task === 'optional' || task === 'required') return { support: task, start: 'call' };
-  // Checked at run time too: JavaScript callers pass anything.
-  const loose = task as { support?: unknown; start?: unknown } | null;
-  const { support, start } = loose ?? {};
-  if (
-    (support === 'optional' || support === 'required') &&
-    (start === 'call' || start === 'handler')
-  ) {
-    return { support, start };
-  }
-  throw new TypeError(
-    `${where}: task must be "optional", "required" or { support, start: "call" | "handler" }`,
-  );
+  /** The definition as registered (what tool-call middleware sees of it). */
+  readonly definition: ToolDefinition;
 }
 
 const EMPTY_OBJECT_SCHEMA = { type: 'object', properties: {}, additionalProperties: false };
@@ -99,7 +75,6 @@ export function compileTool(
         });
   if (output !== undefined) requireObjectSchema(output.json, `${where} outputSchema`);
   // Field order is the order hosts show and tokenize: identity, prose, then schemas.
-  const task = compileTask(definition.task, where);
   const fields = {
     name,
     title: definition.title,
@@ -108,8 +83,7 @@ export function compileTool(
     outputSchema: output?.json,
     annotations: definition.annotations,
     // 2025-11-25 lists task support (`execution.taskSupport`); later revisions drop the field.
-    execution:
-      definition.execution ?? (task === undefined ? undefined : { taskSupport: task.support }),
+    execution: definition.execution,
     icons: definition.icons,
     _meta: definition._meta,
   };
@@ -124,7 +98,7 @@ export function compileTool(
     output,
     handler: handler as AnyToolHandler,
     scopes: checkScopes(definition.scopes, where),
-    task,
+    definition,
   };
 }
 
@@ -148,6 +122,8 @@ export type ErrorReporter = (error: unknown, where: string) => void;
 /** How a tools/call runs: the handler's context, where failures are reported, the middleware. */
 export interface ToolRun {
   readonly ctx: HandlerContext;
+  /** The request's params (what tool-call middleware sees). */
+  readonly params: Readonly<Record<string, unknown>>;
   readonly report: ErrorReporter;
   /** The server's composed tool-call middleware; undefined when none is registered. */
   readonly through?: Chain<ToolCallContext, ToolCallResult> | undefined;
@@ -183,6 +159,8 @@ function runThrough(
   const context: ToolCallContext = {
     name: tool.name,
     tool: tool.wire,
+    definition: tool.definition,
+    params: call.params,
     arguments: checked.value as Record<string, unknown>,
     ctx: call.ctx,
   };
@@ -211,8 +189,12 @@ function runThrough(
   );
 }
 
-/** What a tool-call middleware answered of its own: checked as a handler's return is. */
+/**
+ * What a tool-call middleware answered of its own: checked as a handler's return is, unless it
+ * answers the request itself ({@link RequestAnswer}).
+ */
 function middlewareResult(tool: CompiledTool, value: unknown, call: ToolRun): Spec.CallToolResult {
+  if (value instanceof RequestAnswer) return value.result as unknown as Spec.CallToolResult;
   const result = normalizeToolResult(value, false);
   if (typeof result === 'string')
     invalidResult(tool, `a tool-call middleware: ${result}`, call.report);

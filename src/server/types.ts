@@ -56,9 +56,14 @@ export interface InputOptions {
  * same in both eras: in the legacy era `elicit`, `sample` and `roots` send a request to the client
  * over the session; in 2026-07-28 they use multi round-trip requests (docs/server.md explains the
  * replay model: the handler runs again with the answers so far, so code before such a call must
- * be safe to repeat).
+ * be safe to repeat). An extension adds members of its own to it (declaration merging: the
+ * tasks extension's `startTask`); {@link CoreHandlerContext} is what the server itself gives.
  */
-export interface HandlerContext {
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- extensions merge into it
+export interface HandlerContext extends CoreHandlerContext {}
+
+/** The members of {@link HandlerContext} the server gives every handler. */
+export interface CoreHandlerContext {
   /** Aborted when the client cancels, the connection closes or the response stream closes. */
   readonly signal: AbortSignal;
   /** The JSON-RPC id of the request being served. */
@@ -101,13 +106,6 @@ export interface HandlerContext {
   ) => Promise<Spec.CreateMessageResult>;
   /** Asks the client for its roots. */
   readonly roots: (options?: InputOptions) => Promise<Spec.Root[]>;
-  /**
-   * Turns the rest of this call into a task (a tool with `task: { start: 'handler' }`, for a
-   * client that declares the tasks extension): the call is answered with the task now, and the
-   * handler goes on as the task. Input asked for before comes by multi round-trip. Anywhere
-   * else it resolves at once and changes nothing.
-   */
-  readonly startTask: () => Promise<void>;
 }
 
 /**
@@ -187,19 +185,6 @@ export interface ToolDefinition<
   scopes?: readonly string[];
   /** Task support hint of 2025-11-25 (`execution.taskSupport`), listed as given. */
   execution?: { taskSupport?: 'forbidden' | 'optional' | 'required' };
-  /**
-   * Runs the tool as a task (the tasks extension on 2026-07-28, SEP-2663) for a client that
-   * declares the extension: the call is answered with a task at once and the handler goes on
-   * (its `ctx.elicit`/`sample`/`roots` park the task until tasks/update answers, its `ctx.signal`
-   * aborts on tasks/cancel, its progress messages become the task's status message).
-   * `'optional'`: other clients get the plain result; `'required'`: other clients get -32021.
-   * `{ support, start: 'handler' }`: the call runs as usual (input by multi round-trip) until
-   * the handler calls `ctx.startTask()`.
-   */
-  task?:
-    | 'optional'
-    | 'required'
-    | { readonly support: 'optional' | 'required'; readonly start: 'call' | 'handler' };
 }
 
 /** The contents a resource read may return: full contents, text, or bytes. */

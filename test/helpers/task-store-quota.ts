@@ -3,7 +3,7 @@
 // finished task; with none finished, its next task is refused (-32603, the limit named) and
 // leaves no trace; other owners are untouched throughout.
 import { expect } from 'vitest';
-import type { TaskRecord, TaskStore } from '../../src/server/tasks/store.js';
+import type { TaskRecord, TaskStore } from '../../src/ext/tasks/index.js';
 
 /** A working task of `owner`, made `at` (ms since the epoch), expiring in a minute. */
 export function quotaRecord(taskId: string, owner: string, at: number): TaskRecord {

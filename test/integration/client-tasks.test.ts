@@ -7,6 +7,7 @@ import { Client } from '../../src/client/index.js';
 import type { ClientOptions } from '../../src/client/index.js';
 import { PollPace } from '../../src/client/tasks.js';
 import { McpServer } from '../../src/server/index.js';
+import { tasks } from '../../src/ext/tasks/index.js';
 import { createMemoryPair } from '../../src/transports/memory.js';
 
 describe('PollPace', () => {
@@ -44,10 +45,8 @@ afterEach(async () => {
 
 function taskServer() {
   const seen = { aborted: 0, started: 0 };
-  const server = new McpServer(
-    { name: 'tasks', version: '1.0.0' },
-    { onError: () => {}, taskPollIntervalMs: 20 },
-  );
+  const server = new McpServer({ name: 'tasks', version: '1.0.0' }, { onError: () => {} });
+  server.extend(tasks({ pollIntervalMs: 20 }));
   server.tool(
     { name: 'wait', description: 'Waits to be cancelled.', task: 'required' },
     (_a, ctx) => {

@@ -7,6 +7,8 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JsonRpcError } from '../../src/jsonrpc/errors.js';
 import { McpServer } from '../../src/server/index.js';
+import type { TasksOptions } from '../../src/ext/tasks/index.js';
+import { tasks } from '../../src/ext/tasks/index.js';
 import { assertValidAgainstSpec, createSpecAjv } from '../helpers/spec-schema.js';
 import type { Wire } from '../helpers/wire.js';
 import { connectWire, modernMeta } from '../helpers/wire.js';
@@ -38,12 +40,10 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-function taskServer(options: ConstructorParameters<typeof McpServer>[1] = {}) {
+function taskServer(options: TasksOptions = {}) {
   const seen = { aborted: 0 };
-  const server = new McpServer(
-    { name: 'tasks', version: '1.0.0' },
-    { onError: () => {}, ...options },
-  );
+  const server = new McpServer({ name: 'tasks', version: '1.0.0' }, { onError: () => {} });
+  server.extend(tasks(options));
   server.tool({ name: 'quick', description: 'Not a task.' }, () => 'quick');
   server.tool({ name: 'slow', description: 'A task.', task: 'optional' }, async (_args, ctx) => {
     try {
@@ -121,7 +121,7 @@ const terminal = (task: any) => ['completed', 'failed', 'cancelled'].includes(ta
 
 describe('tasks: creation and results', () => {
   it('a handler that starts its task twice at once makes one task, and gives its place back', async () => {
-    wire = await connectWire(taskServer({ maxRunningTasks: 1 }).server);
+    wire = await connectWire(taskServer({ maxRunning: 1 }).server);
     for (let i = 0; i < 2; i++) {
       const created = await wire.modern('tools/call', { name: 'twice', arguments: {} }, WITH_TASKS);
       expect(created).toMatchObject({ resultType: 'task' });
@@ -189,7 +189,7 @@ describe('tasks: creation and results', () => {
   });
 
   it('subscriptions/listen with taskIds: -32021 without the extension, else notifications/tasks', async () => {
-    wire = await connectWire(taskServer({ taskPollIntervalMs: 20 }).server);
+    wire = await connectWire(taskServer({ pollIntervalMs: 20 }).server);
     await expect(
       wire.modern('subscriptions/listen', { notifications: { taskIds: ['x'] } }),
     ).rejects.toMatchObject({ code: -32021, data: { requiredCapabilities: TASKS } });
@@ -241,7 +241,7 @@ describe('tasks: creation and results', () => {
   });
 
   it('unknown, and expired after ttlMs: -32602', async () => {
-    wire = await connectWire(taskServer({ taskTtlMs: 50 }).server);
+    wire = await connectWire(taskServer({ ttlMs: 50 }).server);
     await expect(wire.modern('tasks/get', { taskId: 'nope' }, WITH_TASKS)).rejects.toMatchObject({
       code: -32602,
     });

@@ -10,7 +10,7 @@ import process from 'node:process';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresTaskStore } from '../../src/stores/postgres/index.js';
-import type { TaskRecord } from '../../src/server/tasks/store.js';
+import type { TaskRecord } from '../../src/ext/tasks/index.js';
 import { expectPerOwnerQuota } from '../helpers/task-store-quota.js';
 
 const URL_ = process.env['MCPKIT_TEST_POSTGRES_URL'];

@@ -2,7 +2,9 @@
 // principal's flood neither evicts another's tasks nor takes every running place (issue #36,
 // point 2). Over real HTTP with a bearer-token gate.
 import { describe, expect, it } from 'vitest';
-import { McpServer, MemoryTaskStore } from '../../src/server/index.js';
+import { McpServer } from '../../src/server/index.js';
+import type { TasksOptions } from '../../src/ext/tasks/index.js';
+import { MemoryTaskStore, tasks } from '../../src/ext/tasks/index.js';
 import { AuthError } from '../../src/protocol/auth.js';
 import {
   allEvents,
@@ -35,11 +37,9 @@ const auth = {
   },
 };
 /** A server on a real socket, with `hold` (a task that runs until cancelled) and `must`. */
-async function principals(options: ConstructorParameters<typeof McpServer>[1]) {
-  const server = new McpServer(
-    { name: 'tasks', version: '1.0.0' },
-    { onError: () => {}, ...options },
-  );
+async function principals(options: TasksOptions) {
+  const server = new McpServer({ name: 'tasks', version: '1.0.0' }, { onError: () => {} });
+  server.extend(tasks(options));
   server.tool({ name: 'must', description: 'Only as a task.', task: 'required' }, () => 'must');
   server.tool({ name: 'hold', description: 'Runs until cancelled.', task: 'required' }, (_a, ctx) =>
     wait(60_000, ctx.signal).then(() => 'held'),
@@ -145,7 +145,7 @@ describe("tasks: one principal cannot see another's", () => {
 describe('tasks: one principal cannot crowd out another', () => {
   it("a flood of one principal's tasks does not evict another's (maxTasks)", async () => {
     const { face, as, settled } = await principals({
-      taskStore: new MemoryTaskStore({ maxTasks: 10 }),
+      store: new MemoryTaskStore({ maxTasks: 10 }),
     });
     try {
       const alice = await as('user-alice', 'tools/call', { name: 'must', arguments: {} });
@@ -162,7 +162,7 @@ describe('tasks: one principal cannot crowd out another', () => {
   });
 
   it('tasks running at once are capped per principal: the call over it is refused, others go on', async () => {
-    const { face, as } = await principals({ maxRunningTasksPerOwner: 2 });
+    const { face, as } = await principals({ maxRunningPerOwner: 2 });
     try {
       const held: string[] = [];
       for (let i = 0; i < 2; i++) {
@@ -193,8 +193,8 @@ describe('tasks: one principal cannot crowd out another', () => {
     }
   });
 
-  it('tasks running at once are capped in total (maxRunningTasks)', async () => {
-    const { face, as } = await principals({ maxRunningTasks: 2, maxRunningTasksPerOwner: 5 });
+  it('tasks running at once are capped in total (maxRunning)', async () => {
+    const { face, as } = await principals({ maxRunning: 2, maxRunningPerOwner: 5 });
     try {
       const a = await as('user-alice', 'tools/call', { name: 'hold', arguments: {} });
       const b = await as('user-bob', 'tools/call', { name: 'hold', arguments: {} });

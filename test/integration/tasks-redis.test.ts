@@ -6,9 +6,10 @@ import process from 'node:process';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpServer } from '../../src/server/index.js';
+import { tasks } from '../../src/ext/tasks/index.js';
 import type { RedisClientLike } from '../../src/stores/redis/index.js';
 import { createRedisTaskStore } from '../../src/stores/redis/index.js';
-import type { TaskRecord } from '../../src/server/tasks/store.js';
+import type { TaskRecord } from '../../src/ext/tasks/index.js';
 import { expectPerOwnerQuota, quotaRecord } from '../helpers/task-store-quota.js';
 import { connectWire } from '../helpers/wire.js';
 
@@ -115,13 +116,9 @@ describe.skipIf(URL_ === undefined)('the Redis task store', () => {
   it('two servers sharing it: read, answered and cancelled through the other', async () => {
     const seen = { aborted: 0 };
     const define = async () => {
-      const server = new McpServer(
-        { name: 'shared', version: '1.0.0' },
-        {
-          onError: () => {},
-          taskStore: createRedisTaskStore({ client: await client(), prefix: `${prefix}:b` }),
-        },
-      );
+      const server = new McpServer({ name: 'shared', version: '1.0.0' }, { onError: () => {} });
+      const store = createRedisTaskStore({ client: await client(), prefix: `${prefix}:b` });
+      server.extend(tasks({ store }));
       server.tool(
         { name: 'ask', description: 'Asks, then waits.', task: 'optional' },
         async (_args, ctx) => {

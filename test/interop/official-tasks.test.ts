@@ -17,12 +17,14 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../src/client/index.js';
 import { McpServer } from '../../src/server/index.js';
+import { tasks } from '../../src/ext/tasks/index.js';
 import { createStreamableHttpClientTransport } from '../../src/transports/http/index.js';
 import type { Listening } from '../../src/transports/http/server/node.js';
 import { listen } from '../../src/transports/http/server/node.js';
 
 function taskServer(): McpServer {
   const server = new McpServer({ name: 'tasks', version: '1.0.0' }, { onError: () => {} });
+  server.extend(tasks());
   server.tool(
     {
       name: 'survey',

@@ -153,12 +153,13 @@ export function run(args: readonly string[], io: Io): Promise<number> {
           allowPrivilegedLogin: flag(ctx.parsed, 'allow-privileged-login'),
           warn: (message) => io.stderr.write(`${message}\n`),
           server: shared.server,
+          tasks: shared.tasks,
           httpHost: address?.host,
         });
         if (!(SERVER_NAMES as readonly string[]).includes(name) && shared.describe !== undefined) {
           say(
             ctx,
-            `mcpkit serve: ${name} makes its own McpServer: give it the same stateSecret and a shared taskStore (createRedisTaskStore of mcpkit/stores/redis); sessions and streams are shared here`,
+            `mcpkit serve: ${name} makes its own McpServer: give it the same stateSecret and a shared task store (tasks({ store: createRedisTaskStore(…) }) of mcpkit/tasks and mcpkit/stores/redis); sessions and streams are shared here`,
           );
         }
         try {

@@ -10,8 +10,8 @@ import {
   TaskListeners,
   limitOption,
   ownerQuotaError,
-} from '../../server/index.js';
-import type { TaskRecord, TaskSignal, TaskStore } from '../../server/index.js';
+} from '../../ext/tasks/index.js';
+import type { TaskRecord, TaskSignal, TaskStore } from '../../ext/tasks/index.js';
 
 /** The part of a `pg` Pool the store uses. */
 export interface PgPoolLike {

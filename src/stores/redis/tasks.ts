@@ -10,8 +10,8 @@ import {
   finishedOldestFirst,
   limitOption,
   ownerQuotaError,
-} from '../../server/index.js';
-import type { TaskRecord, TaskSignal, TaskStore } from '../../server/index.js';
+} from '../../ext/tasks/index.js';
+import type { TaskRecord, TaskSignal, TaskStore } from '../../ext/tasks/index.js';
 
 /** The commands of a node-redis client the store uses. */
 export interface RedisClientLike {

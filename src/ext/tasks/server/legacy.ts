@@ -4,12 +4,11 @@
 // is sent on a waiting tasks/result request, else on the next tasks/get (related to the task by
 // `_meta`), and the answer resumes it: the task's input requests, delivered instead of polled.
 // tasks/list and tasks/cancel too.
-import { sleep } from '../../internal/abort.js';
-import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors.js';
-import { principalKey } from '../../protocol/auth.js';
-import { invalidParams } from '../../protocol/errors.js';
-import { isTerminal } from '../../protocol/tasks.js';
-import type { Call } from '../call.js';
+import { sleep } from '../../../internal/abort.js';
+import { ErrorCode, JsonRpcError } from '../../../jsonrpc/index.js';
+import { invalidParams, isTerminal, principalKey } from '../../../protocol/index.js';
+import type { ExtensionCall } from '../../../server/index.js';
+import type { TaskSettings } from './run.js';
 import type { TaskRecord } from './store.js';
 
 /** The `_meta` key relating a message to a task (2025-11-25). */
@@ -39,11 +38,11 @@ export function requestedTtl(task: unknown): number | undefined {
 }
 
 /** The task a request names, found for its principal (else -32602). */
-export async function ownTask(call: Call): Promise<TaskRecord> {
+export async function ownTask(call: ExtensionCall, tasks: TaskSettings): Promise<TaskRecord> {
   const taskId = call.params['taskId'];
   if (typeof taskId !== 'string') throw invalidParams('params.taskId must be a string');
-  const record = await call.core.tasks.store.get(taskId);
-  if (record === undefined || record.owner !== principalKey(call.scope.info?.auth)) {
+  const record = await tasks.store.get(taskId);
+  if (record === undefined || record.owner !== principalKey(call.auth)) {
     throw invalidParams(`unknown task: ${taskId}`);
   }
   return record;
@@ -53,27 +52,27 @@ export async function ownTask(call: Call): Promise<TaskRecord> {
  * tasks/get: the task; a task waiting for input that no tasks/result of this process waits for
  * also gets its input requests sent, on this request (see {@link claimed}).
  */
-export async function legacyGet(call: Call): Promise<unknown> {
-  const record = await ownTask(call);
+export async function legacyGet(call: ExtensionCall, tasks: TaskSettings): Promise<unknown> {
+  const record = await ownTask(call, tasks);
   const { taskId } = record;
   if (isTerminal(record.status)) forgetInputs(taskId);
-  else if ((resultWaiters.get(taskId) ?? 0) === 0) sendInputs(call, record);
+  else if ((resultWaiters.get(taskId) ?? 0) === 0) sendInputs(call, tasks, record);
   return legacyTask(record);
 }
 
-export async function legacyList(call: Call): Promise<unknown> {
-  const owner = principalKey(call.scope.info?.auth);
-  const records = await call.core.tasks.store.list(owner);
+export async function legacyList(call: ExtensionCall, tasks: TaskSettings): Promise<unknown> {
+  const owner = principalKey(call.auth);
+  const records = await tasks.store.list(owner);
   return { tasks: records.map(legacyTask) };
 }
 
-export async function legacyCancel(call: Call): Promise<unknown> {
-  const record = await ownTask(call);
+export async function legacyCancel(call: ExtensionCall, tasks: TaskSettings): Promise<unknown> {
+  const record = await ownTask(call, tasks);
   // 2025-11-25: a task already finished cannot be cancelled.
   if (isTerminal(record.status)) {
     throw invalidParams(`task ${record.taskId} has already ended (${record.status})`);
   }
-  await call.core.tasks.store.signal(record.taskId, { kind: 'cancel' });
+  await tasks.store.signal(record.taskId, { kind: 'cancel' });
   return legacyTask(record);
 }
 
@@ -114,11 +113,11 @@ function relatedTo(taskId: string): Record<string, unknown> {
 }
 
 /** Sends the task's input requests not yet sent, on the request `call` serves. */
-function sendInputs(call: Call, record: TaskRecord): void {
+function sendInputs(call: ExtensionCall, tasks: TaskSettings, record: TaskRecord): void {
   const related = relatedTo(record.taskId);
   for (const [key, request] of Object.entries(record.inputRequests ?? {})) {
     if (!claim(record.taskId, key)) continue;
-    void ask(call, { key, request, related, taskId: record.taskId });
+    void ask(call, tasks, { key, request, related, taskId: record.taskId });
   }
 }
 
@@ -126,12 +125,12 @@ function sendInputs(call: Call, record: TaskRecord): void {
  * tasks/result: waits for the task's end, sending its input requests to the client on the way
  * (each once, unless a tasks/get sent it), then answers with its result, or its error.
  */
-export async function legacyResult(call: Call): Promise<unknown> {
-  let record = await ownTask(call);
+export async function legacyResult(call: ExtensionCall, tasks: TaskSettings): Promise<unknown> {
+  let record = await ownTask(call, tasks);
   const { taskId } = record;
   resultWaiters.set(taskId, (resultWaiters.get(taskId) ?? 0) + 1);
   try {
-    record = await watch(call, record);
+    record = await watch(call, tasks, record);
   } finally {
     const left = (resultWaiters.get(taskId) ?? 1) - 1;
     if (left > 0) resultWaiters.set(taskId, left);
@@ -152,12 +151,12 @@ export async function legacyResult(call: Call): Promise<unknown> {
 }
 
 /** Waits for the task's end, sending its input requests not yet sent. */
-async function watch(call: Call, first: TaskRecord): Promise<TaskRecord> {
-  const { store } = call.core.tasks;
+async function watch(call: ExtensionCall, tasks: TaskSettings, first: TaskRecord): Promise<TaskRecord> {
+  const { store } = tasks;
   let record = first;
   while (!isTerminal(record.status)) {
-    sendInputs(call, record);
-    await sleep(WATCH_MS, call.scope.signal);
+    sendInputs(call, tasks, record);
+    await sleep(WATCH_MS, call.signal);
     const next = await store.get(record.taskId);
     if (next === undefined) throw invalidParams(`unknown task: ${record.taskId}`);
     record = next;
@@ -167,20 +166,21 @@ async function watch(call: Call, first: TaskRecord): Promise<TaskRecord> {
 
 /** Sends one input request of a task to the client and hands the answer to the task. */
 async function ask(
-  call: Call,
+  call: ExtensionCall,
+  tasks: TaskSettings,
   input: { key: string; request: unknown; related: Record<string, unknown>; taskId: string },
 ): Promise<void> {
   const { method, params } = input.request as { method: string; params?: Record<string, unknown> };
   try {
     const meta = { ...(params?.['_meta'] as object | undefined), ...input.related };
-    const answer = await call.scope.request(method, { ...params, _meta: meta });
-    await call.core.tasks.store.signal(input.taskId, {
+    const answer = await call.request(method, { ...params, _meta: meta });
+    await tasks.store.signal(input.taskId, {
       kind: 'input',
       responses: { [input.key]: answer },
     });
   } catch (error) {
     // Not sent or not answered: a later tasks/result (or none) may send it again.
     unclaim(input.taskId, input.key);
-    call.core.report(error, `task ${input.taskId} input`);
+    tasks.report(error, `task ${input.taskId} input`);
   }
 }

@@ -1,7 +1,7 @@
 // MemoryTaskStore's limits: the per-owner quota every store keeps, and its own total, which
 // takes room from the owner holding the most tasks, never from the others.
 import { describe, expect, it } from 'vitest';
-import { expectPerOwnerQuota, quotaRecord } from '../../../test/helpers/task-store-quota.js';
+import { expectPerOwnerQuota, quotaRecord } from '../../../../test/helpers/task-store-quota.js';
 import { MemoryTaskStore } from './store.js';
 
 describe('MemoryTaskStore limits', () => {

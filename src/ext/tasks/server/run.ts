@@ -3,11 +3,11 @@
 // requests in `inputRequests`) until tasks/update brings the answers; tasks/cancel aborts its
 // signal; its outcome is stored: `completed` with the result (an `isError` result included),
 // `failed` with the JSON-RPC error of a protocol fault, `cancelled` when it was cancelled.
-import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors.js';
-import type * as Spec from '../../protocol/schema/2026-07-28.js';
-import type { TaskStatus } from '../../protocol/tasks.js';
-import { McpErrorCode } from '../../protocol/errors.js';
-import type { InputAsker } from '../context.js';
+import { ErrorCode, JsonRpcError } from '../../../jsonrpc/index.js';
+import type { Params } from '../../../jsonrpc/index.js';
+import type { Spec20260728 as Spec, TaskStatus } from '../../../protocol/index.js';
+import { McpErrorCode } from '../../../protocol/index.js';
+import type { ContextRedirect } from '../../../server/index.js';
 import type { TaskRecord, TaskSignal, TaskStore } from './store.js';
 import { TaskLimitError } from './store.js';
 
@@ -19,6 +19,8 @@ export interface TaskSettings {
   readonly pollIntervalMs: number;
   /** The tasks running in this process, held to the server's limits. */
   readonly running: RunningTasks;
+  /** Reports an error that does not reach the wire (the server's `onError`). */
+  report(error: unknown, where: string): void;
 }
 
 /**
@@ -127,7 +129,7 @@ function without(object: object, names: readonly string[]): Record<string, unkno
  * TaskRun drives one task in the process that runs it: the handler's input requests, the
  * signals other requests send, and the final status. Record writes are made in order.
  */
-export class TaskRun implements InputAsker {
+export class TaskRun implements ContextRedirect {
   readonly #store: TaskStore;
   readonly #running: RunningTasks;
   readonly #controller = new AbortController();
@@ -140,15 +142,13 @@ export class TaskRun implements InputAsker {
   #report: (error: unknown, where: string) => void;
 
   /** Runs the task `record` that {@link createTask} made with `settings`. */
-  constructor(
-    settings: TaskSettings,
-    record: TaskRecord,
-    report: (error: unknown, where: string) => void,
-  ) {
+  constructor(settings: TaskSettings, record: TaskRecord) {
     this.#store = settings.store;
     this.#running = settings.running;
     this.#record = record;
-    this.#report = report;
+    this.#report = (error, where) => {
+      settings.report(error, where);
+    };
     this.#unsubscribe = settings.store.subscribe(record.taskId, (signal) => {
       this.#receive(signal);
     });
@@ -179,6 +179,28 @@ export class TaskRun implements InputAsker {
     const inputRequests = { ...this.#record.inputRequests, [key]: input };
     this.#write({ status: 'input_required', inputRequests });
     return answered;
+  }
+
+  /** The task's id: the progress token of a handler whose request carried none. */
+  get progressToken(): string {
+    return this.#record.taskId;
+  }
+
+  /**
+   * A notification of the handler: its progress becomes the task's status message (the request
+   * that could carry notifications is answered); others have nowhere to go.
+   */
+  notify(method: string, params: Params): Promise<void> {
+    if (method === 'notifications/progress') {
+      const { progress, total, message } = params as {
+        progress?: number;
+        total?: number;
+        message?: string;
+      };
+      const of = total === undefined ? '' : `/${String(total)}`;
+      this.message(message ?? `${String(progress)}${of}`);
+    }
+    return Promise.resolve();
   }
 
   /** Sets the status message (a handler's progress message, say). */

@@ -2,9 +2,9 @@
 // the signals (cancel, input responses) from whichever process receives them to the process
 // that runs the task. MemoryTaskStore is the default, for one process; a shared store (a
 // database, Redis) lets any process answer tasks/get, tasks/update and tasks/cancel.
-import { ErrorCode, JsonRpcError } from '../../jsonrpc/errors.js';
-import type { DetailedTask } from '../../protocol/tasks.js';
-import { isTerminal } from '../../protocol/tasks.js';
+import { ErrorCode, JsonRpcError } from '../../../jsonrpc/index.js';
+import type { DetailedTask } from '../../../protocol/index.js';
+import { isTerminal } from '../../../protocol/index.js';
 
 /** A task as stored: what the wire shows, plus who may see it and when it goes. */
 export interface TaskRecord extends DetailedTask {
