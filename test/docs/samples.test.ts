@@ -3,6 +3,7 @@
 // references itself), with `strict` on, under `moduleResolution` nodenext and bundler.
 //
 // The rules a block follows:
+// - A block may be indented (inside a list item); its lines are read without that indent.
 // - A block is a module of its own. The names `server` (McpServer), `client` (Client) and
 //   `transport` (Transport) are declared for every block; a block that declares them shadows them.
 // - `<!-- sample-prelude: <code> -->` just before the fence (blank lines between allowed) is code the block needs but
@@ -59,10 +60,15 @@ function documents(): string[] {
 function extract(doc: string, samples: Sample[], skipped: Skipped[]): void {
   const lines = readFileSync(join(ROOT, doc), 'utf8').split('\n');
   for (let i = 0; i < lines.length; i++) {
-    if (!/^```(ts|typescript)\s*$/.test(lines[i] ?? '')) continue;
+    // A fence may be indented (a block inside a list item): its lines lose that indent.
+    const indent = /^( *)```(ts|typescript)\s*$/.exec(lines[i] ?? '')?.[1];
+    if (indent === undefined) continue;
     const start = i;
     const body: string[] = [];
-    for (i++; i < lines.length && !/^```\s*$/.test(lines[i] ?? ''); i++) body.push(lines[i] ?? '');
+    for (i++; i < lines.length && !/^ *```\s*$/.test(lines[i] ?? ''); i++) {
+      const line = lines[i] ?? '';
+      body.push(line.startsWith(indent) ? line.slice(indent.length) : line.trimStart());
+    }
     const where = `${doc}:${String(start + 1)}`;
     const optOut = OPT_OUT.exec(body[0] ?? '');
     if (optOut !== null) {
@@ -71,7 +77,7 @@ function extract(doc: string, samples: Sample[], skipped: Skipped[]): void {
     }
     let before = start - 1;
     while (before > 0 && (lines[before] ?? '').trim() === '') before--;
-    const prelude = PRELUDE.exec(lines[before] ?? '')?.[1];
+    const prelude = PRELUDE.exec((lines[before] ?? '').trim())?.[1];
     const head = prelude === undefined ? [] : [prelude];
     const name = `${doc.replace(/[/.]/g, '-')}-${String(start + 1)}.ts`;
     samples.push({
