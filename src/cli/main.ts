@@ -29,6 +29,11 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     summary: 'run a reference server (pingme, everything, sql, utilix, demo) or your own',
     load: () => import('./commands/serve.js'),
   },
+  dev: {
+    summary:
+      'serve a module (.ts or .js) while you write it: reloads on change, type errors, inspector',
+    load: () => import('./commands/dev.js'),
+  },
   info: {
     summary: 'show the negotiated era and revision, server identity, capabilities, instructions',
     load: () => import('./commands/info.js'),

@@ -3,12 +3,12 @@
 // module of the user's that exports an McpServer.
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Connectable } from '../protocol/index.js';
 import type { McpServerOptions } from '../server/index.js';
 import { McpServer } from '../server/index.js';
 import type { TasksOptions } from '../ext/tasks/index.js';
 import { CliError, UsageError } from './errors.js';
+import { importModule } from './load-module.js';
 import { version } from './version.js';
 
 /** A server ready to be connected to transports, and how to stop it. */
@@ -200,14 +200,15 @@ async function loadModule(path: string, cwd: string): Promise<Served> {
       `serve one of ${SERVER_NAMES.join(', ')}, or the path of a module that exports an McpServer`,
     );
   }
-  if (/\.[cm]?tsx?$/.test(file)) {
-    // Node 20 runs JavaScript only: a TypeScript module must be compiled, or loaded through tsx.
-    throw new UsageError(
-      `${path} is TypeScript, which node does not run as is`,
-      `compile it (tsc) and serve the .js file, or run the CLI under tsx: npx tsx <mcpkit>/dist/esm/src/cli/main.js serve ${path}`,
-    );
-  }
-  const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  const module = await importModule(file).catch((error: unknown) => {
+    // A module that does not compile or throws at start is the user's to fix, not "unexpected".
+    if (error instanceof CliError || missingPackage(error) !== undefined) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new CliError(`${path} failed to load: ${reason}`, {
+      hint: 'fix the module (--debug shows where it failed)',
+      cause: error,
+    });
+  });
   let exported = module['default'] ?? module['server'];
   if (typeof exported === 'function') exported = await (exported as () => unknown)();
   const served = asServed(exported, path);

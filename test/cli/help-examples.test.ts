@@ -37,8 +37,12 @@ const NOT_RUN: Record<string, string> = {
     'needs a person to open the URL; test/cli/oauth.test.ts drives the sign-in with $BROWSER',
   'mcpkit login --grant client_credentials --client-id my-agent https://mcp.example.com/mcp':
     'needs a registered client at an authorization server; test/cli/oauth.test.ts runs the grant against oidc-provider',
-  'mcpkit tasks list http://127.0.0.1:3000/mcp':
-    'lists 2025-11-25 tasks; the demo speaks 2026-07-28, which has no listing (test/cli/tasks.test.ts lists them on a 2025-11-25 server)',
+  'mcpkit dev src/server.ts':
+    'serves a module being written until stopped; test/cli/dev.test.ts runs it on a scratch project and edits the module',
+  'mcpkit dev src/server.ts --http 0 --no-inspect':
+    'serves a module being written until stopped; test/cli/dev.test.ts runs it on a scratch project and edits the module',
+  'mcpkit dev server.js --watch ../shared':
+    'serves a module being written until stopped; test/cli/dev.test.ts runs it on a scratch project and edits the module',
   'mcpkit tasks get http://127.0.0.1:3000/mcp 786512e2-9e0d-44bd-8f29-789f320fe840':
     'needs a task made before under that id; test/cli/tasks.test.ts follows one it made',
   'mcpkit tasks result http://127.0.0.1:3000/mcp 786512e2-9e0d-44bd-8f29-789f320fe840 --json':

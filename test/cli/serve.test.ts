@@ -29,11 +29,15 @@ describe('mcpkit serve', () => {
     },
   );
 
-  it('serve of a TypeScript module says to compile it or run under tsx', async () => {
-    const ran = await cli(['serve', join(FIXTURES, 'not-compiled.ts')]);
-    expect(ran.code).toBe(3);
-    expect(ran.stderr).toMatch(/not-compiled\.ts is TypeScript, which node does not run as is/);
-    expect(ran.stderr).toMatch(/hint: compile it \(tsc\).*npx tsx/);
+  it('serve of a TypeScript module runs it through tsx (an optional peer)', async () => {
+    const ran = await cli(['serve', join(FIXTURES, 'not-compiled.ts'), '--stdio'], {
+      input: `${JSON.stringify(INITIALIZE)}\n`,
+    });
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(JSON.parse(ran.stdout)).toMatchObject({
+      id: 1,
+      result: { serverInfo: { name: 'not-compiled' } },
+    });
   });
 
   it('serve pingme --stdio answers initialize, keeps stdout clean and exits at end of input', async () => {
