@@ -1,0 +1,165 @@
+// The MCP semantic conventions of OpenTelemetry (semantic-conventions-genai, docs/gen-ai/mcp.md,
+// status Development): span names, attributes and the classification of errors, the same for
+// the server side and the client side. No I/O, no OpenTelemetry import.
+import { JsonRpcError, LocalError } from '../../jsonrpc/index.js';
+
+/** Attribute names of the conventions. */
+export const Attr = {
+  method: 'mcp.method.name',
+  protocolVersion: 'mcp.protocol.version',
+  sessionId: 'mcp.session.id',
+  resourceUri: 'mcp.resource.uri',
+  requestId: 'jsonrpc.request.id',
+  errorType: 'error.type',
+  statusCode: 'rpc.response.status_code',
+  toolName: 'gen_ai.tool.name',
+  promptName: 'gen_ai.prompt.name',
+  operation: 'gen_ai.operation.name',
+  toolArguments: 'gen_ai.tool.call.arguments',
+  toolResult: 'gen_ai.tool.call.result',
+  networkTransport: 'network.transport',
+  networkProtocol: 'network.protocol.name',
+  serverAddress: 'server.address',
+  serverPort: 'server.port',
+} as const;
+
+/** The four histograms of the conventions (seconds). */
+export const Metric = {
+  clientOperation: 'mcp.client.operation.duration',
+  serverOperation: 'mcp.server.operation.duration',
+  clientSession: 'mcp.client.session.duration',
+  serverSession: 'mcp.server.session.duration',
+} as const;
+
+/** The bucket boundaries the conventions advise for the duration histograms (seconds). */
+export const DURATION_BUCKETS: readonly number[] = [
+  0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300,
+];
+
+/** Attributes of the operation histograms: the low-cardinality ones of a span. */
+export const METRIC_ATTRIBUTES: readonly string[] = [
+  Attr.method,
+  Attr.errorType,
+  Attr.statusCode,
+  Attr.toolName,
+  Attr.promptName,
+  Attr.operation,
+  Attr.protocolVersion,
+  Attr.networkTransport,
+  Attr.networkProtocol,
+  Attr.serverAddress,
+  Attr.serverPort,
+];
+
+export type Attributes = Record<string, string | number | boolean>;
+
+/** What telemetry records of tool calls beyond the defaults (both off: they may be sensitive). */
+export interface RecordingOptions {
+  /** Record `gen_ai.tool.call.arguments` (JSON). Default false. */
+  readonly toolArguments?: boolean;
+  /** Record `gen_ai.tool.call.result` (JSON) of successful calls. Default false. */
+  readonly toolResults?: boolean;
+  /** Put `mcp.resource.uri` in span names (high cardinality). Default false. */
+  readonly resourceUriInSpanName?: boolean;
+}
+
+const RESOURCE_METHODS = new Set([
+  'resources/read',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'notifications/resources/updated',
+]);
+
+/** At most this many characters of a recorded argument or result. */
+const MAX_RECORDED = 8192;
+
+/**
+ * The span name and the attributes the request's method and params give: `{method} {target}`,
+ * the target a tool's or prompt's name (a resource's URI only when asked).
+ */
+export function describe(
+  method: string,
+  params: Record<string, unknown>,
+  recording: RecordingOptions,
+): { name: string; attributes: Attributes } {
+  const attributes: Attributes = { [Attr.method]: method };
+  let target: string | undefined;
+  const name = params['name'];
+  if (method === 'tools/call' && typeof name === 'string') {
+    target = name;
+    attributes[Attr.toolName] = name;
+    attributes[Attr.operation] = 'execute_tool';
+    if (recording.toolArguments === true && params['arguments'] !== undefined) {
+      attributes[Attr.toolArguments] = json(params['arguments']);
+    }
+  } else if (method === 'prompts/get' && typeof name === 'string') {
+    target = name;
+    attributes[Attr.promptName] = name;
+  } else if (RESOURCE_METHODS.has(method) && typeof params['uri'] === 'string') {
+    attributes[Attr.resourceUri] = params['uri'];
+    if (recording.resourceUriInSpanName === true) target = params['uri'];
+  }
+  return { name: target === undefined ? method : `${method} ${target}`, attributes };
+}
+
+/** What an answered request's result adds: `error.type = tool_error` for an `isError` tools/call. */
+export function resultAttributes(
+  operation: { readonly method: string; readonly attributes: Attributes },
+  result: unknown,
+  recording: RecordingOptions,
+): boolean {
+  const { method, attributes } = operation;
+  if (method !== 'tools/call' || typeof result !== 'object' || result === null) return false;
+  if ((result as { isError?: unknown }).isError === true) {
+    attributes[Attr.errorType] = 'tool_error';
+    return true;
+  }
+  if (recording.toolResults === true) attributes[Attr.toolResult] = json(result);
+  return false;
+}
+
+/**
+ * How a failed request is recorded: a JSON-RPC error by its code (`error.type` and
+ * `rpc.response.status_code`), a LocalError by its code (`REQUEST_TIMEOUT`, …), any other Error
+ * by its name (`_OTHER` for a plain Error).
+ */
+export function errorAttributes(error: unknown, attributes: Attributes): string | undefined {
+  if (error instanceof JsonRpcError) {
+    const code = String(error.code);
+    attributes[Attr.errorType] = code;
+    attributes[Attr.statusCode] = code;
+    return error.message;
+  }
+  if (error instanceof LocalError) {
+    attributes[Attr.errorType] = error.code;
+    return error.message;
+  }
+  if (error instanceof Error) {
+    attributes[Attr.errorType] = error.name === 'Error' ? '_OTHER' : error.name;
+    return error.message;
+  }
+  attributes[Attr.errorType] = '_OTHER';
+  return undefined;
+}
+
+/** The subset of `attributes` the histograms take. */
+export function metricAttributes(attributes: Attributes): Attributes {
+  const picked: Attributes = {};
+  for (const key of METRIC_ATTRIBUTES) {
+    const value = attributes[key];
+    if (value !== undefined) picked[key] = value;
+  }
+  return picked;
+}
+
+function json(value: unknown): string {
+  let text: string;
+  try {
+    // undefined for a function or a symbol, whatever the type says.
+    const stringify = JSON.stringify as (value: unknown) => string | undefined;
+    text = stringify(value) ?? 'null';
+  } catch {
+    return '"(not serializable)"';
+  }
+  return text.length > MAX_RECORDED ? `${text.slice(0, MAX_RECORDED)}…` : text;
+}
