@@ -82,6 +82,17 @@ describe.concurrent('mcpkit info, list, call over stdio', () => {
     expect(templates.stdout).toBe('(no templates)\n');
   });
 
+  it('list warns when a kind trails the command after --, and still lists tools', async () => {
+    const ran = await cli(['list', '--', ...FIXTURE, 'resources']);
+    expect(ran.code).toBe(0);
+    expect(ran.stderr).toContain(
+      `mcpkit list: warning: "resources" after -- is an argument of the server's command, so this lists tools\nhint: to list resources, put it before --: mcpkit list resources -- ${FIXTURE.join(' ')}\n`,
+    );
+    expect(ran.stdout).toMatch(/^echo\s/m);
+    const before = await cli(['list', 'resources', '--', ...FIXTURE]);
+    expect(before.stderr).not.toContain('warning');
+  });
+
   it('list exits 3 for an unknown kind', async () => {
     const ran = await cli(['list', 'widgets', '--', ...FIXTURE]);
     expect(ran.code).toBe(3);

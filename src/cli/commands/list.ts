@@ -9,6 +9,7 @@ import { CliError, UsageError } from '../errors.js';
 import type { Io } from '../io.js';
 import type { Style } from '../output.js';
 import { columns, firstLine, table, writeJson } from '../output.js';
+import type { Target } from '../target.js';
 import { singleTarget, withSession } from '../target.js';
 
 /** The --help text. */
@@ -44,6 +45,20 @@ const KINDS = {
 
 type Kind = (typeof KINDS)[keyof typeof KINDS];
 
+/**
+ * `mcpkit list -- node server.js resources` gives `resources` to the server's command and lists
+ * tools: said on stderr (the listing goes on), with the order that lists what was meant.
+ */
+function warnKindAfterDash(ctx: CommandContext, target: Target, kindGiven: boolean): void {
+  if (kindGiven || target.kind !== 'command') return;
+  const last = target.args.at(-1);
+  if (last === undefined || !(last in KINDS) || last === 'tools') return;
+  const command = [target.command, ...target.args.slice(0, -1)].join(' ');
+  ctx.io.stderr.write(
+    `${ctx.style.yellow(`mcpkit list: warning: "${last}" after -- is an argument of the server's command, so this lists tools`)}\nhint: to list ${last}, put it before --: mcpkit list ${last} -- ${command}\n`,
+  );
+}
+
 /** Runs `mcpkit list`. */
 export function run(args: readonly string[], io: Io): Promise<number> {
   const options = { tool: { type: 'string' } } as const;
@@ -59,6 +74,7 @@ export function run(args: readonly string[], io: Io): Promise<number> {
     }
     const [word = 'tools', ...extra] = rest;
     noMoreArguments(extra);
+    warnKindAfterDash(ctx, target, rest.length > 0);
     const kind = (KINDS as Record<string, Kind | undefined>)[word];
     if (kind === undefined) {
       throw new UsageError(
