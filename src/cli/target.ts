@@ -249,7 +249,10 @@ export async function openSession(target: Target, options: OpenOptions): Promise
     client,
     target,
     stderrShown: showStderr,
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      if (!showNoise && !common.quiet) tellNoise(io, style, noise);
+    },
     explain: (error) => withNoise(error, noise),
     transportName: () =>
       target.kind === 'command'
@@ -265,6 +268,19 @@ interface StdoutNoise {
   lines: number;
   /** The start of the first such line, as the transport quoted it. */
   first: string | undefined;
+  /** Whether an error's hint named them already. */
+  told?: boolean;
+}
+
+/** The one-line notice of dropped stdout lines, when a command ends and nothing said so yet. */
+function tellNoise(io: Io, style: Style, noise: StdoutNoise): void {
+  if (noise.lines === 0 || noise.told === true) return;
+  noise.told = true;
+  const lines =
+    noise.lines === 1 ? '1 non-JSON stdout line' : `${String(noise.lines)} non-JSON stdout lines`;
+  io.stderr.write(
+    `${style.dim(`note: ${lines} of the server dropped (first: ${JSON.stringify(noise.first)}); a stdio server writes only protocol messages to stdout (--trace shows them)`)}\n`,
+  );
 }
 
 /**
@@ -273,6 +289,7 @@ interface StdoutNoise {
  */
 function withNoise(error: unknown, noise: StdoutNoise): unknown {
   if (noise.lines === 0 || !(error instanceof LocalError)) return error;
+  noise.told = true;
   const lines = noise.lines === 1 ? '1 line' : `${String(noise.lines)} lines`;
   return new CliError(error.message, {
     hint: `the server wrote ${lines} to stdout that ${noise.lines === 1 ? 'is' : 'are'} not JSON-RPC (first: ${JSON.stringify(noise.first)}); a stdio server must write only protocol messages to stdout and log to stderr (--trace shows them)`,

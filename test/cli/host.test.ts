@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, cli, json, spawnCli, waitFor } from './run-cli.js';
+import { BIN, DIST, ROOT, cli, json, spawnCli, waitFor } from './run-cli.js';
 
 const require = createRequire(import.meta.url);
 const EVERYTHING = [
@@ -93,6 +93,37 @@ describe.concurrent('mcpkit as a host', () => {
     );
     expect(plain.stderr).not.toContain('server stdout (not JSON-RPC, dropped)');
     expect(traced.stderr).toContain('server stdout (not JSON-RPC, dropped): Starting my server...');
+  });
+
+  it('says in one line how many non-JSON stdout lines it dropped when the command succeeds', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcpkit-noisy-'));
+    const noisy = join(dir, 'noisy.mjs');
+    const fixture = pathToFileURL(join(ROOT, 'test/cli/fixtures/server.mjs')).href;
+    const stdio = pathToFileURL(join(DIST, 'esm/src/transports/stdio/index.js')).href;
+    writeFileSync(
+      noisy,
+      [
+        "console.log('Starting my server...');",
+        "console.log('Listening on stdio');",
+        `const { default: createFixtureServer } = await import(${JSON.stringify(fixture)});`,
+        `const { createStdioServerTransport } = await import(${JSON.stringify(stdio)});`,
+        'await createFixtureServer().connect(createStdioServerTransport());',
+        '',
+      ].join('\n'),
+    );
+    const [plain, quiet, traced] = await Promise.all([
+      cli(['list', '--', 'node', noisy]),
+      cli(['list', '--quiet', '--', 'node', noisy]),
+      cli(['list', '--trace', '--', 'node', noisy]),
+    ]);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toMatch(/^echo\s/m);
+    const notice =
+      /note: 2 non-JSON stdout lines of the server dropped \(first: "Starting my server\.\.\."\)/g;
+    expect(plain.stderr.match(notice)).toHaveLength(1);
+    expect(quiet.stderr).not.toContain('non-JSON');
+    expect(traced.stderr).toContain('server stdout (not JSON-RPC, dropped): Listening on stdio');
+    expect(traced.stderr).not.toContain('note: 2 non-JSON');
   });
 
   describe('over a legacy HTTP+SSE server', () => {
