@@ -5,12 +5,14 @@ import { closest } from './did-you-mean.js';
 import { CliError } from './errors.js';
 
 /**
- * The JSON-RPC codes servers answer an unknown name with: invalid params, and resource not found
- * (legacy revisions).
+ * The JSON-RPC codes servers answer an unknown name with: invalid params, resource not found
+ * (legacy revisions), and method not found, which some third-party servers use (fastmcp answers
+ * an unknown tool with -32601).
  */
 const UNKNOWN_CODES: ReadonlySet<number> = new Set([
   McpErrorCode.InvalidParams,
   McpErrorCode.ResourceNotFound,
+  McpErrorCode.MethodNotFound,
 ]);
 
 /** What the CLI asks for by name, and the listing that shows the names. */
@@ -40,7 +42,12 @@ export async function explainUnknownName(
   if (names === undefined || names.includes(name)) return error;
   const near = closest(name, names);
   const listing = LISTING[kind];
-  return new CliError(`the server has no ${kind} "${name}"`, {
+  // -32601 says the method is unknown, and the method is known: name the shape, not a mystery.
+  const shape =
+    error.code === McpErrorCode.MethodNotFound
+      ? ` (it answered -32601 "${error.message}", its way of saying so; the spec's code is -32602)`
+      : '';
+  return new CliError(`the server has no ${kind} "${name}"${shape}`, {
     hint:
       near === undefined
         ? `${listing} shows the ${kind}s it has`

@@ -1,11 +1,13 @@
 // The client commands against the fixture server over stdio: golden --json outputs of info,
 // list and call, exit codes, rendering, progress and logs without a terminal, elicitation, and
 // the --trace line format.
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
+  DIST,
   FIXTURE,
   cli,
   collect,
@@ -156,6 +158,33 @@ describe.concurrent('mcpkit info, list, call over stdio', () => {
     expect(ran.code).toBe(2);
     expect(ran.stderr).toBe(
       'mcpkit call: the server has no tool "nope"\nhint: mcpkit list shows the tools it has\n',
+    );
+  });
+
+  it("call explains a third-party server's -32601 for an unknown tool (fastmcp's shape)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mcpkit-32601-'));
+    const script = join(dir, 'server.mjs');
+    const dist = (path: string) => JSON.stringify(pathToFileURL(join(DIST, path)).href);
+    await writeFile(
+      script,
+      [
+        `const { McpServer, JsonRpcError } = await import(${dist('esm/src/server/index.js')});`,
+        `const { createStdioServerTransport } = await import(${dist('esm/src/transports/stdio/index.js')});`,
+        "const server = new McpServer({ name: 'fastmcp-like', version: '1.0.0' });",
+        "server.tool({ name: 'echo' }, () => 'echo');",
+        'server.use(async (ctx, next) => {',
+        "  if (ctx.method === 'tools/call' && ctx.params.name !== 'echo')",
+        '    throw new JsonRpcError(-32601, `Unknown tool: ${ctx.params.name}`);',
+        '  return await next();',
+        '});',
+        'await server.connect(createStdioServerTransport());',
+        '',
+      ].join('\n'),
+    );
+    const ran = await cli(['call', 'ecko', '--', 'node', script]);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toBe(
+      'mcpkit call: the server has no tool "ecko" (it answered -32601 "Unknown tool: ecko", its way of saying so; the spec\'s code is -32602)\nhint: did you mean "echo"? (mcpkit list shows them all)\n',
     );
   });
 
