@@ -159,6 +159,15 @@ class OAuth implements OAuthClient {
   }
 
   #discover(metadataUrl: string | undefined): Promise<Discovered> {
+    const known = this.#options.authorizationServer;
+    if (known !== undefined) {
+      return Promise.resolve({
+        resource: undefined,
+        scopesSupported: undefined,
+        dpop: false,
+        server: known,
+      });
+    }
     return discover(this.#http, this.serverUrl, metadataUrl);
   }
 

@@ -135,6 +135,11 @@ export interface OAuthClientOptions {
   /** Scopes to request instead of what the server asks for. */
   readonly scope?: string;
   /**
+   * The authorization server's metadata when it is known ahead (an OpenAPI document's
+   * `tokenUrl`, say): discovery is skipped and no `resource` is requested.
+   */
+  readonly authorizationServer?: AuthorizationServerMetadata;
+  /**
    * DPoP (RFC 9449): `'auto'` (default) binds tokens when the authorization server supports
    * ES256 proofs and the `jose` package is installed; `true` requires it; `false` never.
    */
