@@ -27,6 +27,7 @@ const EXPECTED: Record<string, string[]> = {
   './validators/ajv': ['createAjvValidator'],
   './skills': ['skills', 'skillsClient', 'parseSkillFile', 'FrontmatterError'],
   './apps': ['apps', 'appsClient', 'viewCsp', 'toolUi', 'declaresApps'],
+  './openapi': ['openApiServer', 'createOpenApiServer', 'loadDocument', 'generateTools'],
   './auth': ['createJwtVerifier', 'AuthError'],
   './gateway': ['Gateway', 'parseGatewayConfig', 'Upstream'],
   './host': ['Host', 'createAnthropicAdapter', 'createOpenAiAdapter', 'ModelError'],

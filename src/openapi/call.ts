@@ -1,0 +1,286 @@
+// A tool call as the HTTP request its operation describes, and the answer as a tool result:
+// JSON to structuredContent and compact text, text as text, images as images, other bytes
+// described; HTTP errors as isError results with the status and the API's own message.
+import { compileJsonSchema } from '../protocol/index.js';
+import type { Authenticator } from './auth.js';
+import { isJsonMediaType } from './generate.js';
+import type { HttpResponse, SendOptions } from './http.js';
+import { HttpFailure, send } from './http.js';
+import { headerValue, pathValue, queryPairs } from './serialize.js';
+import type { ToolPlan } from './types.js';
+
+/** How calls reach the API. */
+export interface CallSettings {
+  readonly baseUrl: URL;
+  readonly auth: Authenticator;
+  readonly http: Omit<SendOptions, 'credentialed' | 'signal' | 'trustedHost'>;
+  /** Most characters of text in one result; the rest is cut with a note. */
+  readonly maxTextChars: number;
+  /** Headers sent with every request (configuration, never the model). */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** A tool result (the server's `ToolResult` shape, structured or not). */
+export interface CallResult {
+  content: ({ type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string })[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+type Json = Record<string, unknown>;
+
+const checks = new WeakMap<object, ReturnType<typeof compileJsonSchema>>();
+
+/** Calls the operation of `plan` with `args`; failures come back as isError results. */
+export async function callOperation(
+  plan: ToolPlan,
+  args: Json,
+  { settings, signal }: { settings: CallSettings; signal?: AbortSignal | undefined },
+): Promise<CallResult> {
+  const values = { ...args, ...plan.fixed };
+  let response: HttpResponse;
+  try {
+    const url = buildUrl(plan, values, settings.baseUrl);
+    const applied = await settings.auth.apply(plan, url);
+    for (const pair of applied.query) url.search += `${url.search === '' ? '' : '&'}${pair}`;
+    const headers: Record<string, string> = {
+      accept: 'application/json, */*;q=0.8',
+      ...settings.headers,
+      ...paramHeaders(plan, values, applied.cookies),
+      ...applied.headers,
+    };
+    const body = await buildBody(plan, values, headers);
+    const credentialed =
+      applied.credentialed ||
+      Object.keys(settings.headers).some((name) =>
+        /^(authorization|cookie|x-api-key)$/i.test(name),
+      );
+    response = await send(
+      { method: plan.operation.method, url, headers, ...(body === undefined ? {} : { body }) },
+      {
+        ...settings.http,
+        credentialed,
+        trustedHost: settings.baseUrl.host,
+        signal,
+      },
+    );
+  } catch (error) {
+    if (error instanceof HttpFailure || error instanceof ArgumentError)
+      return failure(error.message);
+    throw error;
+  }
+  return toResult(plan, response, settings.maxTextChars);
+}
+
+/** Arguments that cannot make a request (a missing path value, bad base64). */
+class ArgumentError extends Error {}
+
+function failure(text: string): CallResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+function buildUrl(plan: ToolPlan, values: Json, baseUrl: URL): URL {
+  let path = plan.operation.path;
+  const query: string[] = [];
+  for (const parameter of plan.parameters) {
+    const value = values[parameter.key];
+    if (parameter.in === 'path') {
+      if (value === undefined) throw new ArgumentError(`"${parameter.key}" is required`);
+      path = path.split(`{${parameter.name}}`).join(pathValue(parameter, value));
+    } else if (parameter.in === 'query' && value !== undefined) {
+      query.push(...queryPairs(parameter, value));
+    }
+  }
+  const base = baseUrl.href.replace(/\/+$/, '');
+  const url = new URL(`${base}${path}`);
+  if (query.length > 0) url.search = query.join('&');
+  return url;
+}
+
+function paramHeaders(plan: ToolPlan, values: Json, authCookies: string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const cookies = [...authCookies];
+  for (const parameter of plan.parameters) {
+    const value = values[parameter.key];
+    if (value === undefined) continue;
+    if (parameter.in === 'header')
+      headers[parameter.name.toLowerCase()] = headerValue(parameter, value);
+    if (parameter.in === 'cookie') {
+      cookies.push(`${parameter.name}=${encodeURIComponent(headerValue(parameter, value))}`);
+    }
+  }
+  if (cookies.length > 0) headers['cookie'] = cookies.join('; ');
+  return headers;
+}
+
+async function buildBody(
+  plan: ToolPlan,
+  values: Json,
+  headers: Record<string, string>,
+): Promise<Uint8Array | undefined> {
+  const body = plan.body;
+  if (body === undefined) return undefined;
+  const value = values[body.key];
+  if (value === undefined) return undefined;
+  const { mediaType } = body;
+  if (isJsonMediaType(mediaType)) {
+    headers['content-type'] = mediaType;
+    return Buffer.from(JSON.stringify(value));
+  }
+  if (mediaType === 'application/x-www-form-urlencoded') {
+    headers['content-type'] = mediaType;
+    return Buffer.from(new URLSearchParams(formEntries(value)).toString());
+  }
+  if (mediaType === 'multipart/form-data') {
+    const form = new FormData();
+    for (const [field, item] of Object.entries(isObject(value) ? value : {})) {
+      if (body.files.includes(field) && typeof item === 'string') {
+        form.append(field, new Blob([new Uint8Array(base64(item, field))]), field);
+      } else form.append(field, typeof item === 'string' ? item : JSON.stringify(item));
+    }
+    const encoded = new Response(form);
+    headers['content-type'] = encoded.headers.get('content-type') ?? mediaType;
+    return new Uint8Array(await encoded.arrayBuffer());
+  }
+  headers['content-type'] = mediaType;
+  if (mediaType.startsWith('text/')) return Buffer.from(scalar(value));
+  return base64(scalar(value), body.key);
+}
+
+function base64(text: string, field: string): Buffer {
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(text.replace(/\s+/g, ''))) {
+    throw new ArgumentError(`"${field}" must be base64-encoded`);
+  }
+  return Buffer.from(text, 'base64');
+}
+
+function formEntries(value: unknown): [string, string][] {
+  if (!isObject(value)) return [];
+  return Object.entries(value).flatMap(([key, item]): [string, string][] =>
+    Array.isArray(item)
+      ? item.map((one): [string, string] => [key, scalar(one)])
+      : item === undefined
+        ? []
+        : [[key, scalar(item)]],
+  );
+}
+
+function scalar(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function mediaTypeOf(response: HttpResponse): string {
+  const header = response.headers['content-type'] ?? '';
+  return (header.split(';')[0] ?? '').trim().toLowerCase();
+}
+
+function cut(text: string, max: number, truncated: boolean): string {
+  if (text.length <= max && !truncated) return text;
+  const kept = text.slice(0, max);
+  const more = truncated ? 'more' : `${String(text.length - max)} more characters`;
+  return `${kept}\n… [cut: ${more}; ask for less, e.g. a smaller page or narrower filters]`;
+}
+
+function toResult(plan: ToolPlan, response: HttpResponse, maxChars: number): CallResult {
+  const type = mediaTypeOf(response);
+  if (response.status >= 400) return failure(errorText(response, type));
+  if (isJsonMediaType(type) && !response.truncated) {
+    const text = response.body.toString('utf8');
+    let data: unknown;
+    try {
+      data = text.trim() === '' ? null : JSON.parse(text);
+    } catch {
+      return { content: [{ type: 'text', text: cut(text, maxChars, false) }] };
+    }
+    return jsonResult(plan, data, maxChars);
+  }
+  if (type.startsWith('image/') && !response.truncated) {
+    return { content: [{ type: 'image', data: response.body.toString('base64'), mimeType: type }] };
+  }
+  const textual = type === '' || type.startsWith('text/') || /xml|json|yaml|csv/.test(type);
+  const text = textual
+    ? cut(response.body.toString('utf8'), maxChars, response.truncated)
+    : `${String(response.body.byteLength)}${response.truncated ? '+' : ''} bytes of ${type || 'data'} (HTTP ${String(response.status)})`;
+  return noStructure(
+    plan,
+    text === '' ? `HTTP ${String(response.status)} ${response.statusText}` : text,
+  );
+}
+
+/**
+ * A success without JSON. A tool with an output schema must answer structured content: an
+ * empty one where the schema allows it, else the text as an error (the API broke its word).
+ */
+function noStructure(plan: ToolPlan, text: string): CallResult {
+  const schema = plan.outputSchema;
+  if (schema === undefined) return { content: [{ type: 'text', text }] };
+  const empty = plan.output?.wrapped === true ? { result: null } : {};
+  if (checkOf(schema)(empty).valid) {
+    return { content: [{ type: 'text', text }], structuredContent: empty };
+  }
+  return failure(`The API answered without the JSON its description promises: ${text}`);
+}
+
+function checkOf(schema: object): ReturnType<typeof compileJsonSchema> {
+  let check = checks.get(schema);
+  if (check === undefined) {
+    check = compileJsonSchema(schema as Json);
+    checks.set(schema, check);
+  }
+  return check;
+}
+
+function jsonResult(plan: ToolPlan, data: unknown, maxChars: number): CallResult {
+  const text = cut(JSON.stringify(data), maxChars, false);
+  const schema = plan.outputSchema;
+  if (schema === undefined) return { content: [{ type: 'text', text }] };
+  const structured = plan.output?.wrapped === true ? { result: data } : data;
+  const checked = checkOf(schema)(structured);
+  if (!isObject(structured) || !checked.valid) {
+    const why = checked.issues[0]?.message ?? 'not an object';
+    return failure(
+      `The API answered, but not as its description says (${why}), so there is no structured result. Its answer: ${text}`,
+    );
+  }
+  return { content: [{ type: 'text', text }], structuredContent: structured };
+}
+
+/** "HTTP 404 Not Found: <the API's message>". */
+function errorText(response: HttpResponse, type: string): string {
+  const head = `HTTP ${String(response.status)}${response.statusText === '' ? '' : ` ${response.statusText}`}`;
+  const text = response.body.toString('utf8');
+  if (isJsonMediaType(type) || /problem\+json/.test(type)) {
+    try {
+      const data = JSON.parse(text) as unknown;
+      const message = isObject(data) ? messageOf(data) : undefined;
+      if (message !== undefined) return `${head}: ${message}`;
+    } catch {
+      // not JSON after all: the text below
+    }
+  }
+  const trimmed = text.replace(/\s+/g, ' ').trim().slice(0, 1000);
+  return trimmed === '' ? head : `${head}: ${trimmed}`;
+}
+
+function messageOf(data: Json): string | undefined {
+  const parts: string[] = [];
+  for (const key of ['message', 'error_description', 'error', 'detail', 'title']) {
+    const value = data[key];
+    if (typeof value === 'string' && value !== '') {
+      parts.push(value);
+      break;
+    }
+    if (isObject(value) && typeof value['message'] === 'string') {
+      parts.push(value['message']);
+      break;
+    }
+  }
+  if (Array.isArray(data['errors']) && data['errors'].length > 0) {
+    parts.push(JSON.stringify(data['errors']).slice(0, 800));
+  }
+  return parts.length === 0 ? JSON.stringify(data).slice(0, 1000) : parts.join(' ');
+}
