@@ -40,14 +40,32 @@ export interface PgliteOptions {
   maxWaiting?: number | undefined;
 }
 
+/** The package the embedded database needs. */
+export const PGLITE_PACKAGE = '@electric-sql/pglite';
+
 function resolvePglite(): string {
   try {
-    return createRequire(import.meta.url).resolve('@electric-sql/pglite');
+    return createRequire(import.meta.url).resolve(PGLITE_PACKAGE);
   } catch (error) {
-    throw new Error(
-      'the embedded database needs the @electric-sql/pglite package (npm install @electric-sql/pglite), or give a PostgreSQL databaseUrl',
-      { cause: error },
+    // Said as a failed import says it (ERR_MODULE_NOT_FOUND, "Cannot find package"), so that
+    // `mcpkit serve` names the missing peer as it names every other one.
+    throw Object.assign(
+      new Error(
+        `Cannot find package '${PGLITE_PACKAGE}': the embedded database needs it (npm install ${PGLITE_PACKAGE}), or give a PostgreSQL databaseUrl`,
+        { cause: error },
+      ),
+      { code: 'ERR_MODULE_NOT_FOUND' },
     );
+  }
+}
+
+/** Whether PGlite can be loaded (without loading it). */
+export function pgliteInstalled(): boolean {
+  try {
+    createRequire(import.meta.url).resolve(PGLITE_PACKAGE);
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -12,7 +12,7 @@ import type { Limits } from './features.js';
 import { catalogOf, dialectOf, registerSqlFeatures } from './features.js';
 import { DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT_MS, MAX_ROWS_LIMIT } from './logic.js';
 import { isMysqlUrl, openMysql } from './mysql.js';
-import { startPglite } from './pglite.js';
+import { PGLITE_PACKAGE, pgliteInstalled, startPglite } from './pglite.js';
 import { startPostgres } from './postgres.js';
 
 export { SqlError } from './adapter.js';
@@ -114,6 +114,16 @@ export async function openDatabase(options: SqlServerOptions = {}): Promise<SqlA
     onError,
   });
   return createAdapter(source, { kind: 'pglite', schema, role: options.role });
+}
+
+/**
+ * The optional package the database of `options` needs and cannot load: `@electric-sql/pglite`
+ * for the embedded one when it is not installed; else undefined (PostgreSQL's and MySQL's
+ * drivers are checked when they open).
+ */
+export function missingDatabasePackage(options: SqlServerOptions = {}): string | undefined {
+  if (options.databaseUrl !== undefined || options.adapter !== undefined) return undefined;
+  return pgliteInstalled() ? undefined : PGLITE_PACKAGE;
 }
 
 /** Checks the limits of `options` and fills their defaults. */

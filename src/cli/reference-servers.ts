@@ -154,23 +154,33 @@ async function loadDemo(context: Parameters<typeof loadServer>[1]): Promise<Serv
     import('../../servers/sql/server.js'),
     import('../../servers/utilix/server.js'),
   ]);
+  // Without PGlite (an optional peer) the demo serves the rest and says what the sql tools need,
+  // in the words `serve sql` uses, rather than list tools that could only fail.
+  const missing = sql.missingDatabasePackage({ databaseUrl: databaseUrl(env) });
+  if (missing !== undefined) {
+    context.warn?.(
+      `demo: serving without the sql tools: they need the package "${missing}", which is not installed; install it beside mcpkit: npm install ${missing}`,
+    );
+  }
   const server = new McpServer(
     { name: 'demo', title: 'mcpkit demo (pingme + everything + sql + utilix)', version: version() },
     {
       instructions:
         'Four reference servers in one. PingME checks the connection. The everything tools each ' +
-        'demonstrate one MCP feature; its resources live under demo://. list_tables, ' +
-        'describe_table and query read a small shop database (read-only SQL). ' +
+        'demonstrate one MCP feature; its resources live under demo://. ' +
+        (missing === undefined
+          ? 'list_tables, describe_table and query read a small shop database (read-only SQL). '
+          : '') +
         'check_ssl_certificate, format_json and validate_email are utilities.',
       ...serverOptions,
     },
   );
-  // The database opens in the background: the endpoint answers at once.
+  // The database opens on first use: the endpoint answers at once.
   const tour = everything.registerEverything(server);
   const registered = [
     pingme.registerPingme(server),
     tour,
-    sql.registerSql(server, { databaseUrl: databaseUrl(env) }),
+    ...(missing === undefined ? [sql.registerSql(server, { databaseUrl: databaseUrl(env) })] : []),
     utilix.registerUtilix(server, { targets: await utilixTargets(context) }),
   ];
   await tour.ready;

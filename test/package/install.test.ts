@@ -67,6 +67,15 @@ describe.skipIf(!hasDist)('the packed package, installed outside the repository'
     if (scratch !== '') rmSync(scratch, { recursive: true, force: true });
   });
 
+  /** Installs optional peers into the scratch app (links to this checkout's copies). */
+  async function linkPeers(peers: readonly string[]): Promise<void> {
+    for (const peer of peers) {
+      if (existsSync(join(app, 'node_modules', peer))) continue;
+      await run('mkdir', ['-p', join(app, 'node_modules', peer, '..')]);
+      symlinkSync(join(ROOT, 'node_modules', peer), join(app, 'node_modules', peer));
+    }
+  }
+
   it('ships README, LICENSE, the docs README links to, every export and bin, and no tests', () => {
     const paths = new Set(packed.files.map((file) => file.path));
     expect(paths).toContain('README.md');
@@ -137,11 +146,61 @@ describe.skipIf(!hasDist)('the packed package, installed outside the repository'
     expect(ran.stderr).toContain('npm install mysql2');
   }, 30_000);
 
-  it('serves the demo with the optional peers installed, and the database on first use', async () => {
-    for (const peer of ['zod', '@electric-sql/pglite']) {
-      await run('mkdir', ['-p', join(app, 'node_modules', peer, '..')]);
-      symlinkSync(join(ROOT, 'node_modules', peer), join(app, 'node_modules', peer));
+  it('says that `serve sql` on the embedded database needs PGlite when it is missing', async () => {
+    const child = spawn(bin, ['serve', 'sql'], {
+      cwd: app,
+      env: { ...process.env, DATABASE_URL: '' },
+    });
+    child.stdin.end();
+    const ran = await collect(child);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain(
+      'sql needs the package "@electric-sql/pglite", which is not installed',
+    );
+    expect(ran.stderr).toContain('npm install @electric-sql/pglite');
+    expect(ran.stderr).not.toContain('unexpected error');
+  }, 30_000);
+
+  it('serves the demo without PGlite without the sql tools, and says so in the same words', async () => {
+    await linkPeers(['zod']);
+    const child = spawn(bin, ['serve', 'demo', '--http', '127.0.0.1:0'], {
+      cwd: app,
+      env: { ...process.env, DATABASE_URL: '' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    try {
+      let text = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stderr.on('data', (chunk: Buffer) => {
+          text += chunk.toString();
+          const found = /serving at (http:\/\/\S+)/.exec(text);
+          if (found?.[1] !== undefined) resolve(found[1]);
+        });
+        child.on('exit', (code) => {
+          reject(new Error(`exited ${String(code)}: ${text}`));
+        });
+      });
+      expect(text).toContain(
+        'serving without the sql tools: they need the package "@electric-sql/pglite", which is not installed',
+      );
+      expect(text).toContain('npm install @electric-sql/pglite');
+      const client = new Client({ name: 'installed', version: '1.0.0' });
+      await client.connect(createStreamableHttpClientTransport(url));
+      try {
+        const names = (await client.listTools()).map((tool) => tool.name);
+        expect(names).toContain('PingME');
+        expect(names).not.toContain('query');
+        expect(names).not.toContain('list_tables');
+      } finally {
+        await client.close();
+      }
+    } finally {
+      child.kill('SIGTERM');
     }
+  }, 60_000);
+
+  it('serves the demo with the optional peers installed, and the database on first use', async () => {
+    await linkPeers(['zod', '@electric-sql/pglite']);
     const child = spawn(bin, ['serve', 'demo', '--http', '127.0.0.1:0'], {
       cwd: app,
       stdio: ['ignore', 'ignore', 'pipe'],
