@@ -18,6 +18,18 @@ export interface Served {
   readonly server: Connectable;
   /** Closes every session and what the server holds (timers, databases). Idempotent. */
   close(): Promise<void>;
+  /** A module's factory was given the shared options ({@link ModuleOptions}). */
+  readonly tookOptions?: boolean;
+}
+
+/**
+ * What `mcpkit serve` gives a module's factory, as it gives the reference servers: the
+ * McpServer options (`stateSecret` from --state-secret, the change bus with --redis) and the
+ * tasks extension's options (the Redis task store with --redis). Each is `{}` when not set.
+ */
+export interface ModuleOptions {
+  readonly server: McpServerOptions;
+  readonly tasks: TasksOptions;
 }
 
 /** The names `mcpkit serve` knows. */
@@ -110,7 +122,10 @@ async function loadServerOrModule(
     case 'demo':
       return loadDemo(context);
     default:
-      return loadModule(nameOrPath, context.cwd);
+      return loadModule(nameOrPath, context.cwd, {
+        server: context.server ?? {},
+        tasks: context.tasks ?? {},
+      });
   }
 }
 
@@ -196,9 +211,9 @@ async function loadDemo(context: Parameters<typeof loadServer>[1]): Promise<Serv
 
 /**
  * Loads a module that exports an McpServer as `default` or `server`: the server itself, a
- * factory returning one (possibly async), or a `{ server, close }` object.
+ * factory returning one (possibly async; called with `options`), or a `{ server, close }` object.
  */
-async function loadModule(path: string, cwd: string): Promise<Served> {
+async function loadModule(path: string, cwd: string, options: ModuleOptions): Promise<Served> {
   const file = resolve(cwd, path);
   const found = await stat(file).then(
     (info) => info.isFile(),
@@ -220,7 +235,8 @@ async function loadModule(path: string, cwd: string): Promise<Served> {
     });
   });
   let exported = module['default'] ?? module['server'];
-  if (typeof exported === 'function') exported = await (exported as () => unknown)();
+  const factory = typeof exported === 'function';
+  if (factory) exported = await (exported as (given: ModuleOptions) => unknown)(options);
   const served = asServed(exported, path);
   if (served === undefined) {
     throw new CliError(`${path} exports no McpServer`, {
@@ -228,7 +244,7 @@ async function loadModule(path: string, cwd: string): Promise<Served> {
       exitCode: 3,
     });
   }
-  return served;
+  return factory ? { ...served, tookOptions: true } : served;
 }
 
 function asServed(value: unknown, name: string): Served | undefined {

@@ -158,10 +158,14 @@ export function run(args: readonly string[], io: Io): Promise<number> {
           tasks: shared.tasks,
           httpHost: address?.host,
         });
-        if (!(SERVER_NAMES as readonly string[]).includes(name) && shared.describe !== undefined) {
+        if (
+          !(SERVER_NAMES as readonly string[]).includes(name) &&
+          served.tookOptions !== true &&
+          shared.describe !== undefined
+        ) {
           say(
             ctx,
-            `mcpkit serve: ${name} makes its own McpServer: give it the same stateSecret and a shared task store (tasks({ store: createRedisTaskStore(…) }) of mcpkit/tasks and mcpkit/stores/redis); sessions and streams are shared here`,
+            `mcpkit serve: ${name} exports an McpServer it made itself, so the state secret and the Redis task store cannot reach it: export a factory instead, (options) => new McpServer(info, options.server).extend(tasks(options.tasks)); sessions and streams are shared here`,
           );
         }
         try {
