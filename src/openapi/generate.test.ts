@@ -18,7 +18,7 @@ const GITHUB = fileURLToPath(
   new URL('../../node_modules/@octokit/openapi/generated/api.github.com.json', import.meta.url),
 );
 
-const ajv = new Ajv2020({ strict: false, validateFormats: false });
+const ajv = new Ajv2020.default({ strict: false, validateFormats: false });
 
 function expectValidTools(tools: readonly ToolPlan[]): void {
   const names = new Set<string>();
