@@ -8,7 +8,7 @@ import { ping } from './logic.js';
 export interface PingmeServerOptions {
   /** The version reported in the server's identity. Default: `0.1.0`. */
   version?: string;
-  /** Options of the McpServer (a shared `stateSecret`, a `taskStore`). */
+  /** Options of the McpServer (a shared `stateSecret`). */
   server?: McpServerOptions;
 }
 

@@ -212,7 +212,8 @@ class Context implements CoreHandlerContext {
     }
     const scope = ctx.#scope;
     const token = scope.meta?.[MetaKey.ProgressToken] ?? to.progressToken;
-    const meta = token === undefined ? scope.meta : { ...scope.meta, [MetaKey.ProgressToken]: token };
+    const meta =
+      token === undefined ? scope.meta : { ...scope.meta, [MetaKey.ProgressToken]: token };
     const { id, era, revision, client, info, logLevel } = scope;
     ctx.#scope = new LazyScope({ id, era, revision, client, meta, info, logLevel }, to, {
       notify: (method, params) => to.notify(method, params),

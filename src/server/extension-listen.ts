@@ -42,7 +42,10 @@ class Agreed implements AgreedListen {
   readonly #call: ExtensionCall;
   readonly #agreed: readonly (readonly [string, ExtensionListen, unknown])[];
 
-  constructor(call: ExtensionCall, agreed: readonly (readonly [string, ExtensionListen, unknown])[]) {
+  constructor(
+    call: ExtensionCall,
+    agreed: readonly (readonly [string, ExtensionListen, unknown])[],
+  ) {
     this.#call = call;
     this.#agreed = agreed;
   }

@@ -90,7 +90,8 @@ export function tasks(options: TasksOptions = {}): ServerExtension {
       kind: 'request',
       direction: 'client-to-server',
       revisions: method.revisions,
-      ...(method.revisions.includes('2026-07-28') && name !== 'tasks/result' && { nameParam: 'taskId' }),
+      ...(method.revisions.includes('2026-07-28') &&
+        name !== 'tasks/result' && { nameParam: 'taskId' }),
       serve: (call) => method.serve(call, settings),
     };
   }

@@ -151,7 +151,11 @@ export async function legacyResult(call: ExtensionCall, tasks: TaskSettings): Pr
 }
 
 /** Waits for the task's end, sending its input requests not yet sent. */
-async function watch(call: ExtensionCall, tasks: TaskSettings, first: TaskRecord): Promise<TaskRecord> {
+async function watch(
+  call: ExtensionCall,
+  tasks: TaskSettings,
+  first: TaskRecord,
+): Promise<TaskRecord> {
   const { store } = tasks;
   let record = first;
   while (!isTerminal(record.status)) {
