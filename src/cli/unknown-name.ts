@@ -55,3 +55,26 @@ export async function explainUnknownName(
     cause: error,
   });
 }
+
+/**
+ * A tool error (`isError`) for a tool the server does not list, as older servers built on the
+ * official SDK v1 answer an unknown tool: "the server has no tool X" with the closest listed
+ * name. Undefined when the tool is listed (a real tool error) or the listing fails.
+ */
+export async function unknownToolInResult(asked: {
+  readonly name: string;
+  readonly list: () => Promise<readonly string[]>;
+}): Promise<CliError | undefined> {
+  const names = await asked.list().catch(() => undefined);
+  if (names === undefined || names.includes(asked.name)) return undefined;
+  const near = closest(asked.name, names);
+  return new CliError(
+    `the server has no tool "${asked.name}" (it said so in a tool error, isError; the spec's answer is a -32602 error)`,
+    {
+      hint:
+        near === undefined
+          ? 'mcpkit list shows the tools it has'
+          : `did you mean "${near}"? (mcpkit list shows them all)`,
+    },
+  );
+}

@@ -188,6 +188,40 @@ describe.concurrent('mcpkit info, list, call over stdio', () => {
     );
   });
 
+  it('call names an unknown tool answered as a tool error (isError), as older SDK v1 servers do', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mcpkit-iserror-'));
+    const script = join(dir, 'server.mjs');
+    const dist = (path: string) => JSON.stringify(pathToFileURL(join(DIST, path)).href);
+    await writeFile(
+      script,
+      [
+        `const { McpServer } = await import(${dist('esm/src/server/index.js')});`,
+        `const { createStdioServerTransport } = await import(${dist('esm/src/transports/stdio/index.js')});`,
+        "const server = new McpServer({ name: 'sdk-v1-like', version: '1.0.0' });",
+        "server.tool({ name: 'echo' }, () => 'echo');",
+        "server.tool({ name: 'fail' }, () => { throw new Error('it failed'); });",
+        'server.use(async (ctx, next) => {',
+        "  if (ctx.method === 'tools/call' && !['echo', 'fail'].includes(ctx.params.name))",
+        "    return { content: [{ type: 'text', text: `Tool ${ctx.params.name} not found` }], isError: true };",
+        '  return await next();',
+        '});',
+        'await server.connect(createStdioServerTransport());',
+        '',
+      ].join('\n'),
+    );
+    const [unknown, failing] = await Promise.all([
+      cli(['call', 'ecko', '--', 'node', script]),
+      cli(['call', 'fail', '--', 'node', script]),
+    ]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stdout).toBe('Tool ecko not found\n');
+    expect(unknown.stderr).toBe(
+      'mcpkit call: the server has no tool "ecko" (it said so in a tool error, isError; the spec\'s answer is a -32602 error)\nhint: did you mean "echo"? (mcpkit list shows them all)\n',
+    );
+    expect(failing.code).toBe(1);
+    expect(failing.stderr).toContain('the tool reported an error (isError)');
+  });
+
   it('call exits 3 for invalid JSON arguments or a missing tool name', async () => {
     const [bad, missing] = await Promise.all([
       cli(['call', 'echo', '{oops', '--', ...FIXTURE]),

@@ -13,7 +13,7 @@ import { createStatus } from '../progress.js';
 import { createRenderer } from '../render.js';
 import type { Target } from '../target.js';
 import { singleTarget, withSession } from '../target.js';
-import { explainUnknownName } from '../unknown-name.js';
+import { explainUnknownName, unknownToolInResult } from '../unknown-name.js';
 
 /** The --help text. */
 export const help: string = `Usage: mcpkit call <url> <tool> [json-args] [flags]
@@ -132,13 +132,28 @@ export function run(args: readonly string[], io: Io): Promise<number> {
         status.done();
       }
       await show(ctx, tool, result);
-      if (result.isError === true) {
-        out.stderr.write(`${style.red('mcpkit call:')} the tool reported an error (isError)\n`);
-        return ExitCode.ToolError;
-      }
-      return ExitCode.Ok;
+      return await exitCodeOf(ctx, result, {
+        name: tool,
+        list: () => session.client.listTools().then((tools) => tools.map((t) => t.name)),
+      });
     });
   });
+}
+
+/**
+ * 0, or 1 for a tool error; a tool error for a tool the server does not list (an older server's
+ * way of saying "unknown tool") is thrown as that.
+ */
+async function exitCodeOf(
+  ctx: CommandContext,
+  result: CallToolResult,
+  asked: Parameters<typeof unknownToolInResult>[0],
+): Promise<number> {
+  if (result.isError !== true) return ExitCode.Ok;
+  const unknown = await unknownToolInResult(asked);
+  if (unknown !== undefined) throw unknown;
+  ctx.io.stderr.write(`${ctx.style.red('mcpkit call:')} the tool reported an error (isError)\n`);
+  return ExitCode.ToolError;
 }
 
 async function show(ctx: CommandContext, tool: string, result: CallToolResult): Promise<void> {
