@@ -35,9 +35,10 @@ const GRACE_MS = 10_000;
 export const help: string = `Usage: mcpkit serve <server> [--stdio | --http [host:]port] [flags]
 
 Runs a server: one of the reference servers by name, or the path of a module that exports
-an McpServer (as default or as \`server\`; a function returning one works too). A TypeScript
-module (.ts) runs through tsx when it is installed beside mcpkit (Node 20 cannot run
-TypeScript itself). While writing one, mcpkit dev serves it and reloads it on every change.
+an McpServer (as default or as \`server\`; a function returning one works too, and is given
+{ server, tasks }, the McpServer and tasks() options of --state-secret and --redis). A
+TypeScript module (.ts) runs through tsx when it is installed beside mcpkit (Node 20 cannot
+run TypeScript itself). While writing one, mcpkit dev serves it and reloads it on every change.
 
   pingme      one tool, PingME: is the connection alive?
   everything  every MCP feature, one tool each, plus resources, prompts and completions
