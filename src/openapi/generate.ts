@@ -273,8 +273,12 @@ function planBody(
   } else {
     schema = { ...FILE_SCHEMA, description: `the ${mediaType} body, base64-encoded` };
   }
-  if (typeof requestBody['description'] === 'string' && options.descriptionChars > 0) {
-    schema['description'] = trimText(requestBody['description'], options.descriptionChars);
+  if (options.descriptionChars > 0) {
+    const text =
+      typeof requestBody['description'] === 'string'
+        ? trimText(requestBody['description'], options.descriptionChars)
+        : '';
+    schema['description'] = text === '' ? `The request body (${mediaType}).` : text;
   }
   schema['x-in'] = 'body';
   const key = claimKey(keys, keys.has('body') ? 'requestBody' : 'body', 'request');

@@ -48,6 +48,8 @@ run TypeScript itself). While writing one, mcpkit dev serves it and reloads it o
               UTILIX_DENY (addresses, CIDR ranges, "private") limit where it connects;
               --http beyond loopback denies private ranges unless UTILIX_DENY is set
   demo        the tools, resources and prompts of all of them on one endpoint
+  openapi     mcpkit serve openapi <file|url>: a REST API's operations as tools
+              (mcpkit serve openapi --help)
 
 By default the server speaks stdio (for hosts that spawn it); stdout then carries nothing
 but protocol messages. With --http it serves Streamable HTTP on 127.0.0.1 (port
@@ -129,6 +131,10 @@ const OPTIONS = {
 
 /** Runs `mcpkit serve`; resolves once the server has shut down. */
 export function run(args: readonly string[], io: Io): Promise<number> {
+  // `mcpkit serve openapi <document>`: a REST API as tools, with flags of its own.
+  if (args[0] === 'openapi') {
+    return import('../openapi/serve-openapi.js').then((command) => command.run(args.slice(1), io));
+  }
   return runCommand(
     { name: 'serve', options: OPTIONS, help },
     { args: withHttpDefault(args), io },
