@@ -11,6 +11,7 @@ export type {
   ToolCallResult,
 } from './middleware.js';
 export { answerRequest } from './middleware.js';
+export type { OutgoingContext, OutgoingMiddleware } from './outgoing.js';
 export { ServerSession } from './session.js';
 export type { SessionOptions } from './session.js';
 export { MissingCapabilityError, redirectContext } from './context.js';

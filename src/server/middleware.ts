@@ -9,6 +9,8 @@ import { isAuthInfo } from '../protocol/auth.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { ProtocolEra, ProtocolRevision } from '../protocol/version.js';
 import type { ClientDescription, HandlerContext, ToolDefinition } from './types.js';
+import type { OutgoingChain, OutgoingMiddleware } from './outgoing.js';
+import { composeOutgoing } from './outgoing.js';
 
 /**
  * What a request middleware sees of one request. `params` may be replaced before `next()`: what
@@ -128,7 +130,12 @@ export function answerRequest(result: Record<string, unknown>): ToolCallResult {
  */
 export type Middleware =
   | RequestMiddleware
-  | { readonly request?: RequestMiddleware; readonly toolCall?: ToolCallMiddleware };
+  | {
+      readonly request?: RequestMiddleware;
+      readonly toolCall?: ToolCallMiddleware;
+      /** Around the messages the server sends while serving a request (outgoing.ts). */
+      readonly outgoing?: OutgoingMiddleware;
+    };
 
 /**
  * A composed chain: runs its middleware in order around `end`. What it gives is what the
@@ -156,8 +163,10 @@ function compose<C, R>(list: readonly Link<C, R>[]): Chain<C, R> {
 export class MiddlewareStack {
   request: Chain<MiddlewareContext, unknown> | undefined;
   toolCall: Chain<ToolCallContext, ToolCallResult> | undefined;
+  outgoing: OutgoingChain | undefined;
   readonly #request: RequestMiddleware[] = [];
   readonly #toolCall: ToolCallMiddleware[] = [];
+  readonly #outgoing: OutgoingMiddleware[] = [];
 
   /** Adds `middleware` after those registered; throws TypeError for anything else. */
   add(middleware: Middleware): void {
@@ -166,23 +175,27 @@ export class MiddlewareStack {
     if (typeof given === 'function') {
       this.#request.push(given as RequestMiddleware);
     } else if (typeof given === 'object' && given !== null) {
-      const { request, toolCall } = given as { request?: unknown; toolCall?: unknown };
-      if (request === undefined && toolCall === undefined) throw badMiddleware();
-      if (request !== undefined && typeof request !== 'function') throw badMiddleware();
-      if (toolCall !== undefined && typeof toolCall !== 'function') throw badMiddleware();
+      const { request, toolCall, outgoing } = given as Record<string, unknown>;
+      const parts = [request, toolCall, outgoing];
+      if (parts.every((part) => part === undefined)) throw badMiddleware();
+      if (parts.some((part) => part !== undefined && typeof part !== 'function')) {
+        throw badMiddleware();
+      }
       if (request !== undefined) this.#request.push(request as RequestMiddleware);
       if (toolCall !== undefined) this.#toolCall.push(toolCall as ToolCallMiddleware);
+      if (outgoing !== undefined) this.#outgoing.push(outgoing as OutgoingMiddleware);
     } else {
       throw badMiddleware();
     }
     if (this.#request.length > 0) this.request = compose(this.#request);
     if (this.#toolCall.length > 0) this.toolCall = compose(this.#toolCall);
+    if (this.#outgoing.length > 0) this.outgoing = composeOutgoing(this.#outgoing);
   }
 }
 
 function badMiddleware(): TypeError {
   return new TypeError(
-    'server.use takes a function (ctx, next) => …, or { request?: (ctx, next) => …, toolCall?: (call, next) => … }',
+    'server.use takes a function (ctx, next) => …, or { request?: (ctx, next) => …, toolCall?: (call, next) => …, outgoing?: (message, next) => … }',
   );
 }
 

@@ -37,6 +37,7 @@ import type { Call, SessionState } from './call.js';
 import { NO_STATE } from './call.js';
 import { FEATURES } from './features.js';
 import { RequestCall } from './middleware.js';
+import { OutgoingVia } from './outgoing.js';
 import { servedResponse } from './served-response.js';
 import type { ClientDescription, LoggingLevel } from './types.js';
 
@@ -364,7 +365,9 @@ export class ServerSession implements AttachedSession, SessionState {
     }
     const params = (request.params ?? {}) as Record<string, unknown>;
     // The handler's signal is the request's (made by the transport or connection on first read).
-    const scope: RequestScope = new LazyScope(fields, rctx, rctx);
+    const outgoing = this.#core.middleware.outgoing;
+    const via = outgoing === undefined ? rctx : new OutgoingVia(rctx, outgoing, fields);
+    const scope: RequestScope = new LazyScope(fields, rctx, via);
     const call: Call = {
       method,
       params,

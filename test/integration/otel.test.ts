@@ -195,7 +195,41 @@ function checkCalls(all: Seen[], hostSpanId: string, revision: string, transport
   }
 }
 
+/**
+ * An elicitation inside a tool call. Legacy: the server's CLIENT span of elicitation/create is
+ * a child of its tools/call span, and the client's SERVER span of it a child of that.
+ * 2026-07-28: the question comes in an input_required result; the call is two rounds, each a
+ * client span with its server span as a child.
+ */
+async function checkElicitation(client: Client, era: string, child: () => Seen[]): Promise<void> {
+  spans.reset();
+  expect((await client.callTool('ask')).content).toEqual([{ type: 'text', text: 'accept' }]);
+  await client.close();
+  const all = [...spans.getFinishedSpans().map(seen), ...child()];
+  const calls = all.filter((s) => s.name === 'tools/call ask' && s.kind === CLIENT);
+  const served = all.filter((s) => s.name === 'tools/call ask' && s.kind === SERVER);
+  if (era === 'legacy') {
+    expect(calls).toHaveLength(1);
+    expect(served).toHaveLength(1);
+    const asked = one(all, 'elicitation/create', CLIENT);
+    const answered = one(all, 'elicitation/create', SERVER);
+    expect(served[0]?.parentSpanId).toBe(calls[0]?.spanId);
+    expect(asked.parentSpanId).toBe(served[0]?.spanId);
+    expect(answered.parentSpanId).toBe(asked.spanId);
+    expect(new Set([asked, answered, ...calls, ...served].map((s) => s.traceId)).size).toBe(1);
+  } else {
+    expect(calls).toHaveLength(2);
+    expect(served.map((s) => s.parentSpanId).sort()).toEqual(calls.map((s) => s.spanId).sort());
+  }
+}
+
 describe.each(ERAS)('mcpkit/otel over Streamable HTTP (%s)', (era, revision) => {
+  it('an elicitation inside a tool call is a child span', async () => {
+    const client = await overHttp(revision);
+    await client.listTools();
+    await checkElicitation(client, era, () => []);
+  });
+
   it('traces client -> server as one tree, by the conventions', async () => {
     const client = await overHttp(revision);
     const host = await exercise(client);
@@ -244,7 +278,7 @@ describe.each(ERAS)('mcpkit/otel over Streamable HTTP (%s)', (era, revision) => 
   });
 });
 
-describe.skipIf(!hasDist).each(ERAS)('mcpkit/otel over stdio (%s)', (_era, revision) => {
+describe.skipIf(!hasDist).each(ERAS)('mcpkit/otel over stdio (%s)', (era, revision) => {
   let dir = '';
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'mcpkit-otel-'));
@@ -268,4 +302,21 @@ describe.skipIf(!hasDist).each(ERAS)('mcpkit/otel over stdio (%s)', (_era, revis
     const all = [...spans.getFinishedSpans().map(seen), ...child];
     checkCalls(all, host, revision, 'pipe');
   });
+
+  it('an elicitation inside a tool call is a child span, across processes', async () => {
+    const file = join(dir, `${revision}-ask.jsonl`);
+    const client = tracedClient(revision);
+    await client.connect(
+      createStdioClientTransport({ command: process.execPath, args: [FIXTURE, file] }),
+    );
+    await client.listTools();
+    await checkElicitation(client, era, () => readSpans(file));
+  });
 });
+
+function readSpans(file: string): Seen[] {
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Seen);
+}

@@ -4,11 +4,10 @@
 // the context in its `_meta`; it records mcp.client.operation.duration.
 import type { ClientMiddleware, ClientMiddlewareContext } from '../../client/index.js';
 import { otelApi } from './api.js';
-import type { Api } from './api.js';
 import type { Attributes } from './conventions.js';
 import { Attr, describe } from './conventions.js';
 import type { TelemetryOptions } from './record.js';
-import { Recorder, metaGetter } from './record.js';
+import { Recorder, injected, metaGetter } from './record.js';
 
 /**
  * A client middleware that traces every message a client sends and every request it answers,
@@ -38,22 +37,9 @@ export function clientTelemetry(options: TelemetryOptions = {}): ClientMiddlewar
     const operation = { name, kind: 'client' as const, method: ctx.method, attributes, started };
     const span = recorder.start(operation, ambient);
     const active = api.trace.setSpan(ambient, span);
-    inject(api, active, ctx);
+    ctx.params = injected(api, active, ctx.params);
     return recorder.run(span, { ...operation, active }, next);
   };
-}
-
-/** Writes the active context into the outgoing message's `params._meta`. */
-function inject(
-  api: Api,
-  active: Parameters<Api['propagation']['inject']>[0],
-  ctx: ClientMiddlewareContext,
-): void {
-  const meta = ctx.params['_meta'];
-  const carrier: Record<string, unknown> =
-    typeof meta === 'object' && meta !== null ? { ...(meta as Record<string, unknown>) } : {};
-  api.propagation.inject(active, carrier);
-  if (Object.keys(carrier).length > 0) ctx.params = { ...ctx.params, _meta: carrier };
 }
 
 /** The transport, session and revision facts of a message. */

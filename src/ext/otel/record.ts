@@ -129,6 +129,19 @@ export class Recorder {
   }
 }
 
+/** `params` with the context of `active` written into a copy of its `_meta`. */
+export function injected(
+  api: Api,
+  active: Context,
+  params: Record<string, unknown>,
+): Record<string, unknown> {
+  const meta = params['_meta'];
+  const carrier: Record<string, unknown> =
+    typeof meta === 'object' && meta !== null ? { ...(meta as Record<string, unknown>) } : {};
+  api.propagation.inject(active, carrier);
+  return Object.keys(carrier).length > 0 ? { ...params, _meta: carrier } : params;
+}
+
 /** The W3C keys are written unprefixed into (and read from) `params._meta` (SEP-414). */
 export const metaGetter = {
   keys: (carrier: Record<string, unknown>): string[] => Object.keys(carrier),

@@ -2,22 +2,34 @@
 // server serves, a child of the context the client put in `params._meta` (the ambient context
 // linked), and records mcp.server.operation.duration.
 import type { Link } from '@opentelemetry/api';
-import type { MiddlewareContext, RequestMiddleware } from '../../server/index.js';
+import type {
+  Middleware,
+  MiddlewareContext,
+  OutgoingMiddleware,
+  RequestMiddleware,
+} from '../../server/index.js';
 import { otelApi } from './api.js';
 import type { Api } from './api.js';
 import { Attr, describe } from './conventions.js';
 import type { TelemetryOptions } from './record.js';
-import { Recorder, metaGetter } from './record.js';
+import { Recorder, injected, metaGetter } from './record.js';
 
 /**
- * A request middleware that traces every request a server serves, by the MCP semantic
- * conventions: `server.use(serverTelemetry())`. Undefined when `@opentelemetry/api` is not
- * installed: `if (mw) server.use(mw)`, or `instrumentServer`.
+ * The middleware that traces a server by the MCP semantic conventions:
+ * `server.use(serverTelemetry())`. Its request middleware makes a SERVER span per request served;
+ * its outgoing middleware a CLIENT span per message the server sends while serving one (progress,
+ * log messages, legacy elicitation, sampling, roots), the context put in the message's
+ * `params._meta`. Undefined when `@opentelemetry/api` is not installed.
  */
-export function serverTelemetry(options: TelemetryOptions = {}): RequestMiddleware | undefined {
+export function serverTelemetry(options: TelemetryOptions = {}): Middleware | undefined {
   const api = otelApi;
   if (api === undefined) return undefined;
   const recorder = new Recorder(api, 'server', options);
+  return { request: requestSpans(api, recorder), outgoing: outgoingSpans(api, recorder) };
+}
+
+function requestSpans(api: Api, recorder: Recorder): RequestMiddleware {
+  const options = recorder.options;
   return (ctx, next) => {
     const { name, attributes } = describe(ctx.method, ctx.params, options);
     attributes[Attr.requestId] = String(ctx.id);
@@ -38,6 +50,26 @@ export function serverTelemetry(options: TelemetryOptions = {}): RequestMiddlewa
     };
     const span = recorder.start(operation, parent, links);
     return recorder.run(span, { ...operation, active: api.trace.setSpan(parent, span) }, next);
+  };
+}
+
+function outgoingSpans(api: Api, recorder: Recorder): OutgoingMiddleware {
+  return (message, next) => {
+    const { name, attributes } = describe(message.method, message.params, recorder.options);
+    attributes[Attr.protocolVersion] = message.revision;
+    const started = performance.now();
+    const operation = {
+      name,
+      kind: 'client' as const,
+      method: message.method,
+      attributes,
+      started,
+    };
+    const ambient = api.context.active();
+    const span = recorder.start(operation, ambient);
+    const active = api.trace.setSpan(ambient, span);
+    message.params = injected(api, active, message.params);
+    return recorder.run(span, { ...operation, active }, next);
   };
 }
 
