@@ -106,6 +106,10 @@ const AUTH_HINTS: Readonly<Record<string, string>> = {
   interaction_required: 'sign in first: mcpkit login <url>',
   retry_limit: 'the server keeps refusing the token it asked for: check your account and --scope',
   access_denied: 'the sign-in was declined in the browser',
+  server_unreachable:
+    'is the server running, and is the URL right? (mcpkit info <url> tries it without signing in)',
+  scope_not_granted:
+    'the authorization server grants your account or client fewer scopes than the server needs: have them allowed there (mcpkit auth dev-server: --scopes); --scope changes what is asked for',
   sign_in_incomplete:
     'open the printed URL in a browser and finish signing in (--no-browser only prints it), or sign in ahead with mcpkit login <url>',
 };

@@ -95,6 +95,11 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     summary: 'forget the tokens stored for a server',
     load: () => import('./commands/logout.js'),
   },
+  auth: {
+    summary:
+      'auth dev-server: a development authorization server on 127.0.0.1 (not for production)',
+    load: () => import('./commands/auth.js'),
+  },
 };
 
 function usage(): string {

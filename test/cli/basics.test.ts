@@ -41,7 +41,7 @@ describe.concurrent('mcpkit', () => {
     const ran = await cli(['frobnicate']);
     expect(ran.code).toBe(3);
     expect(ran.stderr).toBe(
-      'mcpkit: unknown command "frobnicate"\nhint: the commands are serve, dev, info, list, call, read, prompt, tasks, skills, complete, chat, gateway, inspect, replay, budget, lint, login, logout; run "mcpkit --help"\n',
+      'mcpkit: unknown command "frobnicate"\nhint: the commands are serve, dev, info, list, call, read, prompt, tasks, skills, complete, chat, gateway, inspect, replay, budget, lint, login, logout, auth; run "mcpkit --help"\n',
     );
   });
 

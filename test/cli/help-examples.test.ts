@@ -37,6 +37,10 @@ const NOT_RUN: Record<string, string> = {
     'needs a person to open the URL; test/cli/oauth.test.ts drives the sign-in with $BROWSER',
   'mcpkit login --grant client_credentials --client-id my-agent https://mcp.example.com/mcp':
     'needs a registered client at an authorization server; test/cli/oauth.test.ts runs the grant against oidc-provider',
+  'mcpkit auth dev-server':
+    'runs until stopped (on port 9000); test/cli/auth-dev-server.test.ts runs it on a free port, with a server behind it and a sign-in',
+  'mcpkit auth dev-server --port 0 --scopes mcp:read':
+    'runs until stopped; test/cli/auth-dev-server.test.ts runs it so, with a server behind it and a sign-in',
   'mcpkit dev src/server.ts':
     'serves a module being written until stopped; test/cli/dev.test.ts runs it on a scratch project and edits the module',
   'mcpkit dev src/server.ts --http 0 --no-inspect':

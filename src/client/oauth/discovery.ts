@@ -6,7 +6,7 @@
 // server, with default endpoints when it publishes no metadata either.
 import { AuthorizationError, metadataUrls, resourceMetadataUrls } from '../../protocol/auth.js';
 import type { OAuthHttp } from './http.js';
-import { checkEndpoint, getDocument } from './http.js';
+import { checkEndpoint, getDocument, request } from './http.js';
 import type { AuthorizationServerMetadata } from './types.js';
 
 /** What discovery found for one MCP server. */
@@ -119,7 +119,7 @@ async function serverMetadata(
 async function legacyServer(http: OAuthHttp, serverUrl: URL): Promise<AuthorizationServerMetadata> {
   const origin = serverUrl.origin;
   const url = `${origin}/.well-known/oauth-authorization-server`;
-  const document = await getDocument(http, url);
+  const document = await serverDocument(http, url, serverUrl);
   if (document !== undefined) {
     const issuer = document['issuer'];
     if (typeof issuer !== 'string' || originOf(issuer) !== origin) {
@@ -137,6 +137,33 @@ async function legacyServer(http: OAuthHttp, serverUrl: URL): Promise<Authorizat
     registration_endpoint: `${origin}/register`,
     code_challenge_methods_supported: ['S256'],
   };
+}
+
+/**
+ * {@link getDocument} of a URL on the MCP server's own origin, where the server not answering
+ * at all means the server is down (or the URL wrong), not that it has no such document: that
+ * is said, instead of falling back to default endpoints that cannot answer either.
+ */
+async function serverDocument(
+  http: OAuthHttp,
+  url: string,
+  serverUrl: URL,
+): Promise<Readonly<Record<string, unknown>> | undefined> {
+  try {
+    const { response, body } = await request(http, url, {
+      method: 'GET',
+      headers: { accept: 'application/json' },
+    });
+    return response.ok ? body : undefined;
+  } catch (error) {
+    if (!(error instanceof AuthorizationError) || error.code !== 'unreachable') throw error;
+    const why = /^cannot reach \S+: (.*)$/s.exec(error.message)?.[1] ?? error.message;
+    throw new AuthorizationError(
+      'server_unreachable',
+      `the MCP server at ${serverUrl.href} cannot be reached: ${why}`,
+      { cause: error },
+    );
+  }
 }
 
 function originOf(url: string): string | undefined {

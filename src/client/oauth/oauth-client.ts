@@ -107,6 +107,10 @@ class OAuth implements OAuthClient {
     // RFC 9449 section 9: the resource server wants its nonce in the proof; no new token.
     if (error === 'use_dpop_nonce') return this.#nonces.set(refusal.url, refusal.dpopNonce);
     if (refusal.status === 403 && error !== 'insufficient_scope') return false;
+    if (refusal.status === 403) {
+      const notGranted = await this.#notGranted(challenge);
+      if (notGranted !== undefined) throw notGranted;
+    }
     if (refusal.attempt >= max) {
       if (refusal.status === 403) return false;
       throw new AuthorizationError(
@@ -134,6 +138,27 @@ class OAuth implements OAuthClient {
     await this.#store.set(this.#tokenKey, undefined);
     if (tokens !== undefined) await this.#store.set(clientKey(tokens.issuer), undefined);
     this.#requested.clear();
+  }
+
+  /**
+   * An `insufficient_scope` 403 for scopes this client asked for and was not granted (the
+   * authorization server narrowed them): a new sign-in would ask for the same, so the error says
+   * what is needed and what was granted. Undefined when that cannot be told (the token response
+   * named no scope) or a scope was not asked for yet.
+   */
+  async #notGranted(challenge: Challenge): Promise<AuthorizationError | undefined> {
+    const needed = (challenge.scope ?? '').split(/\s+/).filter((s) => s !== '');
+    const granted = (await this.tokens())?.scope;
+    if (needed.length === 0 || granted === undefined) return undefined;
+    const have = new Set(granted.split(/\s+/));
+    const missing = needed.filter((scope) => !have.has(scope));
+    if (missing.length === 0 || !missing.every((scope) => this.#requested.has(scope))) {
+      return undefined;
+    }
+    return new AuthorizationError(
+      'scope_not_granted',
+      `${this.serverUrl.href} needs the scope${missing.length === 1 ? '' : 's'} "${missing.join(' ')}", which the authorization server did not grant (needed: "${needed.join(' ')}"; granted: "${granted}"); signing in again would ask for the same`,
+    );
   }
 
   /** Runs `work` unless a flow runs; then waits for that one instead. */
