@@ -9,6 +9,9 @@
 // Runs: @modelcontextprotocol/conformance 0.1.16 (every server and client scenario) and
 // 0.2.0-alpha.12 (legacy server scenarios at 2025-11-25, every 2026-07-28 scenario, and the
 // extension scenarios), servers over both faces of mcpkit's Streamable HTTP handler.
+// Then the SDK tier figures: 0.2.0-alpha.12's frozen requirement sets of 2025-11-25 and 2026-07-28
+// (`--requirements`; the server ones on the node face), scored and printed as the suite's
+// `tier-check` does (conformance/tiers.mjs).
 // --balanced instead runs the legacy server suites (0.1.16 `--suite all`, 0.2.0-alpha.12 at
 // 2025-11-25) and the 2026-07-28 one against three fixture processes sharing one Redis
 // (MCPKIT_TEST_REDIS_URL, or --redis) behind a private nginx that routes round-robin with no
@@ -23,6 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { findNginx, startBalancer } from '../scripts/balancer.mjs';
 import { entryFor, judge, loadExpected, readResults, table, tally } from './results.mjs';
+import { formatTiers, parseRequirements, REQUIREMENT_REVISIONS, scoreTiers } from './tiers.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -155,8 +159,16 @@ async function planRuns(urls) {
       { version: next, side: 'client', spec: '2025-11-25', suite: [] },
       { version: next, side: 'client', spec: '2026-07-28', suite: [] },
       { version: next, side: 'client', spec: 'extension' },
+      ...REQUIREMENT_REVISIONS.flatMap((requirements) => [
+        { version: next, side: 'server', face: 'node', url: urls.node, requirements },
+        { version: next, side: 'client', requirements },
+      ]),
     );
   for (const run of runs) {
+    if (run.requirements !== undefined) {
+      await planRequirements(run);
+      continue;
+    }
     const listed = await listScenarios(run.version, [`--${run.side}`, ...specArgs(run)]);
     run.scenarios = listed
       .filter((s) => run.spec !== 'extension' || s.tags.includes('extension'))
@@ -168,8 +180,33 @@ async function planRuns(urls) {
   return runs.filter(
     (run) =>
       (flags.only === undefined || run.name.includes(flags.only)) &&
-      (flags.scenario === undefined || run.scenarios.includes(flags.scenario)),
+      (flags.scenario === undefined ||
+        (run.requirements === undefined && run.scenarios.includes(flags.scenario))),
   );
+}
+
+/**
+ * A requirement-set run: one CLI call with `--requirements <revision>` (the suite picks the
+ * scenarios, each at the revision's wire); it runs the required ones and those it reports
+ * without scoring.
+ */
+async function planRequirements(run) {
+  const { code, output } = await conformance(run.version, [
+    'list',
+    '--requirements',
+    run.requirements,
+  ]);
+  if (code !== 0) throw new Error(`conformance list --requirements failed:\n${output}`);
+  run.sets = parseRequirements(output);
+  run.scenarios = [
+    ...run.sets[run.side],
+    ...run.sets.notScored.filter((n) => n.side === run.side).map((n) => n.scenario),
+  ];
+  run.suite = ['--requirements', run.requirements];
+  run.alone = [];
+  run.name = [run.version, run.side, 'requirements', run.requirements, run.face]
+    .filter(Boolean)
+    .join(' ');
 }
 
 const specArgs = (run) =>
@@ -262,13 +299,22 @@ async function main() {
   const rows = [];
   const totals = [];
   const problems = [];
+  const scored = [];
   for (const [index, run] of runs.entries()) {
     const judged = await judgeRun(run, join(outRoot, String(index)), expected);
+    if (run.requirements !== undefined) {
+      const results = await readResults(join(outRoot, String(index)), run.side);
+      scored.push({ revision: run.requirements, side: run.side, sets: run.sets, results });
+    }
     rows.push(...judged.rows);
     problems.push(...judged.problems);
     totals.push({ run: run.name, ...judged.sum, seconds: (timings[index] / 1000).toFixed(1) });
   }
   report(rows, totals, problems);
+  if (scored.length > 0) {
+    const revisions = REQUIREMENT_REVISIONS.filter((r) => scored.some((s) => s.revision === r));
+    console.log(`\n${formatTiers(scoreTiers(scored), revisions)}`);
+  }
   if (problems.length > 0 || flags.keep) console.log(`\nresults kept in ${outRoot}`);
   else await rm(outRoot, { recursive: true, force: true });
   const elapsed = ((Date.now() - started) / 1000).toFixed(1);
