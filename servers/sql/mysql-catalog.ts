@@ -1,9 +1,8 @@
 // list_tables and describe_table on MySQL and MariaDB, from information_schema: what the login
-// may see is what it has privileges on. Names and types come back as PostgreSQL's catalog gives
-// them (a view's comment, always "VIEW", is no description).
+// may see is what it has privileges on. Column types are MySQL's own (`int(11)`, `decimal(10,2)`,
+// `datetime`), the dialect `query` takes (a view's comment, always "VIEW", is no description).
 import type { CatalogRead, SqlCatalog } from './adapter.js';
 import type { TableInfo, TableSchema } from './logic.js';
-import { columnTypeName } from './mysql-types.js';
 
 const LIST_SQL = `SELECT TABLE_NAME, TABLE_TYPE, TABLE_COMMENT
 FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? ORDER BY CAST(TABLE_NAME AS BINARY)`;
@@ -25,6 +24,11 @@ ORDER BY CONSTRAINT_NAME, ORDINAL_POSITION`;
 const str = (value: unknown): string => (typeof value === 'string' ? value : String(value));
 const orNull = (value: unknown): string | null =>
   typeof value === 'string' && value !== '' ? value : null;
+
+/** A column type as information_schema spells it, in lower case with single spaces. */
+function mysqlColumnType(columnType: string): string {
+  return columnType.trim().replace(/\s+/g, ' ').toLowerCase();
+}
 
 function kindOf(tableType: unknown): string {
   const type = str(tableType).toUpperCase();
@@ -55,7 +59,7 @@ export const MYSQL_CATALOG: SqlCatalog = {
     const columns = (await read(COLUMNS_SQL, [schema, table])).rows.map(
       ([column, columnType, nullable, defaultValue, columnComment]) => ({
         name: str(column),
-        type: columnTypeName(str(columnType)),
+        type: mysqlColumnType(str(columnType)),
         nullable: nullable === 'YES',
         default: defaultValue === null || defaultValue === 'NULL' ? null : str(defaultValue),
         description: orNull(columnComment),
