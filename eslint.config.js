@@ -14,7 +14,14 @@ const L2 = ['**/protocol/**', '**/protocol/*.js'];
 const L3 = ['**/server/**', '**/client/**', '**/transports/**', '**/validators/**'];
 // L4, and the stores and extensions beside it: what no layer below imports (the CLI and servers/
 // choose a store and the extensions they add).
-const L4 = ['**/cli/**', '**/servers/**', '**/test/**', '**/stores/**', '**/ext/**'];
+const L4 = [
+  '**/cli/**',
+  '**/servers/**',
+  '**/test/**',
+  '**/stores/**',
+  '**/ext/**',
+  '**/openapi/**',
+];
 
 /** File names are kebab-case (the official TS SDK asked for it in prose and drifted). */
 const kebabCase = {
@@ -295,6 +302,26 @@ export default tseslint.config(
       '!../catalogue/index.js',
     ],
     'the host is a client of servers: it imports client/, transports/, catalogue/index.js and below',
+  ),
+  deny(
+    ['src/openapi/**'],
+    [
+      '../cli/**',
+      '../../servers/**',
+      '**/test/**',
+      '../stores/**',
+      '../host/**',
+      '../gateway/**',
+      '../ext/**',
+      '../transports/**',
+      '../server/*',
+      '!../server/index.js',
+      '../client/*',
+      '!../client/index.js',
+      '../catalogue/*',
+      '!../catalogue/index.js',
+    ],
+    'mcpkit/openapi sits on server/, client/ and catalogue/ (index.js), protocol/ and internal/',
   ),
   deny(
     ['src/gateway/**'],
