@@ -3,7 +3,7 @@
 // transport), named as the host names tools (src/catalogue/), kept in step with the upstreams'
 // lists. Requests are forwarded with their progress, cancellation and errors; the upstreams' own
 // requests (elicitation, sampling, roots) and logs go to the downstream request that caused them.
-import type { CompleteRef, Prompt, Tool } from '../client/index.js';
+import type { Client, CompleteRef, Prompt, Tool } from '../client/index.js';
 import { JsonRpcError } from '../jsonrpc/errors.js';
 import type { Tokenizer } from '../catalogue/index.js';
 import {
@@ -79,6 +79,11 @@ export interface GatewayOptions {
   fetch?: UpstreamFetch;
   /** Options of the McpServer (revisions, stateSecret, onError, …). */
   server?: Omit<McpServerOptions, 'validator'>;
+  /**
+   * Called with each client the gateway makes for an upstream, before it connects (each
+   * reconnection makes a new one): where its middleware is added (`client.use`, mcpkit/otel).
+   */
+  onClient?: (client: Client) => void;
 }
 
 /** The status the `gateway/status` resource shows. */
@@ -231,6 +236,7 @@ export class Gateway {
       event: (event) => {
         this.#event(event);
       },
+      client: (client) => this.#options.onClient?.(client),
     };
   }
 

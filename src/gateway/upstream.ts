@@ -35,6 +35,8 @@ export interface UpstreamHooks {
   readonly changed: () => void;
   /** A line for the gateway's log (stderr or --json). */
   readonly event: (event: Record<string, unknown>) => void;
+  /** A new client for the upstream, before it connects. */
+  readonly client?: (client: Client) => void;
 }
 
 /** Timing options of an upstream. */
@@ -282,6 +284,7 @@ export class Upstream {
     const client = new Client({ name: 'mcpkit-gateway', version: '1' }, this.#clientOptions());
     const started = performance.now();
     try {
+      this.#hooks.client?.(client);
       const transport = await createServerTransport(this.#config, {
         ...(this.#fetch === undefined ? {} : { fetch: this.#fetch }),
         onStderr: (chunk) => {

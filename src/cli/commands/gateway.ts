@@ -19,6 +19,7 @@ import {
   withHttpDefault,
 } from '../serving.js';
 import { authOptions, portFor } from '../serve-auth.js';
+import { OTEL_FLAG_HELP, startTelemetry } from '../otel.js';
 
 /** The --help text. */
 export const help: string = `Usage: mcpkit gateway --config <file> [--stdio | --http [host:]port] [flags]
@@ -56,6 +57,7 @@ Flags:
   --auth-timeout <ms>       how long the authorization server may take to answer (default
                             5000); past it start-up fails, a request gets 503
   --json                    log events (upstream connected, down, stderr) as JSON lines on stderr
+${OTEL_FLAG_HELP}
   -q, --quiet               say nothing on stderr (but the URL, with --http)
 
 Examples:
@@ -83,6 +85,7 @@ const OPTIONS = {
   'auth-dpop': { type: 'boolean' },
   'auth-timeout': { type: 'string' },
   'public-url': { type: 'string' },
+  otel: { type: 'boolean' },
 } as const;
 
 /** The default HTTP port. */
@@ -113,8 +116,20 @@ export function run(args: readonly string[], io: CommandContext['io']): Promise<
           ctx.io.stderr.write(`${ctx.style.dim(describe(event))}\n`);
         }
       };
+      const telemetry = await startTelemetry(
+        flag(ctx.parsed, 'otel'),
+        'mcpkit-gateway',
+        ctx.io.env,
+      );
       const gateway = await Gateway.start(config, {
         ...(budget === undefined ? {} : { budget, tokenizer: await loadTokenizerOrEstimate() }),
+        ...(telemetry === undefined
+          ? {}
+          : {
+              onClient: (client) => {
+                telemetry.instrument(client);
+              },
+            }),
         onEvent: log,
         server: {
           onError: (error, where) => {
@@ -126,12 +141,14 @@ export function run(args: readonly string[], io: CommandContext['io']): Promise<
           },
         },
       });
+      telemetry?.instrument(gateway.server);
       try {
         if (flag(ctx.parsed, 'check')) return await check(ctx, gateway);
         if (http === undefined) await serveStdio(gateway, log);
         else await serveHttp(ctx, gateway, { address: parseAddress(http), log });
       } finally {
         await gateway.close();
+        await telemetry?.shutdown();
       }
       return 0;
     },

@@ -25,6 +25,7 @@ import { SERVER_NAMES, loadServer } from '../reference-servers.js';
 import { authOptions, portFor } from '../serve-auth.js';
 import type { SharedState } from '../serve-redis.js';
 import { sharedState } from '../serve-redis.js';
+import { OTEL_FLAG_HELP, startTelemetry } from '../otel.js';
 
 /** How long requests in flight may take to finish on SIGTERM, with --redis. */
 const GRACE_MS = 10_000;
@@ -86,6 +87,7 @@ Flags:
   --state-secret <secret>   seals 2026-07-28 requestState; the same on every process, at least
                             32 characters (env MCPKIT_STATE_SECRET). To rotate, name the keys:
                             --state-secret k2:<new> --state-secret k1:<old> (the first seals)
+${OTEL_FLAG_HELP}
   -q, --quiet               say nothing on stderr (but the URL, with --http)
   --debug                   print stack traces, also of errors a server reports (MCPKIT_DEBUG=1)
 
@@ -127,6 +129,7 @@ const OPTIONS = {
   'redis-prefix': { type: 'string' },
   'redis-timeout': { type: 'string' },
   'state-secret': { type: 'string', multiple: true },
+  otel: { type: 'boolean' },
 } as const;
 
 /** Runs `mcpkit serve`; resolves once the server has shut down. */
@@ -154,6 +157,7 @@ export function run(args: readonly string[], io: Io): Promise<number> {
       const address = http === undefined ? undefined : parseAddress(http);
       // A server's default onError then prints an error's stack, a module's own McpServer too.
       if (ctx.common.debug) process.env['MCPKIT_DEBUG'] = '1';
+      const telemetry = await startTelemetry(flag(ctx.parsed, 'otel'), 'mcpkit-serve', io.env);
       const shared = await sharedState(ctx, address !== undefined);
       try {
         const served = await loadServer(name, {
@@ -165,6 +169,9 @@ export function run(args: readonly string[], io: Io): Promise<number> {
           tasks: shared.tasks,
           httpHost: address?.host,
         });
+        if (telemetry?.instrument(served.server) === false) {
+          say(ctx, `mcpkit serve: ${name} is not an McpServer, --otel cannot trace it`);
+        }
         if (
           !(SERVER_NAMES as readonly string[]).includes(name) &&
           served.tookOptions !== true &&
@@ -183,6 +190,7 @@ export function run(args: readonly string[], io: Io): Promise<number> {
         }
       } finally {
         await shared.close();
+        await telemetry?.shutdown();
       }
       return 0;
     },
