@@ -179,7 +179,9 @@ export async function startDbProcess(
   seed: string,
   snapshot: Uint8Array | undefined,
 ): Promise<Started> {
-  const child = spawn(process.execPath, ['--input-type=commonjs', '-e', CHILD_SOURCE], {
+  // A 1 MB young generation: the child allocates little but its snapshot (10 MiB less resident).
+  const flags = ['--max-semi-space-size=1', '--input-type=commonjs'];
+  const child = spawn(process.execPath, [...flags, '-e', CHILD_SOURCE], {
     // Never this process's stdout: over stdio it carries the MCP messages.
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     serialization: 'advanced',
