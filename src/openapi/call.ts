@@ -6,6 +6,7 @@ import type { Authenticator } from './auth.js';
 import { isJsonMediaType } from './generate.js';
 import type { HttpResponse, SendOptions } from './http.js';
 import { HttpFailure, send } from './http.js';
+import { ArgumentError, base64, filePart } from './files.js';
 import { headerValue, pathValue, queryPairs } from './serialize.js';
 import type { ToolPlan } from './types.js';
 
@@ -49,7 +50,8 @@ export async function callOperation(
       ...paramHeaders(plan, values, applied.cookies),
       ...applied.headers,
     };
-    const body = await buildBody(plan, values, headers);
+    const http = { ...settings.http, trustedHost: settings.baseUrl.host, signal };
+    const body = await buildBody(plan, values, { headers, http });
     const credentialed =
       applied.credentialed ||
       Object.keys(settings.headers).some((name) =>
@@ -71,9 +73,6 @@ export async function callOperation(
   }
   return toResult(plan, response, settings.maxTextChars);
 }
-
-/** Arguments that cannot make a request (a missing path value, bad base64). */
-class ArgumentError extends Error {}
 
 function failure(text: string): CallResult {
   return { content: [{ type: 'text', text }], isError: true };
@@ -116,7 +115,7 @@ function paramHeaders(plan: ToolPlan, values: Json, authCookies: string[]): Reco
 async function buildBody(
   plan: ToolPlan,
   values: Json,
-  headers: Record<string, string>,
+  { headers, http }: { headers: Record<string, string>; http: Omit<SendOptions, 'credentialed'> },
 ): Promise<Uint8Array | undefined> {
   const body = plan.body;
   if (body === undefined) return undefined;
@@ -134,8 +133,13 @@ async function buildBody(
   if (mediaType === 'multipart/form-data') {
     const form = new FormData();
     for (const [field, item] of Object.entries(isObject(value) ? value : {})) {
-      if (body.files.includes(field) && typeof item === 'string') {
-        form.append(field, new Blob([new Uint8Array(base64(item, field))]), field);
+      if (body.files.includes(field)) {
+        const file = await filePart(item, field, http);
+        const blob = new Blob(
+          [new Uint8Array(file.bytes)],
+          file.type === undefined ? {} : { type: file.type },
+        );
+        form.append(field, blob, file.name);
       } else form.append(field, typeof item === 'string' ? item : JSON.stringify(item));
     }
     const encoded = new Response(form);
@@ -145,13 +149,6 @@ async function buildBody(
   headers['content-type'] = mediaType;
   if (mediaType.startsWith('text/')) return Buffer.from(scalar(value));
   return base64(scalar(value), body.key);
-}
-
-function base64(text: string, field: string): Buffer {
-  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(text.replace(/\s+/g, ''))) {
-    throw new ArgumentError(`"${field}" must be base64-encoded`);
-  }
-  return Buffer.from(text, 'base64');
 }
 
 function formEntries(value: unknown): [string, string][] {

@@ -3,6 +3,7 @@
 // marked with `x-in`, where it goes; the plan keeps how to write it), an output schema from the
 // success response's JSON, and annotations from the method.
 import { compileJsonSchema } from '../protocol/index.js';
+import { FILE_FIELD_SCHEMA } from './files.js';
 import { NameRegistry, baseName } from './names.js';
 import type { ConvertOptions } from './schema.js';
 import { isObjectSchema, toJsonSchema } from './schema.js';
@@ -265,7 +266,7 @@ function planBody(
     for (const [field, sub] of Object.entries(properties)) {
       if (isObject(sub) && isBinary(sub)) {
         files.push(field);
-        properties[field] = { ...FILE_SCHEMA };
+        properties[field] = { ...FILE_FIELD_SCHEMA };
       }
     }
   } else if (mediaType.startsWith('text/')) {

@@ -221,6 +221,28 @@ describe('calling an API through generated tools', () => {
     const deleted = await client.callTool('deletePet', { petId: 1 });
     expect(deleted.isError).toBeFalsy();
     expect(deleted.content).toEqual([{ type: 'text', text: 'HTTP 204 No Content' }]);
+    // A resource link instead of base64: read from the API's host (trusted), or a data: URI.
+    const linked = await client.callTool('uploadPhoto', {
+      petId: 1,
+      body: { file: { uri: `${base}/v1/pets/1/photo`, name: 'rex.png' }, caption: 'linked' },
+    });
+    expect(linked.structuredContent).toEqual({ bytes: PNG.byteLength, caption: 'linked' });
+    const data = await client.callTool('uploadPhoto', {
+      petId: 1,
+      body: { file: { uri: `data:image/png;base64,${PNG.toString('base64')}` } },
+    });
+    // No caption: the API answers `"caption": null`, which its schema does not allow.
+    expect(data).toMatchObject({ isError: true });
+    expect((data.content[0] as { text: string }).text).toMatch(
+      /^The API answered, but not as its description says .*"bytes":20,"caption":null/,
+    );
+    const privateLink = await client.callTool('uploadPhoto', {
+      petId: 1,
+      body: { file: { uri: `${base.replace('127.0.0.1', 'localhost')}/v1/pets/1/photo` } },
+    });
+    expect((privateLink.content[0] as { text: string }).text).toMatch(
+      /refused to connect to localhost/,
+    );
     const notBase64 = await client.callTool('uploadPhoto', { petId: 1, body: { file: '***' } });
     expect(notBase64).toMatchObject({
       isError: true,
