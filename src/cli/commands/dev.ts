@@ -164,11 +164,7 @@ async function serveDev(
       throw listenError(error, run.address);
     }
     stops.splice(1, 0, () => listening.close());
-    io.stderr.write(
-      ctx.common.quiet
-        ? `${listening.url}\n`
-        : `mcpkit dev: serving ${run.path} (${run.how}) at ${listening.url}\n`,
-    );
+    // Watching before saying it serves: a change made as soon as it says so is not missed.
     const roots = [dirname(run.file), ...texts(ctx.parsed, 'watch').map((dir) => resolve(dir))];
     const watcher = await watchSources(roots, (changed) => {
       say(`${relative(process.cwd(), changed)} changed: reloading`);
@@ -177,6 +173,11 @@ async function serveDev(
     stops.unshift(() => {
       watcher.close();
     });
+    io.stderr.write(
+      ctx.common.quiet
+        ? `${listening.url}\n`
+        : `mcpkit dev: serving ${run.path} (${run.how}) at ${listening.url}\n`,
+    );
     stops.unshift(sideTools(ctx, { file: run.file, url: listening.url, cli, say }));
     await untilStopped();
     say('stopping');
