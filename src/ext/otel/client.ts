@@ -19,6 +19,7 @@ export function clientTelemetry(options: TelemetryOptions = {}): ClientMiddlewar
   if (api === undefined) return undefined;
   const recorder = new Recorder(api, 'client', options);
   return (ctx, next) => {
+    if (!recorder.enabled()) return next();
     const { name, attributes } = describe(ctx.method, ctx.params, options);
     if (ctx.id !== undefined) attributes[Attr.requestId] = String(ctx.id);
     addFacts(ctx, attributes);

@@ -53,6 +53,25 @@ export class Recorder {
     this.#metric = side === 'client' ? Metric.clientOperation : Metric.serverOperation;
   }
 
+  /**
+   * False while nothing would record: no provider given, and neither an SDK's tracer provider
+   * nor a meter provider registered globally. The middleware then only calls `next()`, so the
+   * API installed without an SDK costs a check per message.
+   */
+  enabled(): boolean {
+    const { options, api } = this;
+    if (options.tracerProvider !== undefined || options.meterProvider !== undefined) return true;
+    // The global tracer provider is a proxy: its delegate is the API's no-op one until an SDK
+    // registers (the API exports no non-deprecated way to tell, hence the names).
+    const tracers = api.trace.getTracerProvider() as TracerProvider & {
+      getDelegate?: () => TracerProvider;
+    };
+    const delegate = tracers.getDelegate?.() ?? tracers;
+    if (delegate.constructor.name !== 'NoopTracerProvider') return true;
+    const meters = api.metrics.getMeterProvider();
+    return meters.constructor.name !== 'NoopMeterProvider';
+  }
+
   /** Starts the span of `operation` under `parent`, with `links` if any. */
   start(operation: Operation, parent: Context, links?: Link[]): Span {
     const { api } = this;

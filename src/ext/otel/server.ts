@@ -31,6 +31,7 @@ export function serverTelemetry(options: TelemetryOptions = {}): Middleware | un
 function requestSpans(api: Api, recorder: Recorder): RequestMiddleware {
   const options = recorder.options;
   return (ctx, next) => {
+    if (!recorder.enabled()) return next();
     const { name, attributes } = describe(ctx.method, ctx.params, options);
     attributes[Attr.requestId] = String(ctx.id);
     addFacts(ctx, attributes);
@@ -55,6 +56,7 @@ function requestSpans(api: Api, recorder: Recorder): RequestMiddleware {
 
 function outgoingSpans(api: Api, recorder: Recorder): OutgoingMiddleware {
   return (message, next) => {
+    if (!recorder.enabled()) return next();
     const { name, attributes } = describe(message.method, message.params, recorder.options);
     attributes[Attr.protocolVersion] = message.revision;
     const started = performance.now();
