@@ -154,6 +154,28 @@ describe('mcpkit dev', () => {
     await client.close();
   }, 60_000);
 
+  it('a JavaScript module, with the inspector opened on the endpoint; Ctrl-C stops them all', async () => {
+    const js = join(PROJECT, 'plain.js');
+    writeFileSync(
+      js,
+      `import { McpServer } from ${JSON.stringify(join(DIST, 'esm/src/server/index.js'))};
+export const server = new McpServer({ name: 'plain', version: '1.0.0' });
+server.tool({ name: 'plain', description: 'Says plain' }, () => 'plain');
+`,
+    );
+    const child = spawnCli(['dev', js, '--http', '127.0.0.1:0', '--no-open']);
+    const out = stderrOf(child);
+    const served = out.next(/at (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/);
+    const inspected = out.next(/mcpkit inspect: inspecting (\S+)/);
+    const [, at = ''] = await served;
+    expect(out.text).toContain('(JavaScript)');
+    expect((await inspected)[1]).toBe(at);
+    child.kill('SIGINT');
+    const [code] = (await once(child, 'close')) as [number | null];
+    expect(code).toBe(0);
+    expect(out.text).toContain('mcpkit inspect: stopping');
+  }, 60_000);
+
   it('a missing file is told plainly', async () => {
     const ran = await cli(['dev', join(PROJECT, 'nope.ts'), '--no-inspect']);
     expect(ran.code).toBe(3);

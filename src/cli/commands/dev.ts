@@ -5,6 +5,7 @@
 // it: the type check (tsc --watch, when the project has TypeScript) and the inspector.
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { stat } from 'node:fs/promises';
 import { basename, dirname, relative, resolve } from 'node:path';
 import process from 'node:process';
@@ -186,13 +187,13 @@ async function serveDev(
   }
 }
 
-/** Starts the type check and the inspector, as asked; returns what stops them. */
+/** Starts the type check and the inspector, as asked; returns what stops them (and waits). */
 function sideTools(
   ctx: CommandContext,
   options: { file: string; url: string; cli: string; say: (line: string) => void },
-): () => void {
+): () => Promise<void> {
   const { io, style } = ctx;
-  const stops: (() => void)[] = [];
+  const stops: (() => unknown)[] = [];
   if (isTypeScript(options.file) && !flag(ctx.parsed, 'no-typecheck')) {
     const check = startTypeCheck(options.file, (line) => {
       io.stderr.write(`${style.yellow('tsc:')} ${line}\n`);
@@ -212,10 +213,16 @@ function sideTools(
     inspector.on('error', (error) => {
       options.say(`the inspector did not start: ${error.message}`);
     });
-    stops.push(() => inspector.kill('SIGTERM'));
+    // An inspector that never started (its 'error' above) has nothing to wait for.
+    const exited = once(inspector, 'exit').catch(() => undefined);
+    stops.push(async () => {
+      if (inspector.exitCode !== null || inspector.signalCode !== null) return;
+      inspector.kill('SIGTERM');
+      await exited;
+    });
   }
-  return () => {
-    for (const stop of stops) stop();
+  return async () => {
+    for (const stop of stops) await stop();
   };
 }
 
