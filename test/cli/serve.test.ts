@@ -1,10 +1,12 @@
 // mcpkit serve: stdio (stdout carries nothing but messages), Streamable HTTP (the endpoint URL
 // on stderr), a module path, and clean shutdown on SIGTERM; the client commands over HTTP.
 import { once } from 'node:events';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
-import { FIXTURES, cli, collect, expectGolden, json, spawnCli, waitFor } from './run-cli.js';
+import { DIST, FIXTURES, cli, collect, expectGolden, json, spawnCli, waitFor } from './run-cli.js';
 
 const INITIALIZE = {
   jsonrpc: '2.0',
@@ -37,6 +39,23 @@ describe('mcpkit serve', () => {
     expect(JSON.parse(ran.stdout)).toMatchObject({
       id: 1,
       result: { serverInfo: { name: 'not-compiled' } },
+    });
+  });
+
+  it('a TypeScript module outside a "type": "module" package (tsx makes it CommonJS) is served too', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'mcpkit-serve-ts-'));
+    const file = join(folder, 'server.ts');
+    writeFileSync(
+      file,
+      `import { McpServer } from ${JSON.stringify(join(DIST, 'esm/src/server/index.js'))};
+const server: McpServer = new McpServer({ name: 'commonjs-ts', version: '1.0.0' });
+export default server;
+`,
+    );
+    const ran = await cli(['serve', file, '--stdio'], { input: `${JSON.stringify(INITIALIZE)}\n` });
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(JSON.parse(ran.stdout)).toMatchObject({
+      result: { serverInfo: { name: 'commonjs-ts' } },
     });
   });
 
