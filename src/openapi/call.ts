@@ -7,6 +7,7 @@ import { isJsonMediaType } from './generate.js';
 import type { HttpResponse, SendOptions } from './http.js';
 import { HttpFailure, send } from './http.js';
 import { ArgumentError, base64, filePart } from './files.js';
+import type { SliceLink, Slices } from './slices.js';
 import { headerValue, pathValue, queryPairs } from './serialize.js';
 import type { ToolPlan } from './types.js';
 
@@ -17,13 +18,17 @@ export interface CallSettings {
   readonly http: Omit<SendOptions, 'credentialed' | 'signal' | 'trustedHost'>;
   /** Most characters of text in one result; the rest is cut with a note. */
   readonly maxTextChars: number;
+  /** Where cut answers are kept, readable in slices; absent: the rest is dropped. */
+  readonly slices?: Slices;
   /** Headers sent with every request (configuration, never the model). */
   readonly headers: Readonly<Record<string, string>>;
 }
 
 /** A tool result (the server's `ToolResult` shape, structured or not). */
 export interface CallResult {
-  content: ({ type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string })[];
+  content: (
+    { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string } | SliceLink
+  )[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
 }
@@ -71,7 +76,7 @@ export async function callOperation(
       return failure(error.message);
     throw error;
   }
-  return toResult(plan, response, settings.maxTextChars);
+  return toResult(plan, response, settings);
 }
 
 function failure(text: string): CallResult {
@@ -175,14 +180,46 @@ function mediaTypeOf(response: HttpResponse): string {
   return (header.split(';')[0] ?? '').trim().toLowerCase();
 }
 
-function cut(text: string, max: number, truncated: boolean): string {
-  if (text.length <= max && !truncated) return text;
+type Limits = Pick<CallSettings, 'maxTextChars' | 'slices'>;
+
+/** `text` within the limit: cut with a note, the rest kept in slices when it can be. */
+function cut(text: string, limits: Limits, truncated: boolean): CallResult['content'] {
+  const max = limits.maxTextChars;
+  if (text.length <= max && !truncated) return [{ type: 'text', text }];
   const kept = text.slice(0, max);
-  const more = truncated ? 'more' : `${String(text.length - max)} more characters`;
-  return `${kept}\n… [cut: ${more}; ask for less, e.g. a smaller page or narrower filters]`;
+  if (truncated) {
+    return [
+      {
+        type: 'text',
+        text: `${kept}\n… [cut: the answer was larger than allowed; ask for less, e.g. a smaller page or narrower filters]`,
+      },
+    ];
+  }
+  const more = `${String(text.length - max)} more characters`;
+  if (limits.slices === undefined) {
+    return [
+      {
+        type: 'text',
+        text: `${kept}\n… [cut: ${more}; ask for less, e.g. a smaller page or narrower filters]`,
+      },
+    ];
+  }
+  const link = limits.slices.keep(text);
+  return [
+    {
+      type: 'text',
+      text: `${kept}\n… [cut: ${more}; read them from ${link.uri}, or ask for less]`,
+    },
+    link,
+  ];
 }
 
-function toResult(plan: ToolPlan, response: HttpResponse, maxChars: number): CallResult {
+function textOf(content: CallResult['content']): string {
+  const [first] = content;
+  return first?.type === 'text' ? first.text : '';
+}
+
+function toResult(plan: ToolPlan, response: HttpResponse, limits: Limits): CallResult {
   const type = mediaTypeOf(response);
   if (response.status >= 400) return failure(errorText(response, type));
   if (isJsonMediaType(type) && !response.truncated) {
@@ -191,35 +228,34 @@ function toResult(plan: ToolPlan, response: HttpResponse, maxChars: number): Cal
     try {
       data = text.trim() === '' ? null : JSON.parse(text);
     } catch {
-      return { content: [{ type: 'text', text: cut(text, maxChars, false) }] };
+      return { content: cut(text, limits, false) };
     }
-    return jsonResult(plan, data, maxChars);
+    return jsonResult(plan, data, limits);
   }
   if (type.startsWith('image/') && !response.truncated) {
     return { content: [{ type: 'image', data: response.body.toString('base64'), mimeType: type }] };
   }
   const textual = type === '' || type.startsWith('text/') || /xml|json|yaml|csv/.test(type);
-  const text = textual
-    ? cut(response.body.toString('utf8'), maxChars, response.truncated)
-    : `${String(response.body.byteLength)}${response.truncated ? '+' : ''} bytes of ${type || 'data'} (HTTP ${String(response.status)})`;
-  return noStructure(
-    plan,
-    text === '' ? `HTTP ${String(response.status)} ${response.statusText}` : text,
-  );
+  const described = `${String(response.body.byteLength)}${response.truncated ? '+' : ''} bytes of ${type || 'data'} (HTTP ${String(response.status)})`;
+  const content = textual
+    ? cut(response.body.toString('utf8'), limits, response.truncated)
+    : [{ type: 'text' as const, text: described }];
+  if (textOf(content) === '') {
+    content[0] = { type: 'text', text: `HTTP ${String(response.status)} ${response.statusText}` };
+  }
+  return noStructure(plan, content);
 }
 
 /**
  * A success without JSON. A tool with an output schema must answer structured content: an
  * empty one where the schema allows it, else the text as an error (the API broke its word).
  */
-function noStructure(plan: ToolPlan, text: string): CallResult {
+function noStructure(plan: ToolPlan, content: CallResult['content']): CallResult {
   const schema = plan.outputSchema;
-  if (schema === undefined) return { content: [{ type: 'text', text }] };
+  if (schema === undefined) return { content };
   const empty = plan.output?.wrapped === true ? { result: null } : {};
-  if (checkOf(schema)(empty).valid) {
-    return { content: [{ type: 'text', text }], structuredContent: empty };
-  }
-  return failure(`The API answered without the JSON its description promises: ${text}`);
+  if (checkOf(schema)(empty).valid) return { content, structuredContent: empty };
+  return failure(`The API answered without the JSON its description promises: ${textOf(content)}`);
 }
 
 function checkOf(schema: object): ReturnType<typeof compileJsonSchema> {
@@ -231,10 +267,11 @@ function checkOf(schema: object): ReturnType<typeof compileJsonSchema> {
   return check;
 }
 
-function jsonResult(plan: ToolPlan, data: unknown, maxChars: number): CallResult {
-  const text = cut(JSON.stringify(data), maxChars, false);
+function jsonResult(plan: ToolPlan, data: unknown, limits: Limits): CallResult {
+  const content = cut(JSON.stringify(data), limits, false);
+  const text = textOf(content);
   const schema = plan.outputSchema;
-  if (schema === undefined) return { content: [{ type: 'text', text }] };
+  if (schema === undefined) return { content };
   const structured = plan.output?.wrapped === true ? { result: data } : data;
   const checked = checkOf(schema)(structured);
   if (!isObject(structured) || !checked.valid) {
@@ -243,7 +280,7 @@ function jsonResult(plan: ToolPlan, data: unknown, maxChars: number): CallResult
       `The API answered, but not as its description says (${why}), so there is no structured result. Its answer: ${text}`,
     );
   }
-  return { content: [{ type: 'text', text }], structuredContent: structured };
+  return { content, structuredContent: structured };
 }
 
 /** "HTTP 404 Not Found: <the API's message>". */

@@ -22,6 +22,7 @@ import type { Generated, GenerateOptions } from './generate.js';
 import { generateTools, operationsOf } from './generate.js';
 import type { LoadOptions } from './load.js';
 import { loadDocument } from './load.js';
+import { SLICE_TEMPLATE, Slices } from './slices.js';
 import type { OpenApiDocument, ToolPlan } from './types.js';
 
 /** Options of {@link createOpenApiServer}; every field optional. */
@@ -107,11 +108,14 @@ export function createOpenApiServer(
   const baseUrl = baseUrlOf(document, options);
   const tokenizer = options.tokenizer ?? ESTIMATE;
   const credentials = { ...credentialsFromEnv(document, options.env ?? {}), ...options.auth };
+  const maxTextChars = options.maxTextChars ?? 100_000;
+  const slices = new Slices(maxTextChars);
   const settings = {
+    slices,
     baseUrl,
     auth: new Authenticator(document, credentials, options.fetch),
     headers: options.headers ?? {},
-    maxTextChars: options.maxTextChars ?? 100_000,
+    maxTextChars,
     http: {
       timeoutMs: options.timeoutMs ?? 30_000,
       maxBytes: options.maxResponseBytes ?? 5 * 1024 * 1024,
@@ -144,9 +148,23 @@ export function createOpenApiServer(
     );
     handles.set(plan.name, handle);
   }
+  serveSlices(server, slices);
   const catalogue = options.budget !== undefined && tokens > options.budget;
   if (catalogue) serveCatalogue(server, tools, handles);
   return { server, tools, skipped, baseUrl, mode: catalogue ? 'catalogue' : 'all', tokens };
+}
+
+/** The slices of cut answers, as resources (`openapi-result://<id>/<n>`). */
+function serveSlices(server: McpServer, slices: Slices): void {
+  server.resourceTemplate(
+    {
+      uriTemplate: SLICE_TEMPLATE,
+      name: 'openapi-result',
+      description: 'The rest of an API answer that was cut, one slice at a time.',
+      mimeType: 'text/plain',
+    },
+    (_uri, { id, slice }) => slices.read(String(id), Number(slice)),
+  );
 }
 
 /** Lists `search_tools` alone; each search enables the tools it found. */

@@ -268,7 +268,16 @@ describe('calling an API through generated tools', () => {
     const big = await client.callTool('getBig', {});
     const text = (big.content[0] as { text: string }).text;
     expect(text.length).toBeLessThan(1200);
-    expect(text).toMatch(/\[cut: 299000 more characters/);
+    expect(text).toMatch(/\[cut: 299000 more characters; read them from openapi-result:\/\/\S+\/1/);
+    // The rest, in slices of the same size, each linking the next.
+    const link = big.content[1] as { type: string; uri: string };
+    expect(link).toMatchObject({ type: 'resource_link', mimeType: 'text/plain' });
+    const second = await client.readResource(link.uri);
+    const slice = (second.contents[0] as { text: string }).text;
+    expect(slice.startsWith('x'.repeat(1000))).toBe(true);
+    expect(slice).toMatch(/\[slice 2 of 300; the next: openapi-result:\/\/\S+\/2\]$/);
+    const last = await client.readResource(link.uri.replace(/\/1$/, '/299'));
+    expect((last.contents[0] as { text: string }).text).toBe('x'.repeat(1000));
     const tools = await client.listTools();
     expect(tools.find((t) => t.name === 'getPet')?.inputSchema['properties']).toEqual({});
     expect((await client.callTool('getPet', {})).structuredContent).toEqual({ id: 1, name: 'Rex' });
