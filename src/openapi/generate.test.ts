@@ -160,7 +160,7 @@ describe("GitHub's REST API description", () => {
   let document: OpenApiDocument;
   beforeAll(async () => {
     document = await loadDocument(GITHUB, { validate: false });
-  }, 60_000);
+  }, 180_000);
 
   it('generates a valid, uniquely named tool for every operation', () => {
     const { tools, skipped } = generateTools(document);
