@@ -5,7 +5,7 @@
 // between two counts of the same build (when the garbage collector runs moves a little).
 //
 //   node bench/instructions.mjs [--http | --stdio] [--warm W] [--inflight F] [--split [--top K]]
-//                               [--root DIR] [--calls N] [--redis] KIND ...
+//                               [--root DIR] [--calls N] [--redis] [--unsettled] KIND ...
 //
 // In process (the default) it runs bench/alloc-probe.mjs: the node face with stand-ins for the
 // request and response, no sockets; KIND is modern, stateless, session, raw or raw-modern; the
@@ -27,6 +27,20 @@
 // or two to three (--http, --stdio). --redis (with --http) keeps the mcpkit servers' sessions and
 // streams in Redis (MCPKIT_BENCH_REDIS_URL, else MCPKIT_TEST_REDIS_URL), as run.mjs's Redis rows
 // do: `session` is then a legacy session whose record is in Redis (issue #44).
+//
+// A counted server (--http, --stdio) starts settled, every kind the same way (issue #44): its
+// young generation starts at 16 MB semi-spaces and may grow to 64 (SETTLED_ARGS), and once it is
+// up it collects its garbage (SIGUSR2, a full collection) before the first request. Without it
+// the count of one server varied 1.09x-2.03x from run to run: a server whose start allocates much
+// (loading node-redis) grew its young generation to the largest size (16 MB by default), the
+// only size at which V8 decides to pretenure allocation sites, while the marking of the
+// collection that ended its start still ran beside the first calls, so that what they stored
+// was kept as floating garbage and some per-call sites, taken for long-lived, were allocated in
+// the old generation for the rest of the run; a collection forced at start with the default
+// sizes shrank the young generation instead (more scavenges per call, 1.15-1.4x for an in-memory
+// server), and one fixed at its largest size (16 MB) had every server pretenure. A young
+// generation that reaches 64 MB still shows a per-call survival that grows it. --unsettled
+// counts the start as it was before.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -57,6 +71,7 @@ const { values: flags, positionals } = parseArgs({
     split: { type: 'boolean', default: false },
     top: { type: 'string', default: '40' },
     redis: { type: 'boolean', default: false },
+    unsettled: { type: 'boolean', default: false },
   },
 });
 if (flags.http && flags.stdio) throw new Error('--http or --stdio, not both');
@@ -70,6 +85,8 @@ const inflight = Number(flags.inflight ?? (flags.stdio ? 1 : 64));
 const defaults = flags.stdio ? ['raw', 'legacy', 'modern'] : ['raw-modern', 'modern'];
 const cases = positionals.length > 0 ? positionals : defaults;
 const CALLGRIND = ['--tool=callgrind', '--callgrind-out-file=/dev/null'];
+/** A counted server's young generation: 16 MB semi-spaces, below their largest size (64 MB). */
+const SETTLED_ARGS = ['--expose-gc', '--min-semi-space-size=16', '--max-semi-space-size=64'];
 
 /** The instruction count callgrind printed, from its stderr. */
 function refsOf(stderr) {
@@ -107,11 +124,16 @@ async function countServer(kind, n) {
     const { child, port, stop } = await startServer(file, {
       env: flags.redis ? { ...env, BENCH_REDIS_URL: REDIS_URL } : env,
       stdio: flags.stdio,
-      nodeArgs: ['--single-threaded', ...(flags.split ? perf : [])],
+      nodeArgs: [
+        '--single-threaded',
+        ...(flags.unsettled ? [] : SETTLED_ARGS),
+        ...(flags.split ? perf : []),
+      ],
       wrap: ['valgrind', '--tool=callgrind', `--callgrind-out-file=${join(dir, 'out')}`],
-      timeoutMs: 120_000, // node starts slowly under valgrind
+      timeoutMs: 600_000, // node starts slowly under valgrind, more so on a loaded machine
     });
     try {
+      if (!flags.unsettled) await collected(child);
       const client = flags.stdio
         ? await stdioClient(child, era)
         : await httpClient(port, kind, era);
@@ -155,11 +177,26 @@ async function httpClient(port, kind, era) {
   return {
     load: (calls) =>
       inFlight(calls, async () => {
-        const reply = await post(url, { ...request, agent });
+        const reply = await postAgain(url, { ...request, agent });
         if (reply.status !== 200) throw new Error(`status ${String(reply.status)}: ${reply.text}`);
       }),
     close: () => agent.destroy(),
   };
+}
+
+/**
+ * post(), sent again when the server reset the keep-alive connection it went on: under valgrind on
+ * a loaded machine a pause of several seconds (a full collection) lets the server's keep-alive
+ * timer fire before it reads the request already sent on that connection.
+ */
+async function postAgain(url, options) {
+  try {
+    return await post(url, options);
+  } catch (error) {
+    if (error?.code !== 'ECONNRESET') throw error;
+    process.stderr.write('(a keep-alive connection was reset; the call was sent again)\n');
+    return post(url, options);
+  }
 }
 
 /** `tools/call` as lines on the server's stdin (a legacy peer initializes first). */
@@ -180,6 +217,29 @@ async function stdioClient(child, era) {
       }),
     close: () => child.stdin.end(),
   };
+}
+
+/**
+ * Has the server collect its garbage (SIGUSR2: a forced full collection, which also finishes any
+ * marking under way) and resolves once it says it did (`COLLECTED` on stderr), before any request.
+ */
+function collected(child) {
+  return new Promise((resolve, reject) => {
+    let said = '';
+    const timer = setTimeout(() => {
+      child.stderr.off('data', heard);
+      reject(new Error('the server did not collect its garbage within 10 minutes'));
+    }, 600_000);
+    const heard = (chunk) => {
+      said += chunk.toString();
+      if (!said.includes('COLLECTED')) return;
+      clearTimeout(timer);
+      child.stderr.off('data', heard);
+      resolve();
+    };
+    child.stderr.on('data', heard);
+    child.kill('SIGUSR2');
+  });
 }
 
 function callgrindControl(command, pid) {

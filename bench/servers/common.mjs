@@ -83,11 +83,12 @@ export const answer = {
 /**
  * Tells the orchestrator that the server is up (one `READY <port>` line on stderr, so that stdio
  * servers keep stdout for messages), and lets it force a collection (SIGUSR2, with --expose-gc)
- * before reading the RSS.
+ * before reading the RSS or counting (a `COLLECTED` line on stderr once done).
  */
 export function ready(port) {
   process.on('SIGUSR2', () => {
     globalThis.gc?.();
+    process.stderr.write('COLLECTED\n');
   });
   process.stderr.write(`READY ${String(port)}\n`);
 }
