@@ -171,9 +171,10 @@ server.tool({ name: 'plain', description: 'Says plain' }, () => 'plain');
     expect(out.text).toContain('(JavaScript)');
     expect((await inspected)[1]).toBe(at);
     child.kill('SIGINT');
+    // 'close' comes once every holder of the stderr pipe is gone: the inspector (which
+    // inherited it) has exited too.
     const [code] = (await once(child, 'close')) as [number | null];
     expect(code).toBe(0);
-    expect(out.text).toContain('mcpkit inspect: stopping');
   }, 60_000);
 
   it('a missing file is told plainly', async () => {
