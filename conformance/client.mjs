@@ -4,6 +4,7 @@
 // the skills extension of mcpkit/skills).
 /* eslint-disable no-console */
 import { Client, LocalError, createOAuthClient } from 'mcpkit/client';
+import { tasksClient } from 'mcpkit/tasks';
 import { skillsClient } from 'mcpkit/skills';
 import { createStreamableHttpClientTransport } from 'mcpkit/transports/http';
 
@@ -190,6 +191,8 @@ async function main() {
   const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
   const auth = oauthFor(scenario, url, context);
   const client = new Client(INFO, { ...HANDLERS, timeoutMs: 20_000 });
+  // Tool calls that become tasks are driven to their result (the tasks extension).
+  client.extend(tasksClient());
   await client.connect(
     createStreamableHttpClientTransport(url, auth === undefined ? {} : { auth }),
   );

@@ -21,6 +21,7 @@ import type { Style } from './output.js';
 import { cliOAuth, storedTokensUsable, tokenFile } from './oauth.js';
 import { traceTransport } from './trace.js';
 import { version } from './version.js';
+import { withTasks } from './tasks-api.js';
 
 /** A server reached over Streamable HTTP. */
 export interface UrlTarget {
@@ -241,7 +242,7 @@ export async function openSession(target: Target, options: OpenOptions): Promise
     };
     clientOptions.onError = onError;
   }
-  const client = new Client({ name: 'mcpkit', version: version() }, clientOptions);
+  const client = withTasks(new Client({ name: 'mcpkit', version: version() }, clientOptions));
   await client.connect(transport, connectOptions(target, io, common)).catch((error: unknown) => {
     throw withNoise(error, noise);
   });

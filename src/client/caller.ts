@@ -3,8 +3,7 @@
 // `notifications/cancelled` on abort and timeout, and the multi round-trip driver that answers
 // `input_required` results and retries with a new id (Spec 2026-07-28 basic/patterns/mrtr).
 import { linkSignals } from '../internal/abort.js';
-import type { TaskIo } from './tasks.js';
-import { driveTask } from './tasks.js';
+import type { ClientExtensionIo, ResultHandler } from './extension.js';
 import { isObject } from '../internal/json.js';
 import type { AbandonedCall, Connection } from '../jsonrpc/connection.js';
 import type { CallOptions as ConnectionCallOptions } from '../jsonrpc/serve.js';
@@ -34,6 +33,8 @@ export interface CallerSettings {
   /** The client's middleware (its chain read per message) and the transport it sees. */
   readonly middleware: ClientMiddlewareStack;
   readonly transport: Transport;
+  /** The extensions' handlers of 2026-07-28 `resultType`s, read while not empty. */
+  readonly results: ReadonlyMap<string, ResultHandler>;
 }
 
 /** Options of one request as the client sends it. */
@@ -44,8 +45,8 @@ export interface RequestOptions extends CallOptions {
   noTimeout?: boolean;
   /** Extra transport headers for every round (HTTP `Mcp-Param-*`). */
   headers?: Readonly<Record<string, string>>;
-  /** Resolve with a 2026-07-28 CreateTaskResult as it is, instead of driving the task. */
-  rawTask?: boolean;
+  /** Resolve with a 2026-07-28 result an extension handles as it is, instead of handing it over. */
+  raw?: boolean;
 }
 
 type Params = Record<string, unknown>;
@@ -203,8 +204,14 @@ export class Caller {
       } finally {
         if (call.tag !== undefined) this.#tags.delete(id);
       }
-      if (this.era === 'modern' && isTaskResult(result) && method === 'tools/call') {
-        return call.rawTask === true ? result : driveTask(result, this.taskIo, call);
+      // A result of a resultType an extension defines (the tasks extension's `task`): its own.
+      if (this.#settings.results.size > 0 && this.era === 'modern') {
+        const handle = handlerOf(this.#settings.results, result);
+        if (handle !== undefined) {
+          return call.raw === true
+            ? (result as Params)
+            : handle(result as Params, { method, options: call, io: this.io });
+        }
       }
       if (this.era === 'legacy' || !isInputRequiredResult(result)) return finish(result);
       if (round >= this.#settings.maxInputRounds) {
@@ -217,8 +224,8 @@ export class Caller {
     }
   }
 
-  /** What driving a task needs of this caller. */
-  readonly taskIo: TaskIo = {
+  /** What extensions' result handlers and hooks use of this caller. */
+  readonly io: ClientExtensionIo = {
     request: (method, params, options) => this.request(method, params, options),
     fulfil: (inputRequests, signal) =>
       this.#settings.input.fulfil(inputRequests, {
@@ -298,11 +305,13 @@ export class Caller {
   }
 }
 
-/** True for a 2026-07-28 CreateTaskResult (the tasks extension). */
-function isTaskResult(result: unknown): result is Params {
-  return (
-    isObject(result) && result['resultType'] === 'task' && typeof result['taskId'] === 'string'
-  );
+/** The extension's handler of `result`'s `resultType`, if one handles it. */
+function handlerOf(
+  results: ReadonlyMap<string, ResultHandler>,
+  result: unknown,
+): ResultHandler | undefined {
+  const type = isObject(result) ? result['resultType'] : undefined;
+  return typeof type === 'string' ? results.get(type) : undefined;
 }
 
 /** The final result of a request: checked, `resultType` removed. */

@@ -3,7 +3,6 @@
 // arrived in 2025-06-18, its modes and sampling tools in 2025-11-25, roots list_changed left
 // in 2026-07-28; extensions in every revision).
 import { isObject } from '../internal/json.js';
-import { TASKS_EXTENSION } from '../protocol/tasks.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { ProtocolRevision } from '../protocol/version.js';
 import { eraOf } from '../protocol/version.js';
@@ -22,16 +21,17 @@ export function deriveCapabilities(options: ClientOptions): Spec.ClientCapabilit
     derived['sampling'] = options.sampling?.tools === true ? { tools: {} } : {};
   }
   if (options.onRoots !== undefined) derived['roots'] = { listChanged: true };
-  // The client drives tool calls that become tasks (2026-07-28 tasks extension).
-  const own = (options.capabilities as Capabilities | undefined)?.['extensions'];
-  const extensions = { [TASKS_EXTENSION]: {}, ...(isObject(own) ? own : {}) };
-  return { ...derived, ...options.capabilities, extensions };
+  return { ...derived, ...options.capabilities };
 }
 
-/** `declared`, trimmed to the shape `revision` defines. */
+/**
+ * `declared`, trimmed to the shape `revision` defines; an extension is kept when `declaredIn`
+ * says it is declared in this revision.
+ */
 export function capabilitiesFor(
   declared: Spec.ClientCapabilities,
   revision: ProtocolRevision,
+  declaredIn: (id: string) => boolean = () => true,
 ): Spec.ClientCapabilities {
   const source = declared as Capabilities;
   const result: Capabilities = {};
@@ -41,9 +41,10 @@ export function capabilitiesFor(
   const extensions = source['extensions'];
   if (isObject(extensions)) {
     // Extensions are declared in every revision (SEP-1724; MCP Apps shows them in a 2024-11-05
-    // initialize; the older schemas allow the field), but the 2026-07-28 tasks extension, which
-    // the 2025-11-25 core tasks replace before 2026-07-28.
-    const declared = modern ? extensions : withoutKey(extensions, TASKS_EXTENSION);
+    // initialize; the older schemas allow the field), each in those it says (ClientExtension).
+    const declared = Object.fromEntries(
+      Object.entries(extensions).filter(([id]) => declaredIn(id)),
+    );
     if (Object.keys(declared).length > 0) result['extensions'] = declared;
   }
   const roots = source['roots'];
@@ -57,10 +58,6 @@ export function capabilitiesFor(
     result['elicitation'] = since20251125 ? pick(elicitation, ['form', 'url']) : {};
   }
   return result;
-}
-
-function withoutKey(source: Capabilities, key: string): Capabilities {
-  return Object.fromEntries(Object.entries(source).filter(([name]) => name !== key));
 }
 
 function pick(source: Capabilities, keys: readonly string[]): Capabilities {

@@ -3,9 +3,7 @@
 // behave the same in both eras. See docs/client.md.
 import { LocalError, LocalErrorCode } from '../jsonrpc/errors.js';
 import type { Transport } from '../jsonrpc/transport.js';
-import { driveTask } from './tasks.js';
 import { isObject } from '../internal/json.js';
-import type { Task } from '../protocol/tasks.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { ProtocolEra, ProtocolRevision } from '../protocol/version.js';
 import { PROTOCOL_REVISIONS } from '../protocol/version.js';
@@ -15,9 +13,9 @@ import type { Negotiated } from './negotiate.js';
 import { negotiate } from './negotiate.js';
 import { ClientSession } from './session.js';
 import { changeSubscription } from './subscriptions.js';
-import { runToolCall, startToolTask } from './tool-call.js';
+import { runToolCall } from './tool-call.js';
 import type { ClientExtension, ClientExtensionHost } from './extension.js';
-import { checkClientExtension } from './extension.js';
+import { ClientExtensions, checkClientExtension } from './extension.js';
 import type { ClientMiddleware } from './middleware.js';
 import { ClientMiddlewareStack } from './middleware.js';
 import type {
@@ -55,7 +53,7 @@ export class Client {
   readonly #options: ClientOptions;
   #session: ClientSession | undefined;
   /** What the extensions added with extend() declare, by id. */
-  readonly #extensions = new Map<string, Record<string, unknown> | undefined>();
+  readonly #extensions = new ClientExtensions();
   /** The session being connected, so that close() can stop it. */
   #connecting: ClientSession | undefined;
   readonly #middleware = new ClientMiddlewareStack();
@@ -118,7 +116,8 @@ export class Client {
     const session = new ClientSession({
       transport,
       info: this.#info,
-      options: withExtensions(this.#options, this.#extensions),
+      options: withExtensions(this.#options, this.#extensions.settings),
+      extensions: this.#extensions,
       middleware: this.#middleware,
     });
     this.#connecting = session;
@@ -160,8 +159,8 @@ export class Client {
    * Throws TypeError for a bad extension or one added already.
    */
   extend<TApi>(extension: ClientExtension<TApi>): TApi {
-    checkClientExtension(extension, new Set(this.#extensions.keys()));
-    this.#extensions.set(extension.id, extension.settings);
+    checkClientExtension(extension, new Set(this.#extensions.settings.keys()));
+    this.#extensions.add(extension);
     return extension.bind(this.#host);
   }
 
@@ -193,6 +192,7 @@ export class Client {
     report: (error) => {
       client.#require().report(error);
     },
+    fulfil: (inputRequests, signal) => client.#require().caller.io.fulfil(inputRequests, signal),
   }))(this);
 
   /** Iterates the server's tools, following `nextCursor` (at most `maxPages` pages). */
@@ -253,68 +253,6 @@ export class Client {
     const session = this.#session;
     if (session === undefined) return Promise.reject(notConnected());
     return runToolCall(session, { name, arguments: args }, options);
-  }
-
-  /**
-   * Starts a tool call as a task and resolves without waiting for it: `{ task }` (then follow it
-   * with getTask, updateTask, cancelTask, getTaskResult), or `{ result }` when the server
-   * answered at once (2026-07-28: the server decides whether a call becomes a task).
-   */
-  async callToolAsTask(
-    name: string,
-    args: Record<string, unknown> = {},
-    options: CallOptions = {},
-  ): Promise<{ task: Task } | { result: CallToolResult }> {
-    return await startToolTask(this.#require(), { name, arguments: args }, options);
-  }
-
-  /** A task's current state (`tasks/get`): its status, and its input requests, result or error. */
-  async getTask(taskId: string, options: CallOptions = {}): Promise<Task> {
-    return (await this.#require().caller.request(
-      'tasks/get',
-      { taskId },
-      options,
-    )) as unknown as Task;
-  }
-
-  /** Answers a 2026-07-28 task's input requests (`tasks/update`). */
-  async updateTask(
-    taskId: string,
-    inputResponses: Record<string, unknown>,
-    options: CallOptions = {},
-  ): Promise<void> {
-    await this.#require().caller.request('tasks/update', { taskId, inputResponses }, options);
-  }
-
-  /** Asks the server to cancel a task (`tasks/cancel`); the task may still end otherwise. */
-  async cancelTask(taskId: string, options: CallOptions = {}): Promise<void> {
-    await this.#require().caller.request('tasks/cancel', { taskId }, options);
-  }
-
-  /**
-   * A task's result, once it has one: 2025-11-25 `tasks/result` (which waits); 2026-07-28 polls
-   * tasks/get, answering input requests with the client's handlers. A failed task rejects with
-   * its error; a cancelled one with LocalError.
-   */
-  async getTaskResult(taskId: string, options: CallOptions = {}): Promise<CallToolResult> {
-    const session = this.#require();
-    if (session.caller.era === 'legacy') {
-      return (await session.caller.request(
-        'tasks/result',
-        { taskId },
-        { ...options, noTimeout: true },
-      )) as CallToolResult;
-    }
-    const task = await session.caller.request('tasks/get', { taskId }, options);
-    return (await driveTask(task, session.caller.taskIo, options)) as CallToolResult;
-  }
-
-  /** The tasks the server keeps for this client (2025-11-25 `tasks/list`; one page). */
-  async listTasks(options: CallOptions & { cursor?: string } = {}): Promise<Task[]> {
-    const { cursor, ...rest } = options;
-    const params = cursor === undefined ? {} : { cursor };
-    const result = await this.#require().caller.request('tasks/list', params, rest);
-    return Array.isArray(result['tasks']) ? (result['tasks'] as Task[]) : [];
   }
 
   /** Reads a resource. */

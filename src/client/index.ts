@@ -50,6 +50,12 @@ export type {
 export { fileStore, memoryStore } from './oauth/store.js';
 export { AuthorizationError } from '../protocol/auth.js';
 export type { HttpAuthorizer } from '../protocol/auth.js';
-export type { DetailedTask, Task, TaskStatus } from '../protocol/tasks.js';
-export type { ClientExtension, ClientExtensionHost } from './extension.js';
+export type {
+  ClientExtension,
+  ClientExtensionHost,
+  ClientExtensionIo,
+  ClientToolCall,
+  ClientToolCallHook,
+  ResultHandler,
+} from './extension.js';
 export type { MethodDeclaration } from '../protocol/methods.js';

@@ -11,8 +11,8 @@ import type { RejectedTool } from './types.js';
 /** What the client knows of one listed tool. */
 export interface KnownTool {
   readonly outputSchema: Readonly<Record<string, unknown>> | undefined;
-  /** 2025-11-25 `execution.taskSupport`: whether it runs as a task (core tasks). */
-  readonly taskSupport: 'forbidden' | 'optional' | 'required' | undefined;
+  /** The tool as listed (what an extension reads of it, e.g. 2025-11-25 `execution`). */
+  readonly listing: Readonly<Record<string, unknown>>;
   /** Its `x-mcp-header` annotations (2026-07-28 listings; empty otherwise). */
   readonly headers: readonly ParamHeader[];
 }
@@ -41,20 +41,14 @@ export class KnownTools {
       const name = tool['name'];
       const output = tool['outputSchema'];
       const outputSchema = isObject(output) ? output : undefined;
-      const execution = tool['execution'];
-      const support = isObject(execution) ? execution['taskSupport'] : undefined;
-      const taskSupport =
-        support === 'forbidden' || support === 'optional' || support === 'required'
-          ? support
-          : undefined;
       if (!options.annotated) {
-        this.#tools.set(name, { outputSchema, headers: NO_HEADERS, taskSupport });
+        this.#tools.set(name, { outputSchema, headers: NO_HEADERS, listing: tool });
         kept.push(tool);
         continue;
       }
       const scan = scanParamHeaders(tool['inputSchema']);
       if (scan.ok) {
-        this.#tools.set(name, { outputSchema, headers: scan.headers, taskSupport });
+        this.#tools.set(name, { outputSchema, headers: scan.headers, listing: tool });
         kept.push(tool);
       } else {
         this.#tools.delete(name);

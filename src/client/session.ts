@@ -11,6 +11,7 @@ import { builtinValidator } from '../protocol/json-schema/index.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { ProtocolRevision } from '../protocol/version.js';
 import { capabilitiesFor, deriveCapabilities } from './capabilities.js';
+import type { ClientExtensions } from './extension.js';
 import { Caller } from './caller.js';
 import { InputHandlers } from './input.js';
 import { Listens, subscriptionIdOf } from './listens.js';
@@ -39,6 +40,8 @@ export interface SessionSettings {
   readonly options: ClientOptions;
   /** The client's middleware, read per message. */
   readonly middleware: ClientMiddlewareStack;
+  /** The client's extensions: the revisions each is declared in, result handlers, hooks. */
+  readonly extensions: ClientExtensions;
 }
 
 /** ClientSession is one connection of a Client, from connect to close. */
@@ -50,6 +53,8 @@ export class ClientSession {
   readonly outputs: OutputSchemas;
   /** The listed tools' output schemas and (2026-07-28) `x-mcp-header` annotations. */
   readonly tools: KnownTools = new KnownTools();
+  /** The client's extensions (their tool-call hooks). */
+  readonly extensions: ClientExtensions;
   /** Set once negotiation has succeeded. */
   negotiated: Negotiated | undefined;
   /** 2026-07-28: the stream opened for list changes, if any. */
@@ -64,6 +69,7 @@ export class ClientSession {
   constructor(settings: SessionSettings) {
     const { options } = settings;
     this.#options = options;
+    this.extensions = settings.extensions;
     const declared = deriveCapabilities(options);
     const input = new InputHandlers(options);
     this.connection = new Connection(settings.transport, {
@@ -92,7 +98,10 @@ export class ClientSession {
     this.caller = new Caller({
       connection: this.connection,
       info: memo((revision) => trimInfo(settings.info, revision)),
-      capabilities: memo((revision) => capabilitiesFor(declared, revision)),
+      capabilities: memo((revision) =>
+        capabilitiesFor(declared, revision, (id) => settings.extensions.declaredIn(id, revision)),
+      ),
+      results: settings.extensions.results,
       timeoutMs,
       maxInputRounds: options.maxInputRounds ?? DEFAULTS.maxInputRounds,
       input,

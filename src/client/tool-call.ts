@@ -1,9 +1,7 @@
-// tools/call as the client sends it, the hot path of a client. 2025-11-25: as a task when the
-// server takes tool calls as tasks and the call or the tool's listing asks for one; else a plain
-// request. 2026-07-28: with the `Mcp-Param-*` headers the tool's definition asks for (the tools
+// tools/call as the client sends it, the hot path of a client: through the extensions' tool-call
+// hooks when there are any (the tasks extension sends a 2025-11-25 call as a task). 2026-07-28: with the `Mcp-Param-*` headers the tool's definition asks for (the tools
 // listed first when the tool was never seen), retried once on HeaderMismatch when a fresh
 // definition's headers differ. A successful result is checked against the tool's outputSchema.
-import { isObject } from '../internal/json.js';
 import { isPromise } from '../internal/maybe.js';
 import { JsonRpcError } from '../jsonrpc/errors.js';
 import { McpErrorCode } from '../protocol/errors.js';
@@ -11,8 +9,9 @@ import { paramHeaderValues } from '../protocol/param-headers.js';
 import type { RequestOptions } from './caller.js';
 import type { KnownTool } from './known-tools.js';
 import type { ClientSession } from './session.js';
-import { driveLegacyTask } from './tasks.js';
-import type { Task } from '../protocol/tasks.js';
+import type * as Spec from '../protocol/schema/2026-07-28.js';
+import type { ProtocolEra, ProtocolRevision } from '../protocol/version.js';
+import type { ClientExtensionIo, ClientToolCall } from './extension.js';
 import type { CallOptions, CallToolResult, ListOptions } from './types.js';
 
 /**
@@ -31,7 +30,7 @@ export async function runToolCall(
 ): Promise<CallToolResult> {
   const { name } = params;
   if (session.caller.era === 'legacy') {
-    const result = (await callLegacy(session, params, options)) as CallToolResult;
+    const result = await sendToolCall(session, params, options);
     if (result.isError !== true) {
       const known = await session.tools.lookup(name, () => fetchTools(session, options));
       session.outputs.check(name, result, known?.outputSchema);
@@ -41,57 +40,6 @@ export async function runToolCall(
   const { result, known } = await callModern(session, params, options);
   session.outputs.check(name, result, known?.outputSchema);
   return result;
-}
-
-/** tools/call as a task, not waited for: `{ task }`, or `{ result }` when the server answered at once. */
-export async function startToolTask(
-  session: ClientSession,
-  params: { name: string; arguments: Record<string, unknown> },
-  options: CallOptions,
-): Promise<{ task: Task } | { result: CallToolResult }> {
-  if (session.caller.era === 'legacy') {
-    const ttl = options.taskTtlMs === undefined ? {} : { ttl: options.taskTtlMs };
-    const created = await session.caller.request('tools/call', { ...params, task: ttl }, options);
-    if (isObject(created['task'])) return { task: created['task'] as unknown as Task };
-    return { result: created as CallToolResult };
-  }
-  const answer = await session.caller.request('tools/call', params, {
-    ...options,
-    rawTask: true,
-  });
-  if (answer['resultType'] === 'task') {
-    const task = Object.fromEntries(Object.entries(answer).filter(([key]) => key !== 'resultType'));
-    return { task: task as unknown as Task };
-  }
-  return { result: answer as CallToolResult };
-}
-
-/**
- * A legacy tools/call, as a 2025-11-25 task when the server takes tool calls as tasks
- * (`capabilities.tasks.requests.tools.call`) and `options.task` asks for one or the tool's
- * listing says it requires one (`execution.taskSupport`; the tools are listed first then).
- */
-async function callLegacy(
-  session: ClientSession,
-  params: { name: string; arguments: Record<string, unknown> },
-  options: CallOptions,
-): Promise<Record<string, unknown>> {
-  if (
-    session.caller.revision === '2025-11-25' &&
-    takesToolTasks(session.negotiated?.serverCapabilities)
-  ) {
-    const known =
-      options.task === true
-        ? undefined
-        : await session.tools.lookup(params.name, () => fetchTools(session, options));
-    if (options.task === true || known?.taskSupport === 'required') {
-      const ttl = options.taskTtlMs === undefined ? {} : { ttl: options.taskTtlMs };
-      const task = { ...params, task: ttl };
-      const created = await session.caller.request('tools/call', task, options);
-      return driveLegacyTask(created, session.caller.taskIo, options);
-    }
-  }
-  return session.caller.request('tools/call', params, options);
 }
 
 /**
@@ -142,14 +90,6 @@ async function fetchTools(session: ClientSession, options: CallOptions): Promise
   }
 }
 
-/** Whether a 2025-11-25 server takes tools/call as a task (`tasks.requests.tools.call`). */
-function takesToolTasks(capabilities: unknown): boolean {
-  const tasks = isObject(capabilities) ? capabilities['tasks'] : undefined;
-  const requests = isObject(tasks) ? tasks['requests'] : undefined;
-  const tools = isObject(requests) ? requests['tools'] : undefined;
-  return isObject(tools) && isObject(tools['call']);
-}
-
 /** The `Mcp-Param-*` headers of a call of `known` with `args`; undefined for none. */
 function paramHeadersOf(
   known: KnownTool | undefined,
@@ -160,13 +100,55 @@ function paramHeadersOf(
     : paramHeaderValues(known.headers, args);
 }
 
-/** Sends one 2026-07-28 tools/call. */
+/** Sends one tools/call, through the extensions' tool-call hooks when there are any. */
 function sendToolCall(
   session: ClientSession,
   params: { name: string; arguments: Record<string, unknown> },
   options: RequestOptions,
 ): Promise<CallToolResult> {
-  return session.caller.request('tools/call', params, options) as Promise<CallToolResult>;
+  const send = (): Promise<Record<string, unknown>> =>
+    session.caller.request('tools/call', params, options);
+  const hook = session.extensions.toolCall;
+  if (hook === undefined) return send() as Promise<CallToolResult>;
+  return hook(new ToolCallFacts(session, params, options), send) as Promise<CallToolResult>;
+}
+
+/** A tools/call as an extension's hook sees it. */
+class ToolCallFacts implements ClientToolCall {
+  readonly #session: ClientSession;
+  readonly name: string;
+  readonly arguments: Readonly<Record<string, unknown>>;
+  readonly options: CallOptions;
+
+  constructor(
+    session: ClientSession,
+    params: { name: string; arguments: Record<string, unknown> },
+    options: CallOptions,
+  ) {
+    this.#session = session;
+    this.name = params.name;
+    this.arguments = params.arguments;
+    this.options = options;
+  }
+
+  get era(): ProtocolEra {
+    return this.#session.caller.era;
+  }
+  get revision(): ProtocolRevision {
+    return this.#session.caller.revision;
+  }
+  get serverCapabilities(): Spec.ServerCapabilities {
+    return this.#session.negotiated?.serverCapabilities ?? {};
+  }
+  get io(): ClientExtensionIo {
+    return this.#session.caller.io;
+  }
+
+  async tool(): Promise<Readonly<Record<string, unknown>> | undefined> {
+    const session = this.#session;
+    const known = await session.tools.lookup(this.name, () => fetchTools(session, this.options));
+    return known?.listing;
+  }
 }
 
 /** The options of a call, with its `Mcp-Param-*` headers when it has any. */

@@ -178,19 +178,6 @@ export interface CallOptions {
    */
   maxTotalTimeoutMs?: number;
   /**
-   * 2025-11-25: call the tool as a task (`params.task`), even where the tool allows a plain call
-   * (a tool that requires one is called as a task anyway). In 2026-07-28 the server decides.
-   */
-  task?: boolean;
-  /** 2025-11-25: the task's requested `ttl`, in milliseconds. */
-  taskTtlMs?: number;
-  /**
-   * When the call runs as a task: receives the task's status and status message each time
-   * either changes (as tasks/get shows them), from the first state on, with the task's id (what
-   * getTask, getTaskResult and cancelTask take).
-   */
-  onTaskStatus?: (status: string, message: string | undefined, taskId: string) => void;
-  /**
    * 2026-07-28: the lowest log level this request asks for in its `_meta`, in place of the
    * client's own (`null`: none; a gateway asks for what the client it forwards for asked).
    * Legacy: ignored, the level being the session's (`setLogLevel`).

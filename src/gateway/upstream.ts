@@ -1,6 +1,7 @@
 // One upstream server of the gateway: a Client kept connected (reconnected with capped
 // exponential backoff when its process dies or its endpoint stops answering), the lists it
 // serves, and its status (state, revision, latency of the last health ping, last error).
+import { tasksClient } from '../ext/tasks/index.js';
 import { Client } from '../client/index.js';
 import type {
   ClientOptions,
@@ -282,6 +283,8 @@ export class Upstream {
     if (this.#state === 'closed') return;
     this.#setState('connecting');
     const client = new Client({ name: 'mcpkit-gateway', version: '1' }, this.#clientOptions());
+    // Tool calls that become tasks upstream are driven to their result (the tasks extension).
+    client.extend(tasksClient());
     const started = performance.now();
     try {
       this.#hooks.client?.(client);

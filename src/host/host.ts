@@ -2,8 +2,8 @@
 // their definitions under one namespace, runs the calls the model asks for (after the approval
 // gate), shapes each result into a tool_result, and loops until the model answers. Servers'
 // sampling requests are answered by the same model; elicitations go to a callback.
-import type { CallToolResult, Tool } from '../client/index.js';
-import { Client } from '../client/index.js';
+import type { CallToolResult, Client, Tool } from '../client/index.js';
+import { hostClient } from './client.js';
 import type { ServerConfig, Tokenizer } from '../catalogue/index.js';
 import {
   SEARCH_TOOLS,
@@ -265,7 +265,7 @@ export class Host {
 
   async #connectOne(state: ServerState): Promise<void> {
     state.status = 'connecting';
-    const client = new Client(
+    const client = hostClient(
       this.#options.clientInfo ?? { name: 'mcpkit-host', version: '0.1.0' },
       {
         onListChanged: (kind) => {

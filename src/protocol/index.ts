@@ -7,8 +7,6 @@ export type {
   Spec20251125,
   Spec20260728,
 } from './schema/index.js';
-export { TASKS_EXTENSION, declaresTasks, isTerminal } from './tasks.js';
-export type { DetailedTask, Task, TaskStatus } from './tasks.js';
 export {
   McpErrorCode,
   headerMismatch,

@@ -2,7 +2,6 @@
 // Hand-written; methods.test.ts derives the same facts from spec/<rev>/schema.json and fails on any
 // difference. It drives the typing of requests and results (ParamsOf, ResultOf).
 import type { ProtocolRevision } from './version.js';
-import { TASK_METHODS } from './tasks.js';
 import type * as S20251125 from './schema/2025-11-25.js';
 import type * as S20260728 from './schema/2026-07-28.js';
 
@@ -383,11 +382,10 @@ const CACHEABLE: ReadonlySet<string> = new Set(
 
 /**
  * The params field `Mcp-Name` mirrors for `method` ({@link MethodInfo.nameParam}), if any: the
- * core table's, else what an extension declared ({@link declareMethods}); the tasks extension's
- * methods mirror `taskId` (SEP-2663, routing headers).
+ * core table's, else what an extension declared ({@link declareMethods}).
  */
 export function nameParamOf(method: string): string | undefined {
-  return NAME_PARAMS.get(method) ?? (TASK_METHODS.has(method) ? 'taskId' : undefined);
+  return NAME_PARAMS.get(method);
 }
 
 /**

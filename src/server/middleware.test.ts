@@ -8,7 +8,7 @@ import type { AuthInfo } from '../protocol/auth.js';
 import type { ProtocolRevision } from '../protocol/version.js';
 import type { MiddlewareContext, ToolCallContext } from './middleware.js';
 import type { McpServerOptions } from './server.js';
-import { tasks } from '../ext/tasks/index.js';
+import { tasks, tasksClient } from '../ext/tasks/index.js';
 import { McpServer } from './server.js';
 
 const ERAS = [
@@ -350,10 +350,15 @@ describe('tool-call middleware', () => {
         return next();
       },
     });
-    const client = await connect(server, '2025-11-25');
-    const started = await client.callToolAsTask('slow');
+    const [a, b] = createMemoryPair();
+    await server.connect(b);
+    const client = new Client({ name: 'c', version: '1' }, { mode: { pin: '2025-11-25' } });
+    const taskApi = client.extend(tasksClient());
+    clients.push(client);
+    await client.connect(a);
+    const started = await taskApi.callToolAsTask('slow');
     if (!('task' in started)) throw new Error('not a task');
-    expect(text(await client.getTaskResult(started.task.taskId))).toBe('done');
+    expect(text(await taskApi.getTaskResult(started.task.taskId))).toBe('done');
     expect(names).toEqual(['slow']);
   });
 });

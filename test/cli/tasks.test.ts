@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../src/client/index.js';
+import { tasksClient } from '../../src/ext/tasks/index.js';
 import { createStreamableHttpClientTransport } from '../../src/transports/http/index.js';
 import { cli, json, spawnCli, waitFor } from './run-cli.js';
 
@@ -171,9 +172,10 @@ describe("mcpkit's everything over HTTP (2026-07-28 tasks extension)", () => {
       { name: 'starter', version: '1.0.0' },
       { onElicit: () => ({ action: 'accept', content: { depth: 'overview' } }) },
     );
+    const tasks = client.extend(tasksClient());
     await client.connect(createStreamableHttpClientTransport(url));
-    const started = await client.callToolAsTask('simulate-research-query', { topic: 'owls' });
-    const plain = await client.callToolAsTask('echo', { message: 'hi' });
+    const started = await tasks.callToolAsTask('simulate-research-query', { topic: 'owls' });
+    const plain = await tasks.callToolAsTask('echo', { message: 'hi' });
     await client.close();
     if (!('task' in started)) throw new Error('no task was made');
     const { taskId } = started.task;

@@ -76,7 +76,7 @@ describe.skipIf(!hasDist)('mcpkit chat at a terminal', () => {
       io,
     );
     expect(code).toBe(0);
-    expect(out.stderr).toContain('1 tools: PingME');
+    expect(out.stderr).toContain('1 tool: PingME');
     expect(out.stderr).toContain('you> ');
     expect(out.stderr).toContain('→ PingME (pingme) {}\n← BISMILLAH\n');
     expect(out.stdout).toBe('The magic word is BISMILLAH.\n');

@@ -92,9 +92,7 @@ describe('negotiation', () => {
     const discover = sent('server/discover')[0]!.message;
     expect(discover['params']['_meta']).toEqual({
       'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientCapabilities': {
-        extensions: { 'io.modelcontextprotocol/tasks': {} },
-      },
+      'io.modelcontextprotocol/clientCapabilities': {},
       'io.modelcontextprotocol/clientInfo': {
         name: 'test-client',
         version: '1.0.0',
@@ -296,8 +294,6 @@ describe('every revision, pinned', () => {
       roots: {},
       sampling: { tools: {} },
       elicitation: { form: {}, url: {} },
-      // The client drives tool calls that become tasks (the tasks extension).
-      extensions: { 'io.modelcontextprotocol/tasks': {} },
     });
   });
 });

@@ -5,7 +5,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '../../src/client/index.js';
 import type { ClientOptions } from '../../src/client/index.js';
-import { PollPace } from '../../src/client/tasks.js';
+import { PollPace, tasksClient } from '../../src/ext/tasks/index.js';
+import type { TasksApi } from '../../src/ext/tasks/index.js';
 import { McpServer } from '../../src/server/index.js';
 import { tasks } from '../../src/ext/tasks/index.js';
 import { createMemoryPair } from '../../src/transports/memory.js';
@@ -82,9 +83,10 @@ async function connect(server: McpServer, options: ClientOptions) {
   });
   await server.connect(b);
   const client = new Client({ name: 'test-client', version: '1.0.0' }, options);
+  const tasks: TasksApi = client.extend(tasksClient());
   clients.push(client);
   await client.connect(a);
-  return { client, methods };
+  return { client, tasks, methods };
 }
 
 async function until(check: () => boolean): Promise<void> {
@@ -113,26 +115,40 @@ describe('client: tasks', () => {
     });
   }
 
+  it('tasksClient() declares the extension to 2026-07-28 servers only (2025-11-25 has core tasks)', async () => {
+    const declared: unknown[] = [];
+    for (const mode of [{ pin: '2025-11-25' as const }, 'auto' as const]) {
+      const server = new McpServer({ name: 'plain', version: '1.0.0' });
+      server.use((ctx, next) => {
+        if (ctx.method === 'tools/list') declared.push(ctx.client?.capabilities.extensions);
+        return next();
+      });
+      const { client } = await connect(server, { mode });
+      await client.listTools();
+    }
+    expect(declared).toEqual([undefined, { 'io.modelcontextprotocol/tasks': {} }]);
+  });
+
   it('updateTask answers a task question by hand (callToolAsTask, getTask, updateTask)', async () => {
     const { server } = taskServer();
     // The handler declares elicitation; the answer is given by hand, not by this handler.
-    const { client } = await connect(server, {
+    const { tasks } = await connect(server, {
       mode: 'auto',
       onElicit: () => ({ action: 'decline' }),
     });
-    const started = await client.callToolAsTask('ask', {});
+    const started = await tasks.callToolAsTask('ask', {});
     if (!('task' in started)) throw new Error('expected a task');
     const { taskId } = started.task;
-    let task = await client.getTask(taskId);
+    let task = await tasks.getTask(taskId);
     for (let i = 0; i < 200 && task.status !== 'input_required'; i++) {
       await new Promise((resolve) => setTimeout(resolve, 10));
-      task = await client.getTask(taskId);
+      task = await tasks.getTask(taskId);
     }
     expect(task.status).toBe('input_required');
     expect(task).toMatchObject({ inputRequests: { name: { method: 'elicitation/create' } } });
-    await client.updateTask(taskId, { name: { action: 'accept', content: { name: 'Ada' } } });
-    const result = await client.getTaskResult(taskId);
+    await tasks.updateTask(taskId, { name: { action: 'accept', content: { name: 'Ada' } } });
+    const result = await tasks.getTaskResult(taskId);
     expect(result.content).toEqual([{ type: 'text', text: 'hello Ada' }]);
-    expect((await client.getTask(taskId)).status).toBe('completed');
+    expect((await tasks.getTask(taskId)).status).toBe('completed');
   });
 });

@@ -17,7 +17,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../src/client/index.js';
 import { McpServer } from '../../src/server/index.js';
-import { tasks } from '../../src/ext/tasks/index.js';
+import { tasks, tasksClient } from '../../src/ext/tasks/index.js';
 import { createStreamableHttpClientTransport } from '../../src/transports/http/index.js';
 import type { Listening } from '../../src/transports/http/server/node.js';
 import { listen } from '../../src/transports/http/server/node.js';
@@ -246,6 +246,7 @@ describe("mcpkit's client drives the same tasks in both generations", () => {
         { name: 'mcpkit', version: '1.0.0' },
         { mode, onElicit: () => ({ action: 'accept', content: { colour: 'plum' } }) },
       );
+      client.extend(tasksClient());
       await client.connect(createStreamableHttpClientTransport(running.url));
       try {
         const result = await client.callTool(

@@ -10,6 +10,7 @@ import type { Io } from '../io.js';
 import { columns, writeJson } from '../output.js';
 import type { Target } from '../target.js';
 import { openSession, singleTarget, withSession } from '../target.js';
+import { tasksOf } from '../tasks-api.js';
 
 /** The --help text. */
 export const help: string = `Usage: mcpkit tasks <list|get|result|cancel> <url> [task-id] [flags]
@@ -52,7 +53,7 @@ export function run(args: readonly string[], io: Io): Promise<number> {
       const id = taskId;
       switch (action) {
         case 'get': {
-          const task = await client.getTask(id);
+          const task = await tasksOf(client).getTask(id);
           if (ctx.common.json) writeJson(ctx.io.stdout, task);
           else {
             const rows: [string, string][] = [
@@ -67,12 +68,12 @@ export function run(args: readonly string[], io: Io): Promise<number> {
           return 0;
         }
         case 'result': {
-          const result = await client.getTaskResult(id);
+          const result = await tasksOf(client).getTaskResult(id);
           writeJson(ctx.io.stdout, result);
           return result.isError === true ? 1 : 0;
         }
         default:
-          await client.cancelTask(id);
+          await tasksOf(client).cancelTask(id);
           ctx.io.stdout.write(`asked the server to cancel task ${id}\n`);
           return 0;
       }
@@ -113,7 +114,7 @@ async function list(ctx: CommandContext, target: Target): Promise<number> {
         { hint: BY_ID_HINT },
       );
     }
-    const tasks = await client.listTasks();
+    const tasks = await tasksOf(client).listTasks();
     if (ctx.common.json) writeJson(ctx.io.stdout, tasks);
     else if (tasks.length === 0) ctx.io.stdout.write('no tasks\n');
     else {

@@ -2,6 +2,7 @@
 // maps onto one of the Client's methods. List operations also refresh the inspector's State.
 import type { CallOptions, Client, CompleteRef, LoggingLevel } from '../../client/index.js';
 import { ApiError, asObject, optionalObject, requireString } from './api-error.js';
+import { tasksOf } from '../tasks-api.js';
 
 /** What an operation may do besides calling the client. */
 export interface OpContext {
@@ -33,7 +34,7 @@ export const OPS: Readonly<Record<string, Op>> = {
       throw new ApiError(400, 'callTool: "task" must be a boolean');
     }
     if (task !== true) return ctx.client.callTool(name, args, ctx.call);
-    const started = await ctx.client.callToolAsTask(name, args, ctx.call);
+    const started = await tasksOf(ctx.client).callToolAsTask(name, args, ctx.call);
     if ('task' in started) ctx.watchTask(started.task);
     return 'task' in started ? { task: started.task } : started.result;
   },
@@ -104,16 +105,16 @@ export const OPS: Readonly<Record<string, Op>> = {
     list(ctx, 'resourceTemplates', () => ctx.client.listResourceTemplates(ctx.call)),
   listPrompts: (_params, ctx) => list(ctx, 'prompts', () => ctx.client.listPrompts(ctx.call)),
   async listTasks(_params, ctx) {
-    return { tasks: await ctx.client.listTasks(ctx.call) };
+    return { tasks: await tasksOf(ctx.client).listTasks(ctx.call) };
   },
   getTask: (params, ctx) =>
-    ctx.client.getTask(requireString(params, 'taskId', 'getTask'), ctx.call),
+    tasksOf(ctx.client).getTask(requireString(params, 'taskId', 'getTask'), ctx.call),
   async cancelTask(params, ctx) {
-    await ctx.client.cancelTask(requireString(params, 'taskId', 'cancelTask'), ctx.call);
+    await tasksOf(ctx.client).cancelTask(requireString(params, 'taskId', 'cancelTask'), ctx.call);
     return {};
   },
   getTaskResult: (params, ctx) =>
-    ctx.client.getTaskResult(requireString(params, 'taskId', 'getTaskResult'), ctx.call),
+    tasksOf(ctx.client).getTaskResult(requireString(params, 'taskId', 'getTaskResult'), ctx.call),
 };
 
 async function list(ctx: OpContext, kind: ListName, fetch: () => Promise<unknown[]>) {

@@ -1,6 +1,5 @@
-// The inspector's one MCP connection and everything the page sees of it: the State it keeps
-// (views.ts: server, lists, budget, lint, roots), the operations the page asks for (ops.ts), the
-// server's questions (questions.ts), and the events that tell every page.
+// The inspector's one MCP connection and all the page sees of it: its State (views.ts: server,
+// lists, budget, lint, roots), operations (ops.ts), questions (questions.ts), events to pages.
 import type {
   CallOptions,
   CallToolResult,
@@ -23,6 +22,7 @@ import { createStdioClientTransport } from '../../transports/stdio/index.js';
 import type { Target } from '../target.js';
 import { hasAuthorization, spawnOptions, targetLabel } from '../target.js';
 import { formatTranscript } from '../transcript.js';
+import { tasksOf, withTasks } from '../tasks-api.js';
 import { version } from '../version.js';
 import { ApiError } from './api-error.js';
 import type { Envelope, State } from './views.js';
@@ -155,7 +155,7 @@ export class InspectorSession {
       this.#clientOptions(generation),
     );
     // An MCP Apps host in every revision; apps.ts reads and checks the views (uncached).
-    client.extend(appsClient());
+    withTasks(client).extend(appsClient());
     this.#connectingClient = client;
     try {
       const auth = this.#authFor(target);
@@ -466,7 +466,7 @@ export class InspectorSession {
       while (generation === this.#generation && this.#watched.has(taskId)) {
         let task;
         try {
-          task = await client.getTask(taskId);
+          task = await tasksOf(client).getTask(taskId);
         } catch {
           break;
         }

@@ -6,7 +6,8 @@
 import { isObject } from '../../../internal/json.js';
 import { isPromise } from '../../../internal/maybe.js';
 import { ErrorCode, JsonRpcError } from '../../../jsonrpc/index.js';
-import { declaresTasks, principalKey } from '../../../protocol/index.js';
+import { principalKey } from '../../../protocol/index.js';
+import { declaresTasks } from '../protocol.js';
 import type {
   HandlerContext,
   ToolCallContext,

@@ -8,7 +8,7 @@ import type {
   ServerExtension,
   ToolDefinition,
 } from '../../../server/index.js';
-import { TASKS_EXTENSION } from '../../../protocol/index.js';
+import { TASKS_EXTENSION } from '../protocol.js';
 import type { TaskOption } from './call.js';
 import { compileTask, taskCalls } from './call.js';
 import { TASK_METHODS, taskIdsFilter } from './methods.js';

@@ -6,7 +6,8 @@
 // tasks/list and tasks/cancel too.
 import { sleep } from '../../../internal/abort.js';
 import { ErrorCode, JsonRpcError } from '../../../jsonrpc/index.js';
-import { invalidParams, isTerminal, principalKey } from '../../../protocol/index.js';
+import { invalidParams, principalKey } from '../../../protocol/index.js';
+import { isTerminal } from '../protocol.js';
 import type { ExtensionCall } from '../../../server/index.js';
 import type { TaskSettings } from './run.js';
 import type { TaskRecord } from './store.js';

@@ -5,13 +5,11 @@
 // that created it (-32602, as for an unknown id, otherwise).
 import { ErrorCode, JsonRpcError } from '../../../jsonrpc/index.js';
 import {
-  TASKS_EXTENSION,
-  declaresTasks,
   invalidParams,
-  isTerminal,
   missingRequiredClientCapability,
   principalKey,
 } from '../../../protocol/index.js';
+import { TASKS_EXTENSION, declaresTasks, isTerminal } from '../protocol.js';
 import type { ExtensionCall, ExtensionListen } from '../../../server/index.js';
 import { legacyCancel, legacyGet, legacyList, legacyResult, ownTask } from './legacy.js';
 import type { TaskSettings } from './run.js';

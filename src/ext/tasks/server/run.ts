@@ -5,7 +5,8 @@
 // `failed` with the JSON-RPC error of a protocol fault, `cancelled` when it was cancelled.
 import { ErrorCode, JsonRpcError } from '../../../jsonrpc/index.js';
 import type { Params } from '../../../jsonrpc/index.js';
-import type { Spec20260728 as Spec, TaskStatus } from '../../../protocol/index.js';
+import type { Spec20260728 as Spec } from '../../../protocol/index.js';
+import type { TaskStatus } from '../protocol.js';
 import { McpErrorCode } from '../../../protocol/index.js';
 import type { ContextRedirect } from '../../../server/index.js';
 import type { TaskRecord, TaskSignal, TaskStore } from './store.js';

@@ -3,8 +3,8 @@
 // that runs the task. MemoryTaskStore is the default, for one process; a shared store (a
 // database, Redis) lets any process answer tasks/get, tasks/update and tasks/cancel.
 import { ErrorCode, JsonRpcError } from '../../../jsonrpc/index.js';
-import type { DetailedTask } from '../../../protocol/index.js';
-import { isTerminal } from '../../../protocol/index.js';
+import type { DetailedTask } from '../protocol.js';
+import { isTerminal } from '../protocol.js';
 
 /** A task as stored: what the wire shows, plus who may see it and when it goes. */
 export interface TaskRecord extends DetailedTask {

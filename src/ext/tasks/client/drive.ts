@@ -5,26 +5,16 @@
 // (core tasks): the client asks for a task (`params.task`), then tasks/result, which waits for
 // the end while the server's requests about the task arrive on the session as usual; tasks/get
 // polls meanwhile for status messages. An aborted call cancels its task (tasks/cancel).
-import { ErrorCode, JsonRpcError, LocalError, LocalErrorCode } from '../jsonrpc/errors.js';
-import type { WireError } from '../jsonrpc/errors.js';
-import { sleep } from '../internal/abort.js';
-import { isObject } from '../internal/json.js';
-import type { CallOptions } from './types.js';
+import { sleep } from '../../../internal/abort.js';
+import { isObject } from '../../../internal/json.js';
+import { ErrorCode, JsonRpcError, LocalError, LocalErrorCode } from '../../../jsonrpc/index.js';
+import type { WireError } from '../../../jsonrpc/index.js';
+import type { CallOptions, ClientExtensionIo } from '../../../client/index.js';
 
 type Params = Record<string, unknown>;
 
-/** What driving a task needs of the client. */
-export interface TaskIo {
-  /** Sends a request (the caller's pipeline: `_meta`, timeouts) and resolves with its result. */
-  request(
-    method: string,
-    params: Params,
-    options?: { signal?: AbortSignal; noTimeout?: boolean },
-  ): Promise<Params>;
-  /** Answers input requests with the client's handlers (as for multi round-trip requests). */
-  fulfil(inputRequests: unknown, signal: AbortSignal): Promise<Params>;
-  report(error: unknown): void;
-}
+/** What driving a task needs of the client: its extension io. */
+export type TaskIo = Pick<ClientExtensionIo, 'request' | 'fulfil' | 'report'>;
 
 /** The shortest and longest wait between two polls, whatever the task suggests. */
 const MIN_POLL_MS = 50;

@@ -1,24 +1,9 @@
-// The tasks extension (io.modelcontextprotocol/tasks, SEP-2663) on 2026-07-28: its identifier,
-// its methods, and the wire shape of a task. No I/O. The 2025-11-25 core tasks are a different
-// protocol (tasks/result, tasks/list, task-augmented requests) and live in the core schema.
+// The tasks extension (io.modelcontextprotocol/tasks, SEP-2663) on 2026-07-28: its identifier
+// and the wire shape of a task. No I/O. The 2025-11-25 core tasks are a different protocol
+// (tasks/result, tasks/list, task-augmented requests) whose methods the core schema has.
 
 /** The extension's identifier, in `capabilities.extensions`. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
-
-/** The revisions the extension applies to. */
-export const TASKS_REVISIONS: readonly string[] = ['2026-07-28'];
-
-/** The methods the extension adds (each names its task in `params.taskId` and `Mcp-Name`). */
-export const TASK_METHODS: ReadonlySet<string> = new Set([
-  'tasks/get',
-  'tasks/update',
-  'tasks/cancel',
-]);
-
-/** True when `method` is one of the extension's methods in `revision`. */
-export function isTaskMethod(method: string, revision: string): boolean {
-  return TASK_METHODS.has(method) && TASKS_REVISIONS.includes(revision);
-}
 
 /** A task's status (SEP-2663): `failed` is for protocol errors only. */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
