@@ -145,7 +145,7 @@ describe('mcpkit dev', () => {
 
   it("prints tsc's type errors as they come, and serves the module all the same", async () => {
     const reported = stderr.next(/tsc: [^\n]*server\.ts\(\d+,\d+\): error TS2322/);
-    const reloaded = stderr.next(/reloaded: 1 tools/);
+    const reloaded = stderr.next(/reloaded: 1 tool\b/);
     writeServer(['typed'], "export const count: number = 'not a number';");
     await Promise.all([reported, reloaded]);
     const client = new Client({ name: 'dev-test', version: '1.0.0' });

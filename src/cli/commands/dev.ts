@@ -150,7 +150,8 @@ async function serveDev(
       onEvent: (event) => {
         if (event['event'] !== 'connected') return;
         connections++;
-        if (connections > 1) say(`reloaded: ${String(event['tools'])} tools`);
+        const tools = Number(event['tools']);
+        if (connections > 1) say(`reloaded: ${String(tools)} tool${tools === 1 ? '' : 's'}`);
       },
     },
   );
