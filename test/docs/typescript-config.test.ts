@@ -5,22 +5,14 @@
 // the major before it (the repository's own `typescript`); the compiled server then answers a call
 // over stdio. mcpkit resolves through its package.json `exports` to dist/ (skipped without it).
 import { execFile } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../src/client/index.js';
 import { createStdioClientTransport } from '../../src/transports/stdio/index.js';
+import { pageTsconfig, typescriptProject } from '../helpers/typescript-project.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -48,29 +40,16 @@ server.tool(
 await server.connect(createStdioServerTransport());
 `;
 
-/** The first ```json block of docs/typescript.md. */
-function pageTsconfig(): string {
-  const page = readFileSync(join(ROOT, 'docs/typescript.md'), 'utf8');
-  const block = /^```json\n([\s\S]*?)^```$/m.exec(page);
-  if (block?.[1] === undefined) throw new Error('docs/typescript.md has no ```json block');
-  return block[1];
-}
-
 describe.skipIf(!hasDist)("docs/typescript.md's tsconfig in a new project", () => {
   const projects: string[] = [];
 
   /** A scratch project with the page's tsconfig and the sample server. */
   function project(): string {
-    const dir = mkdtempSync(join(tmpdir(), 'mcpkit-tsconfig-'));
+    const dir = typescriptProject({
+      prefix: 'mcpkit-tsconfig-',
+      files: { 'src/server.ts': SERVER },
+    });
     projects.push(dir);
-    mkdirSync(join(dir, 'src'));
-    mkdirSync(join(dir, 'node_modules/@types'), { recursive: true });
-    writeFileSync(join(dir, 'package.json'), '{ "name": "first", "type": "module" }\n');
-    writeFileSync(join(dir, 'tsconfig.json'), pageTsconfig());
-    writeFileSync(join(dir, 'src/server.ts'), SERVER);
-    symlinkSync(ROOT, join(dir, 'node_modules/mcpkit'), 'dir');
-    symlinkSync(join(ROOT, 'node_modules/zod'), join(dir, 'node_modules/zod'), 'dir');
-    symlinkSync(join(ROOT, 'node_modules/@types/node'), join(dir, 'node_modules/@types/node'));
     return dir;
   }
 
