@@ -9,6 +9,7 @@
 // profiler, collected objects included, bytes per call by allocating function (bundled names).
 // With MCPKIT_PROBE_MIDDLEWARE=1 in the environment, the server runs one pass-through request
 // middleware and one pass-through tool-call middleware (server.use; bench/RESULTS.md "Seams").
+// With MCPKIT_PROBE_OTEL=api or sdk, mcpkit/otel traces the server (bench/otel-probe.mjs).
 import { Session } from 'node:inspector/promises';
 import process from 'node:process';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
@@ -18,6 +19,7 @@ import { createNodeHandler } from '../dist/esm/src/transports/http/node.js';
 import { FakeRequest, fakeResponse, rawNode } from './node-fakes.mjs';
 import { ADD_SCHEMA, ECHO_SCHEMA, answer, probeMiddleware } from './servers/common.mjs';
 import { headersFor, rpc, toolCall } from './lib.mjs';
+import { probeOtel } from './otel-probe.mjs';
 
 const kind = process.argv[2] ?? 'modern';
 const N = Number(process.argv[3] ?? 20000);
@@ -26,6 +28,7 @@ const server = new McpServer({ name: 'probe', version: '1.0.0' });
 server.tool({ name: 'echo', inputSchema: ECHO_SCHEMA }, answer.echo);
 server.tool({ name: 'add', inputSchema: ADD_SCHEMA }, answer.add);
 probeMiddleware(server);
+await probeOtel(server, new URL('../dist', import.meta.url).href);
 
 let handler;
 let headers;
