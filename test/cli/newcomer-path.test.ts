@@ -8,12 +8,13 @@
 //      `mcpkit login` signing in through a stand-in browser ($BROWSER follows the redirects);
 //      the scoped tool then answers the signed-in user, and the inspector dev started, pointed at
 //      the protected server, connects with that sign-in;
-//   4. `mcpkit call` of the task tool prints the task's id, `mcpkit tasks result` gives its result.
+//   4. `mcpkit call` of the task tool prints the task's id, `mcpkit tasks result` gives its result:
+//      on 2026-07-28 the server makes the task (the CLI declares the tasks extension, no flag);
+//      on 2025-11-25 the client asks for it with --task.
 // Where the path cannot be taken as the issue writes it: `mcpkit dev` has no auth flags, so
 // step 3 serves the same file with `mcpkit serve` (docs/auth.md's recipe); and dev serves the
 // module through a gateway that does not pass tasks on (a task tool answers there as a plain
-// call), so step 4 runs the task on the `mcpkit serve` endpoint of step 3, signed in. On
-// 2026-07-28 the server makes the task (the CLI declares the tasks extension): no --task flag.
+// call), so step 4 runs the task on the `mcpkit serve` endpoint of step 3, signed in.
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -213,7 +214,7 @@ describe("issue #43: a newcomer's path, offline", () => {
   );
 
   it(
-    'mcpkit call prints the id of the task it started; mcpkit tasks result gives the result',
+    'mcpkit call prints the id of the task it started (both eras); mcpkit tasks result gives the result',
     async () => {
       const called = await cli(['call', url, 'count-words', '--arg', 'text=tasks from the CLI'], {
         env,
@@ -234,6 +235,30 @@ describe("issue #43: a newcomer's path, offline", () => {
       const got = await cli(['tasks', 'get', url, taskId ?? '', '--json'], { env });
       expect(got.code, got.stderr).toBe(0);
       expect(json(got)).toMatchObject({ taskId, status: 'completed' });
+      // A 2025-11-25 client asks for the task itself: --task.
+      const legacy = await cli(
+        [
+          'call',
+          url,
+          'count-words',
+          '--arg',
+          'text=asked for',
+          '--task',
+          '--protocol',
+          '2025-11-25',
+        ],
+        { env, timeoutMs: STEP_MS },
+      );
+      expect(legacy.code, legacy.stderr).toBe(0);
+      expect(legacy.stdout).toContain('2 words');
+      const legacyId = /mcpkit call: task (\S+) /.exec(legacy.stderr)?.[1];
+      expect(legacyId, legacy.stderr).toBeDefined();
+      const legacyResult = await cli(
+        ['tasks', 'result', url, legacyId ?? '', '--protocol', '2025-11-25', '--json'],
+        { env, timeoutMs: STEP_MS },
+      );
+      expect(legacyResult.code, legacyResult.stderr).toBe(0);
+      expect(json(legacyResult)).toMatchObject({ content: [{ type: 'text', text: '2 words' }] });
     },
     STEP_MS,
   );
