@@ -1,6 +1,6 @@
 // The host's public shapes: its options, a run's options, events and result, and what it
 // reports of its servers and tools. The Host class (host.ts) takes and returns these.
-import type { CallToolResult, ElicitHandler, Tool } from '../client/index.js';
+import type { CallToolResult, Client, ElicitHandler, Tool } from '../client/index.js';
 import type { ServerConfig, Tokenizer } from '../catalogue/index.js';
 import type { ApprovalCallback, ApprovalPolicy, Decision } from './approval.js';
 import type { ShapedResult } from './shape.js';
@@ -56,6 +56,11 @@ export interface HostOptions {
   readonly onStderr?: (server: string, chunk: string) => void;
   /** The host's name and version, as servers see it. */
   readonly clientInfo?: { name: string; version: string };
+  /**
+   * Called with each client the host makes for a server, before it connects: where its
+   * middleware is added (`client.use`, mcpkit/otel).
+   */
+  readonly onClient?: (client: Client) => void;
   /**
    * MCP Apps, for a host embedded in a UI that renders views: the host declares the extension
    * (`io.modelcontextprotocol/ui`, so servers offer their UI tools), and the call record (and

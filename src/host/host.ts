@@ -265,23 +265,20 @@ export class Host {
 
   async #connectOne(state: ServerState): Promise<void> {
     state.status = 'connecting';
-    const client = hostClient(
-      this.#options.clientInfo ?? { name: 'mcpkit-host', version: '0.1.0' },
-      {
-        onListChanged: (kind) => {
-          if (kind !== 'tools') return;
-          state.stale = true;
-          this.#emit({ type: 'tools_changed', server: state.name });
-        },
-        onClose: () => {
-          if (state.client === client && state.status === 'connected') state.status = 'closed';
-        },
-        onSample: hostSampler(state.name, this.#samplingHost),
-        ...(this.#options.onElicit === undefined ? {} : { onElicit: this.#options.onElicit }),
-        ...(this.#options.timeoutMs === undefined ? {} : { timeoutMs: this.#options.timeoutMs }),
-        ...(this.#viewBytes === undefined ? {} : { capabilities: APPS_CAPABILITIES }),
+    const client = hostClient(this.#options, {
+      onListChanged: (kind) => {
+        if (kind !== 'tools') return;
+        state.stale = true;
+        this.#emit({ type: 'tools_changed', server: state.name });
       },
-    );
+      onClose: () => {
+        if (state.client === client && state.status === 'connected') state.status = 'closed';
+      },
+      onSample: hostSampler(state.name, this.#samplingHost),
+      ...(this.#options.onElicit === undefined ? {} : { onElicit: this.#options.onElicit }),
+      ...(this.#options.timeoutMs === undefined ? {} : { timeoutMs: this.#options.timeoutMs }),
+      ...(this.#viewBytes === undefined ? {} : { capabilities: APPS_CAPABILITIES }),
+    });
     try {
       const onStderr = this.#options.onStderr;
       await client.connect(

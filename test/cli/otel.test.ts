@@ -20,7 +20,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../src/client/index.js';
 import { instrument } from '../../src/ext/otel/index.js';
 import { createStdioClientTransport } from '../../src/transports/stdio/index.js';
-import { BIN } from './run-cli.js';
+import { startFakeModel } from '../helpers/fake-model.js';
+import { BIN, cli } from './run-cli.js';
 
 const hasDist = existsSync(BIN);
 if (!hasDist) console.log('mcpkit serve --otel: skipped, dist/ is missing (npm test builds it)');
@@ -195,4 +196,65 @@ describe.skipIf(!hasDist)('mcpkit gateway --otel', () => {
       await otlp.close();
     }
   });
+});
+
+describe.skipIf(!hasDist)('mcpkit chat --otel', () => {
+  it('one trace: mcpkit chat -> mcpkit gateway -> mcpkit serve pingme (three processes)', async () => {
+    const otlp = await receiver();
+    const model = await startFakeModel([
+      { toolCalls: [{ name: 'PingME' }] },
+      (seen) => ({ text: `The magic word is ${seen.results[0]?.text ?? '?'}.` }),
+    ]);
+    const env = {
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_METRICS_EXPORTER: 'none',
+      OTEL_LOGS_EXPORTER: 'none',
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'mcpkit-otel-chat-'));
+    const upstream = {
+      command: process.execPath,
+      args: [BIN, 'serve', 'pingme', '--otel', '--quiet'],
+      env: { ...env, OTEL_SERVICE_NAME: 'upstream' },
+    };
+    writeFileSync(join(dir, 'gateway.json'), JSON.stringify({ mcpServers: { pingme: upstream } }));
+    const gateway = {
+      command: process.execPath,
+      args: [BIN, 'gateway', '--config', join(dir, 'gateway.json'), '--otel', '--quiet'],
+      env: { ...env, OTEL_SERVICE_NAME: 'gateway' },
+    };
+    writeFileSync(join(dir, 'chat.json'), JSON.stringify({ mcpServers: { gw: gateway } }));
+    try {
+      const ran = await cli(
+        ['chat', '--otel', '--yes', '-p', 'Call PingME', '--config', join(dir, 'chat.json')],
+        {
+          env: { ...env, ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-test' },
+          timeoutMs: 30_000,
+        },
+      );
+      expect(ran.code, ran.stderr).toBe(0);
+      expect(ran.stdout).toBe('The magic word is BISMILLAH.\n');
+      const find = (service: string, kind: number) =>
+        otlp.received.find(
+          (r) =>
+            r.service === service && r.span.kind === kind && r.span.name.startsWith('tools/call'),
+        );
+      await expect.poll(() => find('upstream', 2) !== undefined, { timeout: 15_000 }).toBe(true);
+      const chat = find('mcpkit-chat', 3);
+      const gatewayServer = find('gateway', 2);
+      const gatewayClient = find('gateway', 3);
+      const upstreamServer = find('upstream', 2);
+      expect(chat?.span.name).toBe('tools/call PingME');
+      expect(gatewayServer?.span.parentSpanId).toBe(chat?.span.spanId);
+      expect(gatewayClient?.span.parentSpanId).toBe(gatewayServer?.span.spanId);
+      expect(upstreamServer?.span.parentSpanId).toBe(gatewayClient?.span.spanId);
+      const traces = new Set(
+        [chat, gatewayServer, gatewayClient, upstreamServer].map((r) => r?.span.traceId),
+      );
+      expect(traces.size).toBe(1);
+    } finally {
+      await model.close();
+      await otlp.close();
+    }
+  }, 40_000);
 });

@@ -21,6 +21,7 @@ import type { Io } from '../io.js';
 import { truncate, writeJson } from '../output.js';
 import { isUrl, readServersFile } from '../target.js';
 import { version } from '../version.js';
+import { startTelemetry } from '../otel.js';
 
 /** The default model of each API. */
 export const DEFAULT_MODELS = { anthropic: 'claude-sonnet-4-5', openai: 'gpt-4.1' } as const;
@@ -52,6 +53,9 @@ Flags:
   --system <text>        the system prompt
   --text-only            the model takes no images (they reach it as a short note)
   --stream               stream the model's answers (SSE)
+  --otel                 trace the calls to the servers with OpenTelemetry (OTLP/HTTP to
+                         OTEL_EXPORTER_OTLP_ENDPOINT; needs @opentelemetry/api and
+                         @opentelemetry/sdk-node)
 
 Without --yes, tools marked readOnlyHint (and not destructiveHint) run at once when their
 server is trusted; every other call is asked at the terminal (declined when there is no
@@ -80,6 +84,7 @@ const OPTIONS = {
   system: { type: 'string' },
   'text-only': { type: 'boolean' },
   stream: { type: 'boolean' },
+  otel: { type: 'boolean' },
 } as const;
 
 /** Runs `mcpkit chat`. */
@@ -123,6 +128,7 @@ async function chat(ctx: CommandContext): Promise<number> {
   const system = text(parsed, 'system');
   // A conversation streams its answers to stdout, unless --json.
   const streamed = flag(parsed, 'stream') || (prompt === undefined && !ctx.common.json);
+  const telemetry = await startTelemetry(flag(parsed, 'otel'), 'mcpkit-chat', io.env);
   const host = new Host({
     model: adapter,
     modelName: text(parsed, 'model') ?? DEFAULT_MODELS[provider],
@@ -138,6 +144,7 @@ async function chat(ctx: CommandContext): Promise<number> {
     clientInfo: { name: 'mcpkit-chat', version: version() },
     ...(system === undefined ? {} : { system }),
     ...(ctx.common.timeoutMs === undefined ? {} : { timeoutMs: ctx.common.timeoutMs }),
+    ...(telemetry === undefined ? {} : { onClient: (client) => telemetry.instrument(client) }),
     ...(quiet
       ? {}
       : { onStderr: (_server: string, chunk: string) => io.stderr.write(ctx.style.dim(chunk)) }),
@@ -168,6 +175,7 @@ async function chat(ctx: CommandContext): Promise<number> {
   } finally {
     prompter.close();
     await host.close();
+    await telemetry?.shutdown();
   }
 }
 
