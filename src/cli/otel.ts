@@ -4,17 +4,25 @@
 // mcpkit/otel traces the command's server and clients. The SDK is an optional peer: when it is
 // missing, the command says which packages to install. docs/observability.md.
 import process from 'node:process';
+import type * as Prometheus from '@opentelemetry/exporter-prometheus';
 import type * as SdkNode from '@opentelemetry/sdk-node';
 import type { Client } from '../client/index.js';
 import { instrument } from '../ext/otel/index.js';
 import type { McpServer } from '../server/index.js';
 import { CliError } from './errors.js';
+import { parseAddress } from './serving.js';
 
 /** The line of --help that documents --otel. */
 export const OTEL_FLAG_HELP =
   '  --otel                    send traces and metrics with OpenTelemetry (OTLP/HTTP to\n' +
   '                            OTEL_EXPORTER_OTLP_ENDPOINT, default http://localhost:4318;\n' +
   '                            needs @opentelemetry/api and @opentelemetry/sdk-node)';
+
+/** The line of --help that documents --metrics. */
+export const METRICS_FLAG_HELP =
+  '  --metrics [host:]port     serve the duration histograms on http://host:port/metrics for\n' +
+  '                            Prometheus (host default 127.0.0.1; its own listener, no Host check;\n' +
+  '                            needs @opentelemetry/exporter-prometheus and @opentelemetry/sdk-node)';
 
 /** The packages --otel needs, as an install hint. */
 export const OTEL_INSTALL = 'npm install @opentelemetry/api @opentelemetry/sdk-node';
@@ -53,31 +61,65 @@ export function wantsTelemetry(flag: boolean, env: Env): boolean {
  * packages to install when the SDK or the API is missing.
  */
 export async function startTelemetry(
-  flag: boolean,
+  asked: { readonly otel: boolean; readonly metrics?: { host: string; port: number } | undefined },
   service: string,
   env: Env,
 ): Promise<CliTelemetry | undefined> {
-  if (!wantsTelemetry(flag, env)) return undefined;
+  const { metrics } = asked;
+  const traced = wantsTelemetry(asked.otel, env);
+  if (!traced && metrics === undefined) return undefined;
   let sdkNode: typeof SdkNode;
   try {
     sdkNode = await import('@opentelemetry/sdk-node');
   } catch (error) {
     throw missing('@opentelemetry/sdk-node', error);
   }
+  const exporter = metrics === undefined ? undefined : await prometheus(metrics);
+  if (!traced) {
+    // --metrics alone: a meter provider of its own, read by the Prometheus exporter.
+    const meterProvider = new sdkNode.metrics.MeterProvider({ readers: [exporter as never] });
+    return telemetry({ meterProvider }, () => meterProvider.shutdown());
+  }
   // The SDK reads process.env; a command run in a test may be given its own env.
   for (const [key, value] of Object.entries(env)) {
     if (key.startsWith('OTEL_') && value !== undefined) process.env[key] = value;
   }
-  const sdk = new sdkNode.NodeSDK({ serviceName: env['OTEL_SERVICE_NAME'] ?? service });
+  const sdk = new sdkNode.NodeSDK({
+    serviceName: env['OTEL_SERVICE_NAME'] ?? service,
+    ...(exporter === undefined ? {} : { metricReaders: [exporter] }),
+  });
   sdk.start();
+  return telemetry({}, () => sdk.shutdown());
+}
+
+function telemetry(
+  options: Parameters<typeof instrument>[1],
+  shutdown: () => Promise<void>,
+): CliTelemetry {
   return {
     instrument: (target) => {
       if (!isTraceable(target)) return false;
-      if (!instrument(target)) throw missing('@opentelemetry/api', undefined);
+      if (!instrument(target, options)) throw missing('@opentelemetry/api', undefined);
       return true;
     },
-    shutdown: () => sdk.shutdown(),
+    shutdown,
   };
+}
+
+/** The Prometheus exporter, serving /metrics on its own listener at `address`. */
+async function prometheus(address: {
+  host: string;
+  port: number;
+}): Promise<Prometheus.PrometheusExporter> {
+  let module: typeof Prometheus;
+  try {
+    module = await import('@opentelemetry/exporter-prometheus');
+  } catch (error) {
+    throw missing('@opentelemetry/exporter-prometheus', error, '--metrics');
+  }
+  const exporter = new module.PrometheusExporter({ ...address, preventServerStart: true });
+  await exporter.startServer();
+  return exporter;
 }
 
 /** An McpServer (`tool` and `use`) or a Client (`callTool` and `use`), checked structurally. */
@@ -85,9 +127,14 @@ function isTraceable(target: object): target is McpServer | Client {
   return 'use' in target && ('tool' in target || 'callTool' in target);
 }
 
-function missing(name: string, cause: unknown): CliError {
-  return new CliError(`--otel needs the package ${name}, which is not installed`, {
-    hint: `${OTEL_INSTALL} (beside mcpkit)`,
+function missing(name: string, cause: unknown, what = '--otel'): CliError {
+  return new CliError(`${what} needs the package ${name}, which is not installed`, {
+    hint: `${OTEL_INSTALL}${what === '--metrics' ? ' @opentelemetry/exporter-prometheus' : ''} (beside mcpkit)`,
     cause,
   });
+}
+
+/** `--metrics`' value: a port (on 127.0.0.1), or host:port. Throws UsageError. */
+export function metricsAddress(value: string): { host: string; port: number } {
+  return parseAddress(value);
 }

@@ -21,7 +21,8 @@ import { Client } from '../../src/client/index.js';
 import { instrument } from '../../src/ext/otel/index.js';
 import { createStdioClientTransport } from '../../src/transports/stdio/index.js';
 import { startFakeModel } from '../helpers/fake-model.js';
-import { BIN, cli } from './run-cli.js';
+import { BIN, cli, closedPort, collect, spawnCli, waitFor } from './run-cli.js';
+import { createStreamableHttpClientTransport } from '../../src/transports/http/client/transport.js';
 
 const hasDist = existsSync(BIN);
 if (!hasDist) console.log('mcpkit serve --otel: skipped, dist/ is missing (npm test builds it)');
@@ -257,4 +258,29 @@ describe.skipIf(!hasDist)('mcpkit chat --otel', () => {
       await otlp.close();
     }
   }, 40_000);
+});
+
+describe.skipIf(!hasDist)('mcpkit serve --metrics', () => {
+  it('serves the duration histograms in the Prometheus text format', async () => {
+    const port = await closedPort();
+    const child = spawnCli(['serve', 'everything', '--http', '0', '--metrics', String(port)]);
+    try {
+      const [, url] = await waitFor(child, /serving at (http:\S+)/);
+      const client = new Client({ name: 'metrics-test', version: '1.0.0' });
+      await client.connect(createStreamableHttpClientTransport(url ?? ''));
+      expect((await client.callTool('echo', { message: 'hi' })).isError).toBeFalsy();
+      await client.close();
+      const response = await fetch(`http://127.0.0.1:${String(port)}/metrics`);
+      expect(response.status).toBe(200);
+      const text = await response.text();
+      // The exporter (0.223) names it without the unit: mcp_server_operation_duration, `# UNIT s`.
+      expect(text).toContain('# TYPE mcp_server_operation_duration histogram');
+      expect(text).toMatch(
+        /mcp_server_operation_duration_count\{[^}]*gen_ai_tool_name="echo"[^}]*\} 1/,
+      );
+    } finally {
+      child.kill('SIGTERM');
+      await collect(child);
+    }
+  });
 });

@@ -128,7 +128,7 @@ async function chat(ctx: CommandContext): Promise<number> {
   const system = text(parsed, 'system');
   // A conversation streams its answers to stdout, unless --json.
   const streamed = flag(parsed, 'stream') || (prompt === undefined && !ctx.common.json);
-  const telemetry = await startTelemetry(flag(parsed, 'otel'), 'mcpkit-chat', io.env);
+  const telemetry = await startTelemetry({ otel: flag(parsed, 'otel') }, 'mcpkit-chat', io.env);
   const host = new Host({
     model: adapter,
     modelName: text(parsed, 'model') ?? DEFAULT_MODELS[provider],

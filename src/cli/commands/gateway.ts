@@ -117,7 +117,7 @@ export function run(args: readonly string[], io: CommandContext['io']): Promise<
         }
       };
       const telemetry = await startTelemetry(
-        flag(ctx.parsed, 'otel'),
+        { otel: flag(ctx.parsed, 'otel') },
         'mcpkit-gateway',
         ctx.io.env,
       );

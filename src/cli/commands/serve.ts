@@ -25,7 +25,7 @@ import { SERVER_NAMES, loadServer } from '../reference-servers.js';
 import { authOptions, portFor } from '../serve-auth.js';
 import type { SharedState } from '../serve-redis.js';
 import { sharedState } from '../serve-redis.js';
-import { OTEL_FLAG_HELP, startTelemetry } from '../otel.js';
+import { METRICS_FLAG_HELP, OTEL_FLAG_HELP, metricsAddress, startTelemetry } from '../otel.js';
 
 /** How long requests in flight may take to finish on SIGTERM, with --redis. */
 const GRACE_MS = 10_000;
@@ -88,6 +88,7 @@ Flags:
                             32 characters (env MCPKIT_STATE_SECRET). To rotate, name the keys:
                             --state-secret k2:<new> --state-secret k1:<old> (the first seals)
 ${OTEL_FLAG_HELP}
+${METRICS_FLAG_HELP}
   -q, --quiet               say nothing on stderr (but the URL, with --http)
   --debug                   print stack traces, also of errors a server reports (MCPKIT_DEBUG=1)
 
@@ -130,6 +131,7 @@ const OPTIONS = {
   'redis-timeout': { type: 'string' },
   'state-secret': { type: 'string', multiple: true },
   otel: { type: 'boolean' },
+  metrics: { type: 'string' },
 } as const;
 
 /** Runs `mcpkit serve`; resolves once the server has shut down. */
@@ -157,7 +159,16 @@ export function run(args: readonly string[], io: Io): Promise<number> {
       const address = http === undefined ? undefined : parseAddress(http);
       // A server's default onError then prints an error's stack, a module's own McpServer too.
       if (ctx.common.debug) process.env['MCPKIT_DEBUG'] = '1';
-      const telemetry = await startTelemetry(flag(ctx.parsed, 'otel'), 'mcpkit-serve', io.env);
+      const metrics = text(ctx.parsed, 'metrics');
+      const metricsAt = metrics === undefined ? undefined : metricsAddress(metrics);
+      const asked = { otel: flag(ctx.parsed, 'otel'), metrics: metricsAt };
+      const telemetry = await startTelemetry(asked, 'mcpkit-serve', io.env);
+      if (metricsAt !== undefined) {
+        say(
+          ctx,
+          `mcpkit serve: metrics at http://${metricsAt.host}:${String(metricsAt.port)}/metrics`,
+        );
+      }
       const shared = await sharedState(ctx, address !== undefined);
       try {
         const served = await loadServer(name, {
