@@ -13,13 +13,13 @@ import { CliError } from './errors.js';
 import { parseAddress } from './serving.js';
 
 /** The line of --help that documents --otel. */
-export const OTEL_FLAG_HELP =
+export const OTEL_FLAG_HELP: string =
   '  --otel                    send traces and metrics with OpenTelemetry (OTLP/HTTP to\n' +
   '                            OTEL_EXPORTER_OTLP_ENDPOINT, default http://localhost:4318;\n' +
   '                            needs @opentelemetry/api and @opentelemetry/sdk-node)';
 
 /** The line of --help that documents --metrics. */
-export const METRICS_FLAG_HELP =
+export const METRICS_FLAG_HELP: string =
   '  --metrics [host:]port     serve the duration histograms on http://host:port/metrics for\n' +
   '                            Prometheus (host default 127.0.0.1; its own listener, no Host check;\n' +
   '                            needs @opentelemetry/exporter-prometheus and @opentelemetry/sdk-node)';
