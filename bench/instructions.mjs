@@ -29,18 +29,14 @@
 // do: `session` is then a legacy session whose record is in Redis (issue #44).
 //
 // A counted server (--http, --stdio) starts settled, every kind the same way (issue #44): its
-// young generation starts at 16 MB semi-spaces and may grow to 64 (SETTLED_ARGS), and once it is
-// up it collects its garbage (SIGUSR2, a full collection) before the first request. Without it
-// the count of one server varied 1.09x-2.03x from run to run: a server whose start allocates much
-// (loading node-redis) grew its young generation to the largest size (16 MB by default), the
-// only size at which V8 decides to pretenure allocation sites, while the marking of the
-// collection that ended its start still ran beside the first calls, so that what they stored
-// was kept as floating garbage and some per-call sites, taken for long-lived, were allocated in
-// the old generation for the rest of the run; a collection forced at start with the default
-// sizes shrank the young generation instead (more scavenges per call, 1.15-1.4x for an in-memory
-// server), and one fixed at its largest size (16 MB) had every server pretenure. A young
-// generation that reaches 64 MB still shows a per-call survival that grows it. --unsettled
-// counts the start as it was before.
+// young generation starts at 16 MB semi-spaces and may grow to 64, V8's memory reducer is off
+// (SETTLED_ARGS), and once it is up it collects its garbage (SIGUSR2, a full collection) before
+// the first request. Without it a legacy session with Redis counted 1.06x-2.03x an in-memory
+// one from run to run: under valgrind a server is slow enough for V8's memory reducer to take it
+// for idle and run its full collections in the middle of the counted calls, more or fewer of
+// them; the young generation's size, which a server's start decided (a collection forced at
+// start with node's defaults shrank it: 1.15-1.4x for an in-memory server), is fixed besides.
+// --unsettled counts the start as it was before (bench/RESULTS.md, issue 44, point 3).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -85,8 +81,17 @@ const inflight = Number(flags.inflight ?? (flags.stdio ? 1 : 64));
 const defaults = flags.stdio ? ['raw', 'legacy', 'modern'] : ['raw-modern', 'modern'];
 const cases = positionals.length > 0 ? positionals : defaults;
 const CALLGRIND = ['--tool=callgrind', '--callgrind-out-file=/dev/null'];
-/** A counted server's young generation: 16 MB semi-spaces, below their largest size (64 MB). */
-const SETTLED_ARGS = ['--expose-gc', '--min-semi-space-size=16', '--max-semi-space-size=64'];
+/**
+ * A counted server's heap: 16 MB semi-spaces, below their largest size (64 MB), and no memory
+ * reducer (under valgrind a server is slow enough for V8 to take it for idle and start the
+ * reducer's full collections in the middle of the calls).
+ */
+const SETTLED_ARGS = [
+  '--expose-gc',
+  '--min-semi-space-size=16',
+  '--max-semi-space-size=64',
+  '--no-memory-reducer',
+];
 
 /** The instruction count callgrind printed, from its stderr. */
 function refsOf(stderr) {
