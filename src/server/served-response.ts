@@ -6,6 +6,7 @@
 import type { PieceEncoding, SelfEncoding } from '../jsonrpc/codec.js';
 import { JSON_PIECES, JSON_TEXT } from '../jsonrpc/codec.js';
 import type { RequestId, SuccessResponse } from '../jsonrpc/message.js';
+import { escapedUtf8 } from './escaped-utf8.js';
 import { listedPageOf } from './listed-page.js';
 
 /** How a 2026-07-28 response writes its text: the undecorated result and the added fields' text. */
@@ -43,8 +44,6 @@ export function listedResponse(id: RequestId, result: object, text: string): Suc
  * own (JSON_PIECES): written as it is, not copied into the response's one string (issue #44).
  */
 const LARGE_TEXT = 65_536;
-
-const UTF8 = new TextEncoder();
 
 class ServedResponse implements SuccessResponse, SelfEncoding, PieceEncoding {
   readonly jsonrpc = '2.0';
@@ -123,15 +122,15 @@ class ServedResponse implements SuccessResponse, SelfEncoding, PieceEncoding {
     if (!ESCAPED.test(text)) return [`${head}"`, text, `"${tail}`];
     // Escaped a slice at a time: JSON.stringify of the whole would make it in parts, then copy
     // them into one string; each slice's text is small and made once.
-    // As bytes when asked: each slice's escaped text is then garbage at once, not held.
+    // As bytes when asked, escaped straight into them (escaped-utf8.ts: no escaped string).
     const pieces: (string | Uint8Array)[] = [`${head}"`];
     for (let at = 0; at < text.length;) {
       let end = Math.min(at + LARGE_TEXT, text.length);
       // Never between the halves of a surrogate pair, which JSON would escape apart.
       const code = text.charCodeAt(end - 1);
       if (end < text.length && code >= 0xd800 && code <= 0xdbff) end++;
-      const escaped = JSON.stringify(text.slice(at, end)).slice(1, -1);
-      pieces.push(bytes ? UTF8.encode(escaped) : escaped);
+      const slice = text.slice(at, end);
+      pieces.push(bytes ? escapedUtf8(slice) : JSON.stringify(slice).slice(1, -1));
       at = end;
     }
     pieces.push(`"${tail}`);
