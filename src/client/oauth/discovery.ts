@@ -6,7 +6,7 @@
 // server, with default endpoints when it publishes no metadata either.
 import { AuthorizationError, metadataUrls, resourceMetadataUrls } from '../../protocol/auth.js';
 import type { OAuthHttp } from './http.js';
-import { checkEndpoint, getDocument, request } from './http.js';
+import { checkEndpoint, getDocument, jsonDocument } from './http.js';
 import type { AuthorizationServerMetadata } from './types.js';
 
 /** What discovery found for one MCP server. */
@@ -150,11 +150,7 @@ async function serverDocument(
   serverUrl: URL,
 ): Promise<Readonly<Record<string, unknown>> | undefined> {
   try {
-    const { response, body } = await request(http, url, {
-      method: 'GET',
-      headers: { accept: 'application/json' },
-    });
-    return response.ok ? body : undefined;
+    return await jsonDocument(http, url);
   } catch (error) {
     if (!(error instanceof AuthorizationError) || error.code !== 'unreachable') throw error;
     const why = /^cannot reach \S+: (.*)$/s.exec(error.message)?.[1] ?? error.message;

@@ -78,16 +78,27 @@ export async function getDocument(
   url: string,
 ): Promise<Readonly<Record<string, unknown>> | undefined> {
   try {
-    const { response, body } = await request(http, url, {
-      method: 'GET',
-      headers: { accept: 'application/json' },
-    });
-    return response.ok ? body : undefined;
+    return await jsonDocument(http, url);
   } catch (error) {
     if (error instanceof NoAnswer) throw error;
     if (error instanceof AuthorizationError && error.code === 'response_too_large') throw error;
     return undefined;
   }
+}
+
+/**
+ * GETs a JSON document: undefined for a failure status; rejects as {@link request} does (no
+ * answer, unreachable, too large).
+ */
+export async function jsonDocument(
+  http: OAuthHttp,
+  url: string,
+): Promise<Readonly<Record<string, unknown>> | undefined> {
+  const { response, body } = await request(http, url, {
+    method: 'GET',
+    headers: { accept: 'application/json' },
+  });
+  return response.ok ? body : undefined;
 }
 
 /** The AuthorizationError for an OAuth error response from `what` (a token endpoint, say). */
