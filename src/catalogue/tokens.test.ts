@@ -44,6 +44,15 @@ describe('chunks', () => {
 });
 
 describe('count', () => {
+  it('counts spaces before a word at a chunk boundary as the whole text does', () => {
+    // Alone, a chunk ending in spaces makes them one piece; in place the last one is the word's.
+    for (let k = 0; k < 4; k++) {
+      const prefix = 'ab '.repeat(CHUNK_CHARS).slice(0, CHUNK_CHARS - 15 - k);
+      const text = `${prefix}${' '.repeat(15)}1653 GET /repos`;
+      expect(tokenizer.count(text)).toBe(whole(text));
+    }
+  });
+
   it('counts texts without long pieces exactly (the docs, tool definitions, random text)', () => {
     const docs = fileURLToPath(new URL('../../docs/', import.meta.url));
     for (const file of readdirSync(docs).filter((name) => name.endsWith('.md'))) {

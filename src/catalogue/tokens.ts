@@ -73,8 +73,10 @@ export function* chunks(text: string): Generator<string, void, undefined> {
   let end = 0; // where its last whole piece ends
   for (let match = pieces.exec(text); match !== null; match = pieces.exec(text)) {
     const pieceEnd = match.index + match[0].length;
+    // Not after the space before a word (`\s+`): alone, a chunk's trailing spaces are one piece.
+    const whole = !(ALL_SPACE.test(match[0]) && NOT_SPACE.test(text.charAt(pieceEnd)));
     if (pieceEnd - start <= CHUNK_CHARS) {
-      end = pieceEnd;
+      if (whole) end = pieceEnd;
       continue;
     }
     if (end > start) yield text.slice(start, (start = end));
@@ -83,10 +85,14 @@ export function* chunks(text: string): Generator<string, void, undefined> {
       if (isHighSurrogate(text.charCodeAt(cut - 1))) cut -= 1;
       yield text.slice(start, (start = cut));
     }
-    end = pieceEnd;
+    end = whole ? pieceEnd : start;
   }
   if (start < text.length) yield text.slice(start);
 }
+
+/** A piece of white space only, and a character that is not white space. */
+const ALL_SPACE = /^\s+$/u;
+const NOT_SPACE = /^\S$/u;
 
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;

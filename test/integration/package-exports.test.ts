@@ -29,6 +29,7 @@ const EXPECTED: Record<string, string[]> = {
   './apps': ['apps', 'appsClient', 'viewCsp', 'toolUi', 'declaresApps'],
   './tasks': ['tasks', 'tasksClient', 'MemoryTaskStore', 'TaskLimitError'],
   './openapi': ['openApiServer', 'createOpenApiServer', 'loadDocument', 'generateTools'],
+  './otel': ['serverTelemetry', 'clientTelemetry', 'instrument'],
   './auth': ['createJwtVerifier', 'AuthError'],
   './gateway': ['Gateway', 'parseGatewayConfig', 'Upstream'],
   './host': ['Host', 'createAnthropicAdapter', 'createOpenAiAdapter', 'ModelError'],
