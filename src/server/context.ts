@@ -222,11 +222,6 @@ class Context implements CoreHandlerContext {
     ctx.#inputs = { round: to, signal: to.signal };
   }
 
-  /** The run's scope: the request's, or a redirect's. */
-  get #current(): RequestScope {
-    return this.#scope;
-  }
-
   get progress(): HandlerContext['progress'] {
     return (this.#progress ??= this.#progressFunction());
   }
@@ -237,7 +232,7 @@ class Context implements CoreHandlerContext {
    */
   #progressFunction(): HandlerContext['progress'] {
     return (progress, total, message) => {
-      const scope = this.#current;
+      const scope = this.#scope;
       const progressToken = scope.meta?.[MetaKey.ProgressToken];
       if (typeof progressToken !== 'string' && typeof progressToken !== 'number') {
         return Promise.resolve();
@@ -256,7 +251,7 @@ class Context implements CoreHandlerContext {
   /** What `log` is, returned rather than assigned as a literal (see `#progressFunction`). */
   #logFunction(): HandlerContext['log'] {
     return (level, data, logger) => {
-      const scope = this.#current;
+      const scope = this.#scope;
       if (scope.logLevel === undefined || !meetsLoggingLevel(level, scope.logLevel)) {
         return Promise.resolve();
       }
@@ -297,7 +292,7 @@ class Context implements CoreHandlerContext {
     input: Spec.InputRequest,
     options: InputOptions | undefined,
   ): Promise<unknown> {
-    return askClient(this.#current, this.#inputs, {
+    return askClient(this.#scope, this.#inputs, {
       capability,
       input,
       key: options?.key,
