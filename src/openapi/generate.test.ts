@@ -113,6 +113,95 @@ describe('a small OpenAPI 3.1 document', () => {
     expect(JSON.stringify(tree?.outputSchema)).toContain('"children"');
   });
 
+  it('makes input schemas strict and described, output schemas lean and bounded', () => {
+    const { tools } = generateTools(document);
+    const list = byName(tools, 'listPets');
+    // every input object says what it requires (an empty list too) and refuses strays
+    const search = byName(tools, 'search');
+    expect(search.inputSchema).toMatchObject({ required: [], additionalProperties: false });
+    const filter = (search.inputSchema['properties'] as Record<string, Record<string, unknown>>)[
+      'filter'
+    ];
+    expect(filter).toMatchObject({ required: [], additionalProperties: false });
+    // a property or parameter the document leaves undescribed says what it is
+    const undescribed: string[] = [];
+    const walk = (schema: unknown, where: string): void => {
+      if (typeof schema !== 'object' || schema === null) return;
+      const properties = (schema as Record<string, unknown>)['properties'];
+      if (typeof properties !== 'object' || properties === null) return;
+      for (const [name, sub] of Object.entries(properties)) {
+        if (typeof (sub as Record<string, unknown>)['description'] !== 'string')
+          undescribed.push(`${where}.${name}`);
+        walk(sub, `${where}.${name}`);
+      }
+    };
+    for (const tool of tools) walk(tool.inputSchema, tool.name);
+    expect(undescribed).toEqual([]);
+    // outputs: names and types, no constraints or prose; a list shows its items' fields
+    const keys = new Set<string>();
+    const collect = (schema: unknown): void => {
+      if (typeof schema !== 'object' || schema === null) return;
+      for (const [key, value] of Object.entries(schema)) {
+        keys.add(key);
+        if (key === 'properties') Object.values(value as object).forEach(collect);
+        else if (key === 'items') collect(value);
+        else if (Array.isArray(value) && key !== 'type' && key !== 'required')
+          value.forEach(collect);
+      }
+    };
+    for (const tool of tools) if (tool.outputSchema !== undefined) collect(tool.outputSchema);
+    for (const key of keys) {
+      expect(['type', 'properties', 'items', 'anyOf', 'oneOf', 'allOf', 'required']).toContain(key);
+    }
+    const items = (list.outputSchema?.['properties'] as Record<string, Record<string, unknown>>)[
+      'result'
+    ]?.['items'] as Record<string, unknown>;
+    expect(Object.keys(items['properties'] as object)).toContain('name');
+    // an output schema past outputChars is left out (the answer still comes as JSON text)
+    const small = generateTools(document, { outputChars: 40 }).tools;
+    expect(byName(small, 'getPet').outputSchema).toBeUndefined();
+    expect(byName(small, 'getPet').output).toBeUndefined();
+  });
+
+  it('tells near names apart and stretches a description too short to choose by', () => {
+    const near: OpenApiDocument = {
+      openapi: '3.1.0',
+      info: { title: 't', version: '1' },
+      paths: {
+        '/issues/{number}/labels': {
+          put: { operationId: 'issues/set-labels', summary: 'Replace the labels of an issue' },
+        },
+        '/labels/{name}': {
+          get: { operationId: 'issues/get-label', summary: 'Get a label' },
+          delete: {
+            operationId: 'issues/delete-label',
+            parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }],
+          },
+        },
+      },
+    };
+    const { tools } = generateTools(near);
+    expect(tools.map((t) => t.name)).toEqual([
+      'issues_set-labels',
+      'issues_get-label_by_name',
+      'issues_delete-label',
+    ]);
+    // names do not depend on which operations were picked
+    const alone = planTools(near, { include: { operations: ['issues/get-label'] } }).tools;
+    expect(alone.map((t) => t.name)).toEqual(['issues_get-label_by_name']);
+    expect(byName(tools, 'issues_get-label_by_name').description).toBe(
+      'Get a label (GET /labels/{name}).',
+    );
+    expect(byName(tools, 'issues_delete-label').description).toBe('Calls DELETE /labels/{name}.');
+    const name = (
+      byName(tools, 'issues_delete-label').inputSchema['properties'] as Record<
+        string,
+        Record<string, unknown>
+      >
+    )['name'];
+    expect(name?.['description']).toBe('The name in …/labels/{name}.');
+  });
+
   it('takes annotations from the method', () => {
     const { tools } = generateTools(document);
     expect(byName(tools, 'getPet').annotations.readOnlyHint).toBe(true);

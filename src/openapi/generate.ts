@@ -25,10 +25,15 @@ export interface GenerateOptions {
   /** Nesting depth of input schemas; deeper parts accept any value. Default 8. */
   readonly inputDepth?: number;
   /**
-   * Output schemas from success responses: their nesting depth (1: the top-level fields, typed,
-   * without descriptions), or 0 for none. Default 1.
+   * Output schemas from success responses: their nesting depth (1: the top-level fields of the
+   * answer, or of a list's items, with their types alone), or 0 for none. Default 1.
    */
   readonly outputDepth?: number;
+  /**
+   * Most characters of an output schema (compact JSON); a larger one is left out (the answer
+   * still comes as JSON text). Default 1200, about 300 tokens.
+   */
+  readonly outputChars?: number;
 }
 
 /** An operation of the document, where it is. */
@@ -74,12 +79,10 @@ export function generateTools(
   options: GenerateOptions = {},
   operations: readonly OperationRef[] = operationsOf(document),
 ): Generated {
-  const names = new NameRegistry();
+  const names = namesOf(document);
   const generated: Generated = { tools: [], skipped: [] };
   for (const ref of operations) {
-    const name = names.claim(
-      baseName(ref.method, ref.path, stringOf(ref.operation['operationId'])),
-    );
+    const name = names.get(ref.operation) ?? claimName(new NameRegistry(), ref);
     try {
       generated.tools.push(planOperation(document, ref, { name, options }));
     } catch (error) {
@@ -88,6 +91,25 @@ export function generateTools(
     }
   }
   return generated;
+}
+
+/**
+ * Every operation's name, claimed in document order over the whole document, so that a tool's
+ * name does not depend on which others were picked.
+ */
+function namesOf(document: OpenApiDocument): Map<object, string> {
+  const registry = new NameRegistry();
+  const names = new Map<object, string>();
+  for (const ref of operationsOf(document)) names.set(ref.operation, claimName(registry, ref));
+  return names;
+}
+
+function claimName(registry: NameRegistry, ref: OperationRef): string {
+  const last = /\{([^}]+)\}[^{]*$/.exec(ref.path)?.[1];
+  return registry.claim(baseName(ref.method, ref.path, stringOf(ref.operation['operationId'])), [
+    ...(last === undefined ? [] : [`by_${last}`]),
+    ref.method,
+  ]);
 }
 
 function stringOf(value: unknown): string | undefined {
@@ -111,7 +133,7 @@ function planOperation(
   const required: string[] = [];
   const parameters: PlannedParameter[] = [];
   for (const parameter of parametersOf(ref)) {
-    const planned = planParameter(parameter, keys, input);
+    const planned = planParameter(parameter, keys, { options: input, path: ref.path });
     if (planned === undefined) continue;
     parameters.push(planned.plan);
     properties[planned.plan.key] = planned.schema;
@@ -126,16 +148,19 @@ function planOperation(
   const inputSchema: Json = {
     type: 'object',
     properties,
-    ...(required.length === 0 ? {} : { required }),
+    required,
     additionalProperties: false,
   };
-  const output = planOutput(operation['responses'], options.outputDepth ?? 1);
+  const output = planOutput(operation['responses'], {
+    maxDepth: options.outputDepth ?? 1,
+    maxChars: options.outputChars ?? 1200,
+  });
   const plan: ToolPlan = {
     name,
     description: describeOperation(
       stringOf(operation['summary']),
       stringOf(operation['description']),
-      options.descriptionChars ?? 300,
+      { max: options.descriptionChars ?? 300, method: ref.method, path: ref.path },
     ),
     inputSchema: compilable(inputSchema),
     ...(output === undefined
@@ -194,7 +219,7 @@ const DEFAULT_STYLE: Record<ParameterLocation, string> = {
 function planParameter(
   parameter: Json,
   keys: Set<string>,
-  options: ConvertOptions,
+  { options, path }: { options: ConvertOptions; path: string },
 ): { plan: PlannedParameter; schema: Json } | undefined {
   const where = parameter['in'];
   const name = parameter['name'] as string;
@@ -205,9 +230,13 @@ function planParameter(
     : undefined;
   const source = isObject(content) ? content['schema'] : parameter['schema'];
   const schema = toJsonSchema(source, options);
-  if (typeof parameter['description'] === 'string' && options.descriptionChars > 0) {
-    const text = trimText(parameter['description'], options.descriptionChars);
+  if (options.descriptionChars > 0) {
+    const text =
+      typeof parameter['description'] === 'string'
+        ? trimText(parameter['description'], options.descriptionChars)
+        : '';
     if (text !== '') schema['description'] = text;
+    else schema['description'] ??= placeholder(name, where, { path, schema });
   }
   schema['x-in'] = where;
   const style = typeof parameter['style'] === 'string' ? parameter['style'] : DEFAULT_STYLE[where];
@@ -221,6 +250,25 @@ function planParameter(
     json: isObject(content),
   };
   return { plan, schema };
+}
+
+/**
+ * What a parameter the document leaves undescribed is, from where it goes: "The name in
+ * …/labels/{name}." for a path parameter, "The collab query parameter (boolean)." for others.
+ */
+function placeholder(
+  name: string,
+  where: ParameterLocation,
+  { path, schema }: { path: string; schema: Json },
+): string {
+  if (where === 'path') {
+    const segments = path.split('/');
+    const at = segments.findIndex((segment) => segment.includes(`{${name}}`));
+    const around = segments.slice(Math.max(1, at - 1), at + 1).join('/');
+    return `The ${name} in …/${around}.`;
+  }
+  const type = typeof schema['type'] === 'string' ? ` (${schema['type']})` : '';
+  return `The ${name} ${where} parameter${type}.`;
 }
 
 /** Whether a media type is JSON (`application/json`, `application/*+json`), parsed, not matched. */
@@ -296,6 +344,16 @@ function isBinary(schema: Json): boolean {
 }
 
 function planOutput(
+  responses: unknown,
+  { maxDepth, maxChars }: { maxDepth: number; maxChars: number },
+): { schema: Json; wrapped: boolean } | undefined {
+  const output = outputOf(responses, maxDepth);
+  return output === undefined || JSON.stringify(output.schema).length > maxChars
+    ? undefined
+    : output;
+}
+
+function outputOf(
   responses: unknown,
   maxDepth: number,
 ): { schema: Json; wrapped: boolean } | undefined {

@@ -20,5 +20,14 @@ export { applyOverrides, selectOperations } from './curate.js';
 export type { Credential } from './auth.js';
 export { credentialVariable } from './auth.js';
 export type { OpenApiOptions, OpenApiServer } from './server.js';
-export { baseUrlOf, createOpenApiServer, openApiServer, planTools } from './server.js';
+export {
+  DEFAULT_BUDGET,
+  DEFAULT_MAX_TOOLS,
+  MAX_FOUND,
+  baseUrlOf,
+  createOpenApiServer,
+  openApiServer,
+  overBudget,
+  planTools,
+} from './server.js';
 export { TOOL_NAME } from './names.js';

@@ -2,6 +2,11 @@
 // MCP tools carry it: 3.0's `nullable` and boolean exclusive bounds rewritten, read-only fields
 // left out of inputs and write-only ones out of outputs, prose trimmed, annotations for people
 // (examples, xml, discriminator, extensions) dropped, cycles and depth cut to "any value".
+// Inputs are made strict for models: an object with properties says which are required (an empty
+// list when none) and refuses undeclared ones (unless it is composed or says otherwise), and a
+// property without a description takes one from its alternatives or its title. Outputs are lean:
+// names and types only (a model reads the answer; a client checks it against the schema, so
+// fewer constraints mean fewer answers refused for an API's small deviations from its document).
 import { trimText } from './text.js';
 
 /** How a schema is converted. */
@@ -12,6 +17,10 @@ export interface ConvertOptions {
   /** Most characters of each description; 0 drops them. */
   readonly descriptionChars: number;
 }
+
+/** Keywords of an output schema: its shape, no constraints (see the file's comment). */
+const OUTPUT_KEPT = new Set(['type', 'properties', 'items', 'anyOf', 'oneOf', 'allOf']);
+const COMPOSED = ['allOf', 'anyOf', 'oneOf', 'not', 'if'] as const;
 
 type Json = Record<string, unknown>;
 
@@ -58,30 +67,79 @@ function convert(
     const out: Json = {};
     for (const key of COPIED) if (schema[key] !== undefined) out[key] = schema[key];
     bounds(schema, out);
-    if (options.descriptionChars > 0 && typeof schema['description'] === 'string') {
-      const text = trimText(schema['description'], options.descriptionChars);
-      if (text !== '') out['description'] = text;
+    const output = options.role === 'output';
+    if (!output && options.descriptionChars > 0) {
+      const text = describedBy(schema, options.descriptionChars);
+      if (text !== undefined) out['description'] = text;
     }
-    const next = (sub: unknown): Json => convert(sub, options, { stack, depth: depth + 1 });
-    properties(schema, out, { hidden: options.role === 'input' ? 'readOnly' : 'writeOnly', next });
-    if (schema['items'] !== undefined) {
-      out['items'] = typeof schema['items'] === 'boolean' ? schema['items'] : next(schema['items']);
+    // An output's last level keeps its type, not its insides; an array's items are one level
+    // with the array (a list answer shows the fields of its items).
+    const inner = !output || depth < options.maxDepth;
+    const next = (sub: unknown, step = 1): Json =>
+      convert(sub, options, { stack, depth: depth + step });
+    if (inner) {
+      properties(schema, out, {
+        hidden: output ? 'writeOnly' : 'readOnly',
+        describe: !output && options.descriptionChars > 0,
+        next,
+      });
+      if (schema['items'] !== undefined) {
+        out['items'] =
+          typeof schema['items'] === 'boolean' ? schema['items'] : next(schema['items'], 0);
+      }
+      if (typeof schema['additionalProperties'] === 'boolean') {
+        out['additionalProperties'] = schema['additionalProperties'];
+      } else if (isObject(schema['additionalProperties'])) {
+        out['additionalProperties'] = next(schema['additionalProperties']);
+      }
+      for (const key of SUBSCHEMA_LISTS) {
+        const list = schema[key];
+        if (Array.isArray(list) && list.length > 0) out[key] = list.map((sub) => next(sub, 0));
+      }
+      if (isObject(schema['not'])) out['not'] = next(schema['not']);
     }
-    if (typeof schema['additionalProperties'] === 'boolean') {
-      out['additionalProperties'] = schema['additionalProperties'];
-    } else if (isObject(schema['additionalProperties'])) {
-      out['additionalProperties'] = next(schema['additionalProperties']);
-    }
-    for (const key of SUBSCHEMA_LISTS) {
-      const list = schema[key];
-      if (Array.isArray(list) && list.length > 0) out[key] = list.map(next);
-    }
-    if (isObject(schema['not'])) out['not'] = next(schema['not']);
     if (schema['nullable'] === true) nullable(out);
+    if (output) return lean(out);
+    strict(out);
     return Object.fromEntries(Object.entries(out).filter(([, value]) => value !== undefined));
   } finally {
     stack.pop();
   }
+}
+
+/** A schema's description, else its title, else the first of its alternatives'. */
+function describedBy(schema: Json, max: number): string | undefined {
+  const candidates = [schema['description'], schema['title']];
+  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
+    const list = schema[key];
+    if (Array.isArray(list)) {
+      for (const sub of list) if (isObject(sub)) candidates.push(sub['description'], sub['title']);
+    }
+  }
+  for (const candidate of candidates) {
+    if (typeof candidate !== 'string') continue;
+    const text = trimText(candidate, max);
+    if (text !== '') return text;
+  }
+  return undefined;
+}
+
+/** An input object with properties: `required` always said, undeclared properties refused. */
+function strict(out: Json): void {
+  if (!isObject(out['properties']) || Object.keys(out['properties']).length === 0) return;
+  out['required'] ??= [];
+  const composed = COMPOSED.some((key) => out[key] !== undefined);
+  if (!composed && out['additionalProperties'] === undefined) out['additionalProperties'] = false;
+}
+
+/** An output schema's shape alone. */
+function lean(out: Json): Json {
+  const kept = Object.fromEntries(
+    Object.entries(out).filter(([key, value]) => OUTPUT_KEPT.has(key) && value !== undefined),
+  );
+  // `items: {}` and `properties` of nothing say nothing.
+  if (isObject(kept['items']) && Object.keys(kept['items']).length === 0) delete kept['items'];
+  return kept;
 }
 
 /** 3.0's boolean `exclusiveMinimum`/`exclusiveMaximum` to 2020-12's numbers. */
@@ -99,16 +157,25 @@ function bounds(schema: Json, out: Json): void {
   }
 }
 
+/**
+ * The properties of `schema`, but the `hidden` ones; with `describe`, one the document leaves
+ * undescribed says its name and type (so a model is not left to guess from the name alone).
+ */
 function properties(
   schema: Json,
   out: Json,
-  { hidden, next }: { hidden: string; next: (sub: unknown) => Json },
+  { hidden, describe, next }: { hidden: string; describe: boolean; next: (sub: unknown) => Json },
 ): void {
   if (!isObject(schema['properties'])) return;
   const kept: Json = {};
   for (const [name, sub] of Object.entries(schema['properties'])) {
     if (isObject(sub) && sub[hidden] === true) continue;
-    kept[name] = next(sub);
+    const converted = next(sub);
+    if (describe && converted['description'] === undefined) {
+      const type = typeof converted['type'] === 'string' ? ` (${converted['type']})` : '';
+      converted['description'] = `The ${name}${type}.`;
+    }
+    kept[name] = converted;
   }
   out['properties'] = kept;
   if (Array.isArray(schema['required'])) {

@@ -1,6 +1,7 @@
 // An OpenAPI document served as MCP tools: generation, curation, credentials and calling wired
-// to an McpServer. Over a token budget the server lists `search_tools` (the catalogue's, as the
-// gateway does) and the tools searches found, instead of every tool.
+// to an McpServer. Over a token budget (or past the number of tools models choose among
+// reliably) the server lists `search_tools` (the catalogue's, as the gateway does) and the tools
+// the latest searches found, instead of every tool.
 import type { Tokenizer } from '../catalogue/index.js';
 import {
   ESTIMATE,
@@ -48,8 +49,13 @@ export interface OpenApiOptions extends GenerateOptions, Curation {
    * for every private range). Default: `deny: ['private']`.
    */
   readonly targets?: { readonly allow?: readonly string[]; readonly deny?: readonly string[] };
-  /** Most tokens the listed tool definitions may cost; above it, `search_tools`. */
-  readonly budget?: number;
+  /**
+   * Most tokens the listed tool definitions may cost; above it, `search_tools`. Default 10000;
+   * `false` lists every tool whatever they cost and however many they are.
+   */
+  readonly budget?: number | false;
+  /** Most tools listed at once; more, and `search_tools` serves them. Default 40 (lint's limit). */
+  readonly maxTools?: number;
   /** Counts tokens for `budget`. Default: 4 characters a token. */
   readonly tokenizer?: Tokenizer;
   /** The server's identity. Default: the document's title and version. */
@@ -58,6 +64,26 @@ export interface OpenApiOptions extends GenerateOptions, Curation {
   readonly server?: McpServerOptions;
   /** The fetch of the OAuth client (token requests). Default: the global fetch. */
   readonly fetch?: (url: string, init: RequestInit) => Promise<Response>;
+}
+
+/** The default token budget of the listed tool definitions (about 5 % of a 200k context). */
+export const DEFAULT_BUDGET = 10_000;
+/** The default most tools listed at once (`mcpkit lint`'s `too-many-tools`). */
+export const DEFAULT_MAX_TOOLS = 40;
+/** In catalogue mode, the most tools searches leave listed (the latest found stay). */
+export const MAX_FOUND = 20;
+
+/**
+ * Whether `tools` costing `tokens` are served through `search_tools`: above the budget, or more
+ * than `maxTools` of them.
+ */
+export function overBudget(
+  options: Pick<OpenApiOptions, 'budget' | 'maxTools'>,
+  { tools, tokens }: { tools: number; tokens: number },
+): boolean {
+  const budget = options.budget ?? DEFAULT_BUDGET;
+  if (budget === false) return false;
+  return tokens > budget || tools > (options.maxTools ?? DEFAULT_MAX_TOOLS);
 }
 
 /** A served API: the server, its tools and what they cost. */
@@ -149,7 +175,7 @@ export function createOpenApiServer(
     handles.set(plan.name, handle);
   }
   serveSlices(server, slices);
-  const catalogue = options.budget !== undefined && tokens > options.budget;
+  const catalogue = overBudget(options, { tools: tools.length, tokens });
   if (catalogue) serveCatalogue(server, tools, handles);
   return { server, tools, skipped, baseUrl, mode: catalogue ? 'catalogue' : 'all', tokens };
 }
@@ -167,13 +193,17 @@ function serveSlices(server: McpServer, slices: Slices): void {
   );
 }
 
-/** Lists `search_tools` alone; each search enables the tools it found. */
+/**
+ * Lists `search_tools` alone; each search enables the tools it found, and the tools found longest
+ * ago leave the list past {@link MAX_FOUND} (so the list stays small however long the session).
+ */
 function serveCatalogue(
   server: McpServer,
   tools: readonly ToolPlan[],
   handles: Map<string, RegisteredHandle<unknown>>,
 ): void {
   for (const handle of handles.values()) handle.disable();
+  const listed = new Set<string>();
   const searchable = tools.map((plan) => ({
     plan,
     name: plan.name,
@@ -190,7 +220,15 @@ function serveCatalogue(
         content: [{ type: 'text', text: `No tool matches "${query}". Try other keywords.` }],
       };
     }
-    for (const entry of found) handles.get(entry.name)?.enable();
+    for (const entry of found) {
+      listed.delete(entry.name);
+      listed.add(entry.name);
+      handles.get(entry.name)?.enable();
+    }
+    for (const name of [...listed].slice(0, Math.max(0, listed.size - MAX_FOUND))) {
+      listed.delete(name);
+      handles.get(name)?.disable();
+    }
     const definitions = found.map(({ plan }) => ({
       name: plan.name,
       description: plan.description,

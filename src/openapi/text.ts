@@ -29,8 +29,24 @@ export function trimText(text: string, max: number): string {
   return `${(space > max / 2 ? head.slice(0, space) : head.slice(0, max - 1)).trimEnd()}…`;
 }
 
-/** An operation's description: its summary, then as much of its description as fits `max`. */
+/**
+ * An operation's description: its summary, then as much of its description as fits `max`. One
+ * too short to choose a tool by (under four words or 20 characters) says its method and path too.
+ */
 export function describeOperation(
+  summary: string | undefined,
+  description: string | undefined,
+  { max, method, path }: { max: number; method: string; path: string },
+): string {
+  const text = summaryAndBody(summary, description, max);
+  const words = text.split(/\s+/).filter((word) => word !== '').length;
+  if (words >= 4 && text.length >= 20) return text;
+  const where = `${method.toUpperCase()} ${path}`;
+  const said = text === '' ? `Calls ${where}.` : `${text.replace(/\.$/, '')} (${where}).`;
+  return said.length <= max ? said : text;
+}
+
+function summaryAndBody(
   summary: string | undefined,
   description: string | undefined,
   max: number,

@@ -12,7 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { Client } from '../../src/client/index.js';
 import type { OpenApiOptions } from '../../src/openapi/index.js';
-import { createOpenApiServer, loadDocument } from '../../src/openapi/index.js';
+import {
+  DEFAULT_MAX_TOOLS,
+  MAX_FOUND,
+  createOpenApiServer,
+  loadDocument,
+} from '../../src/openapi/index.js';
 import type { OpenApiDocument } from '../../src/openapi/index.js';
 import { createMemoryPair } from '../../src/transports/memory.js';
 import type { AuthorizationServer } from '../helpers/oidc.js';
@@ -325,6 +330,36 @@ describe('calling an API through generated tools', () => {
     expect((await client.callTool('getPhoto', { petId: 1 })).content[0]).toMatchObject({
       type: 'image',
     });
+    await client.close();
+  });
+
+  it('past maxTools, search_tools too; the tools found longest ago leave the list', async () => {
+    const many: OpenApiDocument = {
+      openapi: '3.1.0',
+      info: { title: 'many', version: '1' },
+      paths: Object.fromEntries(
+        Array.from({ length: DEFAULT_MAX_TOOLS + 1 }, (_, i) => [
+          `/thing${String(i)}`,
+          { get: { operationId: `thing${String(i)}`, summary: `Get thing number ${String(i)}` } },
+        ]),
+      ),
+    };
+    expect(createOpenApiServer(many, { baseUrl: base }).mode).toBe('catalogue');
+    expect(createOpenApiServer(many, { baseUrl: base, budget: false }).mode).toBe('all');
+    const served = createOpenApiServer(many, { baseUrl: base, maxTools: 100 });
+    expect(served.mode).toBe('all');
+    const listing = createOpenApiServer(many, { baseUrl: base, maxTools: 3 });
+    const [a, b] = createMemoryPair();
+    await listing.server.connect(b);
+    const client = new Client({ name: 'openapi-test', version: '1.0.0' });
+    await client.connect(a);
+    for (let i = 0; i < MAX_FOUND + 5; i++) {
+      await client.callTool('search_tools', { query: `thing${String(i)}`, limit: 1 });
+    }
+    const names = (await client.listTools()).map((t) => t.name);
+    expect(names).toHaveLength(MAX_FOUND + 1);
+    expect(names).toContain(`thing${String(MAX_FOUND + 4)}`);
+    expect(names).not.toContain('thing0');
     await client.close();
   });
 });

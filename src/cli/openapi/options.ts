@@ -35,6 +35,7 @@ const CONFIG_KEYS = new Set([
   'auth',
   'targets',
   'budget',
+  'maxTools',
   'timeoutMs',
   'maxResponseBytes',
   'maxTextChars',
@@ -42,6 +43,7 @@ const CONFIG_KEYS = new Set([
   'parameterChars',
   'inputDepth',
   'outputDepth',
+  'outputChars',
 ]);
 
 /** Reads the config file, if any. Throws UsageError on unreadable JSON or unknown keys. */
@@ -116,7 +118,9 @@ export async function openApiOptions(
     ...(exclude === undefined ? {} : { exclude }),
     ...(flag(parsed, 'read-only') ? { readOnly: true } : {}),
     ...(baseUrl === undefined ? {} : { baseUrl }),
-    ...(budget === undefined ? {} : { budget: positiveInteger(budget, '--budget') }),
+    ...(budget === undefined
+      ? {}
+      : { budget: budget === 'off' ? false : positiveInteger(budget, '--budget') }),
     ...(timeout === undefined ? {} : { timeoutMs: positiveInteger(timeout, '--timeout') }),
     ...(allow.length === 0 ? {} : { targets: { ...config.targets, allow } }),
   };

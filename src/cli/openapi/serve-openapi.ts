@@ -4,7 +4,15 @@
 import type { Tool } from '../../client/index.js';
 import { loadTokenizerOrEstimate, serializeTool } from '../../catalogue/index.js';
 import type { OpenApiOptions, ToolPlan } from '../../openapi/index.js';
-import { createOpenApiServer, loadDocument, planTools } from '../../openapi/index.js';
+import {
+  DEFAULT_BUDGET,
+  DEFAULT_MAX_TOOLS,
+  MAX_FOUND,
+  createOpenApiServer,
+  loadDocument,
+  overBudget,
+  planTools,
+} from '../../openapi/index.js';
 import { listen } from '../../transports/http/node.js';
 import { createStdioServerTransport } from '../../transports/stdio/index.js';
 import { flag, text, texts } from '../args.js';
@@ -40,7 +48,8 @@ Curation (flags add to --config; repeat a flag for alternatives):
   --method <METHOD>        only this method (with the other --include flags: all must match)
   --exclude-tag <tag>, --exclude-op <id>, --exclude-path <glob>   leave these out
   --read-only              only GET, HEAD and OPTIONS
-  --budget <tokens>        above it, serve search_tools instead of every tool
+  --budget <tokens|off>    above it (default 10000 tokens, or past 40 tools), serve
+                           search_tools instead of every tool; off lists every tool
 
 Calling:
   --base-url <url>         the API's URL (default: the document's first server)
@@ -154,6 +163,17 @@ async function serveHttp(
   await listening.close();
 }
 
+function budgetNote(
+  over: boolean,
+  { budget, options }: { budget: number | false; options: OpenApiOptions },
+): string {
+  if (budget === false) return ': no budget, every tool listed';
+  const limits = `the budget of ${String(budget)} tokens and ${String(options.maxTools ?? DEFAULT_MAX_TOOLS)} tools`;
+  return over
+    ? `: over ${limits}, served as search_tools (at most ${String(MAX_FOUND)} found tools listed at once)`
+    : `: within ${limits}`;
+}
+
 /** --check: each tool with its cost, the total against the budget, and lint's findings. */
 async function check(
   ctx: CommandContext,
@@ -170,11 +190,15 @@ async function check(
   })) as Tool[];
   const costs = definitions.map((tool) => tokenizer.count(serializeTool(tool)));
   const total = costs.reduce((sum, cost) => sum + cost, 0);
+  const over = overBudget(options, { tools: tools.length, tokens: total });
+  // Over budget a client lists search_tools and at most MAX_FOUND found tools at once: the
+  // tool-count rule applies to that listing, every other rule to each tool.
   const findings = lintServers([{ name: 'openapi', tools: definitions }], {
     countTokens: (value) => tokenizer.count(value),
+    ...(over ? { maxTools: Math.max(definitions.length, MAX_FOUND + 1) } : {}),
   });
   const errors = findings.filter((f) => f.severity === 'error').length;
-  const over = options.budget !== undefined && total > options.budget;
+  const budget = options.budget ?? DEFAULT_BUDGET;
   if (ctx.common.json) {
     const report = {
       tools: tools.map((plan, i) => ({
@@ -185,7 +209,8 @@ async function check(
       })),
       tokens: total,
       encoding: tokenizer.encoding,
-      ...(options.budget === undefined ? {} : { budget: options.budget, overBudget: over }),
+      budget,
+      overBudget: over,
       findings,
     };
     ctx.io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
@@ -200,7 +225,7 @@ async function check(
   });
   out.push(
     '',
-    `${String(tools.length)} tools, ${String(total)} tokens (${tokenizer.encoding})${options.budget === undefined ? '' : over ? `: over the budget of ${String(options.budget)}, served as search_tools` : `: within the budget of ${String(options.budget)}`}`,
+    `${String(tools.length)} tools, ${String(total)} tokens (${tokenizer.encoding})${budgetNote(over, { budget, options })}`,
   );
   const counts = ['error', 'warn', 'info'].map(
     (severity) => `${String(findings.filter((f) => f.severity === severity).length)} ${severity}`,
