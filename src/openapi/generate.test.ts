@@ -235,10 +235,16 @@ describe('a small OpenAPI 3.1 document', () => {
     expect(() => planTools(document, { tools: { getPet: { fixed: { zz: 1 } } } })).toThrow(/zz/);
   });
 
-  it('refuses Swagger 2.0 and invalid documents with the reason', async () => {
+  it('converts Swagger 2.0, refuses invalid documents with the reason', async () => {
+    const converted = await loadDocument({
+      swagger: '2.0',
+      info: { title: 't', version: '1' },
+      paths: {},
+    });
+    expect(converted.openapi).toMatch(/^3\.0\./);
     await expect(
-      loadDocument({ swagger: '2.0', info: { title: 't', version: '1' }, paths: {} }),
-    ).rejects.toThrow(/Swagger 2.0.*OpenAPI 3/);
+      loadDocument({ swagger: '2.0', info: { title: 't' }, paths: { '/x': { get: {} } } }),
+    ).rejects.toThrow(/not a valid OpenAPI document/);
     await expect(loadDocument({ openapi: '3.1.0', paths: {} })).rejects.toThrow(
       /not a valid OpenAPI document/,
     );

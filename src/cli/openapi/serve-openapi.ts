@@ -1,6 +1,6 @@
-// mcpkit serve openapi <document>: a REST API described by OpenAPI 3.0/3.1 served as MCP tools
-// (mcpkit/openapi) over stdio or Streamable HTTP; with --check, the curated tools, what each
-// costs in tokens, and lint's findings, without serving.
+// mcpkit serve openapi <document>: a REST API described by OpenAPI 3.0/3.1 (or Swagger 2.0,
+// converted) served as MCP tools (mcpkit/openapi) over stdio or Streamable HTTP; with --check,
+// the curated tools, what each costs in tokens, and lint's findings, without serving.
 import type { Tool } from '../../client/index.js';
 import { loadTokenizerOrEstimate, serializeTool } from '../../catalogue/index.js';
 import type { OpenApiOptions, ToolPlan } from '../../openapi/index.js';
@@ -34,10 +34,11 @@ import { OPENAPI_OPTIONS, openApiOptions } from './options.js';
 /** The --help text. */
 export const help: string = `Usage: mcpkit serve openapi <file|url> [--stdio | --http [host:]port] [flags]
 
-Serves a REST API described by OpenAPI 3.0 or 3.1 (JSON or YAML; Swagger 2.0 is refused) as
-MCP tools, one per operation: named from operationId, described within a budget, typed from
-the parameters and the body, calling the API with credentials the model never sees. Needs the
-package @readme/openapi-parser. See docs/openapi.md.
+Serves a REST API described by OpenAPI 3.0 or 3.1 (JSON or YAML; Swagger 2.0 is converted to
+3.0 first) as MCP tools, one per operation: named from operationId, described within a budget,
+typed from the parameters and the body, calling the API with credentials the model never sees.
+Needs the package @readme/openapi-parser (and @scalar/openapi-upgrader@0.1 for Swagger 2.0).
+See docs/openapi.md.
 
 Curation (flags add to --config; repeat a flag for alternatives):
   --config <file.json>     options of mcpkit/openapi: include, exclude, readOnly, tools
@@ -103,7 +104,7 @@ export function run(args: readonly string[], io: Io): Promise<number> {
         validate: !flag(ctx.parsed, 'no-validate'),
       }).catch((error: unknown) => {
         throw new CliError(error instanceof Error ? error.message : String(error), {
-          hint: 'check the path or URL, and that it is an OpenAPI 3.0 or 3.1 document',
+          hint: 'check the path or URL, and that it is an OpenAPI 3.0 or 3.1 (or Swagger 2.0) document',
           cause: error,
         });
       });
