@@ -8,7 +8,7 @@ import type { HttpResponse, SendOptions } from './http.js';
 import { HttpFailure, send } from './http.js';
 import { ArgumentError, base64, filePart } from './files.js';
 import type { SliceLink, Slices } from './slices.js';
-import { headerValue, pathValue, queryPairs } from './serialize.js';
+import { cookiePairs, headerValue, pathValue, queryPairs } from './serialize.js';
 import type { ToolPlan } from './types.js';
 
 /** How calls reach the API. */
@@ -109,9 +109,7 @@ function paramHeaders(plan: ToolPlan, values: Json, authCookies: string[]): Reco
     if (value === undefined) continue;
     if (parameter.in === 'header')
       headers[parameter.name.toLowerCase()] = headerValue(parameter, value);
-    if (parameter.in === 'cookie') {
-      cookies.push(`${parameter.name}=${encodeURIComponent(headerValue(parameter, value))}`);
-    }
+    if (parameter.in === 'cookie') cookies.push(...cookiePairs(parameter, value));
   }
   if (cookies.length > 0) headers['cookie'] = cookies.join('; ');
   return headers;

@@ -62,10 +62,11 @@ export function queryPairs(parameter: PlannedParameter, value: unknown): string[
   const { style, explode, name } = parameter;
   const key = encodeURIComponent(name);
   if (parameter.json) return [`${key}=${enc(JSON.stringify(value))}`];
+  const separator = style === 'spaceDelimited' ? '%20' : style === 'pipeDelimited' ? '|' : ',';
   if (Array.isArray(value)) {
     const items = value.map((item) => enc(text(item)));
-    if (explode && style === 'form') return items.map((item) => `${key}=${item}`);
-    const separator = style === 'spaceDelimited' ? '%20' : style === 'pipeDelimited' ? '|' : ',';
+    // Exploded, every array style repeats the name (form, and the delimited ones alike).
+    if (explode) return items.map((item) => `${key}=${item}`);
     return [`${key}=${items.join(separator)}`];
   }
   if (typeof value === 'object' && value !== null) {
@@ -74,12 +75,32 @@ export function queryPairs(parameter: PlannedParameter, value: unknown): string[
       return pairs.map(([k, v]) => `${key}%5B${encodeURIComponent(k)}%5D=${enc(text(v))}`);
     }
     if (explode) return pairs.map(([k, v]) => `${encodeURIComponent(k)}=${enc(text(v))}`);
-    return [`${key}=${pairs.map(([k, v]) => `${enc(k)},${enc(text(v))}`).join(',')}`];
+    return [`${key}=${pairs.flatMap(([k, v]) => [enc(k), enc(text(v))]).join(separator)}`];
   }
   return [`${key}=${enc(text(value))}`];
 }
 
-/** A header's (or a cookie's) value. */
+/**
+ * The `name=value` pairs of a cookie parameter (form style): an array or object exploded is one
+ * cookie per item, else one cookie whose items are joined by commas; each value percent-encoded.
+ */
+export function cookiePairs(parameter: PlannedParameter, value: unknown): string[] {
+  const { name, explode } = parameter;
+  if (parameter.json) return [`${name}=${encodeURIComponent(JSON.stringify(value))}`];
+  if (Array.isArray(value)) {
+    const items = value.map((item) => encodeURIComponent(text(item)));
+    return explode ? items.map((item) => `${name}=${item}`) : [`${name}=${items.join(',')}`];
+  }
+  if (typeof value === 'object' && value !== null) {
+    const pairs = entries(value).map(([k, v]) => [k, encodeURIComponent(text(v))] as const);
+    return explode
+      ? pairs.map(([k, v]) => `${k}=${v}`)
+      : [`${name}=${pairs.flatMap(([k, v]) => [encodeURIComponent(k), v]).join(',')}`];
+  }
+  return [`${name}=${encodeURIComponent(text(value))}`];
+}
+
+/** A header's value (simple style). */
 export function headerValue(parameter: PlannedParameter, value: unknown): string {
   if (parameter.json) return JSON.stringify(value);
   if (Array.isArray(value)) return value.map(text).join(',');
