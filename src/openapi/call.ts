@@ -35,6 +35,9 @@ export interface CallResult {
 
 type Json = Record<string, unknown>;
 
+/** Header names that carry credentials (`Authorization`, `Private-Token`, `X-Api-Key`, …). */
+const SECRET = /auth|cookie|token|key|secret|session|signature|password|credential/i;
+
 const checks = new WeakMap<object, ReturnType<typeof compileJsonSchema>>();
 
 /** Calls the operation of `plan` with `args`; failures come back as isError results. */
@@ -57,13 +60,19 @@ export async function callOperation(
     };
     const http = { ...settings.http, trustedHost: settings.baseUrl.host, signal };
     const body = await buildBody(plan, values, { headers, http });
+    // Configured headers never leave the API's origin; one that looks like a credential (or
+    // the scheme's credentials) stops a redirect to another origin altogether.
     const credentialed =
-      applied.credentialed ||
-      Object.keys(settings.headers).some((name) =>
-        /^(authorization|cookie|x-api-key)$/i.test(name),
-      );
+      applied.credentialed || Object.keys(settings.headers).some((name) => SECRET.test(name));
+    const privateHeaders = [...Object.keys(settings.headers), ...Object.keys(applied.headers)];
     response = await send(
-      { method: plan.operation.method, url, headers, ...(body === undefined ? {} : { body }) },
+      {
+        method: plan.operation.method,
+        url,
+        headers,
+        privateHeaders,
+        ...(body === undefined ? {} : { body }),
+      },
       {
         ...settings.http,
         credentialed,

@@ -1,6 +1,7 @@
 // The outbound HTTP of generated tools: node:http(s) with every address checked against the
 // outbound-address policy (names resolved, then checked, then connected to: no rebinding in
-// between), redirects followed by hand (never to another origin with credentials), an overall
+// between), redirects followed by hand (never to another origin with credentials; configured
+// headers stay with the API's origin), an overall
 // deadline, and a cap on the bytes read.
 import { lookup as dnsLookup } from 'node:dns';
 import type { LookupAddress, LookupOptions } from 'node:dns';
@@ -16,6 +17,11 @@ export interface HttpRequest {
   readonly url: URL;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: Uint8Array;
+  /**
+   * Headers that only the API's own origin may see (configured ones, credentials): dropped,
+   * with `authorization` and `cookie`, when a redirect leads to another origin.
+   */
+  readonly privateHeaders?: readonly string[];
 }
 
 /** What came back: the final response, its body up to the cap. */
@@ -88,17 +94,29 @@ function redirected(
   if (target.protocol !== 'http:' && target.protocol !== 'https:') {
     throw new HttpFailure(`redirected to ${target.protocol} URL; not followed`);
   }
-  if (target.origin !== request.url.origin && options.credentialed) {
-    throw new HttpFailure(
-      `redirected to another origin (${target.origin}); not followed, since the request carries credentials`,
+  let headers = request.headers;
+  if (target.origin !== request.url.origin) {
+    if (options.credentialed) {
+      throw new HttpFailure(
+        `redirected to another origin (${target.origin}); not followed, since the request carries credentials`,
+      );
+    }
+    const dropped = new Set(['authorization', 'cookie', 'proxy-authorization']);
+    for (const name of request.privateHeaders ?? []) dropped.add(name.toLowerCase());
+    headers = Object.fromEntries(
+      Object.entries(headers).filter(([name]) => !dropped.has(name.toLowerCase())),
     );
   }
   const toGet = status === 303 || ((status === 301 || status === 302) && request.method === 'POST');
-  if (!toGet) return { ...request, url: target };
-  const headers = Object.fromEntries(
-    Object.entries(request.headers).filter(([name]) => !/^content-/i.test(name)),
-  );
-  return { method: 'GET', url: target, headers };
+  if (!toGet) return { ...request, url: target, headers };
+  return {
+    method: 'GET',
+    url: target,
+    headers: Object.fromEntries(
+      Object.entries(headers).filter(([name]) => !/^content-/i.test(name)),
+    ),
+    ...(request.privateHeaders === undefined ? {} : { privateHeaders: request.privateHeaders }),
+  };
 }
 
 function once(

@@ -89,8 +89,11 @@ async function route(req: IncomingMessage, res: ServerResponse, body: Buffer): P
     res.writeHead(302, { location: url.searchParams.get('to') ?? '/' }).end();
     return true;
   }
-  if (path === '/v1/landing')
-    return answer(res, 200, `landed auth=${bearer ?? 'none'}`, 'text/plain');
+  if (path === '/v1/landing') {
+    const version = req.headers['x-api-version'];
+    const echoed = version === undefined ? '' : ` version=${String(version)}`;
+    return answer(res, 200, `landed auth=${bearer ?? 'none'}${echoed}`, 'text/plain');
+  }
   if (path === '/v1/secret') {
     if (bearer === undefined || !/^Bearer \S{20,}$/.test(bearer)) return answer(res, 401, {});
     return answer(res, 200, { secret: 'opened' });
@@ -317,6 +320,22 @@ describe('calling an API through generated tools', () => {
     const landed = await open.client.callTool('followRedirect', { to: `${other}/v1/landing` });
     expect(landed.content).toEqual([{ type: 'text', text: 'landed auth=none' }]);
     await open.client.close();
+  });
+
+  it('configured headers stay with the API: dropped on another origin, refused if secret', async () => {
+    const other = base.replace('127.0.0.1', 'localhost');
+    const targets = { allow: ['127.0.0.1', '::1'] };
+    const plain = await connect({ env: {}, targets, headers: { 'X-Api-Version': '2' } });
+    const same = await plain.client.callTool('followRedirect', { to: '/v1/landing' });
+    expect(same.content).toEqual([{ type: 'text', text: 'landed auth=none version=2' }]);
+    const away = await plain.client.callTool('followRedirect', { to: `${other}/v1/landing` });
+    expect(away.content).toEqual([{ type: 'text', text: 'landed auth=none' }]);
+    await plain.client.close();
+    const secret = await connect({ env: {}, targets, headers: { 'Private-Token': 'p' } });
+    const refused = await secret.client.callTool('followRedirect', { to: `${other}/v1/landing` });
+    expect(refused.isError).toBe(true);
+    expect((refused.content[0] as { text: string }).text).toMatch(/another origin .*credentials/);
+    await secret.client.close();
   });
 
   it('over a budget, search_tools finds and enables tools', async () => {
