@@ -8,6 +8,7 @@ import type { HttpResponse, SendOptions } from './http.js';
 import { HttpFailure, send } from './http.js';
 import { ArgumentError, base64, filePart } from './files.js';
 import type { SliceLink, Slices } from './slices.js';
+import { fitStructured } from './slices.js';
 import { cookiePairs, headerValue, pathValue, queryPairs } from './serialize.js';
 import type { ToolPlan } from './types.js';
 
@@ -287,7 +288,15 @@ function jsonResult(plan: ToolPlan, data: unknown, limits: Limits): CallResult {
       `The API answered, but not as its description says (${why}), so there is no structured result. Its answer: ${text}`,
     );
   }
-  return { content, structuredContent: structured };
+  // A cut answer's structured content is cut too (the same budget), else it carries it all.
+  const fitted = fitStructured(structured, {
+    wrapped: plan.output?.wrapped === true,
+    maxChars: limits.maxTextChars,
+  });
+  if (fitted !== structured && !checkOf(schema)(fitted).valid) {
+    return failure(`The answer is too large for a structured result; its start: ${text}`);
+  }
+  return { content, structuredContent: fitted };
 }
 
 /** "HTTP 404 Not Found: <the API's message>". */

@@ -63,3 +63,37 @@ function link(id: string, slice: number, total: number): SliceLink {
     mimeType: 'text/plain',
   };
 }
+
+/**
+ * Structured content within `maxChars` of compact JSON, for an answer whose text was cut: a
+ * list's first items, an object's first fields, a string's start, each kept whole while they fit
+ * (output schemas are lean, without required fields, so what is kept still matches them).
+ * `wrapped`: the answer is `{ result }`, and `result` is what is shortened.
+ */
+export function fitStructured(
+  data: Record<string, unknown>,
+  { wrapped, maxChars }: { wrapped: boolean; maxChars: number },
+): Record<string, unknown> {
+  if (JSON.stringify(data).length <= maxChars) return data;
+  if (wrapped) {
+    const result = data['result'];
+    const room = maxChars - '{"result":}'.length;
+    if (Array.isArray(result)) return { result: fitting(result, room) };
+    if (typeof result === 'string') return { result: result.slice(0, room - 2) };
+    return data;
+  }
+  const entries = fitting(Object.entries(data), maxChars);
+  return Object.fromEntries(entries);
+}
+
+/** The first items of `list` whose compact JSON adds up to at most `maxChars`. */
+function fitting<T>(list: readonly T[], maxChars: number): T[] {
+  const kept: T[] = [];
+  let used = 2;
+  for (const item of list) {
+    used += JSON.stringify(item).length + 1;
+    if (used > maxChars) break;
+    kept.push(item);
+  }
+  return kept;
+}

@@ -54,6 +54,10 @@ async function route(req: IncomingMessage, res: ServerResponse, body: Buffer): P
   const bearer = req.headers.authorization;
   if (path === '/v1/pets' && req.method === 'GET') {
     if (bearer !== 'Bearer good-token') return answer(res, 401, { message: 'Bad credentials' });
+    if (req.headers['x-request-id'] === 'many') {
+      const pets = Array.from({ length: 50 }, (_, i) => ({ id: i, name: `pet ${String(i)}` }));
+      return answer(res, 200, pets);
+    }
     return answer(res, 200, [{ id: 1, name: 'Rex', species: 'dog', tag: null }]);
   }
   if (path === '/v1/pets' && req.method === 'POST') {
@@ -289,6 +293,16 @@ describe('calling an API through generated tools', () => {
     const tools = await client.listTools();
     expect(tools.find((t) => t.name === 'getPet')?.inputSchema['properties']).toEqual({});
     expect((await client.callTool('getPet', {})).structuredContent).toEqual({ id: 1, name: 'Rex' });
+    // A cut JSON answer: the text links the rest, the structured content keeps the items that fit.
+    const many = await client.callTool('listPets', { 'X-Request-Id': 'many' });
+    expect(many.isError).toBeFalsy();
+    expect((many.content[0] as { text: string }).text).toMatch(/\[cut: \d+ more characters/);
+    expect(many.content[1]).toMatchObject({ type: 'resource_link' });
+    const result = (many.structuredContent as { result: { id: number }[] }).result;
+    expect(result.length).toBeGreaterThan(10);
+    expect(result.length).toBeLessThan(50);
+    expect(result.map((pet) => pet.id)).toEqual(result.map((_, i) => i));
+    expect(JSON.stringify(many.structuredContent).length).toBeLessThanOrEqual(1000);
     await client.close();
   });
 
