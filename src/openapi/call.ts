@@ -145,15 +145,18 @@ async function buildBody(
   }
   if (mediaType === 'multipart/form-data') {
     const form = new FormData();
-    for (const [field, item] of Object.entries(isObject(value) ? value : {})) {
-      if (body.files.includes(field)) {
-        const file = await filePart(item, field, http);
-        const blob = new Blob(
-          [new Uint8Array(file.bytes)],
-          file.type === undefined ? {} : { type: file.type },
-        );
-        form.append(field, blob, file.name);
-      } else form.append(field, typeof item === 'string' ? item : JSON.stringify(item));
+    for (const [field, given] of Object.entries(isObject(value) ? value : {})) {
+      // An array is a part per item (files and values alike), as multipart repeats a name.
+      for (const item of Array.isArray(given) ? given : [given]) {
+        if (body.files.includes(field)) {
+          const file = await filePart(item, field, http);
+          const blob = new Blob(
+            [new Uint8Array(file.bytes)],
+            file.type === undefined ? {} : { type: file.type },
+          );
+          form.append(field, blob, file.name);
+        } else form.append(field, typeof item === 'string' ? item : JSON.stringify(item));
+      }
     }
     const encoded = new Response(form);
     headers['content-type'] = encoded.headers.get('content-type') ?? mediaType;

@@ -95,7 +95,7 @@ describe('a small OpenAPI 3.1 document', () => {
     expect(byName(tools, 'uploadPhoto').body).toEqual({
       key: 'body',
       mediaType: 'multipart/form-data',
-      files: ['file'],
+      files: ['file', 'attachments'],
     });
   });
 

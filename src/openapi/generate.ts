@@ -312,9 +312,13 @@ function planBody(
     schema = toJsonSchema(source, options);
     const properties = isObject(schema['properties']) ? schema['properties'] : {};
     for (const [field, sub] of Object.entries(properties)) {
-      if (isObject(sub) && isBinary(sub)) {
+      if (!isObject(sub)) continue;
+      if (isBinary(sub)) {
         files.push(field);
         properties[field] = { ...FILE_FIELD_SCHEMA };
+      } else if (isObject(sub['items']) && isBinary(sub['items'])) {
+        files.push(field);
+        properties[field] = { ...sub, items: { ...FILE_FIELD_SCHEMA } };
       }
     }
   } else if (mediaType.startsWith('text/')) {

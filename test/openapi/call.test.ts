@@ -78,7 +78,14 @@ async function route(req: IncomingMessage, res: ServerResponse, body: Buffer): P
       body: new Uint8Array(body),
     }).formData();
     const file = form.get('file') as File;
-    return answer(res, 200, { bytes: file.size, caption: form.get('caption') });
+    const attachments = form.getAll('attachments') as File[];
+    const labels = form.getAll('labels');
+    return answer(res, 200, {
+      bytes: file.size,
+      caption: form.get('caption'),
+      ...(attachments.length === 0 ? {} : { attachments: attachments.map((f) => f.size) }),
+      ...(labels.length === 0 ? {} : { labels }),
+    });
   }
   if (path === '/v1/pets/1/photo') return answer(res, 200, PNG, 'image/png');
   if (path === '/v1/search' || path.startsWith('/v1/matrix')) {
@@ -226,6 +233,22 @@ describe('calling an API through generated tools', () => {
     });
     expect(stored.structuredContent).toEqual({ bytes: PNG.byteLength, caption: 'Rex' });
     expect(last().headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    // An array of files is a part per file; an array of strings a part per string.
+    const several = await client.callTool('uploadPhoto', {
+      petId: 1,
+      body: {
+        file: PNG.toString('base64'),
+        caption: 'three',
+        attachments: [Buffer.from('ab').toString('base64'), { uri: 'data:text/plain,xyz' }],
+        labels: ['cute', 'dog'],
+      },
+    });
+    expect(several.structuredContent).toEqual({
+      bytes: PNG.byteLength,
+      caption: 'three',
+      attachments: [2, 3],
+      labels: ['cute', 'dog'],
+    });
     const photo = await client.callTool('getPhoto', { petId: 1 });
     expect(photo.content).toEqual([
       { type: 'image', data: PNG.toString('base64'), mimeType: 'image/png' },
