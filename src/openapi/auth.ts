@@ -25,6 +25,8 @@ export interface Applied {
   readonly cookies: string[];
   /** Something secret was added (redirects to another origin are then refused). */
   credentialed: boolean;
+  /** The OAuth schemes whose tokens were added. */
+  readonly oauth: string[];
 }
 
 /**
@@ -81,7 +83,13 @@ export class Authenticator {
 
   /** The first requirement of `plan` whose every scheme has a credential, applied. */
   async apply(plan: ToolPlan, url: URL): Promise<Applied> {
-    const applied: Applied = { headers: {}, query: [], cookies: [], credentialed: false };
+    const applied: Applied = {
+      headers: {},
+      query: [],
+      cookies: [],
+      credentialed: false,
+      oauth: [],
+    };
     const requirement = plan.operation.security.find((entry) =>
       Object.keys(entry).every(
         (name) => this.#credentials[name] !== undefined && this.#schemes[name] !== undefined,
@@ -118,7 +126,13 @@ export class Authenticator {
     } else {
       const headers = await this.#oauthHeaders(name, { scheme, credential, scopes, url });
       Object.assign(applied.headers, headers);
+      applied.oauth.push(name);
     }
+  }
+
+  /** Forgets the tokens of these OAuth schemes: the next request asks for new ones. */
+  async forget(schemes: readonly string[]): Promise<void> {
+    for (const name of schemes) await this.#oauth.get(name)?.logout();
   }
 
   async #oauthHeaders(

@@ -41,7 +41,11 @@ const SECRET = /auth|cookie|token|key|secret|session|signature|password|credenti
 
 const checks = new WeakMap<object, ReturnType<typeof compileJsonSchema>>();
 
-/** Calls the operation of `plan` with `args`; failures come back as isError results. */
+/**
+ * Calls the operation of `plan` with `args`; failures come back as isError results. A 401 to a
+ * request that carried an OAuth token (revoked, say, before it expired) drops the token and tries
+ * once more with a new one.
+ */
 export async function callOperation(
   plan: ToolPlan,
   args: Json,
@@ -50,43 +54,53 @@ export async function callOperation(
   const values = { ...args, ...plan.fixed };
   let response: HttpResponse;
   try {
-    const url = buildUrl(plan, values, settings.baseUrl);
-    const applied = await settings.auth.apply(plan, url);
-    for (const pair of applied.query) url.search += `${url.search === '' ? '' : '&'}${pair}`;
-    const headers: Record<string, string> = {
-      accept: 'application/json, */*;q=0.8',
-      ...settings.headers,
-      ...paramHeaders(plan, values, applied.cookies),
-      ...applied.headers,
-    };
-    const http = { ...settings.http, trustedHost: settings.baseUrl.host, signal };
-    const body = await buildBody(plan, values, { headers, http });
-    // Configured headers never leave the API's origin; one that looks like a credential (or
-    // the scheme's credentials) stops a redirect to another origin altogether.
-    const credentialed =
-      applied.credentialed || Object.keys(settings.headers).some((name) => SECRET.test(name));
-    const privateHeaders = [...Object.keys(settings.headers), ...Object.keys(applied.headers)];
-    response = await send(
-      {
-        method: plan.operation.method,
-        url,
-        headers,
-        privateHeaders,
-        ...(body === undefined ? {} : { body }),
-      },
-      {
-        ...settings.http,
-        credentialed,
-        trustedHost: settings.baseUrl.host,
-        signal,
-      },
-    );
+    const first = await request(plan, values, { settings, signal });
+    response = first.response;
+    if (response.status === 401 && first.oauth.length > 0) {
+      await settings.auth.forget(first.oauth);
+      response = (await request(plan, values, { settings, signal })).response;
+    }
   } catch (error) {
     if (error instanceof HttpFailure || error instanceof ArgumentError)
       return failure(error.message);
     throw error;
   }
   return toResult(plan, response, settings);
+}
+
+/** Builds and sends one request; also says which OAuth schemes' tokens it carried. */
+async function request(
+  plan: ToolPlan,
+  values: Json,
+  { settings, signal }: { settings: CallSettings; signal?: AbortSignal | undefined },
+): Promise<{ response: HttpResponse; oauth: readonly string[] }> {
+  const url = buildUrl(plan, values, settings.baseUrl);
+  const applied = await settings.auth.apply(plan, url);
+  for (const pair of applied.query) url.search += `${url.search === '' ? '' : '&'}${pair}`;
+  const headers: Record<string, string> = {
+    accept: 'application/json, */*;q=0.8',
+    ...settings.headers,
+    ...paramHeaders(plan, values, applied.cookies),
+    ...applied.headers,
+  };
+  const http = { ...settings.http, trustedHost: settings.baseUrl.host, signal };
+  const body = await buildBody(plan, values, { headers, http });
+  // Configured headers never leave the API's origin; one that looks like a credential (or
+  // the scheme's credentials) stops a redirect to another origin altogether.
+  const credentialed =
+    applied.credentialed || Object.keys(settings.headers).some((name) => SECRET.test(name));
+  const privateHeaders = [...Object.keys(settings.headers), ...Object.keys(applied.headers)];
+  const response = await send(
+    {
+      method: plan.operation.method,
+      url,
+      headers,
+      privateHeaders,
+      ...(body === undefined ? {} : { body }),
+    },
+    { ...settings.http, credentialed, trustedHost: settings.baseUrl.host, signal },
+  );
+  return { response, oauth: applied.oauth };
 }
 
 function failure(text: string): CallResult {

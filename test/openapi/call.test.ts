@@ -48,6 +48,9 @@ function answer(
   return true;
 }
 
+/** Tokens the API no longer takes (revoked before they expired). */
+const revoked = new Set<string>();
+
 async function route(req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<unknown> {
   const url = new URL(req.url ?? '/', base);
   const path = url.pathname;
@@ -106,7 +109,8 @@ async function route(req: IncomingMessage, res: ServerResponse, body: Buffer): P
     return answer(res, 200, `landed auth=${bearer ?? 'none'}${echoed}`, 'text/plain');
   }
   if (path === '/v1/secret') {
-    if (bearer === undefined || !/^Bearer \S{20,}$/.test(bearer)) return answer(res, 401, {});
+    if (bearer === undefined || !/^Bearer \S{20,}$/.test(bearer) || revoked.has(bearer))
+      return answer(res, 401, {});
     return answer(res, 200, { secret: 'opened' });
   }
   if (path === '/v1/big') return answer(res, 200, 'x'.repeat(300_000), 'text/plain');
@@ -290,7 +294,18 @@ describe('calling an API through generated tools', () => {
     const { client } = await connect({ env: ENV });
     const secret = await client.callTool('getSecret', {});
     expect(secret.structuredContent).toEqual({ secret: 'opened' });
-    expect(last().headers.authorization).toMatch(/^Bearer /);
+    const token = String(last().headers.authorization);
+    expect(token).toMatch(/^Bearer /);
+    // The API stops taking the token before it expires: a 401, a new token, the call again.
+    revoked.add(token);
+    const count = seen.length;
+    const again = await client.callTool('getSecret', {});
+    expect(again.structuredContent).toEqual({ secret: 'opened' });
+    const tries = seen.slice(count).map((request) => request.headers.authorization);
+    expect(tries).toHaveLength(2);
+    expect(tries[0]).toBe(token);
+    expect(tries[1]).toMatch(/^Bearer /);
+    expect(tries[1]).not.toBe(token);
     await client.close();
   }, 20_000);
 
