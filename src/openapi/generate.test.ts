@@ -205,7 +205,10 @@ describe('a small OpenAPI 3.1 document', () => {
   it('takes annotations from the method', () => {
     const { tools } = generateTools(document);
     expect(byName(tools, 'getPet').annotations.readOnlyHint).toBe(true);
-    expect(byName(tools, 'deletePet').annotations.destructiveHint).toBe(true);
+    expect(byName(tools, 'deletePet').annotations).toMatchObject({
+      destructiveHint: true,
+      idempotentHint: true,
+    });
     expect(byName(tools, 'updatePet').annotations.idempotentHint).toBe(true);
     expect(byName(tools, 'createPet').annotations.readOnlyHint).toBe(false);
   });

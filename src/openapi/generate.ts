@@ -388,7 +388,13 @@ function annotationsOf(method: string): ToolPlan['annotations'] {
     case 'options':
       return { readOnlyHint: true, openWorldHint: true };
     case 'delete':
-      return { readOnlyHint: false, destructiveHint: true, openWorldHint: true };
+      // HTTP's DELETE is idempotent (RFC 9110 section 9.2.2), as PUT is.
+      return {
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: true,
+        openWorldHint: true,
+      };
     case 'put':
       return { readOnlyHint: false, idempotentHint: true, openWorldHint: true };
     default:
