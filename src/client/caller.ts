@@ -115,16 +115,16 @@ export class Caller {
     if (options.maxTotalTimeoutMs !== undefined) return this.#withinTotal(method, params, options);
     const first = options.id ?? this.nextId();
     const onProgress = options.onProgress;
-    if (onProgress === undefined) return this.#rounds(method, params, { ...options, id: first });
+    if (onProgress === undefined) return this.#rounds(method, options, { id: first, params });
     let current: RequestId = first;
     this.#progress.set(first, (progress) => {
       if (options.resetTimeoutOnProgress !== false) this.#settings.connection.touch(current);
       this.#deliverProgress(onProgress, progress);
     });
     try {
-      return await this.#rounds(method, params, {
-        ...options,
+      return await this.#rounds(method, options, {
         id: first,
+        params,
         token: first,
         onRound: (id) => (current = id),
       });
@@ -185,17 +185,20 @@ export class Caller {
     }
   }
 
-  async #rounds(
-    method: string,
-    params: Params,
-    call: RequestOptions & { id: RequestId; token?: RequestId; onRound?: (id: RequestId) => void },
-  ): Promise<Params> {
+  /**
+   * The rounds of a request: `call` as the caller gave it, `start` its params, first id,
+   * progress token and round listener apart (not spread into a copy of `call`: an object spread
+   * with a field added makes V8 a new hidden class on every call, see bench/RESULTS.md, issue 40
+   * point 8).
+   */
+  async #rounds(method: string, call: RequestOptions, start: RoundStart): Promise<Params> {
+    const { params } = start;
     let extra: Params = {};
     for (let round = 0; ; round++) {
-      const id = round === 0 ? call.id : this.nextId();
-      call.onRound?.(id);
+      const id = round === 0 ? start.id : this.nextId();
+      start.onRound?.(id);
       const own = round === 0 ? params : { ...params, ...extra };
-      const wire = this.#withMeta(own, call);
+      const wire = this.#withMeta(own, call, start.token);
       // While the round is in flight, what the server asks or logs in its course has its tag.
       if (call.tag !== undefined) this.#tags.set(id, call.tag);
       let result: unknown;
@@ -210,7 +213,11 @@ export class Caller {
         if (handle !== undefined) {
           return call.raw === true
             ? (result as Params)
-            : handle(result as Params, { method, options: call, io: this.io });
+            : handle(result as Params, {
+                method,
+                options: asBefore(call, start),
+                io: this.io,
+              });
         }
       }
       if (this.era === 'legacy' || !isInputRequiredResult(result)) return finish(result);
@@ -258,9 +265,11 @@ export class Caller {
   }
 
   /** `params` with the `_meta` of `call`: its progress token, and in 2026-07-28 the request keys. */
-  #withMeta(params: Params, call: RequestOptions & { token?: RequestId }): Params {
-    const meta: Params = isObject(params['_meta']) ? { ...params['_meta'] } : {};
-    if (call.token !== undefined) meta[MetaKey.ProgressToken] = call.token;
+  #withMeta(params: Params, call: RequestOptions, token: RequestId | undefined): Params {
+    const meta: Params = {};
+    const given = params['_meta'];
+    if (isObject(given)) copyFields(meta, given); // not a spread: see withMetaField
+    if (token !== undefined) meta[MetaKey.ProgressToken] = token;
     if (this.era === 'modern') {
       const revision = this.#revision;
       meta[MetaKey.ProtocolVersion] = revision;
@@ -270,7 +279,7 @@ export class Caller {
       const level = call.logLevel === undefined ? this.logLevel : call.logLevel;
       if (level !== undefined && level !== null) meta[MetaKey.LogLevel] = level;
     }
-    return Object.keys(meta).length === 0 ? params : { ...params, _meta: meta };
+    return Object.keys(meta).length === 0 ? params : withMetaField(params, meta);
   }
 
   /** The Connection's options of one round of `call`, sent as request `id`. */
@@ -302,6 +311,56 @@ export class Caller {
     if (method === 'initialize') return;
     const params = { requestId: id, reason: reasonText(reason) };
     this.notify('notifications/cancelled', params).catch(this.#settings.report);
+  }
+}
+
+/** The options an extension's result handler is given: the call's, with its first id (as before). */
+function asBefore(call: RequestOptions, start: RoundStart): RequestOptions {
+  const { id, token, onRound } = start;
+  return {
+    ...call,
+    id,
+    ...(token === undefined ? {} : { token }),
+    ...(onRound === undefined ? {} : { onRound }),
+  };
+}
+
+/** The first round of a request: its params and id, and its progress token and round listener if any. */
+interface RoundStart {
+  readonly params: Params;
+  readonly id: RequestId;
+  readonly token?: RequestId;
+  readonly onRound?: (id: RequestId) => void;
+}
+
+/**
+ * `{ ...params, _meta: meta }`, copied field by field into a fresh literal: V8 gives an object
+ * spread a map outside the transition tree, so a field added to it makes a new hidden class on
+ * every call, and every function that later reads the object misses its inline caches (issue
+ * 40 point 8). The result is the same: own enumerable fields in order, `_meta` in its place.
+ */
+function withMetaField(params: Params, meta: Params): Params {
+  const out: Params = {};
+  copyFields(out, params);
+  out['_meta'] = meta; // in its place when params had one, else last
+  return out;
+}
+
+/** Copies `source`'s own enumerable fields onto `target`, as a spread would (defined, not set). */
+function copyFields(target: Params, source: Params): void {
+  for (const key in source) {
+    if (!Object.hasOwn(source, key)) continue;
+    // Set, a field named __proto__ would change the prototype: the spread defines it.
+    if (key === '__proto__') {
+      Object.defineProperty(target, key, {
+        value: source[key],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else {
+      target[key] = source[key];
+    }
   }
 }
 
