@@ -2,6 +2,7 @@
 // revision, capabilities and client (2026-07-28), a progress token when progress is wanted,
 // `notifications/cancelled` on abort and timeout, and the multi round-trip driver that answers
 // `input_required` results and retries with a new id (Spec 2026-07-28 basic/patterns/mrtr).
+import type { SignalSource } from '../internal/abort.js';
 import { linkSignals } from '../internal/abort.js';
 import type { ClientExtensionIo, ResultHandler } from './extension.js';
 import { isObject } from '../internal/json.js';
@@ -136,13 +137,17 @@ export class Caller {
   /** `request` under a limit on the whole call: an abort, so that the server is told. */
   async #withinTotal(method: string, params: Params, options: RequestOptions): Promise<Params> {
     const ms = options.maxTotalTimeoutMs as number;
-    const linked = linkSignals(options.signal === undefined ? [] : [options.signal]);
+    const sources: SignalSource[] = [];
+    if (options.signal !== undefined) sources.push(options.signal);
+    if (options.cancellation !== undefined) sources.push(options.cancellation);
+    const linked = linkSignals(sources);
     const timer = setTimeout(() => {
       const message = `request "${method}" took longer than its total limit of ${String(ms)} ms`;
       linked.abort(new LocalError(LocalErrorCode.RequestTimeout, message));
     }, ms);
     const inner: RequestOptions = { ...options, signal: linked.signal };
     delete inner.maxTotalTimeoutMs;
+    delete inner.cancellation; // the linked signal follows it
     try {
       return await this.request(method, params, inner);
     } finally {
@@ -246,13 +251,29 @@ export class Caller {
   };
 
   /** The params of the retry: this round's answers and the state, echoed as received. */
-  async #answer(result: Params, { signal, tag }: RequestOptions): Promise<Params> {
+  async #answer(result: Params, { signal, cancellation, tag }: RequestOptions): Promise<Params> {
+    // The handlers of the server's questions take an AbortSignal: one is made for a Cancellation.
+    const linked =
+      signal === undefined && cancellation !== undefined ? linkSignals([cancellation]) : undefined;
+    const given = signal ?? linked?.signal;
     const ctx = {
       era: this.era,
       revision: this.#revision,
-      signal: signal ?? new AbortController().signal,
+      signal: given ?? new AbortController().signal,
       ...(tag === undefined ? {} : { tag }),
     };
+    try {
+      return await this.#answers(result, ctx, given);
+    } finally {
+      linked?.release();
+    }
+  }
+
+  async #answers(
+    result: Params,
+    ctx: Parameters<InputHandlers['fulfil']>[1],
+    signal: AbortSignal | undefined,
+  ): Promise<Params> {
     const extra: Params = {};
     if (result['inputRequests'] !== undefined) {
       const responses = await this.#settings.input.fulfil(result['inputRequests'], ctx);
@@ -286,6 +307,7 @@ export class Caller {
   #roundOptions(call: RequestOptions, id: RequestId): ConnectionCallOptions {
     const options: ConnectionCallOptions = { id };
     if (call.signal !== undefined) options.signal = call.signal;
+    if (call.cancellation !== undefined) options.cancellation = call.cancellation;
     if (call.headers !== undefined) options.headers = call.headers;
     if (call.noTimeout !== true) options.timeoutMs = call.timeoutMs ?? this.#settings.timeoutMs;
     return options;
