@@ -130,7 +130,7 @@ const HTTP_SERVERS = [
     redis: true,
   },
   // mcpkit gateway (issue #24) in front of the "mcpkit 2026-07-28" server: two hops of work
-  // (target >= 0.45x of calling the upstream directly; vsOpen).
+  // (target, issue 40: >= 0.6x of the raw-proxy row below, in the same run).
   {
     id: 'mcpkit-gateway',
     label: 'mcpkit gateway -> mcpkit 2026-07-28',
@@ -1285,13 +1285,20 @@ function evaluateTargets() {
     }
   }
   const gateway = http64('mcpkit-gateway');
-  if (gateway?.vsOpen !== undefined) {
-    target(
-      'HTTP c=64 mcpkit gateway >= 45% of its upstream called directly',
-      ratio(gateway.vsOpen, 0.45),
-    );
-  }
   const proxy = http64('raw-proxy');
+  // Issue 40: judged against what a forwarder with no MCP work reaches in the same run (the
+  // earlier target, 0.45x of the upstream called directly, sat at that ceiling).
+  const vsProxy = gateway === undefined ? undefined : rpsRatio(gateway, proxy);
+  if (vsProxy !== undefined) {
+    target('HTTP c=64 mcpkit gateway >= 60% of the raw node:http proxy', ratio(vsProxy, 0.6));
+  }
+  if (gateway?.vsOpen !== undefined) {
+    target('(report) HTTP c=64 mcpkit gateway vs its upstream called directly', {
+      value: gateway.vsOpen,
+      met: true,
+      detail: fmt.x(gateway.vsOpen),
+    });
+  }
   if (proxy?.vsOpen !== undefined) {
     // Reported, not judged: what any forwarder at all reaches here (the gateway's ceiling).
     target('(report) HTTP c=64 raw node:http proxy vs its upstream called directly', {

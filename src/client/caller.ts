@@ -2,6 +2,7 @@
 // revision, capabilities and client (2026-07-28), a progress token when progress is wanted,
 // `notifications/cancelled` on abort and timeout, and the multi round-trip driver that answers
 // `input_required` results and retries with a new id (Spec 2026-07-28 basic/patterns/mrtr).
+import type { SignalSource } from '../internal/abort.js';
 import { linkSignals } from '../internal/abort.js';
 import type { ClientExtensionIo, ResultHandler } from './extension.js';
 import { isObject } from '../internal/json.js';
@@ -115,16 +116,16 @@ export class Caller {
     if (options.maxTotalTimeoutMs !== undefined) return this.#withinTotal(method, params, options);
     const first = options.id ?? this.nextId();
     const onProgress = options.onProgress;
-    if (onProgress === undefined) return this.#rounds(method, params, { ...options, id: first });
+    if (onProgress === undefined) return this.#rounds(method, options, { id: first, params });
     let current: RequestId = first;
     this.#progress.set(first, (progress) => {
       if (options.resetTimeoutOnProgress !== false) this.#settings.connection.touch(current);
       this.#deliverProgress(onProgress, progress);
     });
     try {
-      return await this.#rounds(method, params, {
-        ...options,
+      return await this.#rounds(method, options, {
         id: first,
+        params,
         token: first,
         onRound: (id) => (current = id),
       });
@@ -136,13 +137,17 @@ export class Caller {
   /** `request` under a limit on the whole call: an abort, so that the server is told. */
   async #withinTotal(method: string, params: Params, options: RequestOptions): Promise<Params> {
     const ms = options.maxTotalTimeoutMs as number;
-    const linked = linkSignals(options.signal === undefined ? [] : [options.signal]);
+    const sources: SignalSource[] = [];
+    if (options.signal !== undefined) sources.push(options.signal);
+    if (options.cancellation !== undefined) sources.push(options.cancellation);
+    const linked = linkSignals(sources);
     const timer = setTimeout(() => {
       const message = `request "${method}" took longer than its total limit of ${String(ms)} ms`;
       linked.abort(new LocalError(LocalErrorCode.RequestTimeout, message));
     }, ms);
     const inner: RequestOptions = { ...options, signal: linked.signal };
     delete inner.maxTotalTimeoutMs;
+    delete inner.cancellation; // the linked signal follows it
     try {
       return await this.request(method, params, inner);
     } finally {
@@ -185,17 +190,20 @@ export class Caller {
     }
   }
 
-  async #rounds(
-    method: string,
-    params: Params,
-    call: RequestOptions & { id: RequestId; token?: RequestId; onRound?: (id: RequestId) => void },
-  ): Promise<Params> {
+  /**
+   * The rounds of a request: `call` as the caller gave it, `start` its params, first id,
+   * progress token and round listener apart (not spread into a copy of `call`: an object spread
+   * with a field added makes V8 a new hidden class on every call, see bench/RESULTS.md, issue 40
+   * point 8).
+   */
+  async #rounds(method: string, call: RequestOptions, start: RoundStart): Promise<Params> {
+    const { params } = start;
     let extra: Params = {};
     for (let round = 0; ; round++) {
-      const id = round === 0 ? call.id : this.nextId();
-      call.onRound?.(id);
+      const id = round === 0 ? start.id : this.nextId();
+      start.onRound?.(id);
       const own = round === 0 ? params : { ...params, ...extra };
-      const wire = this.#withMeta(own, call);
+      const wire = this.#withMeta(own, call, start.token);
       // While the round is in flight, what the server asks or logs in its course has its tag.
       if (call.tag !== undefined) this.#tags.set(id, call.tag);
       let result: unknown;
@@ -210,7 +218,11 @@ export class Caller {
         if (handle !== undefined) {
           return call.raw === true
             ? (result as Params)
-            : handle(result as Params, { method, options: call, io: this.io });
+            : handle(result as Params, {
+                method,
+                options: asBefore(call, start),
+                io: this.io,
+              });
         }
       }
       if (this.era === 'legacy' || !isInputRequiredResult(result)) return finish(result);
@@ -239,13 +251,29 @@ export class Caller {
   };
 
   /** The params of the retry: this round's answers and the state, echoed as received. */
-  async #answer(result: Params, { signal, tag }: RequestOptions): Promise<Params> {
+  async #answer(result: Params, { signal, cancellation, tag }: RequestOptions): Promise<Params> {
+    // The handlers of the server's questions take an AbortSignal: one is made for a Cancellation.
+    const linked =
+      signal === undefined && cancellation !== undefined ? linkSignals([cancellation]) : undefined;
+    const given = signal ?? linked?.signal;
     const ctx = {
       era: this.era,
       revision: this.#revision,
-      signal: signal ?? new AbortController().signal,
+      signal: given ?? new AbortController().signal,
       ...(tag === undefined ? {} : { tag }),
     };
+    try {
+      return await this.#answers(result, ctx, given);
+    } finally {
+      linked?.release();
+    }
+  }
+
+  async #answers(
+    result: Params,
+    ctx: Parameters<InputHandlers['fulfil']>[1],
+    signal: AbortSignal | undefined,
+  ): Promise<Params> {
     const extra: Params = {};
     if (result['inputRequests'] !== undefined) {
       const responses = await this.#settings.input.fulfil(result['inputRequests'], ctx);
@@ -258,9 +286,11 @@ export class Caller {
   }
 
   /** `params` with the `_meta` of `call`: its progress token, and in 2026-07-28 the request keys. */
-  #withMeta(params: Params, call: RequestOptions & { token?: RequestId }): Params {
-    const meta: Params = isObject(params['_meta']) ? { ...params['_meta'] } : {};
-    if (call.token !== undefined) meta[MetaKey.ProgressToken] = call.token;
+  #withMeta(params: Params, call: RequestOptions, token: RequestId | undefined): Params {
+    const meta: Params = {};
+    const given = params['_meta'];
+    if (isObject(given)) copyFields(meta, given); // not a spread: see withMetaField
+    if (token !== undefined) meta[MetaKey.ProgressToken] = token;
     if (this.era === 'modern') {
       const revision = this.#revision;
       meta[MetaKey.ProtocolVersion] = revision;
@@ -270,13 +300,14 @@ export class Caller {
       const level = call.logLevel === undefined ? this.logLevel : call.logLevel;
       if (level !== undefined && level !== null) meta[MetaKey.LogLevel] = level;
     }
-    return Object.keys(meta).length === 0 ? params : { ...params, _meta: meta };
+    return Object.keys(meta).length === 0 ? params : withMetaField(params, meta);
   }
 
   /** The Connection's options of one round of `call`, sent as request `id`. */
   #roundOptions(call: RequestOptions, id: RequestId): ConnectionCallOptions {
     const options: ConnectionCallOptions = { id };
     if (call.signal !== undefined) options.signal = call.signal;
+    if (call.cancellation !== undefined) options.cancellation = call.cancellation;
     if (call.headers !== undefined) options.headers = call.headers;
     if (call.noTimeout !== true) options.timeoutMs = call.timeoutMs ?? this.#settings.timeoutMs;
     return options;
@@ -302,6 +333,56 @@ export class Caller {
     if (method === 'initialize') return;
     const params = { requestId: id, reason: reasonText(reason) };
     this.notify('notifications/cancelled', params).catch(this.#settings.report);
+  }
+}
+
+/** The options an extension's result handler is given: the call's, with its first id (as before). */
+function asBefore(call: RequestOptions, start: RoundStart): RequestOptions {
+  const { id, token, onRound } = start;
+  return {
+    ...call,
+    id,
+    ...(token === undefined ? {} : { token }),
+    ...(onRound === undefined ? {} : { onRound }),
+  };
+}
+
+/** The first round of a request: its params and id, and its progress token and round listener if any. */
+interface RoundStart {
+  readonly params: Params;
+  readonly id: RequestId;
+  readonly token?: RequestId;
+  readonly onRound?: (id: RequestId) => void;
+}
+
+/**
+ * `{ ...params, _meta: meta }`, copied field by field into a fresh literal: V8 gives an object
+ * spread a map outside the transition tree, so a field added to it makes a new hidden class on
+ * every call, and every function that later reads the object misses its inline caches (issue
+ * 40 point 8). The result is the same: own enumerable fields in order, `_meta` in its place.
+ */
+function withMetaField(params: Params, meta: Params): Params {
+  const out: Params = {};
+  copyFields(out, params);
+  out['_meta'] = meta; // in its place when params had one, else last
+  return out;
+}
+
+/** Copies `source`'s own enumerable fields onto `target`, as a spread would (defined, not set). */
+function copyFields(target: Params, source: Params): void {
+  for (const key in source) {
+    if (!Object.hasOwn(source, key)) continue;
+    // Set, a field named __proto__ would change the prototype: the spread defines it.
+    if (key === '__proto__') {
+      Object.defineProperty(target, key, {
+        value: source[key],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else {
+      target[key] = source[key];
+    }
   }
 }
 

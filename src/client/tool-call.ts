@@ -81,6 +81,7 @@ async function callModern(
 async function fetchTools(session: ClientSession, options: CallOptions): Promise<void> {
   const listOptions: ListOptions = {};
   if (options.signal !== undefined) listOptions.signal = options.signal;
+  if (options.cancellation !== undefined) listOptions.cancellation = options.cancellation;
   if (options.timeoutMs !== undefined) listOptions.timeoutMs = options.timeoutMs;
   try {
     await session.lists.collect('tools', listOptions);

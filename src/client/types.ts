@@ -2,6 +2,7 @@
 // call, and the results it returns. Wire shapes come from the generated spec types of the newest
 // revision; results lose `resultType`, which only the client's own round-trip driver reads.
 import type { Notification, RequestId } from '../jsonrpc/message.js';
+import type { Cancellation } from '../jsonrpc/serve.js';
 import type { JsonSchemaValidator } from '../protocol/json-schema/index.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { ProtocolEra, ProtocolRevision } from '../protocol/version.js';
@@ -165,6 +166,12 @@ export interface CallOptions {
   clientCapabilities?: Spec.ClientCapabilities;
   /** Cancels the call: it rejects with the signal's reason and the server is told. */
   signal?: AbortSignal;
+  /**
+   * Cancels the call as `signal` does, without an AbortSignal: a server handler's
+   * `ctx.cancellation` (a gateway forwards each request's cancellation so, making no
+   * AbortSignal per call).
+   */
+  cancellation?: Cancellation;
   /** Timeout of the call (of each round) in milliseconds. Default: the client's `timeoutMs`. */
   timeoutMs?: number;
   /** Receives `notifications/progress` for this call; asks the server for progress. */

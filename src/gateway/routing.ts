@@ -125,7 +125,7 @@ export function forwarded(call: Call): CallOptions {
   if (ui !== undefined) capabilities.extensions = { [APPS_EXTENSION]: ui };
   return {
     tag: call,
-    signal: ctx.signal,
+    cancellation: ctx.cancellation, // not ctx.signal: no AbortSignal made per forwarded call
     clientCapabilities: capabilities,
     logLevel: ctx.logLevel ?? null,
   };

@@ -16,7 +16,7 @@ export interface LinkedSignal {
  * slow to clear (see bench/RESULTS.md). The listeners stay on the sources until `release()`, so
  * that a long-lived source never accumulates them.
  */
-export function linkSignals(sources: readonly AbortSignal[]): LinkedSignal {
+export function linkSignals(sources: readonly SignalSource[]): LinkedSignal {
   const lazy = new LazySignal(() => sources);
   return {
     signal: lazy.signal,
@@ -29,8 +29,16 @@ export function linkSignals(sources: readonly AbortSignal[]): LinkedSignal {
   };
 }
 
-/** What a {@link LazySignal} follows: a signal, or another LazySignal (without making its signal). */
-export type SignalSource = AbortSignal | LazySignal;
+/**
+ * What aborts without being an AbortSignal: `follow` calls the listener once, with the reason,
+ * when it aborts (at once when it has), and returns what removes it. A LazySignal is one.
+ */
+export interface Followable {
+  follow(listener: (reason: unknown) => void): () => void;
+}
+
+/** What a {@link LazySignal} follows: a signal, or a Followable such as another LazySignal (without making its signal). */
+export type SignalSource = AbortSignal | Followable;
 
 /**
  * A linked signal made only when it is first read: most handlers never read their signal, and
@@ -112,7 +120,7 @@ export class LazySignal {
     if (this.#attached || this.#released) return;
     this.#attached = true;
     for (const source of this.#sources()) {
-      if (source instanceof LazySignal) {
+      if (isFollowable(source)) {
         const off = source.follow((reason) => {
           this.abort(reason);
         });
@@ -131,6 +139,10 @@ export class LazySignal {
       if (this.#aborted !== undefined) return;
     }
   }
+}
+
+function isFollowable(source: SignalSource): source is Followable {
+  return typeof (source as Partial<Followable>).follow === 'function';
 }
 
 function noop(): void {

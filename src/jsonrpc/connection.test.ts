@@ -149,6 +149,31 @@ describe('Connection', () => {
     ).rejects.toBe('early');
   });
 
+  it('rejects with the reason when a cancellation aborts, before (nothing sent) or during the call', async () => {
+    const { client, frames } = await pair({ onRequest: () => new Promise(() => undefined) });
+    const listeners = new Set<(reason: unknown) => void>();
+    const cancellation = {
+      follow: (listener: (reason: unknown) => void) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    };
+    const call = client.request('slow', undefined, { cancellation });
+    expect(listeners.size).toBe(1);
+    for (const listener of listeners) listener(new Error('user gave up'));
+    await expect(call).rejects.toThrow('user gave up');
+    expect(listeners.size).toBe(0); // the settled call stopped following it
+    const answered = client.request('slow', undefined, { cancellation, timeoutMs: 1 });
+    await expect(answered).rejects.toMatchObject({ code: 'REQUEST_TIMEOUT' });
+    expect(listeners.size).toBe(0);
+    const sent = frames.length;
+    const aborted = {
+      follow: (listener: (reason: unknown) => void) => (listener('early'), () => undefined),
+    };
+    await expect(client.request('x', undefined, { cancellation: aborted })).rejects.toBe('early');
+    expect(frames.length).toBe(sent);
+  });
+
   it('rejects every pending call when the transport closes, and later calls too', async () => {
     const { client, server } = await pair({ onRequest: () => new Promise(() => undefined) });
     const calls = [client.request('a'), client.request('b'), client.request('c')];

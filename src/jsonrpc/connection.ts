@@ -61,6 +61,8 @@ interface Pending {
   timer: ReturnType<typeof setTimeout> | undefined;
   /** The caller's signal and the listener on it, when the call has one. */
   aborts: { readonly signal: AbortSignal; readonly listener: () => void } | undefined;
+  /** What removes the listener on the caller's Cancellation, when the call has one. */
+  unfollow: (() => void) | undefined;
 }
 
 const ONCE = { once: true } as const;
@@ -137,7 +139,7 @@ export class Connection implements Peer {
   /** Sends a request and resolves with its result, or rejects (JsonRpcError, LocalError, abort reason). */
   request(method: string, params?: Params, options: CallOptions = {}): Promise<unknown> {
     if (this.#closed) return Promise.reject(closedError());
-    const { signal } = options;
+    const { signal, cancellation } = options;
     // An aborted call rejects with the caller's own reason, whatever its type (AbortSignal contract).
     // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
     if (signal?.aborted === true) return Promise.reject(signal.reason);
@@ -146,6 +148,19 @@ export class Connection implements Peer {
       return Promise.reject(
         new LocalError(LocalErrorCode.InvalidMessage, `request id ${String(id)} is in flight`),
       );
+    }
+    // A Cancellation that has aborted calls its listener at once: the call is then not sent.
+    let early: { reason: unknown } | undefined;
+    let tracked = false;
+    const unfollow = cancellation?.follow((reason) => {
+      if (tracked) this.#abandon(id, reason);
+      else early = { reason };
+    });
+    const stopped = early as { reason: unknown } | undefined; // set by the listener, if at once
+    if (stopped !== undefined) {
+      unfollow?.();
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+      return Promise.reject(stopped.reason);
     }
     return new Promise((resolve, reject) => {
       const pending: Pending = {
@@ -156,8 +171,10 @@ export class Connection implements Peer {
         timeoutMs: options.timeoutMs ?? this.#options.timeoutMs,
         timer: undefined,
         aborts: undefined,
+        unfollow,
       };
       (this.#pending ??= new Map()).set(id, pending);
+      tracked = true;
       if (signal !== undefined) {
         const listener = (): void => {
           this.#abandon(id, signal.reason);
@@ -245,6 +262,7 @@ export class Connection implements Peer {
     if (pending.timer !== undefined) clearTimeout(pending.timer);
     const { aborts } = pending;
     if (aborts !== undefined) aborts.signal.removeEventListener('abort', aborts.listener);
+    pending.unfollow?.();
     if (!answered) this.#transport.cancel?.(id);
     return pending;
   }

@@ -63,4 +63,32 @@ describe('createContext', () => {
     expect(given.signal).toBe(own.signal);
     expect(reads).toBe(1);
   });
+
+  it("gives a cancellation that follows the signal, the input round's without making it", () => {
+    const controller = new AbortController();
+    const reasons: unknown[] = [];
+    const ctx = createContext(scope([], controller), undefined);
+    const off = ctx.cancellation.follow((reason) => reasons.push(reason));
+    controller.abort('gone');
+    off();
+    expect(reasons).toEqual(['gone']);
+    const followed: ((reason: unknown) => void)[] = [];
+    const given = createContext(scope([]), {
+      get round(): never {
+        throw new Error('no input asked for');
+      },
+      get signal(): never {
+        throw new Error('the signal is not made');
+      },
+      cancellation: {
+        follow: (listener) => {
+          followed.push(listener);
+          return () => undefined;
+        },
+      },
+    });
+    given.cancellation.follow((reason) => reasons.push(reason));
+    for (const listener of followed) listener('stopped');
+    expect(reasons).toEqual(['gone', 'stopped']);
+  });
 });

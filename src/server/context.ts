@@ -1,6 +1,6 @@
 // Builds the HandlerContext of one request. The same context API serves both eras: in the
 // legacy era client requests go over the session; in 2026-07-28 they become an input round.
-import type { SignalSource } from '../internal/abort.js';
+import type { Followable, SignalSource } from '../internal/abort.js';
 import { LazySignal } from '../internal/abort.js';
 import type { CallOptions } from '../jsonrpc/serve.js';
 import type { Params, RequestId } from '../jsonrpc/message.js';
@@ -26,6 +26,8 @@ export interface InputAsker {
 export interface RoundAccess {
   readonly round: InputAsker;
   readonly signal: AbortSignal;
+  /** What aborts with `signal`, without making it (when the holder can follow it so). */
+  readonly cancellation?: Followable;
 }
 
 /**
@@ -194,6 +196,13 @@ class Context implements CoreHandlerContext {
 
   get signal(): AbortSignal {
     return (this.#inputs ?? this.#scope).signal;
+  }
+
+  get cancellation(): Followable {
+    const inputs = this.#inputs;
+    const source: SignalSource =
+      inputs === undefined ? this.#scope.source : (inputs.cancellation ?? inputs.signal);
+    return source instanceof LazySignal ? source : new LazySignal(() => [source]);
   }
 
   get logLevel(): LoggingLevel | undefined {

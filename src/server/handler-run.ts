@@ -67,8 +67,13 @@ class RunInputs implements RoundAccess {
   }
 
   get signal(): AbortSignal {
+    return this.cancellation.signal;
+  }
+
+  /** What stops the run, followed without making its signal. */
+  get cancellation(): LazySignal {
     const scope = this.#call.scope;
-    return (this.#stop ??= new LazySignal(() => [scope.source])).signal;
+    return (this.#stop ??= new LazySignal(() => [scope.source]));
   }
 
   /** Stops the run: its signal aborts (if it was ever read). */

@@ -1,6 +1,7 @@
 // The public shapes of a server definition: what users register and what handlers receive.
 // Wire shapes come from the generated spec types of the newest revision; the framework trims
 // them to what each negotiated revision has.
+import type { Cancellation } from '../jsonrpc/serve.js';
 import type { MessageInfo } from '../jsonrpc/transport.js';
 import type { AuthInfo } from '../protocol/auth.js';
 import type { RequestId } from '../jsonrpc/message.js';
@@ -66,6 +67,12 @@ export interface HandlerContext extends CoreHandlerContext {}
 export interface CoreHandlerContext {
   /** Aborted when the client cancels, the connection closes or the response stream closes. */
   readonly signal: AbortSignal;
+  /**
+   * What aborts with `signal`, without making it (an AbortSignal costs microseconds to make on
+   * Node 20): pass it as a client call's `cancellation` to cancel a request made for this one
+   * (a gateway forwarding a call) with it.
+   */
+  readonly cancellation: Cancellation;
   /** The JSON-RPC id of the request being served. */
   readonly requestId: RequestId;
   /** The protocol revision of this request. */

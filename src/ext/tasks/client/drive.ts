@@ -5,7 +5,7 @@
 // (core tasks): the client asks for a task (`params.task`), then tasks/result, which waits for
 // the end while the server's requests about the task arrive on the session as usual; tasks/get
 // polls meanwhile for status messages. An aborted call cancels its task (tasks/cancel).
-import { sleep } from '../../../internal/abort.js';
+import { linkSignals, sleep } from '../../../internal/abort.js';
 import { isObject } from '../../../internal/json.js';
 import { ErrorCode, JsonRpcError, LocalError, LocalErrorCode } from '../../../jsonrpc/index.js';
 import type { WireError } from '../../../jsonrpc/index.js';
@@ -65,7 +65,7 @@ export async function driveTask(
   options: CallOptions,
 ): Promise<Params> {
   const taskId = String(created['taskId']);
-  const { signal } = options;
+  const signal = signalOf(options);
   const cancel = cancelOnAbort(io, taskId, signal);
   const answered = new Set<string>();
   let message: string | undefined;
@@ -126,7 +126,7 @@ export async function driveLegacyTask(
 ): Promise<Params> {
   const task = isObject(created['task']) ? created['task'] : created;
   const taskId = String(task['taskId']);
-  const { signal } = options;
+  const signal = signalOf(options);
   const cancel = cancelOnAbort(io, taskId, signal);
   const polling = new AbortController();
   void watch(io, {
@@ -215,6 +215,15 @@ function errorOf(task: Params): JsonRpcError {
     ErrorCode.InternalError,
     `the task failed${typeof task['statusMessage'] === 'string' ? `: ${task['statusMessage']}` : ''}`,
   );
+}
+
+/**
+ * The call's signal; for a call cancelled through `cancellation` (a gateway's), a signal that
+ * follows it (its listener goes with the source, a request's, once that is over).
+ */
+function signalOf(options: CallOptions): AbortSignal | undefined {
+  if (options.signal !== undefined || options.cancellation === undefined) return options.signal;
+  return linkSignals([options.cancellation]).signal;
 }
 
 /** Sends tasks/cancel when `signal` aborts; returns the unlink. */
