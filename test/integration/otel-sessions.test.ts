@@ -3,7 +3,7 @@
 // requests in flight), W3C trace context on the HTTP requests (tracingFetch) and read from them
 // by the server when `_meta` has none (httpTraceContext), the gateway's upstream health, and the
 // host's spans (`chat {model}` around a model call, `invoke_agent` around a run).
-import { context, propagation, trace } from '@opentelemetry/api';
+import { SpanKind, context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { MetricData } from '@opentelemetry/sdk-metrics';
@@ -157,7 +157,9 @@ describe('W3C trace context on HTTP', () => {
     );
     await client.callTool('echo', {});
     await client.close();
-    const call = spans.getFinishedSpans().find((s) => s.name === 'tools/call echo' && s.kind === 2);
+    const call = spans
+      .getFinishedSpans()
+      .find((s) => s.name === 'tools/call echo' && s.kind === SpanKind.CLIENT);
     const header = seen.find((h) => h['mcp-method'] === 'tools/call')?.['traceparent'];
     const { traceId, spanId } = call?.spanContext() ?? {};
     expect(header).toBe(`00-${traceId ?? ''}-${spanId ?? ''}-01`);
@@ -187,7 +189,9 @@ describe('W3C trace context on HTTP', () => {
     });
     expect(response.status).toBe(200);
     await response.text();
-    const span = spans.getFinishedSpans().find((s) => s.name === 'initialize' && s.kind === 1);
+    const span = spans
+      .getFinishedSpans()
+      .find((s) => s.name === 'initialize' && s.kind === SpanKind.SERVER);
     expect(span?.spanContext().traceId).toBe(traceId);
     expect(span?.parentSpanContext?.spanId).toBe(parent);
   });
