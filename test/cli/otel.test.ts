@@ -263,6 +263,12 @@ describe.skipIf(!hasDist)('mcpkit chat --otel', () => {
       expect(gatewayServer?.span.parentSpanId).toBe(chat?.span.spanId);
       expect(gatewayClient?.span.parentSpanId).toBe(gatewayServer?.span.spanId);
       expect(upstreamServer?.span.parentSpanId).toBe(gatewayClient?.span.spanId);
+      // scripts/otel-waterfall.mjs draws docs/images/otel-waterfall.svg from these spans.
+      const out = process.env['MCPKIT_OTEL_SPANS_OUT'];
+      if (out !== undefined && out !== '') {
+        const tree = otlp.received.filter((r) => r.span.traceId === agent?.span.traceId);
+        writeFileSync(out, JSON.stringify(tree, null, 1));
+      }
       const traces = new Set(
         [agent, ...models, chat, gatewayServer, gatewayClient, upstreamServer].map(
           (r) => r?.span.traceId,
