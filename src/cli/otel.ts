@@ -8,7 +8,9 @@ import type * as Prometheus from '@opentelemetry/exporter-prometheus';
 import type * as SdkNode from '@opentelemetry/sdk-node';
 import type { Client } from '../client/index.js';
 import type { InstrumentOptions, TracingFetch, UpstreamHealth } from '../ext/otel/index.js';
-import { gatewayHealth, instrument, tracingFetch } from '../ext/otel/index.js';
+import { countedTasks, gatewayHealth, instrument, tracingFetch } from '../ext/otel/index.js';
+import type { TasksOptions } from '../ext/tasks/index.js';
+import { MemoryTaskStore } from '../ext/tasks/index.js';
 import type { McpServer } from '../server/index.js';
 import { createNodeFetch } from '../transports/http/node.js';
 import { CliError } from './errors.js';
@@ -24,10 +26,10 @@ export const OTEL_FLAG_HELP: string =
 
 /** The line of --help that documents --metrics. */
 export const METRICS_FLAG_HELP: string =
-  '  --metrics [host:]port     serve metrics on http://host:port/metrics for Prometheus (durations,\n' +
-  '                            requests in flight, sessions open; host default 127.0.0.1; its own\n' +
-  '                            listener, no Host check; needs @opentelemetry/exporter-prometheus\n' +
-  '                            and @opentelemetry/sdk-node)';
+  '  --metrics [host:]port     serve metrics on http://host:port/metrics for Prometheus\n' +
+  '                            (durations, requests in flight, sessions, tasks; host default\n' +
+  '                            127.0.0.1; its own listener, no Host check; needs\n' +
+  '                            @opentelemetry/exporter-prometheus and @opentelemetry/sdk-node)';
 
 /** The packages --otel needs, as an install hint. */
 export const OTEL_INSTALL = 'npm install @opentelemetry/api @opentelemetry/sdk-node';
@@ -41,6 +43,8 @@ export interface CliTelemetry {
   instrument(target: object): boolean;
   /** `fetch` with the active trace context in each request's headers (tracingFetch). */
   fetch(base: (url: string, init: RequestInit) => Promise<Response>): TracingFetch;
+  /** The tasks options with the store's tasks counted by status (mcpkit.server.tasks). */
+  tasks(options: TasksOptions): TasksOptions;
   /** Observes the health of a gateway's upstreams (mcpkit.gateway.upstream.up). */
   watch(gateway: UpstreamHealth): void;
   /** Where `--metrics` serves, if asked. */
@@ -127,6 +131,10 @@ function telemetry(
       return true;
     },
     fetch: (base) => tracingFetch(base),
+    tasks: (tasks) => ({
+      ...tasks,
+      store: countedTasks(tasks.store ?? new MemoryTaskStore(), options.meterProvider),
+    }),
     watch: (gateway) => {
       const stop = gatewayHealth(gateway, options.meterProvider);
       if (stop !== undefined) stops.push(stop);

@@ -22,12 +22,15 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { Client } from '../../src/client/index.js';
 import {
   agentSpan,
+  countedTasks,
   gatewayHealth,
   instrument,
   tracedModel,
   tracingFetch,
 } from '../../src/ext/otel/index.js';
 import { McpServer } from '../../src/server/index.js';
+import type { TaskRecord } from '../../src/ext/tasks/index.js';
+import { MemoryTaskStore } from '../../src/ext/tasks/index.js';
 import { createStreamableHttpClientTransport } from '../../src/transports/http/client/transport.js';
 import { listen } from '../../src/transports/http/node.js';
 
@@ -216,6 +219,30 @@ describe('gateway upstream health', () => {
   });
 });
 
+describe('tasks by status', () => {
+  it('counts the tasks the wrapped store created and updated, by status, the expired left out', async () => {
+    const store = countedTasks(new MemoryTaskStore(), meterProvider);
+    const record = (taskId: string, status: string, expiresAt?: number) =>
+      ({
+        taskId,
+        status,
+        owner: undefined,
+        expiresAt,
+        createdAt: new Date().toISOString(),
+        lastUpdatedAt: new Date().toISOString(),
+        ttl: null,
+      }) as unknown as TaskRecord;
+    await store.create(record('a', 'working'));
+    await store.create(record('b', 'working'));
+    await store.create(record('c', 'working', Date.now() - 1));
+    await store.put(record('b', 'completed'));
+    const name = 'mcpkit.server.tasks';
+    expect(await sumOf(name, { 'mcpkit.task.status': 'working' })).toBe(1);
+    expect(await sumOf(name, { 'mcpkit.task.status': 'completed' })).toBe(1);
+    expect((await store.get('a'))?.status).toBe('working'); // the store's own methods, as they were
+  });
+});
+
 describe('host spans', () => {
   it('chat {model} around each model call, children of invoke_agent with the tool calls', async () => {
     const adapter = {
@@ -255,7 +282,7 @@ describe('host spans', () => {
   });
 
   it('a failed model call sets error.type (the HTTP status) and ERROR', async () => {
-    const failing = {
+    const failing: { provider: string; complete(request: { model: string }): Promise<never> } = {
       provider: 'openai',
       complete: () => Promise.reject(Object.assign(new Error('rate limited'), { status: 429 })),
     };

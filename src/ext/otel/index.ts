@@ -17,6 +17,8 @@ export type { TracingFetch } from './http.js';
 export { gatewayHealth } from './gauges.js';
 export { GenAiAttr as OtelGenAiAttributes, agentSpan, tracedModel } from './model.js';
 export type { TraceableModel } from './model.js';
+export { countedTasks } from './tasks.js';
+export type { CountableTaskStore } from './tasks.js';
 export type { UpstreamHealth } from './gauges.js';
 export type { TelemetryOptions } from './record.js';
 export type { RecordingOptions } from './conventions.js';

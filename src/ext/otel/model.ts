@@ -90,7 +90,21 @@ export function tracedModel<T extends TraceableModel>(
       },
     );
   };
-  return Object.assign(Object.create(adapter) as T, { complete: traced });
+  return withMethod(adapter, 'complete', traced);
+}
+
+/**
+ * `target` with `name` replaced by `method`: a proxy whose other fields and methods are the
+ * target's own, run on it (a class with private fields works as it did).
+ */
+export function withMethod<T extends object>(target: T, name: string, method: unknown): T {
+  return new Proxy(target, {
+    get(object, key) {
+      if (key === name) return method;
+      const value: unknown = Reflect.get(object, key);
+      return typeof value === 'function' ? (value as () => unknown).bind(object) : value;
+    },
+  });
 }
 
 /**
