@@ -41,6 +41,8 @@ export function serverSessions(
   }));
   const seen = new WeakSet<object>();
   return (ctx, next) => {
+    // Most requests: nothing to note unless the activity is counted.
+    if (!options.activity && ctx.method !== 'initialize') return next();
     if (!instruments.enabled()) return next();
     const { session } = ctx;
     const starts = ctx.method === 'initialize' && closing(session) && !seen.has(session);
