@@ -7,9 +7,15 @@ import process from 'node:process';
 import type * as Prometheus from '@opentelemetry/exporter-prometheus';
 import type * as SdkNode from '@opentelemetry/sdk-node';
 import type { Client } from '../client/index.js';
-import { instrument } from '../ext/otel/index.js';
+import type { InstrumentOptions, TracingFetch, UpstreamHealth } from '../ext/otel/index.js';
+import { countedTasks, gatewayHealth, instrument, tracingFetch } from '../ext/otel/index.js';
+import type { TasksOptions } from '../ext/tasks/index.js';
+import { MemoryTaskStore } from '../ext/tasks/index.js';
 import type { McpServer } from '../server/index.js';
+import { createNodeFetch } from '../transports/http/node.js';
 import { CliError } from './errors.js';
+import type { MetricsEndpoint } from './metrics-endpoint.js';
+import { serveMetrics } from './metrics-endpoint.js';
 import { parseAddress } from './serving.js';
 
 /** The line of --help that documents --otel. */
@@ -20,9 +26,10 @@ export const OTEL_FLAG_HELP: string =
 
 /** The line of --help that documents --metrics. */
 export const METRICS_FLAG_HELP: string =
-  '  --metrics [host:]port     serve the duration histograms on http://host:port/metrics for\n' +
-  '                            Prometheus (host default 127.0.0.1; its own listener, no Host check;\n' +
-  '                            needs @opentelemetry/exporter-prometheus and @opentelemetry/sdk-node)';
+  '  --metrics [host:]port     serve metrics on http://host:port/metrics for Prometheus\n' +
+  '                            (durations, requests in flight, sessions, tasks; host default\n' +
+  '                            127.0.0.1; its own listener, no Host check; needs\n' +
+  '                            @opentelemetry/exporter-prometheus and @opentelemetry/sdk-node)';
 
 /** The packages --otel needs, as an install hint. */
 export const OTEL_INSTALL = 'npm install @opentelemetry/api @opentelemetry/sdk-node';
@@ -34,7 +41,15 @@ export interface CliTelemetry {
    * (a server that is not mcpkit's McpServer) is left as it is, and false returned.
    */
   instrument(target: object): boolean;
-  /** Sends what is buffered and stops the SDK. */
+  /** `fetch` with the active trace context in each request's headers (tracingFetch). */
+  fetch(base: (url: string, init: RequestInit) => Promise<Response>): TracingFetch;
+  /** The tasks options with the store's tasks counted by status (mcpkit.server.tasks). */
+  tasks(options: TasksOptions): TasksOptions;
+  /** Observes the health of a gateway's upstreams (mcpkit.gateway.upstream.up). */
+  watch(gateway: UpstreamHealth): void;
+  /** Where `--metrics` serves, if asked. */
+  readonly metricsUrl: string | undefined;
+  /** Sends what is buffered and stops the SDK (and the metrics endpoint). */
   shutdown(): Promise<void>;
 }
 
@@ -74,11 +89,19 @@ export async function startTelemetry(
   } catch (error) {
     throw missing('@opentelemetry/sdk-node', error);
   }
-  const exporter = metrics === undefined ? undefined : await prometheus(metrics);
+  const prometheus = metrics === undefined ? undefined : await prometheusReader(metrics);
+  const exporter = prometheus?.exporter;
+  const activity = metrics !== undefined;
+  const stopMetrics = async () => {
+    await prometheus?.endpoint.close();
+  };
   if (!traced) {
     // --metrics alone: a meter provider of its own, read by the Prometheus exporter.
     const meterProvider = new sdkNode.metrics.MeterProvider({ readers: [exporter as never] });
-    return telemetry({ meterProvider }, () => meterProvider.shutdown());
+    return telemetry({ meterProvider, activity }, prometheus?.endpoint.url, async () => {
+      await stopMetrics();
+      await meterProvider.shutdown();
+    });
   }
   // The SDK reads process.env; a command run in a test may be given its own env.
   for (const [key, value] of Object.entries(env)) {
@@ -89,37 +112,86 @@ export async function startTelemetry(
     ...(exporter === undefined ? {} : { metricReaders: [exporter] }),
   });
   sdk.start();
-  return telemetry({}, () => sdk.shutdown());
+  return telemetry({ activity }, prometheus?.endpoint.url, async () => {
+    await stopMetrics();
+    await sdk.shutdown();
+  });
 }
 
 function telemetry(
-  options: Parameters<typeof instrument>[1],
+  options: InstrumentOptions,
+  metricsUrl: string | undefined,
   shutdown: () => Promise<void>,
 ): CliTelemetry {
+  const stops: (() => void)[] = [];
   return {
     instrument: (target) => {
       if (!isTraceable(target)) return false;
       if (!instrument(target, options)) throw missing('@opentelemetry/api', undefined);
       return true;
     },
-    shutdown,
+    fetch: (base) => tracingFetch(base),
+    tasks: (tasks) => ({
+      ...tasks,
+      store: countedTasks(tasks.store ?? new MemoryTaskStore(), options.meterProvider),
+    }),
+    watch: (gateway) => {
+      const stop = gatewayHealth(gateway, options.meterProvider);
+      if (stop !== undefined) stops.push(stop);
+    },
+    metricsUrl,
+    shutdown: async () => {
+      for (const stop of stops.splice(0)) stop();
+      await shutdown();
+    },
   };
 }
 
-/** The Prometheus exporter, serving /metrics on its own listener at `address`. */
-async function prometheus(address: {
+/** The Prometheus exporter (a pull reader), and /metrics served from it at `address`. */
+async function prometheusReader(address: {
   host: string;
   port: number;
-}): Promise<Prometheus.PrometheusExporter> {
+}): Promise<{ exporter: Prometheus.PrometheusExporter; endpoint: MetricsEndpoint }> {
   let module: typeof Prometheus;
   try {
     module = await import('@opentelemetry/exporter-prometheus');
   } catch (error) {
     throw missing('@opentelemetry/exporter-prometheus', error, '--metrics');
   }
-  const exporter = new module.PrometheusExporter({ ...address, preventServerStart: true });
-  await exporter.startServer();
-  return exporter;
+  const exporter = new module.PrometheusExporter({ preventServerStart: true });
+  try {
+    return { exporter, endpoint: await serveMetrics(module, exporter, address) };
+  } catch (error) {
+    const where = `${address.host}:${String(address.port)}`;
+    throw new CliError(`--metrics cannot listen on ${where}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+}
+
+/**
+ * What a gateway or a host takes to trace the clients it makes: `onClient` instruments each, and
+ * `fetch` (for HTTP servers) writes the trace context into each request's headers too; over
+ * `node` fetch (createNodeFetch, the gateway's default) or the global one. `close` closes the
+ * node fetch's idle connections.
+ */
+export function tracedClients(
+  telemetry: CliTelemetry,
+  over: 'node' | 'global',
+): {
+  options: { onClient: (client: Client) => void; fetch: TracingFetch };
+  close: () => void;
+} {
+  const base = over === 'node' ? createNodeFetch() : undefined;
+  return {
+    options: {
+      onClient: (client) => {
+        telemetry.instrument(client);
+      },
+      fetch: telemetry.fetch(base ?? ((url, init) => globalThis.fetch(url, init))),
+    },
+    close: () => base?.close(),
+  };
 }
 
 /** An McpServer (`tool` and `use`) or a Client (`callTool` and `use`), checked structurally. */

@@ -116,7 +116,7 @@ export class Client {
     const session = new ClientSession({
       transport,
       info: this.#info,
-      options: withExtensions(this.#options, this.#extensions.settings),
+      options: this.#withCloseListeners(withExtensions(this.#options, this.#extensions.settings)),
       extensions: this.#extensions,
       middleware: this.#middleware,
     });
@@ -162,6 +162,35 @@ export class Client {
     checkClientExtension(extension, new Set(this.#extensions.settings.keys()));
     this.#extensions.add(extension);
     return extension.bind(this.#host);
+  }
+
+  /**
+   * Calls `listener` each time a connection of this client closes (with the error, if it
+   * failed), after `ClientOptions.onClose`; for connections made from now on. What it throws goes
+   * to `onError`. Returns the client.
+   */
+  onClose(listener: (error?: Error) => void): this {
+    this.#closeListeners.push(listener);
+    return this;
+  }
+
+  readonly #closeListeners: ((error?: Error) => void)[] = [];
+
+  /** `options` whose onClose also calls the listeners of {@link Client.onClose}. */
+  #withCloseListeners(options: ClientOptions): ClientOptions {
+    const listeners = this.#closeListeners;
+    if (listeners.length === 0) return options;
+    const own = options.onClose;
+    return {
+      ...options,
+      onClose: (error) => {
+        try {
+          own?.(error);
+        } finally {
+          for (const listener of listeners.slice()) listener(error);
+        }
+      },
+    };
   }
 
   /**

@@ -61,6 +61,8 @@ export interface HostOptions {
    * middleware is added (`client.use`, mcpkit/otel).
    */
   readonly onClient?: (client: Client) => void;
+  /** The fetch of HTTP servers (mcpkit/otel's tracingFetch, say). Default: the global fetch. */
+  readonly fetch?: (url: string, init: RequestInit) => Promise<Response>;
   /**
    * MCP Apps, for a host embedded in a UI that renders views: the host declares the extension
    * (`io.modelcontextprotocol/ui`, so servers offer their UI tools), and the call record (and

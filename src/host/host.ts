@@ -280,9 +280,10 @@ export class Host {
       ...(this.#viewBytes === undefined ? {} : { capabilities: APPS_CAPABILITIES }),
     });
     try {
-      const onStderr = this.#options.onStderr;
+      const { onStderr, fetch } = this.#options;
       await client.connect(
         await createServerTransport(state.config, {
+          ...(fetch === undefined ? {} : { fetch }),
           ...(onStderr === undefined
             ? {}
             : {

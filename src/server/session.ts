@@ -66,6 +66,8 @@ export class ServerSession implements AttachedSession, SessionState {
   #logLevel: LoggingLevel | undefined;
   // Made on first use: an idle session holds none (see bench/RESULTS.md).
   #subscriptions: Set<string> | undefined;
+  // Made on first use, as the subscriptions: what onClose registered.
+  #closeListeners: ((error?: Error) => void)[] | undefined;
 
   constructor(core: ServerCore, transport: Transport | undefined, options: SessionOptions = {}) {
     this.#core = core;
@@ -144,8 +146,18 @@ export class ServerSession implements AttachedSession, SessionState {
       this.#session.#cancelled(call);
     }
 
-    onClose(): void {
-      this.#session.#core.detach(this.#session);
+    onClose(error?: Error): void {
+      const session = this.#session;
+      session.#core.detach(session);
+      const listeners = session.#closeListeners;
+      session.#closeListeners = undefined;
+      for (const listener of listeners ?? []) {
+        try {
+          listener(error);
+        } catch (thrown) {
+          session.#core.report(thrown, 'session close listener');
+        }
+      }
     }
   };
 
@@ -172,6 +184,20 @@ export class ServerSession implements AttachedSession, SessionState {
   /** True once the transport has closed. */
   get isClosed(): boolean {
     return this.#connection?.isClosed ?? false;
+  }
+
+  /**
+   * Calls `listener` once when the session's transport closes (with the error, if it failed);
+   * at once when it is closed already. A listener that throws is reported through `onError`.
+   * A session serving requests on its own never closes, so its listeners are never called.
+   */
+  onClose(listener: (error?: Error) => void): void {
+    if (this.#connection === undefined) return;
+    if (this.#connection.isClosed) {
+      listener();
+      return;
+    }
+    (this.#closeListeners ??= []).push(listener);
   }
 
   /** Starts serving. */

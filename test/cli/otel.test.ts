@@ -246,11 +246,33 @@ describe.skipIf(!hasDist)('mcpkit chat --otel', () => {
       const gatewayClient = find('gateway', 3);
       const upstreamServer = find('upstream', 2);
       expect(chat?.span.name).toBe('tools/call PingME');
+      // The root: the chat's run, `invoke_agent mcpkit-chat`, parent of its model calls
+      // (`chat {model}`, two here) and of the tool call.
+      const chatSpans = otlp.received.filter((r) => r.service === 'mcpkit-chat');
+      const agent = chatSpans.find((r) => r.span.name === 'invoke_agent mcpkit-chat');
+      expect(agent?.span.parentSpanId ?? '').toBe('');
+      expect(chat?.span.parentSpanId).toBe(agent?.span.spanId);
+      const models = chatSpans.filter((r) => r.span.name.startsWith('chat '));
+      expect(models).toHaveLength(2);
+      for (const model of models) {
+        expect(model.span.kind).toBe(3); // SPAN_KIND_CLIENT
+        expect(model.span.parentSpanId).toBe(agent?.span.spanId);
+        expect(attribute(model.span, 'gen_ai.operation.name')).toBe('chat');
+        expect(attribute(model.span, 'gen_ai.provider.name')).toBe('anthropic');
+      }
       expect(gatewayServer?.span.parentSpanId).toBe(chat?.span.spanId);
       expect(gatewayClient?.span.parentSpanId).toBe(gatewayServer?.span.spanId);
       expect(upstreamServer?.span.parentSpanId).toBe(gatewayClient?.span.spanId);
+      // scripts/otel-waterfall.mjs draws docs/images/otel-waterfall.svg from these spans.
+      const out = process.env['MCPKIT_OTEL_SPANS_OUT'];
+      if (out !== undefined && out !== '') {
+        const tree = otlp.received.filter((r) => r.span.traceId === agent?.span.traceId);
+        writeFileSync(out, JSON.stringify(tree, null, 1));
+      }
       const traces = new Set(
-        [chat, gatewayServer, gatewayClient, upstreamServer].map((r) => r?.span.traceId),
+        [agent, ...models, chat, gatewayServer, gatewayClient, upstreamServer].map(
+          (r) => r?.span.traceId,
+        ),
       );
       expect(traces.size).toBe(1);
     } finally {
@@ -266,21 +288,78 @@ describe.skipIf(!hasDist)('mcpkit serve --metrics', () => {
     const child = spawnCli(['serve', 'everything', '--http', '0', '--metrics', String(port)]);
     try {
       const [, url] = await waitFor(child, /serving at (http:\S+)/);
-      const client = new Client({ name: 'metrics-test', version: '1.0.0' });
+      // A legacy session, whose duration is recorded when it ends (the client's DELETE).
+      const client = new Client(
+        { name: 'metrics-test', version: '1.0.0' },
+        { mode: { pin: '2025-11-25' } },
+      );
       await client.connect(createStreamableHttpClientTransport(url ?? ''));
       expect((await client.callTool('echo', { message: 'hi' })).isError).toBeFalsy();
       await client.close();
-      const response = await fetch(`http://127.0.0.1:${String(port)}/metrics`);
-      expect(response.status).toBe(200);
-      const text = await response.text();
-      // The exporter (0.223) names it without the unit: mcp_server_operation_duration, `# UNIT s`.
-      expect(text).toContain('# TYPE mcp_server_operation_duration histogram');
+      const scrape = async () => {
+        const response = await fetch(`http://127.0.0.1:${String(port)}/metrics`);
+        expect(response.status).toBe(200);
+        return response.text();
+      };
+      await expect.poll(scrape, { timeout: 10_000 }).toContain('mcp_server_session_duration');
+      const text = await scrape();
+      // The unit is in the name, as Prometheus users expect: mcp_server_operation_duration_seconds.
+      expect(text).toContain('# TYPE mcp_server_operation_duration_seconds histogram');
       expect(text).toMatch(
-        /mcp_server_operation_duration_count\{[^}]*gen_ai_tool_name="echo"[^}]*\} 1/,
+        /mcp_server_operation_duration_seconds_count\{[^}]*gen_ai_tool_name="echo"[^}]*\} 1/,
       );
+      expect(text).toMatch(
+        /mcp_server_session_duration_seconds_count\{[^}]*mcp_protocol_version="[^"]+"[^}]*\} 1/,
+      );
+      expect(text).toMatch(/mcpkit_server_active_sessions\{[^}]*\} 0/);
+      expect(text).toMatch(
+        /mcpkit_server_active_requests\{[^}]*mcp_method_name="tools\/call"[^}]*\} 0/,
+      );
+      expect((await fetch(`http://127.0.0.1:${String(port)}/other`)).status).toBe(404);
     } finally {
       child.kill('SIGTERM');
       await collect(child);
     }
   });
+});
+
+describe.skipIf(!hasDist)('mcpkit gateway --metrics', () => {
+  it("serves the upstreams' health and the gateway server's durations", async () => {
+    const port = await closedPort();
+    const dir = mkdtempSync(join(tmpdir(), 'mcpkit-metrics-gateway-'));
+    const config = join(dir, 'servers.json');
+    const everything = { command: process.execPath, args: [BIN, 'serve', 'everything', '--quiet'] };
+    const missing = { url: `http://127.0.0.1:${String(await closedPort())}/mcp` };
+    writeFileSync(config, JSON.stringify({ mcpServers: { everything, missing } }));
+    const child = spawnCli([
+      'gateway',
+      '--config',
+      config,
+      '--http',
+      '0',
+      '--metrics',
+      String(port),
+    ]);
+    try {
+      const [, url] = await waitFor(child, /serving at (http:\S+)/);
+      const client = new Client({ name: 'metrics-test', version: '1.0.0' });
+      await client.connect(createStreamableHttpClientTransport(url ?? ''));
+      const echo = (await client.listTools()).find((tool) => tool.name.endsWith('echo'));
+      expect((await client.callTool(echo?.name ?? '', { message: 'hi' })).isError).toBeFalsy();
+      await client.close();
+      const text = await (await fetch(`http://127.0.0.1:${String(port)}/metrics`)).text();
+      expect(text).toMatch(
+        /mcpkit_gateway_upstream_up\{[^}]*mcpkit_upstream_name="everything"[^}]*\} 1/,
+      );
+      expect(text).toMatch(
+        /mcpkit_gateway_upstream_up\{[^}]*mcpkit_upstream_name="missing"[^}]*\} 0/,
+      );
+      expect(text).toMatch(
+        /mcp_server_operation_duration_seconds_count\{[^}]*mcp_method_name="tools\/call"[^}]*\} 1/,
+      );
+    } finally {
+      child.kill('SIGTERM');
+      await collect(child);
+    }
+  }, 40_000);
 });

@@ -24,7 +24,7 @@ type Query = {
 };
 
 describe.skipIf(!hasPrometheus || !hasDist)('Prometheus scraping mcpkit serve --metrics', () => {
-  it('reads mcp_server_operation_duration_count back from Prometheus', async () => {
+  it('reads mcp_server_operation_duration_seconds_count back from Prometheus', async () => {
     const metricsPort = await closedPort();
     const webPort = await closedPort();
     const dir = mkdtempSync(join(tmpdir(), 'mcpkit-prometheus-'));
@@ -66,7 +66,7 @@ describe.skipIf(!hasPrometheus || !hasDist)('Prometheus scraping mcpkit serve --
         { stdio: 'ignore' },
       );
       const query = `http://127.0.0.1:${String(webPort)}/api/v1/query?query=${encodeURIComponent(
-        'mcp_server_operation_duration_count{gen_ai_tool_name="echo"}',
+        'mcp_server_operation_duration_seconds_count{gen_ai_tool_name="echo"}',
       )}`;
       const read = async (): Promise<Query['data']['result']> => {
         try {

@@ -21,7 +21,8 @@ import type { Io } from '../io.js';
 import { truncate, writeJson } from '../output.js';
 import { isUrl, readServersFile } from '../target.js';
 import { version } from '../version.js';
-import { startTelemetry } from '../otel.js';
+import { startTelemetry, tracedClients } from '../otel.js';
+import { agentSpan, tracedModel } from '../../ext/otel/index.js';
 
 /** The default model of each API. */
 export const DEFAULT_MODELS = { anthropic: 'claude-sonnet-4-5', openai: 'gpt-4.1' } as const;
@@ -114,10 +115,6 @@ async function chat(ctx: CommandContext): Promise<number> {
   }
   const servers = trustServers(await gatherServers(ctx), texts(parsed, 'trust'));
   const provider = chooseProvider(text(parsed, 'provider'), io.env);
-  const adapter: ModelAdapter =
-    provider === 'anthropic'
-      ? createAnthropicAdapter({ env: io.env })
-      : createOpenAiAdapter({ env: io.env });
   const maxTurns = positiveInteger(text(parsed, 'max-turns'), '--max-turns') ?? 20;
   const prompt = text(parsed, 'prompt');
   const yes = flag(parsed, 'yes');
@@ -128,10 +125,10 @@ async function chat(ctx: CommandContext): Promise<number> {
   const system = text(parsed, 'system');
   // A conversation streams its answers to stdout, unless --json.
   const streamed = flag(parsed, 'stream') || (prompt === undefined && !ctx.common.json);
-  const telemetry = await startTelemetry({ otel: flag(parsed, 'otel') }, 'mcpkit-chat', io.env);
+  const { adapter, modelName, telemetry, clients, agent } = await observedModel(ctx, provider);
   const host = new Host({
     model: adapter,
-    modelName: text(parsed, 'model') ?? DEFAULT_MODELS[provider],
+    modelName,
     servers,
     capabilities: { vision: !flag(parsed, 'text-only') },
     stream: streamed,
@@ -144,7 +141,7 @@ async function chat(ctx: CommandContext): Promise<number> {
     clientInfo: { name: 'mcpkit-chat', version: version() },
     ...(system === undefined ? {} : { system }),
     ...(ctx.common.timeoutMs === undefined ? {} : { timeoutMs: ctx.common.timeoutMs }),
-    ...(telemetry === undefined ? {} : { onClient: (client) => telemetry.instrument(client) }),
+    ...clients,
     ...(quiet
       ? {}
       : { onStderr: (_server: string, chunk: string) => io.stderr.write(ctx.style.dim(chunk)) }),
@@ -165,12 +162,20 @@ async function chat(ctx: CommandContext): Promise<number> {
       const result = await runOnce(host, [{ role: 'user', content: prompt }], {
         maxTurns,
         onEvent: show,
+        traced: agent,
       });
       if (ctx.common.json) writeJson(io.stdout, jsonOf(result, provider, host));
       else io.stdout.write(`${result.text}\n`);
       return failed.length > 0 ? ExitCode.Failure : ExitCode.Ok;
     }
-    await converse(host, prompter, { ctx, maxTurns, show, streamed, provider });
+    await converse(host, prompter, {
+      ctx,
+      maxTurns,
+      show,
+      streamed,
+      provider,
+      traced: agent,
+    });
     return ExitCode.Ok;
   } finally {
     prompter.close();
@@ -179,14 +184,45 @@ async function chat(ctx: CommandContext): Promise<number> {
   }
 }
 
+/**
+ * The model's adapter, and with --otel (or OTEL_* variables) the telemetry: the adapter traced
+ * (`chat {model}` spans), the host's client options (traced clients, trace headers on HTTP) and
+ * the agent whose span is each run's root.
+ */
+async function observedModel(ctx: CommandContext, provider: 'anthropic' | 'openai') {
+  const { parsed, io } = ctx;
+  const adapter: ModelAdapter =
+    provider === 'anthropic'
+      ? createAnthropicAdapter({ env: io.env })
+      : createOpenAiAdapter({ env: io.env });
+  const modelName = text(parsed, 'model') ?? DEFAULT_MODELS[provider];
+  const telemetry = await startTelemetry({ otel: flag(parsed, 'otel') }, 'mcpkit-chat', io.env);
+  if (telemetry === undefined) {
+    return { adapter, modelName, telemetry, clients: {}, agent: undefined };
+  }
+  return {
+    adapter: tracedModel(adapter),
+    modelName,
+    telemetry,
+    clients: tracedClients(telemetry, 'global').options,
+    agent: { name: 'mcpkit-chat', provider, model: modelName } as Agent,
+  };
+}
+
+/** The agent a traced run's span names (--otel). */
+type Agent = { readonly name: string; readonly provider: string; readonly model: string };
+
 /** One run; a model API failure becomes a CliError (exit 2). */
 async function runOnce(
   host: Host,
   messages: HostMessage[],
-  options: { maxTurns: number; onEvent: (event: HostEvent) => void },
+  options: { maxTurns: number; onEvent: (event: HostEvent) => void; traced: Agent | undefined },
 ): Promise<RunResult> {
+  const { traced, ...runOptions } = options;
+  const run = () => host.run(messages, runOptions);
   try {
-    return await host.run(messages, options);
+    // --otel: the run is one span, `invoke_agent mcpkit-chat`, the root of its model and tool calls.
+    return await (traced === undefined ? run() : agentSpan(traced, run));
   } catch (error) {
     if (error instanceof ModelError) {
       throw new CliError(error.message, {
@@ -211,6 +247,7 @@ async function converse(
     show: (event: HostEvent) => void;
     streamed: boolean;
     provider: string;
+    traced: Agent | undefined;
   },
 ): Promise<void> {
   const { ctx } = options;
@@ -228,6 +265,7 @@ async function converse(
       const result = await runOnce(host, [...messages, { role: 'user', content: line }], {
         maxTurns: options.maxTurns,
         onEvent: options.show,
+        traced: options.traced,
       });
       messages = result.messages;
       if (options.streamed) ctx.io.stdout.write('\n');

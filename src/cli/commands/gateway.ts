@@ -19,7 +19,13 @@ import {
   withHttpDefault,
 } from '../serving.js';
 import { authOptions, portFor } from '../serve-auth.js';
-import { OTEL_FLAG_HELP, startTelemetry } from '../otel.js';
+import {
+  METRICS_FLAG_HELP,
+  OTEL_FLAG_HELP,
+  metricsAddress,
+  startTelemetry,
+  tracedClients,
+} from '../otel.js';
 
 /** The --help text. */
 export const help: string = `Usage: mcpkit gateway --config <file> [--stdio | --http [host:]port] [flags]
@@ -58,6 +64,7 @@ Flags:
                             5000); past it start-up fails, a request gets 503
   --json                    log events (upstream connected, down, stderr) as JSON lines on stderr
 ${OTEL_FLAG_HELP}
+${METRICS_FLAG_HELP}
   -q, --quiet               say nothing on stderr (but the URL, with --http)
 
 Examples:
@@ -86,6 +93,7 @@ const OPTIONS = {
   'auth-timeout': { type: 'string' },
   'public-url': { type: 'string' },
   otel: { type: 'boolean' },
+  metrics: { type: 'string' },
 } as const;
 
 /** The default HTTP port. */
@@ -116,20 +124,19 @@ export function run(args: readonly string[], io: CommandContext['io']): Promise<
           ctx.io.stderr.write(`${ctx.style.dim(describe(event))}\n`);
         }
       };
+      const metrics = text(ctx.parsed, 'metrics');
       const telemetry = await startTelemetry(
-        { otel: flag(ctx.parsed, 'otel') },
+        {
+          otel: flag(ctx.parsed, 'otel'),
+          metrics: metrics === undefined ? undefined : metricsAddress(metrics),
+        },
         'mcpkit-gateway',
         ctx.io.env,
       );
+      const traced = telemetry === undefined ? undefined : tracedClients(telemetry, 'node');
       const gateway = await Gateway.start(config, {
         ...(budget === undefined ? {} : { budget, tokenizer: await loadTokenizerOrEstimate() }),
-        ...(telemetry === undefined
-          ? {}
-          : {
-              onClient: (client) => {
-                telemetry.instrument(client);
-              },
-            }),
+        ...traced?.options,
         onEvent: log,
         server: {
           onError: (error, where) => {
@@ -142,12 +149,15 @@ export function run(args: readonly string[], io: CommandContext['io']): Promise<
         },
       });
       telemetry?.instrument(gateway.server);
+      telemetry?.watch(gateway);
+      if (telemetry?.metricsUrl !== undefined) log({ event: 'metrics', url: telemetry.metricsUrl });
       try {
         if (flag(ctx.parsed, 'check')) return await check(ctx, gateway);
         if (http === undefined) await serveStdio(gateway, log);
         else await serveHttp(ctx, gateway, { address: parseAddress(http), log });
       } finally {
         await gateway.close();
+        traced?.close();
         await telemetry?.shutdown();
       }
       return 0;

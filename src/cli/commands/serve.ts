@@ -177,7 +177,7 @@ export function run(args: readonly string[], io: Io): Promise<number> {
           allowPrivilegedLogin: flag(ctx.parsed, 'allow-privileged-login'),
           warn: (message) => io.stderr.write(`${message}\n`),
           server: shared.server,
-          tasks: shared.tasks,
+          tasks: telemetry?.tasks(shared.tasks) ?? shared.tasks,
           httpHost: address?.host,
         });
         if (telemetry?.instrument(served.server) === false) {
