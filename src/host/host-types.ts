@@ -4,6 +4,7 @@ import type { CallToolResult, Client, ElicitHandler, Tool } from '../client/inde
 import type { ServerConfig, Tokenizer } from '../catalogue/index.js';
 import type { ApprovalCallback, ApprovalPolicy, Decision } from './approval.js';
 import type { ShapedResult } from './shape.js';
+import type { DeferLoadingOptions } from './tool-plan.js';
 import type { CallView } from './views.js';
 import type {
   HostMessage,
@@ -48,6 +49,12 @@ export interface HostOptions {
    * tool limit, OpenAI's 128, switches to search too).
    */
   readonly toolBudget?: number;
+  /**
+   * Native deferred loading: above a threshold of tool-definition tokens (default 10,000), an API
+   * with its own tool search (Anthropic's) gets every tool with `defer_loading: true` and its
+   * tool-search tool; an API without one gets `search_tools`. `false` turns it off. Default on.
+   */
+  readonly deferLoading?: boolean | DeferLoadingOptions;
   /** The token counter. Default: gpt-tokenizer's o200k_base, or an estimate without it. */
   readonly tokenizer?: Tokenizer;
   /** Timeout of each MCP request in milliseconds. Default: the client's (60 s). */

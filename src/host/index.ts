@@ -24,17 +24,27 @@ export type {
   ModelResponse,
   ModelTool,
   Part,
+  ProviderPart,
   ResultContent,
   StopReason,
   TextPart,
   ToolCallPart,
   ToolChoice,
   ToolResultPart,
+  ToolSearchKind,
 } from './types.js';
 export { ModelError } from './types.js';
 export type { Fetch } from './http.js';
 export type { AnthropicOptions, AnthropicRequestBody } from './anthropic.js';
-export { ANTHROPIC_VERSION, anthropicBody, createAnthropicAdapter } from './anthropic.js';
+export {
+  ANTHROPIC_VERSION,
+  TOOL_SEARCH_BETA,
+  TOOL_SEARCH_TOOLS,
+  anthropicBody,
+  createAnthropicAdapter,
+} from './anthropic.js';
+export type { DeferLoadingOptions, PlanInput, ToolMode, ToolPlan } from './tool-plan.js';
+export { DEFAULT_DEFER_THRESHOLD, planTools } from './tool-plan.js';
 export type { OpenAiOptions, OpenAiRequestBody } from './openai.js';
 export { OPENAI_MAX_TOOLS, createOpenAiAdapter, openAiBody } from './openai.js';
 // The catalogue's names, exported here as before they moved to mcpkit/catalogue (docs/migration.md).
