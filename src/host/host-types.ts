@@ -4,7 +4,6 @@ import type { CallToolResult, Client, ElicitHandler, Tool } from '../client/inde
 import type { ServerConfig, Tokenizer } from '../catalogue/index.js';
 import type { ApprovalCallback, ApprovalPolicy, Decision } from './approval.js';
 import type { ShapedResult } from './shape.js';
-import type { DeferLoadingOptions } from './tool-plan.js';
 import type { CallView } from './views.js';
 import type {
   HostMessage,
@@ -13,6 +12,7 @@ import type {
   StopReason,
   ToolChoice,
   ToolResultPart,
+  ToolSearchKind,
 } from './types.js';
 
 /** Options of a {@link Host}. */
@@ -77,6 +77,23 @@ export interface HostOptions {
    * offered to the model, either way.
    */
   readonly views?: boolean | { readonly maxBytes?: number };
+}
+
+/** Options of native deferred loading (the host's `deferLoading`). */
+export interface DeferLoadingOptions {
+  /**
+   * Above this many tokens of tool definitions (counted as `mcpkit budget` counts them) the tools
+   * are deferred: sent with `defer_loading: true` behind the API's tool search, or, for an API
+   * without one, replaced by `search_tools`. Default 10,000 (DEFAULT_DEFER_THRESHOLD).
+   */
+  readonly threshold?: number;
+  /** The API's search: `bm25` (natural-language queries, the default) or `regex`. */
+  readonly search?: ToolSearchKind;
+  /**
+   * Tools never deferred: model-facing names, `server/tool`, or `server/*` for all of a server's.
+   * They are sent in full in every turn, in every mode.
+   */
+  readonly alwaysLoaded?: readonly string[];
 }
 
 /** Options of one run. */

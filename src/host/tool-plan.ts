@@ -2,26 +2,11 @@
 // the API's own tool search (native deferred loading), or mcpkit's `search_tools` and what it
 // loaded (the fallback for APIs without a tool search). The host asks before every turn.
 import { SEARCH_TOOLS_DEFINITION } from '../catalogue/index.js';
-import type { HostTool } from './host-types.js';
+import type { DeferLoadingOptions, HostTool } from './host-types.js';
 import { adaptInputSchema } from './schema.js';
 import type { ModelAdapter, ModelTool, ToolSearchKind } from './types.js';
 
-/** Options of native deferred loading (the host's `deferLoading`). */
-export interface DeferLoadingOptions {
-  /**
-   * Above this many tokens of tool definitions (counted as `mcpkit budget` counts them) the tools
-   * are deferred: sent with `defer_loading: true` behind the API's tool search, or, for an API
-   * without one, replaced by `search_tools`. Default {@link DEFAULT_DEFER_THRESHOLD}.
-   */
-  readonly threshold?: number;
-  /** The API's search: `bm25` (natural-language queries, the default) or `regex`. */
-  readonly search?: ToolSearchKind;
-  /**
-   * Tools never deferred: model-facing names, `server/tool`, or `server/*` for all of a server's.
-   * They are sent in full in every turn, in every mode.
-   */
-  readonly alwaysLoaded?: readonly string[];
-}
+export type { DeferLoadingOptions } from './host-types.js';
 
 /** The default threshold of deferred loading, in tokens of tool definitions. */
 export const DEFAULT_DEFER_THRESHOLD = 10_000;
