@@ -3,6 +3,7 @@
 import type { CallToolResult, Client, ElicitHandler, Tool } from '../client/index.js';
 import type { ServerConfig, Tokenizer } from '../catalogue/index.js';
 import type { ApprovalCallback, ApprovalPolicy, Decision } from './approval.js';
+import type { HandOffOptions } from './handoff.js';
 import type { ShapedResult } from './shape.js';
 import type { CallView } from './views.js';
 import type {
@@ -41,6 +42,13 @@ export interface HostOptions {
   readonly onEvent?: (event: HostEvent) => void;
   /** The budget of one tool result in tokens. Default 25,000. */
   readonly resultTokens?: number;
+  /**
+   * Large results handed off instead of cut: a result over `resultTokens` is kept by the host and
+   * the model gets its head (`headTokens`, default 2,000) and reads on with `read_result`; a
+   * `resource_link` is read in slices the same way. `false`: cut to the budget, as before.
+   * Default true.
+   */
+  readonly handOff?: boolean | HandOffOptions;
   /** Read `resource_link`s of results through `resources/read` (size-capped). Default false. */
   readonly resolveResourceLinks?: boolean;
   /**

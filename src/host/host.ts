@@ -29,6 +29,7 @@ import type {
 import type { SamplingHost } from './sampling.js';
 import { hostSampler } from './sampling.js';
 import { runSearchTools } from './search-tools.js';
+import { READ_RESULT, READ_RESULT_DEFINITION, ResultStore, handOffSettings } from './handoff.js';
 import type { ToolPlan } from './tool-plan.js';
 import { planTools } from './tool-plan.js';
 import {
@@ -80,6 +81,8 @@ export class Host {
   #catalog = new Map<string, HostTool>();
   /** The tokens of the catalog's tool definitions: counted once per catalog, reset by #rebuild. */
   #catalogTokens: number | undefined;
+  /** Results handed off (handoff.ts), read by the model with read_result. */
+  readonly #results: ResultStore;
   /** Tools found by search_tools, kept for later turns and runs. */
   readonly #loaded = new Set<string>();
   #tokenizer: Tokenizer | undefined;
@@ -95,6 +98,8 @@ export class Host {
     this.#options = options;
     this.#modelName = options.modelName;
     this.#viewBytes = viewBytes(options.views);
+    const handOff = typeof options.handOff === 'object' ? options.handOff : {};
+    this.#results = new ResultStore(handOff.maxChars);
     this.#samplingHost = {
       options,
       modelName: () => this.#modelName,
@@ -351,7 +356,7 @@ export class Host {
 
   /** The tools of a turn: every definition, deferred ones, or `search_tools` (tool-plan.ts). */
   async #activeTools(): Promise<ToolPlan> {
-    return planTools({
+    const plan = await planTools({
       catalog: [...this.#catalog.values()],
       loaded: this.#loaded,
       adapter: this.#options.model,
@@ -367,6 +372,8 @@ export class Host {
         return this.#catalogTokens;
       },
     });
+    // Once a result was handed off, read_result comes last (a deferred list changes that once).
+    return this.#results.used ? { ...plan, tools: [...plan.tools, READ_RESULT_DEFINITION] } : plan;
   }
 
   async #call(part: ToolCallPart, step: Step): Promise<CallRecord> {
@@ -390,7 +397,9 @@ export class Host {
       const shaped =
         part.name === SEARCH_TOOLS
           ? runSearchTools(part.arguments, this.#catalog, this.#loaded)
-          : unknownTool(part.name, this.#catalog);
+          : part.name === READ_RESULT && this.#results.used
+            ? await this.#results.read(part.arguments)
+            : unknownTool(part.name, this.#catalog);
       record = { ...base, server: undefined, tool: undefined, decision: 'approved', shaped };
     } else {
       record = await this.#callServer(entry, part, step);
@@ -449,17 +458,15 @@ export class Host {
       return { ...base, decision, error: message, shaped: errorResult(error) };
     }
     const maxChars = entry.tool._meta?.[MAX_RESULT_CHARS_META];
+    const read = (uri: string) => client.readResource(uri, signal === undefined ? {} : { signal });
+    const handOff = handOffSettings(this.#options.handOff, this.#results, read);
     const shaped = await shapeResult(result, {
+      ...(handOff === undefined ? {} : { handOff }),
       capabilities: this.#capabilities(),
       tokenizer: await this.#loadTokenizer(),
       maxTokens: this.#options.resultTokens ?? DEFAULT_RESULT_TOKENS,
       ...(typeof maxChars === 'number' && maxChars > 0 ? { maxChars } : {}),
-      ...(this.#options.resolveResourceLinks === true
-        ? {
-            readResource: (uri: string) =>
-              client.readResource(uri, signal === undefined ? {} : { signal }),
-          }
-        : {}),
+      ...(this.#options.resolveResourceLinks === true ? { readResource: read } : {}),
     });
     const view = await this.#viewOf(entry, signal);
     return { ...base, decision, result, shaped, ...(view === undefined ? {} : { view }) };

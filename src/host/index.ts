@@ -100,3 +100,13 @@ export {
   shapeResult,
   truncateParts,
 } from './shape.js';
+export type { HandOffOptions, HandOffSettings } from './handoff.js';
+export {
+  MAX_READ_CHARS,
+  RANGED_LENGTH_META,
+  READ_RESULT,
+  READ_RESULT_DEFINITION,
+  ResultStore,
+  handOff,
+  handOffSettings,
+} from './handoff.js';
