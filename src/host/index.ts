@@ -110,3 +110,20 @@ export {
   handOff,
   handOffSettings,
 } from './handoff.js';
+export type {
+  HostedMcpApproval,
+  HostedMcpServer,
+  McpApprovalRequest,
+  ResponsesInputItem,
+  ResponsesInputPart,
+  ResponsesOptions,
+  ResponsesRequestBody,
+  ResponsesTool,
+} from './responses.js';
+export {
+  createResponsesAdapter,
+  hostedMcpApproval,
+  inputItems,
+  responsesBody,
+  responsesResponse,
+} from './responses.js';
