@@ -127,7 +127,10 @@ async function main(): Promise<void> {
       at === -1
         ? `${old.trimEnd()}\n\n${section}\n`
         : `${old.slice(0, at)}${section}${old.slice(old.indexOf(END) + END.length)}`;
-    writeFileSync(file, next);
+    // Formatted as the repository's Markdown is (prettier aligns the table).
+    const prettier = await import('prettier');
+    const options = (await prettier.resolveConfig(file)) ?? {};
+    writeFileSync(file, await prettier.format(next, { ...options, filepath: file }));
   }
 }
 
