@@ -11,16 +11,30 @@ import type {
   ModelRequest,
   ModelResponse,
   Part,
+  ProviderPart,
   ResultContent,
   StopReason,
   TextPart,
   ToolCallPart,
   ToolChoice,
+  ToolSearchKind,
 } from './types.js';
 import { ModelError } from './types.js';
 
 /** The API, as errors name it. */
 const API = 'Messages API';
+
+/** The `anthropic-beta` value sent with a tool-search tool (deferred loading). */
+export const TOOL_SEARCH_BETA = 'advanced-tool-use-2025-11-20';
+
+/** The tool-search tools, by kind: their `type` and `name` as the API takes them. */
+export const TOOL_SEARCH_TOOLS = {
+  regex: { type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' },
+  bm25: { type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' },
+} as const;
+
+/** The blocks of an answer that belong to the API's own tools, sent back as they came. */
+const SERVER_BLOCKS = new Set(['server_tool_use', 'tool_search_tool_result']);
 
 /** The API version sent in `anthropic-version`. */
 export const ANTHROPIC_VERSION = '2023-06-01';
@@ -67,7 +81,32 @@ export type AnthropicToolResultBlock = {
   content: AnthropicMediaBlock[];
   is_error?: boolean;
 };
-export type AnthropicBlock = AnthropicMediaBlock | AnthropicToolUseBlock | AnthropicToolResultBlock;
+/** The model's call of the tool-search tool, which the API ran. */
+export type AnthropicServerToolUseBlock = {
+  type: 'server_tool_use';
+  id: string;
+  name: AnthropicToolSearchTool['name'];
+  input: unknown;
+};
+/** What the tool search found: references to deferred tools, which the API then loads. */
+export type AnthropicToolSearchResultBlock = {
+  type: 'tool_search_tool_result';
+  tool_use_id: string;
+  content:
+    | {
+        type: 'tool_search_tool_search_result';
+        tool_references: { type: 'tool_reference'; tool_name: string }[];
+      }
+    | {
+        type: 'tool_search_tool_result_error';
+        error_code:
+          'invalid_tool_input' | 'unavailable' | 'too_many_requests' | 'execution_time_exceeded';
+      };
+};
+/** A block of the API's own tools, as it came (sent back unchanged). */
+export type AnthropicServerBlock = AnthropicServerToolUseBlock | AnthropicToolSearchResultBlock;
+export type AnthropicBlock =
+  AnthropicMediaBlock | AnthropicToolUseBlock | AnthropicToolResultBlock | AnthropicServerBlock;
 
 /** A message of a request. */
 export interface AnthropicMessage {
@@ -80,7 +119,12 @@ export interface AnthropicTool {
   name: string;
   description: string;
   input_schema: { type: 'object'; [key: string]: unknown };
+  /** Loaded only when the tool search returns it. */
+  defer_loading?: boolean;
 }
+
+/** The tool-search tool of a request. */
+export type AnthropicToolSearchTool = (typeof TOOL_SEARCH_TOOLS)[ToolSearchKind];
 
 /** tool_choice. */
 export type AnthropicToolChoice =
@@ -92,7 +136,7 @@ export interface AnthropicRequestBody {
   max_tokens: number;
   messages: AnthropicMessage[];
   system?: string;
-  tools?: AnthropicTool[];
+  tools?: (AnthropicTool | AnthropicToolSearchTool)[];
   tool_choice?: AnthropicToolChoice;
   stream?: boolean;
   temperature?: number;
@@ -110,14 +154,20 @@ export function createAnthropicAdapter(options: AnthropicOptions = {}): ModelAda
   return {
     provider: 'anthropic',
     maxTools: Infinity,
+    toolSearch: true,
     async complete(request: ModelRequest, call: ModelCallOptions = {}): Promise<ModelResponse> {
       const body = anthropicBody(request);
+      const beta = betaHeader(
+        options.headers?.['anthropic-beta'],
+        body.tools !== undefined && request.toolSearch !== undefined,
+      );
       const response = await postJson(fetcher, {
         url: `${base}/v1/messages`,
         headers: {
           'anthropic-version': ANTHROPIC_VERSION,
           ...(apiKey === undefined ? {} : { 'x-api-key': apiKey }),
           ...options.headers,
+          ...(beta === undefined ? {} : { 'anthropic-beta': beta }),
         },
         body,
         ...(call.signal === undefined ? {} : { signal: call.signal }),
@@ -129,7 +179,23 @@ export function createAnthropicAdapter(options: AnthropicOptions = {}): ModelAda
   };
 }
 
-/** The request body of a model request. */
+/** The `anthropic-beta` header: the caller's, with the tool-search beta added when it is used. */
+function betaHeader(given: string | undefined, toolSearch: boolean): string | undefined {
+  if (!toolSearch) return given;
+  const values = (given ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+  return values.includes(TOOL_SEARCH_BETA)
+    ? values.join(',')
+    : [...values, TOOL_SEARCH_BETA].join(',');
+}
+
+/**
+ * The request body of a model request. With `toolSearch`, the tool-search tool comes first and
+ * every tool marked `defer` carries `defer_loading: true`; the list depends only on the request's
+ * tools, so the same tools give the same bytes turn after turn (the prompt cache holds).
+ */
 export function anthropicBody(request: ModelRequest): AnthropicRequestBody {
   const body: AnthropicRequestBody = {
     model: request.model,
@@ -138,11 +204,16 @@ export function anthropicBody(request: ModelRequest): AnthropicRequestBody {
   };
   if (request.system !== undefined && request.system !== '') body.system = request.system;
   if (request.tools.length > 0) {
-    body.tools = request.tools.map((tool) => ({
-      name: tool.name,
-      description: tool.description,
-      input_schema: { ...tool.inputSchema, type: 'object' },
-    }));
+    const search = request.toolSearch === undefined ? [] : [TOOL_SEARCH_TOOLS[request.toolSearch]];
+    body.tools = [
+      ...search,
+      ...request.tools.map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        input_schema: { ...tool.inputSchema, type: 'object' as const },
+        ...(tool.defer === true && search.length > 0 ? { defer_loading: true } : {}),
+      })),
+    ];
     body.tool_choice = anthropicToolChoice(request.toolChoice);
   }
   if (request.stream) body.stream = true;
@@ -159,7 +230,14 @@ export function anthropicToolChoice(choice: ToolChoice): AnthropicToolChoice {
 
 function anthropicMessage(message: HostMessage): AnthropicMessage {
   if (typeof message.content === 'string') return { role: message.role, content: message.content };
-  return { role: message.role, content: message.content.map(anthropicBlock) };
+  // Another API's items (an OpenAI Responses call) mean nothing here.
+  const parts = message.content.filter((p) => p.type !== 'provider' || p.provider === 'anthropic');
+  return { role: message.role, content: parts.map(anthropicBlock) };
+}
+
+/** A block of the API's own tools, kept to be sent back. */
+function providerPart(block: Record<string, unknown>): ProviderPart {
+  return { type: 'provider', provider: 'anthropic', data: block };
 }
 
 const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
@@ -174,6 +252,9 @@ function anthropicBlock(part: Part): AnthropicBlock {
       return mediaBlock(part);
     case 'tool_call':
       return { type: 'tool_use', id: part.id, name: part.name, input: part.arguments };
+    case 'provider':
+      // Only blocks the API itself sent (SERVER_BLOCKS) are kept as provider parts.
+      return part.data as unknown as AnthropicServerBlock;
     case 'tool_result': {
       const content = part.content.map(mediaBlock);
       return {
@@ -212,10 +293,12 @@ export function anthropicResponse(json: Record<string, unknown>): ModelResponse 
     ? (json['content'] as Record<string, unknown>[])
     : undefined;
   if (blocks === undefined) throw new ModelError('the Messages API answered without "content"');
-  const content: (TextPart | ToolCallPart)[] = [];
+  const content: (TextPart | ToolCallPart | ProviderPart)[] = [];
   for (const block of blocks) {
     if (block['type'] === 'text' && typeof block['text'] === 'string') {
       content.push({ type: 'text', text: block['text'] });
+    } else if (SERVER_BLOCKS.has(String(block['type']))) {
+      content.push(providerPart(block));
     } else if (block['type'] === 'tool_use') {
       content.push(
         toolCallPart(API, { id: block['id'], name: block['name'], input: block['input'] }),
@@ -247,6 +330,8 @@ function stopReason(value: unknown): StopReason {
       return 'stop_sequence';
     case 'refusal':
       return 'refusal';
+    case 'pause_turn':
+      return 'pause';
     default:
       return 'other';
   }
@@ -254,7 +339,9 @@ function stopReason(value: unknown): StopReason {
 
 /** A block being streamed. */
 type Building =
-  { type: 'text'; text: string } | { type: 'tool_use'; id: unknown; name: unknown; json: string };
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; id: unknown; name: unknown; json: string }
+  | { type: 'provider'; block: Record<string, unknown>; json: string };
 
 /** Reads a streamed response: message_start, content_block_* and message_delta events. */
 async function readAnthropicStream(
@@ -282,7 +369,9 @@ async function readAnthropicStream(
         blocks[index] =
           block['type'] === 'tool_use'
             ? { type: 'tool_use', id: block['id'], name: block['name'], json: '' }
-            : { type: 'text', text: typeof block['text'] === 'string' ? block['text'] : '' };
+            : SERVER_BLOCKS.has(String(block['type']))
+              ? { type: 'provider', block, json: '' }
+              : { type: 'text', text: typeof block['text'] === 'string' ? block['text'] : '' };
         break;
       }
       case 'content_block_delta': {
@@ -291,7 +380,11 @@ async function readAnthropicStream(
         if (block?.type === 'text' && delta.type === 'text_delta') {
           block.text += delta.text ?? '';
           call.onText?.(delta.text ?? '');
-        } else if (block?.type === 'tool_use' && delta.type === 'input_json_delta') {
+        } else if (
+          block?.type !== 'text' &&
+          block !== undefined &&
+          delta.type === 'input_json_delta'
+        ) {
           block.json += delta.partial_json ?? '';
         }
         break;
@@ -312,10 +405,12 @@ async function readAnthropicStream(
   });
   const content = blocks
     .filter((block): block is Building => (block as Building | undefined) !== undefined)
-    .map((block): TextPart | ToolCallPart =>
+    .map((block): TextPart | ToolCallPart | ProviderPart =>
       block.type === 'text'
         ? { type: 'text', text: block.text }
-        : toolCallPart(API, { id: block.id, name: block.name, json: block.json }),
+        : block.type === 'provider'
+          ? providerPart(streamedInput(block.block, block.json))
+          : toolCallPart(API, { id: block.id, name: block.name, json: block.json }),
     );
   return {
     content,
@@ -323,4 +418,16 @@ async function readAnthropicStream(
     ...(model === undefined ? {} : { model }),
     usage: { inputTokens, outputTokens },
   };
+}
+
+/** A streamed server block: its `input` is the JSON its deltas carried, when they carried any. */
+function streamedInput(block: Record<string, unknown>, json: string): Record<string, unknown> {
+  if (json.trim() === '') return block;
+  try {
+    return { ...block, input: JSON.parse(json) as unknown };
+  } catch {
+    throw new ModelError(
+      `the Messages API streamed a ${String(block['type'])} block whose input is not JSON`,
+    );
+  }
 }

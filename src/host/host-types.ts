@@ -3,6 +3,7 @@
 import type { CallToolResult, Client, ElicitHandler, Tool } from '../client/index.js';
 import type { ServerConfig, Tokenizer } from '../catalogue/index.js';
 import type { ApprovalCallback, ApprovalPolicy, Decision } from './approval.js';
+import type { HandOffOptions } from './handoff.js';
 import type { ShapedResult } from './shape.js';
 import type { CallView } from './views.js';
 import type {
@@ -12,6 +13,7 @@ import type {
   StopReason,
   ToolChoice,
   ToolResultPart,
+  ToolSearchKind,
 } from './types.js';
 
 /** Options of a {@link Host}. */
@@ -40,6 +42,13 @@ export interface HostOptions {
   readonly onEvent?: (event: HostEvent) => void;
   /** The budget of one tool result in tokens. Default 25,000. */
   readonly resultTokens?: number;
+  /**
+   * Large results handed off instead of cut: a result over `resultTokens` is kept by the host and
+   * the model gets its head (`headTokens`, default 2,000) and reads on with `read_result`; a
+   * `resource_link` is read in slices the same way. `false`: cut to the budget, as before.
+   * Default true.
+   */
+  readonly handOff?: boolean | HandOffOptions;
   /** Read `resource_link`s of results through `resources/read` (size-capped). Default false. */
   readonly resolveResourceLinks?: boolean;
   /**
@@ -48,6 +57,12 @@ export interface HostOptions {
    * tool limit, OpenAI's 128, switches to search too).
    */
   readonly toolBudget?: number;
+  /**
+   * Native deferred loading: above a threshold of tool-definition tokens (default 10,000), an API
+   * with its own tool search (Anthropic's) gets every tool with `defer_loading: true` and its
+   * tool-search tool; an API without one gets `search_tools`. `false` turns it off. Default on.
+   */
+  readonly deferLoading?: boolean | DeferLoadingOptions;
   /** The token counter. Default: gpt-tokenizer's o200k_base, or an estimate without it. */
   readonly tokenizer?: Tokenizer;
   /** Timeout of each MCP request in milliseconds. Default: the client's (60 s). */
@@ -72,6 +87,23 @@ export interface HostOptions {
    * offered to the model, either way.
    */
   readonly views?: boolean | { readonly maxBytes?: number };
+}
+
+/** Options of native deferred loading (the host's `deferLoading`). */
+export interface DeferLoadingOptions {
+  /**
+   * Above this many tokens of tool definitions (counted as `mcpkit budget` counts them) the tools
+   * are deferred: sent with `defer_loading: true` behind the API's tool search, or, for an API
+   * without one, replaced by `search_tools`. Default 10,000 (DEFAULT_DEFER_THRESHOLD).
+   */
+  readonly threshold?: number;
+  /** The API's search: `bm25` (natural-language queries, the default) or `regex`. */
+  readonly search?: ToolSearchKind;
+  /**
+   * Tools never deferred: model-facing names, `server/tool`, or `server/*` for all of a server's.
+   * They are sent in full in every turn, in every mode.
+   */
+  readonly alwaysLoaded?: readonly string[];
 }
 
 /** Options of one run. */

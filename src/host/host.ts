@@ -7,7 +7,6 @@ import { hostClient } from './client.js';
 import type { ServerConfig, Tokenizer } from '../catalogue/index.js';
 import {
   SEARCH_TOOLS,
-  SEARCH_TOOLS_DEFINITION,
   createServerTransport,
   isModelVisible,
   loadTokenizerOrEstimate,
@@ -30,7 +29,9 @@ import type {
 import type { SamplingHost } from './sampling.js';
 import { hostSampler } from './sampling.js';
 import { runSearchTools } from './search-tools.js';
-import { adaptInputSchema } from './schema.js';
+import { READ_RESULT, READ_RESULT_DEFINITION, ResultStore, handOffSettings } from './handoff.js';
+import type { ToolPlan } from './tool-plan.js';
+import { planTools } from './tool-plan.js';
 import {
   DEFAULT_RESULT_TOKENS,
   MAX_RESULT_CHARS_META,
@@ -46,7 +47,6 @@ import type {
   ModelCapabilities,
   ModelRequest,
   ModelResponse,
-  ModelTool,
   Part,
   TextPart,
   ToolCallPart,
@@ -81,6 +81,8 @@ export class Host {
   #catalog = new Map<string, HostTool>();
   /** The tokens of the catalog's tool definitions: counted once per catalog, reset by #rebuild. */
   #catalogTokens: number | undefined;
+  /** Results handed off (handoff.ts), read by the model with read_result. */
+  readonly #results: ResultStore;
   /** Tools found by search_tools, kept for later turns and runs. */
   readonly #loaded = new Set<string>();
   #tokenizer: Tokenizer | undefined;
@@ -96,6 +98,8 @@ export class Host {
     this.#options = options;
     this.#modelName = options.modelName;
     this.#viewBytes = viewBytes(options.views);
+    const handOff = typeof options.handOff === 'object' ? options.handOff : {};
+    this.#results = new ResultStore(handOff.maxChars);
     this.#samplingHost = {
       options,
       modelName: () => this.#modelName,
@@ -190,7 +194,7 @@ export class Host {
           break;
         }
         await this.#refresh();
-        const tools = await this.#activeTools();
+        const { tools, toolSearch } = await this.#activeTools();
         const toolChoice = turns === 0 || first === 'none' ? first : 'auto';
         emit({ type: 'model_request', turn: turns + 1, tools: tools.length });
         const response = await this.#ask(
@@ -200,6 +204,7 @@ export class Host {
             messages: conversation,
             tools,
             toolChoice: tools.length === 0 ? 'auto' : toolChoice,
+            ...(toolSearch === undefined ? {} : { toolSearch }),
             maxTokens: this.#options.maxTokens ?? 4096,
             stream: this.#options.stream ?? false,
           },
@@ -221,7 +226,7 @@ export class Host {
           .join('');
         if (text !== '') emit({ type: 'text', text });
         const requested = response.content.filter((p): p is ToolCallPart => p.type === 'tool_call');
-        if (requested.length === 0) break;
+        if (requested.length === 0 && response.stopReason !== 'pause') break; // pause: ask again
         const results: Part[] = [];
         for (const part of requested) {
           const record = await this.#call(part, { signal, emit, ids });
@@ -350,32 +355,26 @@ export class Host {
     );
   }
 
-  /** Every tool as the model sees it, or `search_tools` and what it loaded, above the budget. */
-  async #activeTools(): Promise<ModelTool[]> {
-    const all = [...this.#catalog.values()];
-    const asModel = (entry: HostTool): ModelTool => ({
-      name: entry.name,
-      description: entry.tool.description ?? entry.tool.title ?? entry.tool.name,
-      inputSchema: adaptInputSchema(entry.tool.inputSchema),
+  /** The tools of a turn: every definition, deferred ones, or `search_tools` (tool-plan.ts). */
+  async #activeTools(): Promise<ToolPlan> {
+    const plan = await planTools({
+      catalog: [...this.#catalog.values()],
+      loaded: this.#loaded,
+      adapter: this.#options.model,
+      toolBudget: this.#options.toolBudget,
+      defer: this.#options.deferLoading,
+      tokens: async () => {
+        const tokenizer = await this.#loadTokenizer();
+        // Every turn asks; the definitions are counted again only when the catalog changes.
+        this.#catalogTokens ??= [...this.#catalog.values()].reduce(
+          (sum, entry) => sum + tokenizer.count(serializeTool(entry.tool)),
+          0,
+        );
+        return this.#catalogTokens;
+      },
     });
-    if (!(await this.#overBudget())) return all.map(asModel);
-    const loaded = all.filter((entry) => this.#loaded.has(entry.name));
-    const room = Math.max(0, this.#options.model.maxTools - 1);
-    return [SEARCH_TOOLS_DEFINITION, ...loaded.slice(0, room).map(asModel)];
-  }
-
-  /** Whether the catalog is above the model API's tool limit or the tool budget. */
-  async #overBudget(): Promise<boolean> {
-    if (this.#catalog.size > this.#options.model.maxTools) return true;
-    const budget = this.#options.toolBudget;
-    if (budget === undefined) return false;
-    const tokenizer = await this.#loadTokenizer();
-    // Every model turn asks; the definitions are counted again only when the catalog changes.
-    this.#catalogTokens ??= [...this.#catalog.values()].reduce(
-      (sum, entry) => sum + tokenizer.count(serializeTool(entry.tool)),
-      0,
-    );
-    return this.#catalogTokens > budget;
+    // Once a result was handed off, read_result comes last (a deferred list changes that once).
+    return this.#results.used ? { ...plan, tools: [...plan.tools, READ_RESULT_DEFINITION] } : plan;
   }
 
   async #call(part: ToolCallPart, step: Step): Promise<CallRecord> {
@@ -399,7 +398,9 @@ export class Host {
       const shaped =
         part.name === SEARCH_TOOLS
           ? runSearchTools(part.arguments, this.#catalog, this.#loaded)
-          : unknownTool(part.name, this.#catalog);
+          : part.name === READ_RESULT && this.#results.used
+            ? await this.#results.read(part.arguments)
+            : unknownTool(part.name, this.#catalog);
       record = { ...base, server: undefined, tool: undefined, decision: 'approved', shaped };
     } else {
       record = await this.#callServer(entry, part, step);
@@ -458,17 +459,15 @@ export class Host {
       return { ...base, decision, error: message, shaped: errorResult(error) };
     }
     const maxChars = entry.tool._meta?.[MAX_RESULT_CHARS_META];
+    const read = (uri: string) => client.readResource(uri, signal === undefined ? {} : { signal });
+    const handOff = handOffSettings(this.#options.handOff, this.#results, read);
     const shaped = await shapeResult(result, {
+      ...(handOff === undefined ? {} : { handOff }),
       capabilities: this.#capabilities(),
       tokenizer: await this.#loadTokenizer(),
       maxTokens: this.#options.resultTokens ?? DEFAULT_RESULT_TOKENS,
       ...(typeof maxChars === 'number' && maxChars > 0 ? { maxChars } : {}),
-      ...(this.#options.resolveResourceLinks === true
-        ? {
-            readResource: (uri: string) =>
-              client.readResource(uri, signal === undefined ? {} : { signal }),
-          }
-        : {}),
+      ...(this.#options.resolveResourceLinks === true ? { readResource: read } : {}),
     });
     const view = await this.#viewOf(entry, signal);
     return { ...base, decision, result, shaped, ...(view === undefined ? {} : { view }) };

@@ -24,17 +24,27 @@ export type {
   ModelResponse,
   ModelTool,
   Part,
+  ProviderPart,
   ResultContent,
   StopReason,
   TextPart,
   ToolCallPart,
   ToolChoice,
   ToolResultPart,
+  ToolSearchKind,
 } from './types.js';
 export { ModelError } from './types.js';
 export type { Fetch } from './http.js';
 export type { AnthropicOptions, AnthropicRequestBody } from './anthropic.js';
-export { ANTHROPIC_VERSION, anthropicBody, createAnthropicAdapter } from './anthropic.js';
+export {
+  ANTHROPIC_VERSION,
+  TOOL_SEARCH_BETA,
+  TOOL_SEARCH_TOOLS,
+  anthropicBody,
+  createAnthropicAdapter,
+} from './anthropic.js';
+export type { DeferLoadingOptions, PlanInput, ToolMode, ToolPlan } from './tool-plan.js';
+export { DEFAULT_DEFER_THRESHOLD, planTools } from './tool-plan.js';
 export type { OpenAiOptions, OpenAiRequestBody } from './openai.js';
 export { OPENAI_MAX_TOOLS, createOpenAiAdapter, openAiBody } from './openai.js';
 // The catalogue's names, exported here as before they moved to mcpkit/catalogue (docs/migration.md).
@@ -90,3 +100,30 @@ export {
   shapeResult,
   truncateParts,
 } from './shape.js';
+export type { HandOffOptions, HandOffSettings } from './handoff.js';
+export {
+  MAX_READ_CHARS,
+  RANGED_LENGTH_META,
+  READ_RESULT,
+  READ_RESULT_DEFINITION,
+  ResultStore,
+  handOff,
+  handOffSettings,
+} from './handoff.js';
+export type {
+  HostedMcpApproval,
+  HostedMcpServer,
+  McpApprovalRequest,
+  ResponsesInputItem,
+  ResponsesInputPart,
+  ResponsesOptions,
+  ResponsesRequestBody,
+  ResponsesTool,
+} from './responses.js';
+export {
+  createResponsesAdapter,
+  hostedMcpApproval,
+  inputItems,
+  responsesBody,
+  responsesResponse,
+} from './responses.js';

@@ -188,7 +188,7 @@ export function openAiMessages(message: HostMessage): OpenAiMessage[] {
             : ''),
       });
       user.push(...media.map(userPart));
-    } else if (part.type !== 'tool_call') {
+    } else if (part.type !== 'tool_call' && part.type !== 'provider') {
       user.push(userPart(part));
     }
   }

@@ -2,6 +2,8 @@
 // model gets. Each rule is its own function; shapeResult applies them in order.
 import type { CallToolResult, ReadResourceResult } from '../client/index.js';
 import type { Tokenizer } from '../catalogue/index.js';
+import type { HandOffSettings } from './handoff.js';
+import { RANGED_LENGTH_META, handOff } from './handoff.js';
 import type { ModelCapabilities, ResultContent, TextPart } from './types.js';
 
 /** What a model gets back for one call. */
@@ -27,6 +29,12 @@ export interface ShapeOptions {
   readonly readResource?: (uri: string) => Promise<ReadResourceResult>;
   /** Most characters a resolved link contributes. Default 20,000. */
   readonly maxLinkChars?: number;
+  /**
+   * Hand a result over the budget off instead of cutting it (handoff.ts): kept in `store`, the
+   * model gets `headTokens` and how to read on; a `resource_link` (not resolved) is registered in
+   * `store`, read through `read` when the model asks.
+   */
+  readonly handOff?: HandOffSettings;
 }
 
 /** The default budget of one tool result, in tokens (Claude Code's cap). */
@@ -53,12 +61,32 @@ export async function shapeResult(
   if (parts.length === 0 && result.structuredContent !== undefined) {
     parts.push({ type: 'text', text: JSON.stringify(result.structuredContent) });
   }
+  const kept = handOffOver(parts, options);
+  if (kept !== undefined) return { ...kept, isError: result.isError === true };
   const cut = truncateParts(parts, options);
   return {
     content: cut.parts,
     isError: result.isError === true,
     ...(cut.truncated === undefined ? {} : { truncated: cut.truncated }),
   };
+}
+
+/** A result over the budget handed off, when the options hand off and the tool sets no limit. */
+function handOffOver(
+  parts: Out[],
+  options: ShapeOptions,
+): Omit<ShapedResult, 'isError'> | undefined {
+  const settings = options.handOff;
+  if (settings === undefined || options.maxChars !== undefined) return undefined;
+  const off = handOff(parts, {
+    tokenizer: options.tokenizer,
+    maxTokens: options.maxTokens ?? DEFAULT_RESULT_TOKENS,
+    headTokens: settings.headTokens,
+    store: settings.store,
+  });
+  return off === undefined
+    ? undefined
+    : { content: off.parts, truncated: { tokens: off.tokens, keptTokens: off.keptTokens } };
 }
 
 /** The result of a call that failed (a protocol error, a lost connection): the message, as an error. */
@@ -90,10 +118,17 @@ export async function shapeBlock(block: Block, options: ShapeOptions): Promise<O
       return options.capabilities.audio
         ? [{ type: 'audio', data: block.data, mimeType: block.mimeType }]
         : [mediaNote('audio', block.mimeType, block.data)];
-    case 'resource_link':
-      return options.readResource === undefined
-        ? [linkText(block)]
-        : resolveLink(block, options.readResource, options.maxLinkChars ?? 20_000);
+    case 'resource_link': {
+      if (options.readResource !== undefined) {
+        return resolveLink(block, options.readResource, options.maxLinkChars ?? 20_000);
+      }
+      const { store, read } = options.handOff ?? {};
+      if (store === undefined || read === undefined) return [linkText(block)];
+      const total = block._meta?.[RANGED_LENGTH_META];
+      store.link(block.uri, read, typeof total === 'number' ? total : undefined);
+      const hint = ` read it in slices with read_result {"id": ${JSON.stringify(block.uri)}, "offset": 0, "length": 20000}`;
+      return [{ type: 'text', text: `${linkText(block).text}${hint}` }];
+    }
     case 'resource':
       return [embeddedResource(block.resource, options)];
     default:

@@ -55,8 +55,20 @@ export interface ToolResultPart {
 /** What a tool result holds. */
 export type ResultContent = TextPart | ImagePart | AudioPart | DocumentPart;
 
+/**
+ * An item of a model's answer that only its own API understands (a server-side tool search, a
+ * hosted MCP call): kept in the conversation and sent back to that API as it came; other
+ * adapters leave it out.
+ */
+export interface ProviderPart {
+  readonly type: 'provider';
+  /** The adapter that made it: `anthropic` (Messages) or `openai-responses`. */
+  readonly provider: string;
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
 /** Any part of a message. */
-export type Part = ResultContent | ToolCallPart | ToolResultPart;
+export type Part = ResultContent | ToolCallPart | ToolResultPart | ProviderPart;
 
 /** One message of a conversation. Tool results travel in user messages (as in Anthropic's API). */
 export interface HostMessage {
@@ -69,7 +81,12 @@ export interface ModelTool {
   readonly name: string;
   readonly description: string;
   readonly inputSchema: Record<string, unknown>;
+  /** Sent with the API's `defer_loading: true`: found through its tool search (see ModelRequest.toolSearch). */
+  readonly defer?: boolean;
 }
+
+/** The API's own tool search over deferred tools: by regular expression or by BM25 ranking. */
+export type ToolSearchKind = 'regex' | 'bm25';
 
 /**
  * How the model picks tools: `auto` (it decides), `any` (it must call one), `none` (it may not),
@@ -89,14 +106,23 @@ export interface ModelRequest {
   readonly stream: boolean;
   readonly temperature?: number;
   readonly stopSequences?: readonly string[];
+  /**
+   * Add the API's tool-search tool of this kind: tools with `defer` are then loaded by it (only
+   * for an adapter whose `toolSearch` is true).
+   */
+  readonly toolSearch?: ToolSearchKind;
 }
 
-/** Why the model stopped. */
-export type StopReason = 'end' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'other';
+/**
+ * Why the model stopped; `pause` is a turn the API paused (a long server-side tool run): the
+ * host sends the conversation again for it to go on.
+ */
+export type StopReason =
+  'end' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'pause' | 'other';
 
-/** What the model answered in one turn: text and tool calls, in order. */
+/** What the model answered in one turn: text, tool calls and provider items, in order. */
 export interface ModelResponse {
-  readonly content: readonly (TextPart | ToolCallPart)[];
+  readonly content: readonly (TextPart | ToolCallPart | ProviderPart)[];
   readonly stopReason: StopReason;
   /** The model the API says answered. */
   readonly model?: string;
@@ -125,6 +151,8 @@ export interface ModelAdapter {
   readonly provider: 'anthropic' | 'openai';
   /** Most tools one request may carry (OpenAI: 128). */
   readonly maxTools: number;
+  /** The API searches deferred tools itself (`defer_loading` and a tool-search tool). */
+  readonly toolSearch?: boolean;
   complete(request: ModelRequest, options?: ModelCallOptions): Promise<ModelResponse>;
 }
 

@@ -1,5 +1,7 @@
 // mcpkit/server: the MCP server framework.
 export { McpServer } from './server.js';
+export type { LargeResults, LargeResultsOptions } from './large-result.js';
+export { largeResults } from './large-result.js';
 export type { McpServerOptions } from './server.js';
 export type { ChangeBus, ServerChange } from './core.js';
 export type {

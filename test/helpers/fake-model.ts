@@ -14,6 +14,11 @@ import { Host, createAnthropicAdapter, createOpenAiAdapter } from '../../src/hos
 /** What the model answers in one step. */
 export interface Reply {
   readonly text?: string;
+  /**
+   * Messages content blocks of the API's own tools, after the text and before the tool calls
+   * (server_tool_use, tool_search_tool_result), as the API sends them; Messages only.
+   */
+  readonly blocks?: readonly Record<string, unknown>[];
   readonly toolCalls?: readonly {
     readonly name: string;
     readonly arguments?: Record<string, unknown>;
@@ -141,8 +146,8 @@ export async function startFakeModel(script: readonly Step[]): Promise<FakeModel
     }));
     const model = String(body.model);
     if (api === 'anthropic') {
-      if (body.stream === true) streamAnthropic(res, model, reply.text, calls);
-      else json(res, anthropicMessage(model, reply.text, calls));
+      if (body.stream === true) streamAnthropic(res, model, reply, calls);
+      else json(res, anthropicMessage(model, reply, calls));
     } else if (body.stream === true) streamOpenAi(res, model, reply.text, calls);
     else json(res, openAiCompletion(model, reply.text, calls));
   }
@@ -183,9 +188,11 @@ function refuse(res: ServerResponse, api: 'anthropic' | 'openai', message: strin
   );
 }
 
-function anthropicMessage(model: string, text: string | undefined, calls: Call[]) {
+function anthropicMessage(model: string, reply: Reply, calls: Call[]) {
+  const { text } = reply;
   const content = [
     ...(text === undefined ? [] : [{ type: 'text', text }]),
+    ...(reply.blocks ?? []),
     ...calls.map((c) => ({ type: 'tool_use', id: c.id, name: c.name, input: c.arguments })),
   ];
   return {
@@ -209,14 +216,10 @@ function sse(res: ServerResponse, events: { event?: string; data: unknown }[]): 
   res.end();
 }
 
-function streamAnthropic(
-  res: ServerResponse,
-  model: string,
-  text: string | undefined,
-  calls: Call[],
-): void {
+function streamAnthropic(res: ServerResponse, model: string, reply: Reply, calls: Call[]): void {
+  const { text } = reply;
   const events: { event: string; data: unknown }[] = [];
-  const start = { ...anthropicMessage(model, undefined, []), content: [], stop_reason: null };
+  const start = { ...anthropicMessage(model, {}, []), content: [], stop_reason: null };
   events.push({ event: 'message_start', data: { type: 'message_start', message: start } });
   events.push({ event: 'ping', data: { type: 'ping' } });
   let index = 0;
@@ -231,6 +234,30 @@ function streamAnthropic(
       events.push({
         event: 'content_block_delta',
         data: { type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } },
+      });
+    }
+    events.push({ event: 'content_block_stop', data: { type: 'content_block_stop', index } });
+    index++;
+  }
+  for (const block of reply.blocks ?? []) {
+    // A server_tool_use streams its input as JSON deltas, as a tool_use does; others come whole.
+    const streamed = block['type'] === 'server_tool_use';
+    events.push({
+      event: 'content_block_start',
+      data: {
+        type: 'content_block_start',
+        index,
+        content_block: streamed ? { ...block, input: {} } : block,
+      },
+    });
+    if (streamed) {
+      events.push({
+        event: 'content_block_delta',
+        data: {
+          type: 'content_block_delta',
+          index,
+          delta: { type: 'input_json_delta', partial_json: JSON.stringify(block['input']) },
+        },
       });
     }
     events.push({ event: 'content_block_stop', data: { type: 'content_block_stop', index } });
@@ -372,7 +399,27 @@ export function checkAnthropic(body: any, headers: IncomingMessage['headers']): 
     return out;
   }
   const names = new Set<string>();
-  for (const [i, tool] of (body.tools ?? []).entries()) {
+  const tools: any[] = body.tools ?? [];
+  const searches = tools.filter((tool) => String(tool.type).startsWith('tool_search_tool_'));
+  for (const search of searches) {
+    const kind = /^tool_search_tool_(regex|bm25)_20251119$/.exec(search.type)?.[1];
+    if (kind === undefined || search.name !== `tool_search_tool_${kind}`)
+      out.push(
+        `tools: unknown tool-search tool ${String(search.type)} named ${String(search.name)}`,
+      );
+    if (search.defer_loading === true) out.push('tools: the tool-search tool cannot be deferred');
+    if (!String(headers['anthropic-beta']).split(',').includes('advanced-tool-use-2025-11-20'))
+      out.push('tool search needs the anthropic-beta header advanced-tool-use-2025-11-20');
+    names.add(search.name);
+  }
+  if (tools.some((tool) => tool.defer_loading === true) && searches.length === 0)
+    out.push('tools: defer_loading needs a tool-search tool in the request');
+  if (tools.length > 0 && tools.every((tool) => tool.defer_loading === true))
+    out.push('tools: at least one tool must not be deferred');
+  for (const [i, tool] of tools.entries()) {
+    if (searches.includes(tool)) continue;
+    if (tool.defer_loading !== undefined && typeof tool.defer_loading !== 'boolean')
+      out.push(`tools.${String(i)}.defer_loading: a boolean`);
     if (!NAME.test(tool.name))
       out.push(`tools.${String(i)}.name: ${String(tool.name)} does not match ${String(NAME)}`);
     if (names.has(tool.name)) out.push(`tools: the name ${String(tool.name)} is used twice`);
@@ -394,6 +441,8 @@ export function checkAnthropic(body: any, headers: IncomingMessage['headers']): 
       out.push('tool_choice.name: not a tool of the request');
   }
   let open: string[] = [];
+  const deferred = new Set(tools.filter((t) => t.defer_loading === true).map((t) => t.name));
+  const referenced = new Set<string>();
   body.messages.forEach((message: any, i: number) => {
     const expected = i % 2 === 0 ? 'user' : 'assistant';
     if (message.role !== expected)
@@ -425,6 +474,33 @@ export function checkAnthropic(body: any, headers: IncomingMessage['headers']): 
           if (inner.type === 'text' && inner.text === '')
             out.push(`messages.${String(i)}: empty text block`);
         }
+      }
+    }
+    if (message.role === 'assistant') {
+      for (const block of blocks ?? []) {
+        if (block.type === 'tool_reference') continue;
+        if (block.type === 'tool_search_tool_result') {
+          for (const ref of block.content?.tool_references ?? []) referenced.add(ref.tool_name);
+        }
+        if (
+          block.type === 'server_tool_use' &&
+          !(blocks ?? []).some(
+            (b: any) => b.type === 'tool_search_tool_result' && b.tool_use_id === block.id,
+          )
+        )
+          out.push(
+            `messages.${String(i)}: server_tool_use ${String(block.id)} has no tool_search_tool_result`,
+          );
+        if (block.type === 'tool_use' && deferred.has(block.name) && !referenced.has(block.name))
+          out.push(
+            `messages.${String(i)}: tool_use of the deferred tool ${String(block.name)}, which no tool search loaded`,
+          );
+      }
+    }
+    if (message.role === 'user') {
+      for (const block of blocks ?? []) {
+        if (block.type === 'server_tool_use' || block.type === 'tool_search_tool_result')
+          out.push(`messages.${String(i)}: a ${String(block.type)} block in a user message`);
       }
     }
     open =

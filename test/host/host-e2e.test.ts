@@ -160,7 +160,7 @@ describe.each(['anthropic', 'openai'] as const)('the host with %s', (api) => {
     expect(JSON.stringify(model.requests[1]!.body)).not.toContain('"type":"image"');
   });
 
-  it('cuts a 200,000-character result to the budget, with a note', async () => {
+  it('with handOff off, cuts a 200,000-character result to the budget, with a note', async () => {
     const model = await fake([{ toolCalls: [{ name: 'dump' }] }, { text: 'ok' }]);
     const server = await serve(() => {
       const s = new McpServer({ name: 'big', version: '1.0.0' });
@@ -172,7 +172,12 @@ describe.each(['anthropic', 'openai'] as const)('the host with %s', (api) => {
       );
       return s;
     });
-    const h = await host(api, model, { big: { url: server.url } }, { resultTokens: 2_000 });
+    const h = await host(
+      api,
+      model,
+      { big: { url: server.url } },
+      { resultTokens: 2_000, handOff: false },
+    );
     const result = await h.run([{ role: 'user', content: 'dump' }]);
     expect(model.problems).toEqual([]);
     const sent = model.requests[1]!.results[0]!.text;
