@@ -16,6 +16,8 @@ import {
   uiResourceUri,
 } from '../catalogue/index.js';
 import { approveToolCall } from './approval.js';
+import { callIds } from './call-ids.js';
+import { CODE_TOOL, codeModeOf } from './code-mode.js';
 import type {
   CallRecord,
   HostEvent,
@@ -91,9 +93,11 @@ export class Host {
   readonly #samplingHost: SamplingHost;
   /** The most bytes of a view kept on a call record; undefined: views off. */
   readonly #viewBytes: number | undefined;
+  readonly #code: ReturnType<typeof codeModeOf>;
 
   constructor(options: HostOptions) {
     this.#options = options;
+    this.#code = codeModeOf(options, (server) => this.client(server));
     this.#modelName = options.modelName;
     this.#viewBytes = viewBytes(options.views);
     this.#samplingHost = {
@@ -351,6 +355,7 @@ export class Host {
 
   /** Every tool as the model sees it, or `search_tools` and what it loaded, above the budget. */
   async #activeTools(): Promise<ModelTool[]> {
+    if (this.#code !== undefined) return [this.#code.definition(this.#catalog)];
     const all = [...this.#catalog.values()];
     const asModel = (entry: HostTool): ModelTool => ({
       name: entry.name,
@@ -394,6 +399,8 @@ export class Host {
       const shaped = notRun(problem);
       const where = { server: entry?.server, tool: entry?.tool.name };
       record = { ...base, ...where, decision: 'declined', shaped };
+    } else if (entry === undefined && part.name === CODE_TOOL && this.#code !== undefined) {
+      record = await this.#code.run(part, this.#catalog, step);
     } else if (entry === undefined) {
       const shaped =
         part.name === SEARCH_TOOLS
@@ -484,14 +491,4 @@ export class Host {
   #capabilities(): ModelCapabilities {
     return { vision: true, audio: false, ...this.#options.capabilities };
   }
-}
-
-/** The ids of the tool calls in `messages`. */
-function callIds(messages: readonly HostMessage[]): Set<string> {
-  const ids = new Set<string>();
-  for (const message of messages) {
-    if (typeof message.content === 'string') continue;
-    for (const part of message.content) if (part.type === 'tool_call') ids.add(part.id);
-  }
-  return ids;
 }
