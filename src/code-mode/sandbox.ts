@@ -189,6 +189,17 @@ class Run {
     this.context = this.runtime.newContext();
   }
 
+  #expiry: Promise<void> | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  /** Resolves at the deadline (one timer per run, made when the code first waits on a call). */
+  expiry(): Promise<void> {
+    this.#expiry ??= new Promise<void>((resolve) => {
+      this.#timer = setTimeout(resolve, Math.max(0, this.deadline - Date.now()));
+    });
+    return this.#expiry;
+  }
+
   /** The limit that ended the run, if one did (the interrupt handler may set it at any time). */
   stopped(): string | undefined {
     return this.fatal;
@@ -207,6 +218,7 @@ class Run {
 
   /** Frees the runtime; false when QuickJS failed to (the module is then unusable). */
   dispose(): boolean {
+    clearTimeout(this.#timer);
     try {
       for (const deferred of this.deferreds) deferred.dispose();
       this.context.dispose();
@@ -361,13 +373,7 @@ async function settle(
       run.fatal = 'the code awaits a promise that never settles (no tool call is in flight)';
       continue;
     }
-    const left = deadline - Date.now();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const expired = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, Math.max(0, left));
-    });
-    await Promise.race([...run.pending, expired]);
-    clearTimeout(timer);
+    await Promise.race([...run.pending, run.expiry()]);
     if (Date.now() > deadline && run.pending.size > 0) {
       run.fatal ??= timeLimit(run.limits);
       run.abort.abort();
