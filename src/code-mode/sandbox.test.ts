@@ -77,10 +77,10 @@ describe('runCode', () => {
     await stillWorks();
   });
 
-  it('ends a tool call that never answers at the time limit, and aborts it', async () => {
+  it('ends a tool call that never answers at the wall-clock limit, and aborts it', async () => {
     let aborted = false;
     const result = await run('await db.get({})', {
-      limits: { timeoutMs: 300 },
+      limits: { wallTimeoutMs: 300 },
       call: (_call, signal) =>
         new Promise((resolve) => {
           signal.addEventListener('abort', () => {
@@ -89,7 +89,7 @@ describe('runCode', () => {
           });
         }),
     });
-    expect(result.error).toBe('the code ran past its time limit (300 ms)');
+    expect(result.error).toBe('the run passed its wall-clock limit (300 ms, tool calls included)');
     expect(aborted).toBe(true);
   });
 
@@ -193,6 +193,22 @@ describe('runCode', () => {
     expect(output.truncated).toBe(true);
     expect(output.logs.join('').length).toBeLessThan(700);
     expect(output.value).toBeUndefined();
+  });
+
+  it('does not count the time spent waiting on calls against the running time', async () => {
+    let calls = 0;
+    const result = await run('for (let i = 0; i < 3; i++) await db.get({}); return "done"', {
+      limits: { timeoutMs: 150 },
+      // Each call answers after a while (a user answering a form): 3 × 100 ms of waiting.
+      call: () =>
+        new Promise((resolve) => {
+          calls++;
+          setTimeout(() => {
+            resolve({ ok: true, value: calls });
+          }, 100);
+        }),
+    });
+    expect(result).toMatchObject({ ok: true, value: '"done"', calls: 3 });
   });
 
   it('reports a promise that can never settle, and a syntax error', async () => {

@@ -2,9 +2,9 @@
 // (quickjs-emscripten, an optional peer). The code sees no network, no file system, no timers and
 // no host object: only `console`, one object per server whose functions call tools, and
 // `searchTools`. Values cross the boundary as JSON text, so nothing of the host (credentials,
-// clients, functions) is reachable from inside. Time (an interrupt handler and a wall-clock
-// deadline that also covers awaited tool calls), memory (the runtime's limit), stack, tool calls
-// and output are bounded; when a bound is hit the run ends with an error naming it and the
+// clients, functions) is reachable from inside. Time (the code's own running time, through an
+// interrupt handler, and a wall-clock limit of the whole run, awaited tool calls included),
+// memory (the runtime's limit), stack, tool calls and output are bounded; when a bound is hit the run ends with an error naming it and the
 // runtime is thrown away.
 import type {
   QuickJSContext,
@@ -12,11 +12,20 @@ import type {
   QuickJSRuntime,
   QuickJSWASMModule,
 } from 'quickjs-emscripten';
+import { BOOTSTRAP } from './bootstrap.js';
 
 /** Bounds of one run. Every field is optional. */
 export interface SandboxLimits {
-  /** Wall-clock time of the whole run, tool calls included, in ms. Default 30,000. */
+  /**
+   * Time the code may spend running, in ms: its own work, not the time it waits for tool calls
+   * (checked by QuickJS's interrupt handler). Default 10,000.
+   */
   readonly timeoutMs?: number;
+  /**
+   * Wall-clock time of the whole run, tool calls included (a user answering an elicitation, a
+   * slow server), in ms; past it the calls in flight are aborted. Default 300,000.
+   */
+  readonly wallTimeoutMs?: number;
   /** Most bytes the runtime's heap may hold. Default 64 MiB. */
   readonly memoryBytes?: number;
   /**
@@ -32,7 +41,8 @@ export interface SandboxLimits {
 
 /** The defaults of {@link SandboxLimits}. */
 export const DEFAULT_LIMITS: Required<SandboxLimits> = {
-  timeoutMs: 30_000,
+  timeoutMs: 10_000,
+  wallTimeoutMs: 300_000,
   memoryBytes: 64 * 1024 * 1024,
   stackBytes: 256 * 1024,
   maxToolCalls: 50,
@@ -104,58 +114,6 @@ export function loadQuickJs(): Promise<QuickJs> {
   return loading;
 }
 
-// Runs in the fresh context before the model's code: captures the host functions (and deletes
-// them from the global object), JSON, and builds console, the namespaces and searchTools. It
-// returns the encoder the host uses to read values out (never reachable by the code).
-const BOOTSTRAP = `(() => {
-  const g = globalThis;
-  const hostLog = g.__log, hostCall = g.__call, hostSearch = g.__search;
-  delete g.__log; delete g.__call; delete g.__search;
-  const stringify = JSON.stringify, parse = JSON.parse, S = String;
-  const text = (v) => {
-    if (typeof v === 'string') return v;
-    try { const s = stringify(v); return s === undefined ? S(v) : s; } catch { return S(v); }
-  };
-  const line = (prefix) => (...args) => {
-    let out = prefix;
-    for (let i = 0; i < args.length; i++) out += (i === 0 ? '' : ' ') + text(args[i]);
-    hostLog(out);
-  };
-  const freeze = Object.freeze, keys = Object.keys;
-  g.console = freeze({ log: line(''), info: line(''), debug: line(''), warn: line('warn: '), error: line('error: ') });
-  class ToolError extends Error {
-    constructor(message, tool) { super(message); this.name = 'ToolError'; this.tool = tool; }
-  }
-  g.ToolError = ToolError;
-  const spec = parse(g.__namespaces); delete g.__namespaces;
-  for (const ns of keys(spec)) {
-    const fns = {};
-    for (const name of spec[ns]) {
-      fns[name] = async (input) => {
-        let args;
-        try { args = stringify(input === undefined ? {} : input); } catch (e) { throw new TypeError(ns + '.' + name + ': the input is not JSON: ' + S(e)); }
-        const answer = parse(await hostCall(ns, name, args === undefined ? '{}' : args));
-        if (answer.ok) return answer.value;
-        throw new ToolError(answer.error, ns + '.' + name);
-      };
-    }
-    g[ns] = freeze(fns);
-  }
-  if (hostSearch !== undefined) g.searchTools = (query, limit) => hostSearch(S(query), limit === undefined ? 5 : Number(limit));
-  const describe = (e) => {
-    try {
-      if (e instanceof Error) return (e.name || 'Error') + ': ' + S(e.message) + (e.stack ? '\\n' + S(e.stack) : '');
-      if (e === null) return 'thrown: null (QuickJS throws null when even an error cannot be made: out of memory)';
-      return 'thrown: ' + text(e);
-    } catch { return 'thrown: (a value that cannot be shown)'; }
-  };
-  return (kind, v) => {
-    if (kind === 'error') return describe(v);
-    if (v === undefined) return undefined;
-    try { return stringify(v); } catch (e) { return stringify('(the returned value is not JSON: ' + S(e) + ')'); }
-  };
-})()`;
-
 /** One run's state, shared by its host functions. */
 class Run {
   readonly logs: string[] = [];
@@ -177,12 +135,17 @@ class Run {
   constructor(quickjs: QuickJs, options: RunCodeOptions) {
     this.options = options;
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
-    this.deadline = Date.now() + this.limits.timeoutMs;
+    this.deadline = Date.now() + this.limits.wallTimeoutMs;
     this.runtime = quickjs.newRuntime();
     this.runtime.setMemoryLimit(this.limits.memoryBytes);
     this.runtime.setMaxStackSize(Math.min(this.limits.stackBytes, DEFAULT_LIMITS.stackBytes));
     this.runtime.setInterruptHandler(() => {
-      if (Date.now() > this.deadline) this.fatal ??= timeLimit(this.limits);
+      const now = Date.now();
+      const since = this.#sliceStart;
+      if (since !== undefined && this.#computed + now - since > this.limits.timeoutMs) {
+        this.fatal ??= timeLimit(this.limits);
+      }
+      if (now > this.deadline) this.fatal ??= wallLimit(this.limits);
       if (options.signal?.aborted === true) this.fatal ??= 'the run was cancelled';
       return this.fatal !== undefined;
     });
@@ -191,6 +154,21 @@ class Run {
 
   #expiry: Promise<void> | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** Time the code has run so far (ms), and when the current stretch began. */
+  #computed = 0;
+  #sliceStart: number | undefined;
+
+  /** Runs `work` (the interpreter running the code) as time the code spends. */
+  running<T>(work: () => T): T {
+    const start = Date.now();
+    this.#sliceStart = start;
+    try {
+      return work();
+    } finally {
+      this.#computed += Date.now() - start;
+      this.#sliceStart = undefined;
+    }
+  }
 
   /** Resolves at the deadline (one timer per run, made when the code first waits on a call). */
   expiry(): Promise<void> {
@@ -277,19 +255,25 @@ function timeLimit(limits: Required<SandboxLimits>): string {
   return `the code ran past its time limit (${String(limits.timeoutMs)} ms)`;
 }
 
+function wallLimit(limits: Required<SandboxLimits>): string {
+  return `the run passed its wall-clock limit (${String(limits.wallTimeoutMs)} ms, tool calls included)`;
+}
+
 async function execute(run: Run): Promise<CodeRunResult> {
   const { context } = run;
   installHost(run);
-  const encoder = evaluate(context, BOOTSTRAP, 'bootstrap.js');
+  const encoder = run.running(() => evaluate(context, BOOTSTRAP, 'bootstrap.js'));
   if (typeof encoder === 'string') {
     return run.finish({ error: `the sandbox failed to start: ${encoder}` });
   }
   try {
-    const promise = evaluate(context, `(async () => {\n${run.options.code}\n})()`, 'code.js');
+    const code = `(async () => {\n${run.options.code}\n})()`;
+    const promise = run.running(() => evaluate(context, code, 'code.js'));
     if (typeof promise === 'string') return run.finish({ error: run.fatal ?? promise });
     try {
       const settled = await settle(run, promise);
-      const encoded = run.stopped() === undefined ? encode(run, encoder, settled) : undefined;
+      const encoded =
+        run.stopped() === undefined ? run.running(() => encode(run, encoder, settled)) : undefined;
       settled.handle.dispose();
       const stopped = run.stopped();
       if (stopped !== undefined) return run.finish({ error: stopped });
@@ -359,7 +343,7 @@ async function settle(
 ): Promise<{ ok: boolean; handle: QuickJSHandle }> {
   const { context, runtime, deadline } = run;
   for (;;) {
-    const jobs = runtime.executePendingJobs();
+    const jobs = run.running(() => runtime.executePendingJobs());
     if (jobs.error !== undefined) {
       const text = errorText(context, jobs.error);
       jobs.error.dispose();
@@ -375,7 +359,7 @@ async function settle(
     }
     await Promise.race([...run.pending, run.expiry()]);
     if (Date.now() > deadline && run.pending.size > 0) {
-      run.fatal ??= timeLimit(run.limits);
+      run.fatal ??= wallLimit(run.limits);
       run.abort.abort();
     }
   }
