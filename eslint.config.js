@@ -300,8 +300,25 @@ export default tseslint.config(
       '../stores/**',
       '../catalogue/*',
       '!../catalogue/index.js',
+      '../code-mode/*',
+      '!../code-mode/index.js',
     ],
-    'the host is a client of servers: it imports client/, transports/, catalogue/index.js and below',
+    'the host is a client of servers: it imports client/, transports/, catalogue/index.js, code-mode/index.js and below',
+  ),
+  deny(
+    ['src/code-mode/**'],
+    [
+      '../server/**',
+      '../host/**',
+      '../gateway/**',
+      '../cli/**',
+      '../../servers/**',
+      '../stores/**',
+      '../transports/**',
+      '../catalogue/*',
+      '!../catalogue/index.js',
+    ],
+    'mcpkit/code-mode (the sandbox and the run_code tool) sits below the host and the gateway: client/ types, catalogue/index.js',
   ),
   deny(
     ['src/openapi/**'],
@@ -333,8 +350,10 @@ export default tseslint.config(
       '../host/**',
       '../catalogue/*',
       '!../catalogue/index.js',
+      '../code-mode/*',
+      '!../code-mode/index.js',
     ],
-    'the gateway sits below the CLI: server/, client/, transports/ and catalogue/index.js, never host/',
+    'the gateway sits below the CLI: server/, client/, transports/, catalogue/index.js and code-mode/index.js, never host/',
   ),
   {
     // The stores (Redis, PostgreSQL): each implements an interface of the core or of an extension

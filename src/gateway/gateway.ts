@@ -14,7 +14,6 @@ import {
   nameTools,
   serializeTool,
 } from '../catalogue/index.js';
-import type { JsonSchemaValidator } from '../protocol/json-schema/index.js';
 import { MetaKey } from '../protocol/version.js';
 import { McpServer } from '../server/index.js';
 import type {
@@ -34,13 +33,15 @@ import {
   upstreamUri,
   withServedViews,
 } from './apps.js';
+import { CODE_TOOL, type GatewayCodeModeOptions, codeModeOf } from './code-mode.js';
 import type { GatewayConfig } from './config.js';
 import { isServed } from './config.js';
 import { wantedResources } from './resources.js';
 import type { Call } from './routing.js';
 import { Routing, forwarded, relay } from './routing.js';
-import type { Handle, ServedTool } from './served.js';
+import type { GatewayStatus, Handle, ServedTool } from './served.js';
 import {
+  PASS_THROUGH,
   forwardedTool,
   joinInstructions,
   listedFields,
@@ -51,7 +52,7 @@ import {
   templateVariables,
   toolResult,
 } from './served.js';
-import type { UpstreamFetch, UpstreamHooks, UpstreamStatus, UpstreamTiming } from './upstream.js';
+import type { UpstreamFetch, UpstreamHooks, UpstreamTiming } from './upstream.js';
 import { Upstream, UpstreamUnavailable } from './upstream.js';
 
 /** The URI of the status resource (`gateway/status`). */
@@ -84,21 +85,9 @@ export interface GatewayOptions {
    * reconnection makes a new one): where its middleware is added (`client.use`, mcpkit/otel).
    */
   onClient?: (client: Client) => void;
+  /** Serve one `run_code` tool over every upstream tool (docs/gateway.md#code-mode). Default false. */
+  codeMode?: boolean | GatewayCodeModeOptions;
 }
-
-/** The status the `gateway/status` resource shows. */
-export interface GatewayStatus {
-  readonly mode: 'all' | 'catalogue';
-  /** What the served tool definitions cost, and of all of them (tokens). */
-  readonly tokens: { readonly served: number; readonly all: number; readonly budget?: number };
-  readonly upstreams: readonly UpstreamStatus[];
-}
-
-/**
- * Upstream arguments are checked by the upstream (which knows its own dialect and formats), and
- * results are checked by the gateway's client: the McpServer validates nothing again.
- */
-const PASS_THROUGH: JsonSchemaValidator = { compile: () => () => ({ valid: true, issues: [] }) };
 
 /**
  * Gateway serves the upstreams of a config through one McpServer (`gateway.server`: connect it
@@ -124,6 +113,7 @@ export class Gateway {
   #search: Handle | undefined;
   #cost = { served: 0, all: 0 };
   #closed = false;
+  readonly #code: ReturnType<typeof codeModeOf>;
 
   private constructor(config: GatewayConfig, options: GatewayOptions) {
     this.#options = options;
@@ -132,6 +122,11 @@ export class Gateway {
       throw new TypeError('budget must be a positive number of tokens');
     }
     this.#curation = config.curation;
+    this.#code = codeModeOf(options.codeMode, (tool, args, ctx) =>
+      this.#routing.within({ upstream: tool.upstream, ctx }, (call) =>
+        this.#callTool(call, tool.original, args),
+      ),
+    );
     const own = options.fetch === undefined ? createNodeFetch() : undefined;
     this.#ownFetch = own;
     const fetch: UpstreamFetch = options.fetch ?? (own as NodeFetch);
@@ -170,7 +165,9 @@ export class Gateway {
     );
     server.use(hideAppOnlyTools);
     const serves = (name: string) =>
-      this.#tools.has(name) || (name === SEARCH_TOOLS && this.#search !== undefined);
+      this.#tools.has(name) ||
+      name === CODE_TOOL ||
+      (name === SEARCH_TOOLS && this.#search !== undefined);
     server.use(this.#viewNames.takeOwnNames(serves));
     server.resource(
       {
@@ -296,7 +293,10 @@ export class Gateway {
     const all = count(this.#catalogue);
     this.#cost = { served: all, all };
     let served = [...this.#catalogue, ...appOnly];
-    if (this.#catalogueMode()) {
+    if (this.#code !== undefined) {
+      served = appOnly;
+      this.#code.sync(this.server, this.#catalogue);
+    } else if (this.#catalogueMode()) {
       const found = this.#catalogue.filter((tool) => this.#found.has(tool.definition.name));
       served = [...found, ...appOnly];
       this.#search ??= this.#registerSearch();

@@ -2,7 +2,9 @@
 // budget, any transport and revision on either side). See docs/gateway.md.
 export { Gateway, STATUS_URI } from './gateway.js';
 export { templateVariables } from './served.js';
-export type { GatewayOptions, GatewayStatus } from './gateway.js';
+export type { GatewayOptions } from './gateway.js';
+export type { GatewayStatus } from './served.js';
+export type { GatewayCodeModeOptions } from './code-mode.js';
 export type { Curation, GatewayConfig } from './config.js';
 export { isServed, matchesGlob, parseGatewayConfig } from './config.js';
 export { DEFAULT_LIMITS, Upstream, UpstreamUnavailable } from './upstream.js';

@@ -2,6 +2,7 @@
 // reports of its servers and tools. The Host class (host.ts) takes and returns these.
 import type { CallToolResult, Client, ElicitHandler, Tool } from '../client/index.js';
 import type { ServerConfig, Tokenizer } from '../catalogue/index.js';
+import type { SandboxLimits } from '../code-mode/index.js';
 import type { ApprovalCallback, ApprovalPolicy, Decision } from './approval.js';
 import type { HandOffOptions } from './handoff.js';
 import type { ShapedResult } from './shape.js';
@@ -87,6 +88,19 @@ export interface HostOptions {
    * offered to the model, either way.
    */
   readonly views?: boolean | { readonly maxBytes?: number };
+  /**
+   * Code mode: the model is offered one tool, `run_code`, whose description declares every tool
+   * as a typed function and whose JavaScript runs in a QuickJS sandbox (the optional peer
+   * quickjs-emscripten), each tool call going through the approval policy (docs/host.md#code-mode).
+   * An object sets the sandbox's limits. Default false.
+   */
+  readonly codeMode?: boolean | HostCodeModeOptions;
+}
+
+/** Options of code mode in the host: the sandbox's limits and when to index the declarations. */
+export interface HostCodeModeOptions extends SandboxLimits {
+  /** Above this many characters of declarations, the code searches them. Default 24,000. */
+  readonly maxDeclarationChars?: number;
 }
 
 /** Options of native deferred loading (the host's `deferLoading`). */

@@ -15,6 +15,8 @@ import {
   uiResourceUri,
 } from '../catalogue/index.js';
 import { approveToolCall } from './approval.js';
+import { callIds } from './call-ids.js';
+import { CODE_TOOL, codeModeOf } from './code-mode.js';
 import type {
   CallRecord,
   HostEvent,
@@ -93,9 +95,11 @@ export class Host {
   readonly #samplingHost: SamplingHost;
   /** The most bytes of a view kept on a call record; undefined: views off. */
   readonly #viewBytes: number | undefined;
+  readonly #code: ReturnType<typeof codeModeOf>;
 
   constructor(options: HostOptions) {
     this.#options = options;
+    this.#code = codeModeOf(options, (server) => this.client(server));
     this.#modelName = options.modelName;
     this.#viewBytes = viewBytes(options.views);
     const handOff = typeof options.handOff === 'object' ? options.handOff : {};
@@ -357,6 +361,9 @@ export class Host {
 
   /** The tools of a turn: every definition, deferred ones, or `search_tools` (tool-plan.ts). */
   async #activeTools(): Promise<ToolPlan> {
+    if (this.#code !== undefined) {
+      return { mode: 'eager', tools: [this.#code.definition(this.#catalog)] };
+    }
     const plan = await planTools({
       catalog: [...this.#catalog.values()],
       loaded: this.#loaded,
@@ -394,6 +401,8 @@ export class Host {
       const shaped = notRun(problem);
       const where = { server: entry?.server, tool: entry?.tool.name };
       record = { ...base, ...where, decision: 'declined', shaped };
+    } else if (entry === undefined && part.name === CODE_TOOL && this.#code !== undefined) {
+      record = await this.#code.run(part, this.#catalog, step);
     } else if (entry === undefined) {
       const shaped =
         part.name === SEARCH_TOOLS
@@ -484,14 +493,4 @@ export class Host {
   #capabilities(): ModelCapabilities {
     return { vision: true, audio: false, ...this.#options.capabilities };
   }
-}
-
-/** The ids of the tool calls in `messages`. */
-function callIds(messages: readonly HostMessage[]): Set<string> {
-  const ids = new Set<string>();
-  for (const message of messages) {
-    if (typeof message.content === 'string') continue;
-    for (const part of message.content) if (part.type === 'tool_call') ids.add(part.id);
-  }
-  return ids;
 }

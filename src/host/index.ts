@@ -3,6 +3,7 @@
 export { Host } from './host.js';
 export type {
   CallRecord,
+  HostCodeModeOptions,
   HostEvent,
   HostOptions,
   HostTool,

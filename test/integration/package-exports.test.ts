@@ -34,6 +34,7 @@ const EXPECTED: Record<string, string[]> = {
   './gateway': ['Gateway', 'parseGatewayConfig', 'Upstream'],
   './host': ['Host', 'createAnthropicAdapter', 'createOpenAiAdapter', 'ModelError'],
   './catalogue': ['parseServersConfig', 'createServerTransport', 'nameTools', 'searchTools'],
+  './code-mode': ['runCode', 'buildCodeApi', 'runCodeTool', 'loadQuickJs'],
   './servers/pingme': ['createPingmeServer', 'registerPingme'],
   './servers/everything': ['createEverythingServer', 'registerEverything'],
   './servers/sql': ['createSqlServer', 'registerSql'],

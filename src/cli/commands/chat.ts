@@ -54,6 +54,9 @@ Flags:
   --system <text>        the system prompt
   --text-only            the model takes no images (they reach it as a short note)
   --stream               stream the model's answers (SSE)
+  --code-mode            offer the model one tool, run_code: it writes JavaScript against typed
+                         declarations of the tools, run in a QuickJS sandbox, so that tool
+                         results stay out of the conversation (needs quickjs-emscripten)
   --otel                 trace the calls to the servers with OpenTelemetry (OTLP/HTTP to
                          OTEL_EXPORTER_OTLP_ENDPOINT; needs @opentelemetry/api and
                          @opentelemetry/sdk-node)
@@ -85,6 +88,7 @@ const OPTIONS = {
   system: { type: 'string' },
   'text-only': { type: 'boolean' },
   stream: { type: 'boolean' },
+  'code-mode': { type: 'boolean' },
   otel: { type: 'boolean' },
 } as const;
 
@@ -132,6 +136,7 @@ async function chat(ctx: CommandContext): Promise<number> {
     servers,
     capabilities: { vision: !flag(parsed, 'text-only') },
     stream: streamed,
+    codeMode: flag(parsed, 'code-mode'),
     approval: yes
       ? { mode: 'always', sampling: 'always' }
       : { mode: 'annotations', sampling: 'ask' },

@@ -54,6 +54,9 @@ Flags:
   --allowed-host <name>     a Host header to accept when binding beyond loopback (repeatable)
   --budget <tokens>         above this many tokens of tool definitions, serve search_tools and
                             the tools it finds instead of every tool
+  --code-mode               serve one tool, run_code, that runs JavaScript against typed
+                            declarations of every tool in a QuickJS sandbox (needs
+                            quickjs-emscripten)
   --check                   connect to every upstream, print what would be served, and exit
                             (exit 2 when an upstream is unreachable)
   --auth-issuer <url>       HTTP: require access tokens from this authorization server
@@ -85,6 +88,7 @@ const OPTIONS = {
   stdio: { type: 'boolean' },
   'allowed-host': { type: 'string', multiple: true },
   budget: { type: 'string' },
+  'code-mode': { type: 'boolean' },
   check: { type: 'boolean' },
   'auth-issuer': { type: 'string' },
   'auth-audience': { type: 'string' },
@@ -137,6 +141,7 @@ export function run(args: readonly string[], io: CommandContext['io']): Promise<
       const gateway = await Gateway.start(config, {
         ...(budget === undefined ? {} : { budget, tokenizer: await loadTokenizerOrEstimate() }),
         ...traced?.options,
+        codeMode: flag(ctx.parsed, 'code-mode'),
         onEvent: log,
         server: {
           onError: (error, where) => {
