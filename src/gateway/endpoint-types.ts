@@ -1,12 +1,7 @@
 // What an endpoint of a gateway is made with and shows: its settings, its status, and the
 // lookups that map what it serves back to its upstreams (what policies decide on).
 import type { Tokenizer } from '../catalogue/index.js';
-import type {
-  HandlerContext,
-  McpServerOptions,
-  RequestMiddleware,
-  ServerInfo,
-} from '../server/index.js';
+import type { HandlerContext, McpServerOptions, Middleware, ServerInfo } from '../server/index.js';
 import type { Curation } from './config.js';
 import type { Routing } from './routing.js';
 import type { Upstream, UpstreamStatus } from './upstream.js';
@@ -59,7 +54,7 @@ export interface EndpointSettings {
   readonly server: Omit<McpServerOptions, 'validator'> | undefined;
   readonly event: (event: Record<string, unknown>) => void;
   /** Middleware run after the gateway's own, outermost first (policy and audit, then others). */
-  readonly middleware: (lookup: EndpointLookup) => readonly RequestMiddleware[];
+  readonly middleware: (lookup: EndpointLookup) => readonly Middleware[];
   /**
    * Which upstream tools the caller of `ctx` may see (what `search_tools` searches and loads);
    * undefined: every one.

@@ -9,12 +9,7 @@
 import type { Client } from '../client/index.js';
 import type { Tokenizer } from '../catalogue/index.js';
 import { ESTIMATE } from '../catalogue/index.js';
-import type {
-  McpServer,
-  McpServerOptions,
-  RequestMiddleware,
-  ServerInfo,
-} from '../server/index.js';
+import type { McpServer, McpServerOptions, Middleware, ServerInfo } from '../server/index.js';
 import type { NodeFetch } from '../transports/http/client/node-fetch.js';
 import { createNodeFetch } from '../transports/http/client/node-fetch.js';
 import { accessMiddleware } from './access.js';
@@ -65,10 +60,11 @@ export interface GatewayOptions {
    */
   onClient?: (client: Client) => void;
   /**
-   * Server middleware of each endpoint (`''` the default one, `/mcp`), run after the gateway's
-   * own (policy and audit): rate limits, telemetry. Default: none.
+   * Server middleware of each endpoint, given its lookup (`lookup.name`: `''` for the default
+   * one, `/mcp`), run after the gateway's own (policy and audit): rate limits, telemetry.
+   * Default: none.
    */
-  middleware?: (endpoint: string) => readonly RequestMiddleware[];
+  middleware?: (lookup: EndpointLookup) => readonly Middleware[];
 }
 
 /**
@@ -188,7 +184,7 @@ export class Gateway {
         event: (event) => this.#options.onEvent?.(event),
         middleware: (lookup: EndpointLookup) => [
           ...access.middleware(lookup),
-          ...(this.#options.middleware?.(name) ?? []),
+          ...(this.#options.middleware?.(lookup) ?? []),
         ],
         visible: access.visible,
       });
