@@ -4,7 +4,6 @@
 // or a file opened for appending: rotation is the platform's, logrotate's copytruncate works).
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import type { Writable } from 'node:stream';
 
 /** One line of the audit log. */
 export interface AuditRecord {
@@ -57,23 +56,27 @@ export interface AuditLog {
  */
 export function openAuditLog(
   to: string,
-  options: { stdout?: Writable; onError?: (error: unknown) => void } = {},
+  options: { stdout?: { write(text: string): unknown }; onError?: (error: unknown) => void } = {},
 ): AuditLog {
-  const toStdout = to === '-' || to === 'stdout';
-  const stream: Writable = toStdout
-    ? (options.stdout ?? process.stdout)
-    : createWriteStream(to, { flags: 'a', mode: 0o600 });
-  stream.on('error', (error) => options.onError?.(error));
+  if (to === '-' || to === 'stdout') {
+    const stdout = options.stdout ?? process.stdout;
+    return {
+      sink: (record) => {
+        stdout.write(`${JSON.stringify(record)}\n`);
+      },
+      close: () => Promise.resolve(),
+    };
+  }
+  const file = createWriteStream(to, { flags: 'a', mode: 0o600 });
+  file.on('error', (error) => options.onError?.(error));
   return {
     sink: (record) => {
-      stream.write(`${JSON.stringify(record)}\n`);
+      file.write(`${JSON.stringify(record)}\n`);
     },
     close: () =>
-      toStdout
-        ? Promise.resolve()
-        : new Promise<void>((resolve) => {
-            stream.end(resolve);
-          }),
+      new Promise<void>((resolve) => {
+        file.end(resolve);
+      }),
   };
 }
 

@@ -11,6 +11,7 @@ export type { Principal } from './principal.js';
 export { ANONYMOUS, principalOf } from './principal.js';
 export type { TrustedHeaders } from './identity.js';
 export { trustedHeader } from './identity.js';
+export { routeEndpoints } from './http.js';
 export type { AuditLog, AuditRecord, AuditSink } from './audit.js';
 export { argumentsHash, openAuditLog } from './audit.js';
 export type { AccessLists, ArgumentValues, PolicyRule, PolicyWhen } from './policy/config.js';
