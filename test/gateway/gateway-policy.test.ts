@@ -3,6 +3,8 @@
 // by scope, two endpoints (`/mcp` and `/mcp/docs`) over shared upstreams, and the audit log read
 // back. Downstream: the official SDK v1 client (2025-11-25), the v2 client in both eras
 // (legacy and 2026-07-28) and mcpkit's client in both eras, over Streamable HTTP.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as StreamableHttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
@@ -31,30 +33,16 @@ import { startAuthorizationServer } from '../helpers/oidc.js';
 
 const info = { name: 'gateway-policy-test', version: '1.0.0' };
 
-/** The team config: two upstreams, an endpoint of docs only, policies by scope. */
-const CONFIG = {
-  mcpServers: {
-    github: { url: 'http://127.0.0.1:9/unused' },
-    docs: { url: 'http://127.0.0.1:9/unused' },
-  },
-  endpoints: { docs: { servers: ['docs'] } },
-  policies: [
-    {
-      name: 'readers',
-      when: { scopes: ['docs:read'] },
-      tools: { allow: ['docs/*'] },
-      prompts: { allow: ['docs/*'] },
-      resources: { allow: ['docs/*'] },
-    },
-    {
-      name: 'developers',
-      when: { scopes: ['repo:write'] },
-      endpoints: ['default'],
-      tools: { allow: ['github/*'], deny: ['github/delete_*'] },
-      arguments: { 'github/create_issue': { repo: ['acme/*'] } },
-    },
-  ],
-};
+/** The team config of docs/gateway.md (the JSON block after `<!-- team-config -->`). */
+function teamConfig(): unknown {
+  const doc = readFileSync(
+    fileURLToPath(new URL('../../docs/gateway.md', import.meta.url)),
+    'utf8',
+  );
+  const block = /<!-- team-config -->\s*```json\n([\s\S]*?)\n```/.exec(doc)?.[1];
+  if (block === undefined) throw new Error('docs/gateway.md has no team config block');
+  return JSON.parse(block);
+}
 
 /** An upstream of tools that say who they are. */
 function upstream(name: string, tools: readonly string[]): McpServer {
@@ -85,17 +73,19 @@ const audit: AuditRecord[] = [];
 let base = '';
 
 beforeAll(async () => {
-  as = await startAuthorizationServer(['docs:read', 'repo:write'], {
+  as = await startAuthorizationServer(['docs:read', 'repo:write', 'tickets'], {
     clients: [
       { id: 'writer', scopes: ['docs:read', 'repo:write'] },
       { id: 'reader', scopes: ['docs:read'] },
+      { id: 'agent', scopes: ['docs:read', 'tickets'] },
     ],
   });
   const upstreams = {
     github: upstream('github', ['get_issue', 'create_issue', 'delete_repo']),
     docs: upstream('docs', ['search_docs']),
+    tickets: upstream('tickets', ['open_ticket', 'close_ticket']),
   };
-  const config = parseGatewayConfig(CONFIG);
+  const config = parseGatewayConfig(teamConfig());
   const servers = Object.fromEntries(
     Object.entries(upstreams).map(([name, server]) => [
       name,
@@ -125,12 +115,11 @@ beforeAll(async () => {
       },
     });
   };
-  const docs = gateway.endpoints.get('docs');
-  if (docs === undefined) throw new Error('no docs endpoint');
-  served = await listen(
-    routeEndpoints(handler(gateway.server, '/mcp'), [handler(docs.server, '/mcp/docs')]),
-    { port },
+  const named = [...gateway.endpoints].map(([name, endpoint]) =>
+    handler(endpoint.server, `/mcp/${name}`),
   );
+  expect(named.map((h) => h.options.path)).toEqual(['/mcp/docs', '/mcp/support']);
+  served = await listen(routeEndpoints(handler(gateway.server, '/mcp'), named), { port });
 }, 30_000);
 
 afterAll(async () => {
@@ -286,6 +275,29 @@ describe('mcpkit gateway: identity, policies, endpoints, audit', () => {
     expect(response.status).toBe(401);
     const record = audit.at(-1);
     expect(record).toMatchObject({ endpoint: 'docs', decision: 'unknown', outcome: 'error' });
+  }, 30_000);
+
+  it('an endpoint curates its servers on top of their own curation, and its rules apply', async () => {
+    const url = `${base}/support`;
+    const agent = await clients['SDK v2, 2026-07-28']?.(
+      url,
+      await as.tokenFor('agent', url, 'docs:read tickets'),
+    );
+    try {
+      expect((await agent?.listTools())?.sort()).toEqual(['open_ticket', 'search_docs']);
+    } finally {
+      await agent?.close();
+    }
+    // The support rule is kept to its endpoint: on /mcp the agent sees the docs only.
+    const onDefault = await clients['SDK v1, 2025-11-25']?.(
+      base,
+      await as.tokenFor('agent', base, 'docs:read tickets'),
+    );
+    try {
+      expect(await onDefault?.listTools()).toEqual(['search_docs']);
+    } finally {
+      await onDefault?.close();
+    }
   }, 30_000);
 
   it('prompts and resources follow the policy in lists and reads', async () => {
