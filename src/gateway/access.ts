@@ -200,22 +200,27 @@ function call(input: CallInput): unknown {
     }
   }
   if (record === undefined) return next();
-  const decision = origin === undefined ? 'unknown' : 'allow';
+  // Not an upstream's (the gateway's own search_tools, status): allowed, unless not served at all.
+  const failed = (error: unknown) => {
+    const code = codeOf(error);
+    const unknown = origin === undefined && (code === -32602 || code === -32002);
+    record({ decision: unknown ? 'unknown' : 'allow', outcome: 'error', code });
+  };
   let result: unknown;
   try {
     result = next();
   } catch (error) {
-    record({ decision, outcome: 'error', code: codeOf(error) });
+    failed(error);
     throw error;
   }
   const done = (value: unknown) => {
     const isError = (value as { isError?: unknown } | null)?.isError === true;
-    record({ decision, outcome: isError ? 'tool-error' : 'ok' });
+    record({ decision: 'allow', outcome: isError ? 'tool-error' : 'ok' });
     return value;
   };
   if (!(result instanceof Promise)) return done(result);
   return result.then(done, (error: unknown) => {
-    record({ decision, outcome: 'error', code: codeOf(error) });
+    failed(error);
     throw error;
   });
 }
