@@ -61,7 +61,8 @@ const PASS_THROUGH: JsonSchemaValidator = { compile: () => () => ({ valid: true,
  */
 export class Endpoint {
   readonly #settings: EndpointSettings;
-  readonly #upstreams: ReadonlyMap<string, Upstream>;
+  #upstreams: ReadonlyMap<string, Upstream>;
+  #sortedUpstreams: readonly Upstream[];
   readonly #tokenizer: Tokenizer;
   readonly #routing: Routing;
   readonly #curation: Readonly<Record<string, Curation>>;
@@ -85,6 +86,7 @@ export class Endpoint {
 
   constructor(settings: EndpointSettings) {
     this.#settings = settings;
+    this.#sortedUpstreams = settings.upstreams;
     this.#upstreams = new Map(settings.upstreams.map((upstream) => [upstream.name, upstream]));
     this.#tokenizer = settings.tokenizer;
     this.#routing = settings.routing;
@@ -103,6 +105,16 @@ export class Endpoint {
     return this.#server;
   }
 
+  /**
+   * Serves `upstreams` (sorted by name) from now on, and syncs: what a config reload calls when
+   * upstreams come and go. Sessions stay; clients are told what changed (`list_changed`).
+   */
+  reselect(upstreams: readonly Upstream[]): void {
+    this.#sortedUpstreams = upstreams;
+    this.#upstreams = new Map(upstreams.map((upstream) => [upstream.name, upstream]));
+    this.sync();
+  }
+
   /** Whether this endpoint serves upstream `name`. */
   serves(name: string): boolean {
     return this.#upstreams.has(name);
@@ -114,7 +126,7 @@ export class Endpoint {
     return {
       mode: this.#catalogueMode() ? 'catalogue' : 'all',
       tokens: { ...this.#cost, ...(budget === undefined ? {} : { budget }) },
-      upstreams: this.#settings.upstreams.map((upstream) => upstream.status()),
+      upstreams: this.#sortedUpstreams.map((upstream) => upstream.status()),
     };
   }
 
@@ -313,7 +325,7 @@ export class Endpoint {
 
   /** The upstreams, sorted by name (given so). */
   #sorted(): readonly Upstream[] {
-    return this.#settings.upstreams;
+    return this.#sortedUpstreams;
   }
 
   #upstream(name: string): Upstream {
