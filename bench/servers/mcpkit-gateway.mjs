@@ -4,7 +4,7 @@
 // hops: client -> gateway (2026-07-28) -> upstream (2026-07-28).
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import process from 'node:process';
 import { startServer } from '../lib.mjs';
 import { PORT, ready } from './common.mjs';
@@ -13,7 +13,27 @@ const upstream = await startServer('mcpkit-http.mjs', { env: { PORT: '0' } });
 process.on('exit', () => upstream.child.kill('SIGKILL'));
 const config = join(mkdtempSync(join(tmpdir(), 'mcpkit-bench-gateway-')), 'servers.json');
 const url = `http://127.0.0.1:${String(upstream.port)}/mcp`;
-writeFileSync(config, JSON.stringify({ mcpServers: { upstream: { url } } }));
+// MCPKIT_BENCH_GATEWAY_POLICY=1: with policies (four rules, one constraining an argument, for
+// the anonymous caller of the bench); =audit: and the audit log (a file in the temporary folder).
+// Issue #40: the cost of policies and audit per forwarded call.
+const policy = process.env['MCPKIT_BENCH_GATEWAY_POLICY'];
+const team =
+  policy === undefined || policy === ''
+    ? {}
+    : {
+        policies: [
+          { name: 'admins', when: { scopes: ['admin'] }, tools: { allow: ['*'] } },
+          { name: 'ops', when: { clients: ['ops-*'] }, tools: { allow: ['upstream/wide_*'] } },
+          { name: 'no-deletes', tools: { deny: ['*/delete_*'] } },
+          {
+            name: 'everyone',
+            tools: { allow: ['upstream/echo', 'upstream/add'] },
+            arguments: { 'upstream/add': { a: [1, 2, 3] } },
+          },
+        ],
+        ...(policy === 'audit' ? { audit: { to: join(dirname(config), 'audit.jsonl') } } : {}),
+      };
+writeFileSync(config, JSON.stringify({ mcpServers: { upstream: { url } }, ...team }));
 
 const { main } = await import('../../dist/esm/src/cli/main.js');
 let said = '';

@@ -39,11 +39,12 @@ export async function portFor(
 /**
  * The `auth` option of the handler, from the --auth-* flags; undefined without --auth-issuer.
  * `address.dpopReplayStore` (with --redis) remembers the DPoP proofs taken, for every process.
+ * `address.suffix` (`/team`: a gateway's endpoint `/mcp/team`) is added to the resource URL.
  */
 export async function authOptions(
   ctx: CommandContext,
   served: { readonly server: Connectable },
-  address: { host: string; port: number; dpopReplayStore?: DpopReplayStore },
+  address: { host: string; port: number; dpopReplayStore?: DpopReplayStore; suffix?: string },
 ): Promise<HttpAuthOptions | undefined> {
   const issuer = text(ctx.parsed, 'auth-issuer');
   const others = ['auth-audience', 'auth-scopes', 'auth-dpop', 'auth-timeout'].filter((f) =>
@@ -61,7 +62,8 @@ export async function authOptions(
     );
   }
   const host = address.host.includes(':') ? `[${address.host}]` : address.host;
-  const resource = publicUrl ?? `http://${host}:${String(address.port)}/mcp`;
+  const resource =
+    (publicUrl ?? `http://${host}:${String(address.port)}/mcp`) + (address.suffix ?? '');
   const audience = text(ctx.parsed, 'auth-audience') ?? resource;
   const requiredScopes = (text(ctx.parsed, 'auth-scopes') ?? '')
     .split(',')

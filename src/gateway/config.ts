@@ -2,22 +2,18 @@
 // servers), plus, per server, an optional `tools` object that curates what the gateway serves of it.
 import type { ServerConfig } from '../catalogue/index.js';
 import { MODEL_TOOL_NAME, parseServersConfig } from '../catalogue/index.js';
+
+export type { Curation } from './curation.js';
+import type { Curation } from './curation.js';
+import type { TeamConfig } from './team-config.js';
+import { parseTeamConfig } from './team-config.js';
 import type { UpstreamLimits } from './upstream.js';
 
-/** What the gateway serves of one upstream's tools. Every field is optional. */
-export interface Curation {
-  /** Only tools matching one of these names or globs (`*` any run of characters) are served. */
-  readonly allow?: readonly string[];
-  /** Tools matching one of these names or globs are never served (deny wins over allow). */
-  readonly deny?: readonly string[];
-  /** Downstream names by upstream tool name (each matching ^[a-zA-Z0-9_-]{1,64}$). */
-  readonly rename?: Readonly<Record<string, string>>;
-  /** Descriptions that replace the upstream's, by upstream tool name. */
-  readonly describe?: Readonly<Record<string, string>>;
-}
-
-/** A parsed gateway config. */
-export interface GatewayConfig {
+/**
+ * A parsed gateway config: the servers, their curation and limits, and the team parts
+ * (endpoints, policies, identity, audit: ./team-config.ts).
+ */
+export interface GatewayConfig extends TeamConfig {
   readonly servers: Record<string, ServerConfig>;
   /** Curation by server name (servers without a `tools` object are absent). */
   readonly curation: Record<string, Curation>;
@@ -32,7 +28,7 @@ export interface GatewayConfig {
  * Reads a parsed config: `{"mcpServers": {name: entry}}` as hosts write it (see
  * parseServersConfig), where an entry may also carry `"tools": {"allow", "deny", "rename",
  * "describe"}` and `"limits": {"maxListItems", "maxListBytes"}`, and the config a top-level
- * `"limits"` for every server. Throws TypeError naming the entry and field at fault.
+ * `"limits"` for every server, and `endpoints`, `policies`, `identity`, `audit` (docs/gateway.md). Throws TypeError naming the entry and field at fault.
  */
 export function parseGatewayConfig(json: unknown): GatewayConfig {
   const servers = parseServersConfig(json);
@@ -48,7 +44,12 @@ export function parseGatewayConfig(json: unknown): GatewayConfig {
     if (entry['tools'] === undefined) continue;
     curation[name] = parseCuration(entry['tools'], bad);
   }
-  return { servers, curation, limits };
+  return {
+    servers,
+    curation,
+    limits,
+    ...parseTeamConfig(root, Object.keys(entries), parseCuration),
+  };
 }
 
 function parseLimits(value: unknown, bad: (what: string) => TypeError): UpstreamLimits {
@@ -69,7 +70,8 @@ function parseLimits(value: unknown, bad: (what: string) => TypeError): Upstream
   return out;
 }
 
-function parseCuration(value: unknown, bad: (what: string) => TypeError): Curation {
+/** Reads a `tools` object (a curation); `bad` makes the error naming where it is. */
+export function parseCuration(value: unknown, bad: (what: string) => TypeError): Curation {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw bad('has "tools" that is not an object ({"allow", "deny", "rename", "describe"})');
   }

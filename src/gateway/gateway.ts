@@ -1,62 +1,32 @@
-// Gateway: many MCP servers behind one McpServer. Each upstream is a Client (any transport and
-// revision); what they offer is registered on one McpServer (served to every revision over any
-// transport), named as the host names tools (src/catalogue/), kept in step with the upstreams'
-// lists. Requests are forwarded with their progress, cancellation and errors; the upstreams' own
-// requests (elicitation, sampling, roots) and logs go to the downstream request that caused them.
-import type { Client, CompleteRef, Prompt, Tool } from '../client/index.js';
-import { JsonRpcError } from '../jsonrpc/errors.js';
+// Gateway: many MCP servers behind one or several endpoints. Each upstream is a Client (any
+// transport and revision), one per config server whatever the endpoints; each endpoint
+// (src/gateway/endpoint.ts) serves a selection of them through its own McpServer (served to every
+// revision over any transport), named as the host names tools (src/catalogue/), kept in step with
+// the upstreams' lists. Requests are forwarded with their progress, cancellation and errors; the
+// upstreams' own requests (elicitation, sampling, roots) and logs go to the downstream request
+// that caused them. Identity, policies and the audit log plug in as each endpoint's middleware
+// (src/gateway/access.ts).
+import type { Client } from '../client/index.js';
 import type { Tokenizer } from '../catalogue/index.js';
-import {
-  ESTIMATE,
-  SEARCH_TOOLS,
-  SEARCH_TOOLS_DEFINITION,
-  isModelVisible,
-  nameTools,
-  serializeTool,
-} from '../catalogue/index.js';
-import { MetaKey } from '../protocol/version.js';
-import { McpServer } from '../server/index.js';
-import type {
-  Completer,
-  HandlerContext,
-  McpServerOptions,
-  RegisteredHandle,
-  ServerInfo,
-} from '../server/index.js';
+import { ESTIMATE } from '../catalogue/index.js';
+import type { McpServer, McpServerOptions, Middleware, ServerInfo } from '../server/index.js';
 import type { NodeFetch } from '../transports/http/client/node-fetch.js';
 import { createNodeFetch } from '../transports/http/client/node-fetch.js';
-import {
-  ViewNames,
-  hideAppOnlyTools,
-  servedContents,
-  servedUri,
-  upstreamUri,
-  withServedViews,
-} from './apps.js';
-import { CODE_TOOL, type GatewayCodeModeOptions, codeModeOf } from './code-mode.js';
-import type { GatewayConfig } from './config.js';
-import { isServed } from './config.js';
-import { wantedResources } from './resources.js';
-import type { Call } from './routing.js';
-import { Routing, forwarded, relay } from './routing.js';
-import type { GatewayStatus, Handle, ServedTool } from './served.js';
-import {
-  PASS_THROUGH,
-  forwardedTool,
-  joinInstructions,
-  listedFields,
-  reconcile,
-  reconcileTools,
-  rethrow,
-  searchCatalogue,
-  templateVariables,
-  toolResult,
-} from './served.js';
+import { accessMiddleware } from './access.js';
+import type { GatewayCodeModeOptions } from './code-mode.js';
+import { servedUri } from './apps.js';
+import type { AuditSink } from './audit.js';
+import type { Curation, GatewayConfig } from './config.js';
+import type { EndpointLookup, GatewayStatus } from './endpoint.js';
+import { Endpoint } from './endpoint.js';
+import { Routing } from './routing.js';
+import type { EndpointConfig } from './team-config.js';
+import { mergeCuration } from './team-config.js';
 import type { UpstreamFetch, UpstreamHooks, UpstreamTiming } from './upstream.js';
-import { Upstream, UpstreamUnavailable } from './upstream.js';
+import { Upstream } from './upstream.js';
 
-/** The URI of the status resource (`gateway/status`). */
-export const STATUS_URI = 'gateway://status';
+export { STATUS_URI } from './endpoint.js';
+export type { GatewayStatus } from './endpoint.js';
 
 /** Options of a {@link Gateway}. Every field is optional. */
 export interface GatewayOptions {
@@ -78,6 +48,11 @@ export interface GatewayOptions {
    * raw keep-alive sockets (a forwarded call costs a fraction of the global fetch's CPU time).
    */
   fetch?: UpstreamFetch;
+  /**
+   * Where the audit log goes: one JSON line per call (docs/gateway.md, "Audit log"); the
+   * config's `audit` says what a line holds. Default: nowhere.
+   */
+  audit?: AuditSink;
   /** Options of the McpServer (revisions, stateSecret, onError, …). */
   server?: Omit<McpServerOptions, 'validator'>;
   /**
@@ -85,48 +60,47 @@ export interface GatewayOptions {
    * reconnection makes a new one): where its middleware is added (`client.use`, mcpkit/otel).
    */
   onClient?: (client: Client) => void;
-  /** Serve one `run_code` tool over every upstream tool (docs/gateway.md#code-mode). Default false. */
+  /**
+   * Server middleware of each endpoint, given its lookup (`lookup.name`: `''` for the default
+   * one, `/mcp`), run after the gateway's own (policy and audit): rate limits, telemetry.
+   * Default: none.
+   */
+  middleware?: (lookup: EndpointLookup) => readonly Middleware[];
+  /**
+   * Serve one `run_code` tool over every upstream tool on each endpoint
+   * (docs/gateway.md#code-mode). Default false. Refused with `policies` in the config: the
+   * code's calls would not pass the policy's checks.
+   */
   codeMode?: boolean | GatewayCodeModeOptions;
 }
 
 /**
- * Gateway serves the upstreams of a config through one McpServer (`gateway.server`: connect it
- * to a transport, or `listen()` it). Create it with {@link Gateway.start}.
+ * Gateway serves the upstreams of a config through its endpoints: `gateway.server` (the default
+ * endpoint, every upstream) and `gateway.endpoints` (the config's named ones). Connect a server to
+ * a transport, or `listen()` it. Create it with {@link Gateway.start}.
  */
 export class Gateway {
-  #server: McpServer | undefined;
+  readonly #config: GatewayConfig;
   readonly #upstreams = new Map<string, Upstream>();
   readonly #options: GatewayOptions;
   readonly #tokenizer: Tokenizer;
   readonly #routing = new Routing();
-  readonly #tools = new Map<string, { served: ServedTool; handle: Handle }>();
-  /** The served app-visible tools by their upstreams' own names (what views call them). */
-  readonly #viewNames = new ViewNames();
-  readonly #resources = new Map<string, { owner: string; key: string; handle: Handle }>();
-  readonly #templates = new Map<string, { owner: string; key: string; handle: Handle }>();
-  readonly #prompts = new Map<string, { owner: string; key: string; handle: Handle }>();
-  readonly #subscribed = new Map<string, { generation: number; uris: Set<string> }>();
-  /** Every tool the upstreams offer, named (what search_tools searches). */
-  #catalogue: ServedTool[] = [];
-  /** Names loaded by searches (catalogue mode). */
-  readonly #found = new Set<string>();
-  #search: Handle | undefined;
-  #cost = { served: 0, all: 0 };
+  readonly #endpoints = new Map<string, Endpoint>();
+  /** The fetch this gateway made (and closes), when none was given. */
+  readonly #ownFetch: NodeFetch | undefined;
   #closed = false;
-  readonly #code: ReturnType<typeof codeModeOf>;
 
   private constructor(config: GatewayConfig, options: GatewayOptions) {
+    this.#config = config;
     this.#options = options;
     this.#tokenizer = options.tokenizer ?? ESTIMATE;
-    if (options.budget !== undefined && !(options.budget > 0)) {
+    const budgets = [options.budget, ...Object.values(config.endpoints ?? {}).map((e) => e.budget)];
+    if (budgets.some((budget) => budget !== undefined && !(budget > 0))) {
       throw new TypeError('budget must be a positive number of tokens');
     }
-    this.#curation = config.curation;
-    this.#code = codeModeOf(options.codeMode, (tool, args, ctx) =>
-      this.#routing.within({ upstream: tool.upstream, ctx }, (call) =>
-        this.#callTool(call, tool.original, args),
-      ),
-    );
+    if (options.codeMode && config.policies !== undefined) {
+      throw new TypeError('codeMode cannot be combined with policies (docs/gateway.md#code-mode)');
+    }
     const own = options.fetch === undefined ? createNodeFetch() : undefined;
     this.#ownFetch = own;
     const fetch: UpstreamFetch = options.fetch ?? (own as NodeFetch);
@@ -141,51 +115,16 @@ export class Gateway {
     }
   }
 
-  readonly #curation: GatewayConfig['curation'];
-  /** The fetch this gateway made (and closes), when none was given. */
-  readonly #ownFetch: NodeFetch | undefined;
-
-  /**
-   * Makes the McpServer, once the upstreams' first attempts are over: its instructions are the
-   * given ones, else those of the connected upstreams, each under its name.
-   */
-  #createServer(): McpServer {
-    const instructions = this.#options.server?.instructions ?? joinInstructions(this.#sorted());
-    const server = new McpServer(
-      this.#options.info ?? { name: 'mcpkit-gateway', version: '0.1.0' },
-      {
-        ...this.#options.server,
-        ...(instructions === undefined ? {} : { instructions }),
-        onRootsChanged: () => {
-          this.#options.server?.onRootsChanged?.();
-          for (const upstream of this.#upstreams.values()) upstream.rootsChanged();
-        },
-        validator: PASS_THROUGH,
-      },
-    );
-    server.use(hideAppOnlyTools);
-    const serves = (name: string) =>
-      this.#tools.has(name) ||
-      name === CODE_TOOL ||
-      (name === SEARCH_TOOLS && this.#search !== undefined);
-    server.use(this.#viewNames.takeOwnNames(serves));
-    server.resource(
-      {
-        uri: STATUS_URI,
-        name: 'gateway/status',
-        title: 'Gateway status',
-        description: 'Each upstream server: state, revision, latency, tools, last error.',
-        mimeType: 'application/json',
-      },
-      () => JSON.stringify(this.status(), null, 2),
-    );
-    return server;
+  /** The default endpoint's McpServer (every upstream): connect it to a transport, or `listen()` it. */
+  get server(): McpServer {
+    return this.#endpoint('').server;
   }
 
-  /** The McpServer serving the upstreams: connect it to a transport, or `listen()` it. */
-  get server(): McpServer {
-    if (this.#server === undefined) throw new Error('the gateway is not started');
-    return this.#server;
+  /** The named endpoints of the config (`/mcp/<name>`), by name; the default one is `server`. */
+  get endpoints(): ReadonlyMap<string, { readonly server: McpServer; status(): GatewayStatus }> {
+    const named = new Map<string, Endpoint>();
+    for (const [name, endpoint] of this.#endpoints) if (name !== '') named.set(name, endpoint);
+    return named;
   }
 
   /**
@@ -196,305 +135,111 @@ export class Gateway {
   static async start(config: GatewayConfig, options: GatewayOptions = {}): Promise<Gateway> {
     const gateway = new Gateway(config, options);
     await Promise.all([...gateway.#upstreams.values()].map((upstream) => upstream.start()));
-    gateway.#server = gateway.#createServer();
-    gateway.#sync();
+    gateway.#createEndpoints();
     return gateway;
   }
 
-  /** The upstreams' status, and what the tool definitions cost. */
+  /** The default endpoint's status: the upstreams, and what the tool definitions cost. */
   status(): GatewayStatus {
-    const { budget } = this.#options;
-    return {
-      mode: this.#catalogueMode() ? 'catalogue' : 'all',
-      tokens: { ...this.#cost, ...(budget === undefined ? {} : { budget }) },
-      upstreams: [...this.#upstreams.values()].map((upstream) => upstream.status()),
-    };
+    return this.#endpoint('').status();
   }
 
-  /** Closes every upstream and the server. */
+  /** Closes every upstream and every endpoint's server. */
   async close(): Promise<void> {
     this.#closed = true;
     await Promise.all([...this.#upstreams.values()].map((upstream) => upstream.close()));
     this.#ownFetch?.close();
-    await this.#server?.close();
+    await Promise.all([...this.#endpoints.values()].map((endpoint) => endpoint.close()));
+  }
+
+  #endpoint(name: string): Endpoint {
+    const endpoint = this.#endpoints.get(name);
+    if (endpoint === undefined) throw new Error('the gateway is not started');
+    return endpoint;
+  }
+
+  /** Makes the endpoints once the upstreams' first attempts are over (their instructions known). */
+  #createEndpoints(): void {
+    const sorted = [...this.#upstreams.values()].sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    );
+    const config = this.#config;
+    const wanted = [
+      { name: '', servers: undefined, curation: config.curation, budget: this.#options.budget },
+      ...Object.entries(config.endpoints ?? {}).map(([name, endpoint]) => ({
+        name,
+        servers: endpoint.servers,
+        curation: endpointCuration(config.curation, endpoint),
+        budget: endpoint.budget ?? this.#options.budget,
+      })),
+    ];
+    for (const { name, servers, curation, budget } of wanted) {
+      const upstreams =
+        servers === undefined ? sorted : sorted.filter((u) => servers.includes(u.name));
+      const access = accessMiddleware({
+        endpoint: name,
+        policy: config.policies,
+        audit: this.#options.audit,
+        auditArguments: config.audit?.arguments ?? false,
+      });
+      const endpoint = new Endpoint({
+        name,
+        upstreams,
+        curation,
+        budget,
+        tokenizer: this.#tokenizer,
+        routing: this.#routing,
+        info: this.#options.info,
+        server: this.#options.server,
+        event: (event) => this.#options.onEvent?.(event),
+        middleware: (lookup: EndpointLookup) => [
+          ...access.middleware(lookup),
+          ...(this.#options.middleware?.(lookup) ?? []),
+        ],
+        visible: access.visible,
+        codeMode: this.#options.codeMode,
+      });
+      this.#endpoints.set(name, endpoint);
+      endpoint.sync();
+    }
+  }
+
+  /** The endpoints serving upstream `name`. */
+  *#serving(name: string): Iterable<Endpoint> {
+    for (const endpoint of this.#endpoints.values()) if (endpoint.serves(name)) yield endpoint;
   }
 
   #hooks(name: string): UpstreamHooks {
     return {
       ...this.#routing.answers(name, (event) => {
-        this.#event(event);
+        this.#options.onEvent?.(event);
       }),
       resourceUpdated: (uri) => {
-        this.#server?.resourceUpdated(servedUri(name, uri));
+        for (const endpoint of this.#serving(name)) {
+          endpoint.server.resourceUpdated(servedUri(name, uri));
+        }
       },
       changed: () => {
-        if (!this.#closed && this.#server !== undefined) this.#sync();
+        if (this.#closed) return;
+        for (const endpoint of this.#serving(name)) endpoint.sync();
       },
       event: (event) => {
-        this.#event(event);
+        this.#options.onEvent?.(event);
       },
       client: (client) => this.#options.onClient?.(client),
     };
   }
+}
 
-  #event(event: Record<string, unknown>): void {
-    this.#options.onEvent?.(event);
+/** The curation of each of an endpoint's servers: the server's own merged with the endpoint's. */
+function endpointCuration(
+  own: Readonly<Record<string, Curation>>,
+  endpoint: EndpointConfig,
+): Record<string, Curation> {
+  const out: Record<string, Curation> = {};
+  for (const server of endpoint.servers) {
+    const merged = mergeCuration(own[server], endpoint.curation[server]);
+    if (merged !== undefined) out[server] = merged;
   }
-
-  #upstream(name: string): Upstream {
-    const upstream = this.#upstreams.get(name);
-    if (upstream === undefined) throw new Error(`no upstream "${name}"`);
-    return upstream;
-  }
-
-  // ---- what is served, kept in step with the upstreams ----
-
-  #sync(): void {
-    this.#syncTools();
-    this.#syncResources();
-    this.#syncPrompts();
-    this.server.resourceUpdated(STATUS_URI);
-  }
-
-  #catalogueMode(): boolean {
-    const { budget } = this.#options;
-    return budget !== undefined && this.#cost.all > budget;
-  }
-
-  #syncTools(): void {
-    const refs: { server: string; tool: string; source: Tool }[] = [];
-    for (const upstream of this.#sorted()) {
-      const curation = this.#curation[upstream.name];
-      for (const tool of upstream.tools) {
-        if (!isServed(curation, tool.name)) continue;
-        refs.push({
-          server: upstream.name,
-          tool: curation?.rename?.[tool.name] ?? tool.name,
-          source: tool,
-        });
-      }
-    }
-    const named = nameTools(refs).map((entry, index) => {
-      const { source, server } = refs[index] as (typeof refs)[number];
-      const description = this.#curation[server]?.describe?.[source.name] ?? source.description;
-      const definition = forwardedTool(withServedViews(server, source), entry.name, description);
-      return {
-        upstream: server,
-        original: source.name,
-        definition,
-        key: JSON.stringify(definition),
-      };
-    });
-    // App-only tools are served (views call them) but never searched, loaded or counted.
-    this.#catalogue = named.filter((tool) => isModelVisible(tool.definition));
-    const appOnly = named.filter((tool) => !isModelVisible(tool.definition));
-    const count = (tools: readonly ServedTool[]) =>
-      tools.reduce((sum, tool) => sum + this.#tokenizer.count(serializeTool(tool.definition)), 0);
-    const all = count(this.#catalogue);
-    this.#cost = { served: all, all };
-    let served = [...this.#catalogue, ...appOnly];
-    if (this.#code !== undefined) {
-      served = appOnly;
-      this.#code.sync(this.server, this.#catalogue);
-    } else if (this.#catalogueMode()) {
-      const found = this.#catalogue.filter((tool) => this.#found.has(tool.definition.name));
-      served = [...found, ...appOnly];
-      this.#search ??= this.#registerSearch();
-      this.#cost = {
-        served:
-          count(found) + this.#tokenizer.count(serializeTool(SEARCH_TOOLS_DEFINITION as Tool)),
-        all,
-      };
-    } else if (this.#search !== undefined) {
-      this.#search.remove();
-      this.#search = undefined;
-    }
-    reconcileTools(this.#tools, served, {
-      register: (tool) => this.#registerTool(tool),
-      skipped: ({ upstream, original }, error) => {
-        this.#event({ upstream, event: 'tool-skipped', tool: original, error: String(error) });
-      },
-    });
-    this.#viewNames.update([...this.#tools.values()].map((entry) => entry.served));
-  }
-
-  #registerTool(tool: ServedTool): RegisteredHandle<unknown> {
-    const { upstream, original } = tool;
-    const handler = (args: Record<string, unknown>, ctx: HandlerContext) =>
-      this.#routing.within({ upstream, ctx }, (call) => this.#callTool(call, original, args));
-    const definition = { ...tool.definition } as Record<string, unknown>;
-    return this.server.tool(definition as never, handler as never);
-  }
-
-  async #callTool(
-    call: Call,
-    tool: string,
-    args: Record<string, unknown>,
-  ): Promise<Record<string, unknown>> {
-    const { upstream: name, ctx } = call;
-    const upstream = this.#upstream(name);
-    try {
-      const options = forwarded(call);
-      // Progress is asked of the upstream only when the downstream client asked for it.
-      if (ctx.meta?.[MetaKey.ProgressToken] !== undefined) options.onProgress = relay(ctx);
-      const result = await upstream.use((client) => client.callTool(tool, args, options));
-      return toolResult(result);
-    } catch (error) {
-      if (error instanceof JsonRpcError || ctx.signal.aborted) throw error;
-      if (!(error instanceof UpstreamUnavailable)) void upstream.check();
-      const reason = error instanceof Error ? error.message : String(error);
-      const text =
-        error instanceof UpstreamUnavailable
-          ? reason
-          : `the server "${name}" behind this gateway failed to answer: ${reason}`;
-      return { content: [{ type: 'text', text }], isError: true };
-    }
-  }
-
-  #registerSearch(): Handle {
-    const { description, inputSchema } = SEARCH_TOOLS_DEFINITION;
-    return this.server.tool({ name: SEARCH_TOOLS, description, inputSchema }, (args) =>
-      searchCatalogue(this.#catalogue, args, (names) => {
-        for (const name of names) this.#found.add(name);
-        this.#syncTools();
-      }),
-    );
-  }
-
-  #sorted(): Upstream[] {
-    return [...this.#upstreams.values()].sort((a, b) =>
-      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-    );
-  }
-
-  #syncResources(): void {
-    const { resources, templates } = wantedResources(this.#sorted(), this.#curation, STATUS_URI);
-    reconcile(this.#resources, resources, (uri, { owner, source }) =>
-      this.server.resource({ ...(listedFields(source) as { name: string }), uri }, (read, ctx) =>
-        this.#readResource(owner, read, ctx),
-      ),
-    );
-    reconcile(this.#templates, templates, (uriTemplate, { owner, source }) =>
-      this.server.resourceTemplate(
-        {
-          ...(listedFields(source) as { name: string }),
-          uriTemplate,
-          ...this.#templateCompleters(owner, source.uriTemplate),
-        },
-        (read, _variables, ctx) => this.#readResource(owner, read, ctx),
-      ),
-    );
-    for (const { owner, source, listed } of resources.values()) {
-      if (listed) this.#subscribe(owner, source.uri);
-    }
-  }
-
-  /** Subscribes upstream to a resource, once per connection, when the upstream takes subscriptions. */
-  #subscribe(owner: string, uri: string): void {
-    const upstream = this.#upstream(owner);
-    const resources = upstream.capabilities.resources as { subscribe?: boolean } | undefined;
-    if (resources?.subscribe !== true) return;
-    let done = this.#subscribed.get(owner);
-    if (done === undefined || done.generation !== upstream.generation) {
-      // A new connection is a new session: its subscriptions are made again.
-      done = { generation: upstream.generation, uris: new Set() };
-      this.#subscribed.set(owner, done);
-    }
-    const { uris } = done;
-    if (uris.has(uri)) return;
-    uris.add(uri);
-    void upstream.use((client) => client.subscribe(uri)).catch(() => uris.delete(uri));
-  }
-
-  /** Reads `served` (a URI the gateway serves) from its upstream, `ui://` URIs mapped both ways. */
-  async #readResource(owner: string, served: string, ctx: HandlerContext) {
-    const upstream = this.#upstream(owner);
-    const uri = upstreamUri(owner, served);
-    const result = await this.#routing
-      .within({ upstream: owner, ctx }, (call) =>
-        upstream.use((client) => client.readResource(uri, forwarded(call))),
-      )
-      .catch(rethrow);
-    this.#subscribe(owner, uri);
-    return {
-      contents: servedContents(owner, result.contents),
-      ...(result._meta === undefined ? {} : { _meta: result._meta }),
-    };
-  }
-
-  #templateCompleters(
-    owner: string,
-    uriTemplate: string,
-  ): { complete?: Record<string, Completer> } {
-    if (this.#upstream(owner).capabilities.completions === undefined) return {};
-    const ref: CompleteRef = { type: 'ref/resource', uri: uriTemplate };
-    const complete: Record<string, Completer> = {};
-    for (const variable of templateVariables(uriTemplate)) {
-      const completer: Completer = (value, context) =>
-        this.#complete({ owner, ref, name: variable }, value, context);
-      complete[variable] = completer;
-    }
-    return { complete };
-  }
-
-  async #complete(
-    { owner, ref, name }: { owner: string; ref: CompleteRef; name: string },
-    value: string,
-    context: { arguments: Readonly<Record<string, string>> },
-  ): Promise<string[]> {
-    const result = await this.#upstream(owner)
-      .use((client) =>
-        client.complete(ref, { name, value }, { context: { arguments: { ...context.arguments } } }),
-      )
-      .catch(rethrow);
-    return result.completion.values;
-  }
-
-  #syncPrompts(): void {
-    const refs: { server: string; tool: string; source: Prompt }[] = [];
-    for (const upstream of this.#sorted()) {
-      for (const source of upstream.prompts) {
-        refs.push({ server: upstream.name, tool: source.name, source });
-      }
-    }
-    const wanted = new Map<string, { owner: string; source: Prompt }>();
-    nameTools(refs).forEach((entry, index) => {
-      const { source } = refs[index] as (typeof refs)[number];
-      wanted.set(entry.name, { owner: entry.server, source });
-    });
-    reconcile(this.#prompts, wanted, (name, { owner, source }) => {
-      const withCompletions = this.#upstream(owner).capabilities.completions !== undefined;
-      const ref: CompleteRef = { type: 'ref/prompt', name: source.name };
-      return this.server.prompt(
-        {
-          ...(listedFields(source) as { name: string }),
-          name,
-          arguments: (source.arguments ?? []).map((argument) => ({
-            ...argument,
-            ...(withCompletions
-              ? {
-                  complete: (
-                    value: string,
-                    context: { arguments: Readonly<Record<string, string>> },
-                  ) => this.#complete({ owner, ref, name: argument.name }, value, context),
-                }
-              : {}),
-          })),
-        },
-        async (args, ctx) => {
-          const upstream = this.#upstream(owner);
-          const result = await this.#routing
-            .within({ upstream: owner, ctx }, (call) =>
-              upstream.use((client) => client.getPrompt(source.name, { ...args }, forwarded(call))),
-            )
-            .catch(rethrow);
-          return {
-            messages: result.messages,
-            ...(result.description === undefined ? {} : { description: result.description }),
-            ...(result._meta === undefined ? {} : { _meta: result._meta }),
-          };
-        },
-      );
-    });
-  }
+  return out;
 }

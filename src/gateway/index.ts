@@ -3,10 +3,21 @@
 export { Gateway, STATUS_URI } from './gateway.js';
 export { templateVariables } from './served.js';
 export type { GatewayOptions } from './gateway.js';
-export type { GatewayStatus } from './served.js';
+export type { GatewayStatus } from './gateway.js';
 export type { GatewayCodeModeOptions } from './code-mode.js';
 export type { Curation, GatewayConfig } from './config.js';
 export { isServed, matchesGlob, parseGatewayConfig } from './config.js';
+export type { AuditConfig, EndpointConfig, IdentityConfig, TeamConfig } from './team-config.js';
+export type { EndpointLookup, Origin } from './endpoint.js';
+export type { Principal } from './principal.js';
+export { ANONYMOUS, principalOf } from './principal.js';
+export type { TrustedHeaders } from './identity.js';
+export { trustedHeader } from './identity.js';
+export { routeEndpoints } from './http.js';
+export type { AuditLog, AuditRecord, AuditSink } from './audit.js';
+export { argumentsHash, openAuditLog } from './audit.js';
+export type { AccessLists, ArgumentValues, PolicyRule, PolicyWhen } from './policy/config.js';
+export { DEFAULT_ENDPOINT } from './policy/config.js';
 export { DEFAULT_LIMITS, Upstream, UpstreamUnavailable } from './upstream.js';
 export type {
   UpstreamFetch,

@@ -5,8 +5,6 @@ import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import { searchTools } from '../catalogue/index.js';
 import type { RegisteredHandle } from '../server/index.js';
-import type { JsonSchemaValidator } from '../protocol/json-schema/index.js';
-import type { UpstreamStatus } from './upstream.js';
 
 /** One tool as the gateway serves it. */
 export interface ServedTool {
@@ -58,22 +56,6 @@ export function searchCatalogue(
 }
 
 export type Handle = RegisteredHandle<unknown>;
-
-/**
- * Upstream arguments are checked by the upstream (which knows its own dialect and formats), and
- * results are checked by the gateway's client: the McpServer validates nothing again.
- */
-export const PASS_THROUGH: JsonSchemaValidator = {
-  compile: () => () => ({ valid: true, issues: [] }),
-};
-
-/** The status the `gateway/status` resource shows. */
-export interface GatewayStatus {
-  readonly mode: 'all' | 'catalogue';
-  /** What the served tool definitions cost, and of all of them (tokens). */
-  readonly tokens: { readonly served: number; readonly all: number; readonly budget?: number };
-  readonly upstreams: readonly UpstreamStatus[];
-}
 
 /**
  * Brings `registered` in step with `wanted`: entries gone or changed are removed, new or changed

@@ -20,6 +20,8 @@ export interface AuthorizationServer {
    * token (checked by introspection) when the resource's host starts with `opaque.`.
    */
   token(resource: string, scope: string): Promise<string>;
+  /** The same, through the client credentials of one of `ServerOptions.clients`. */
+  tokenFor(clientId: string, resource: string, scope: string): Promise<string>;
   /** Revokes a token (RFC 7009). */
   revoke(token: string): Promise<void>;
   close(): Promise<void>;
@@ -43,6 +45,16 @@ export interface ServerOptions {
    * asked), or are declined with `access_denied` when `deny` is set. Refresh tokens are issued.
    */
   readonly interactive?: boolean | { readonly deny?: boolean };
+  /**
+   * More client-credentials clients (the secret is `<id>-secret-that-is-long-enough`), each
+   * allowed only its own scopes: what two principals of different rights are made of.
+   */
+  readonly clients?: readonly { readonly id: string; readonly scopes: readonly string[] }[];
+}
+
+/** The secret of a client of `ServerOptions.clients`. */
+export function secretOf(clientId: string): string {
+  return `${clientId}-secret-that-is-long-enough`;
 }
 
 /** Starts the provider; `scopes` are what it may grant. */
@@ -69,6 +81,15 @@ export async function startAuthorizationServer(
         id_token_signed_response_alg: 'ES256',
         scope: scopes.join(' '),
       },
+      ...(options.clients ?? []).map((client) => ({
+        client_id: client.id,
+        client_secret: secretOf(client.id),
+        grant_types: ['client_credentials'],
+        redirect_uris: [],
+        response_types: [],
+        id_token_signed_response_alg: 'ES256',
+        scope: client.scopes.join(' '),
+      })),
     ],
     jwks: { keys: [privateJwk] },
     clientDefaults: { id_token_signed_response_alg: 'ES256' },
@@ -130,21 +151,17 @@ export async function startAuthorizationServer(
     privateKey,
     publicJwk,
     kid,
-    async token(resource, scope) {
-      const response = await fetch(`${issuer}/token`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          authorization: basicAuth(),
+    token: (resource, scope) =>
+      requestToken({ issuer, authorization: basicAuth() }, resource, scope),
+    tokenFor: (clientId, resource, scope) =>
+      requestToken(
+        {
+          issuer,
+          authorization: `Basic ${Buffer.from(`${clientId}:${secretOf(clientId)}`).toString('base64')}`,
         },
-        body: new URLSearchParams({ grant_type: 'client_credentials', resource, scope }),
-      });
-      const body = (await response.json()) as { access_token?: string; error?: string };
-      if (body.access_token === undefined) {
-        throw new Error(`token endpoint: ${String(response.status)} ${JSON.stringify(body)}`);
-      }
-      return body.access_token;
-    },
+        resource,
+        scope,
+      ),
     async revoke(token) {
       const response = await fetch(`${issuer}/token/revocation`, {
         method: 'POST',
@@ -164,6 +181,27 @@ export async function startAuthorizationServer(
         });
       }),
   };
+}
+
+/** A client credentials token from `issuer`'s token endpoint. */
+async function requestToken(
+  client: { issuer: string; authorization: string },
+  resource: string,
+  scope: string,
+): Promise<string> {
+  const response = await fetch(`${client.issuer}/token`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: client.authorization,
+    },
+    body: new URLSearchParams({ grant_type: 'client_credentials', resource, scope }),
+  });
+  const body = (await response.json()) as { access_token?: string; error?: string };
+  if (body.access_token === undefined) {
+    throw new Error(`token endpoint: ${String(response.status)} ${JSON.stringify(body)}`);
+  }
+  return body.access_token;
 }
 
 /**

@@ -2,8 +2,8 @@
 // mcpServers config; the gateway serves them over stdio (the default, for hosts that spawn
 // processes) or Streamable HTTP. In stdio mode stdout carries only protocol messages.
 import { readFileSync } from 'node:fs';
-import { Gateway, parseGatewayConfig } from '../../gateway/index.js';
-import type { GatewayConfig } from '../../gateway/index.js';
+import { Gateway, openAuditLog, parseGatewayConfig } from '../../gateway/index.js';
+import type { AuditLog, GatewayConfig } from '../../gateway/index.js';
 import { loadTokenizerOrEstimate } from '../../catalogue/index.js';
 import { listen } from '../../transports/http/node.js';
 import { createStdioServerTransport } from '../../transports/stdio/index.js';
@@ -18,7 +18,8 @@ import {
   watchClose,
   withHttpDefault,
 } from '../serving.js';
-import { authOptions, portFor } from '../serve-auth.js';
+import { portFor } from '../serve-auth.js';
+import { endpointsHandler } from '../gateway-http.js';
 import {
   METRICS_FLAG_HELP,
   OTEL_FLAG_HELP,
@@ -47,6 +48,12 @@ Each config entry may curate its tools:
 By default the gateway speaks stdio (put it in a host's config in place of the servers);
 with --http it serves Streamable HTTP on 127.0.0.1 (Host header checked) and GET /healthz.
 
+For a team (docs/gateway.md): "endpoints" serve a selection of the servers each at
+/mcp/<name> (own curation and budget); "policies" decide per caller (token scopes, client,
+subject, claims; with --auth-issuer, or "identity.header" behind a proxy that authenticates)
+which tools, prompts and resources are visible and callable, and with which arguments;
+"audit" (or --audit) writes one JSON line per call.
+
 Flags:
   --config <file>           the mcpServers JSON file (required)
   --stdio                   serve over stdin/stdout (the default)
@@ -65,6 +72,8 @@ Flags:
   --auth-scopes <s1,s2>     scopes every request needs
   --auth-timeout <ms>       how long the authorization server may take to answer (default
                             5000); past it start-up fails, a request gets 503
+  --audit <file|->          append one JSON line per call to this file (- for stdout, only with
+                            --http); default: the config's "audit.to", else none
   --json                    log events (upstream connected, down, stderr) as JSON lines on stderr
 ${OTEL_FLAG_HELP}
 ${METRICS_FLAG_HELP}
@@ -98,6 +107,7 @@ const OPTIONS = {
   'public-url': { type: 'string' },
   otel: { type: 'boolean' },
   metrics: { type: 'string' },
+  audit: { type: 'string' },
 } as const;
 
 /** The default HTTP port. */
@@ -129,6 +139,7 @@ export function run(args: readonly string[], io: CommandContext['io']): Promise<
         }
       };
       const metrics = text(ctx.parsed, 'metrics');
+      const audit = openAudit(ctx, config, http === undefined);
       const telemetry = await startTelemetry(
         {
           otel: flag(ctx.parsed, 'otel'),
@@ -143,6 +154,7 @@ export function run(args: readonly string[], io: CommandContext['io']): Promise<
         ...traced?.options,
         codeMode: flag(ctx.parsed, 'code-mode'),
         onEvent: log,
+        ...(audit === undefined ? {} : { audit: audit.sink }),
         server: {
           onError: (error, where) => {
             log({
@@ -154,20 +166,46 @@ export function run(args: readonly string[], io: CommandContext['io']): Promise<
         },
       });
       telemetry?.instrument(gateway.server);
+      for (const endpoint of gateway.endpoints.values()) telemetry?.instrument(endpoint.server);
       telemetry?.watch(gateway);
       if (telemetry?.metricsUrl !== undefined) log({ event: 'metrics', url: telemetry.metricsUrl });
       try {
         if (flag(ctx.parsed, 'check')) return await check(ctx, gateway);
         if (http === undefined) await serveStdio(gateway, log);
-        else await serveHttp(ctx, gateway, { address: parseAddress(http), log });
+        else await serveHttp(ctx, { gateway, config }, { address: parseAddress(http), log });
       } finally {
         await gateway.close();
         traced?.close();
+        await audit?.close();
         await telemetry?.shutdown();
       }
       return 0;
     },
   );
+}
+
+/** The audit log of --audit, else of the config's `audit.to`; undefined for none. */
+function openAudit(
+  ctx: CommandContext,
+  config: GatewayConfig,
+  stdio: boolean,
+): AuditLog | undefined {
+  const to = text(ctx.parsed, 'audit') ?? config.audit?.to;
+  if (to === undefined) return undefined;
+  if (stdio && (to === '-' || to === 'stdout')) {
+    throw new UsageError(
+      'the audit log cannot go to stdout when the gateway speaks stdio',
+      'give --audit a file, or serve with --http',
+    );
+  }
+  return openAuditLog(to, {
+    stdout: ctx.io.stdout,
+    onError: (error) => {
+      ctx.io.stderr.write(
+        `mcpkit gateway: cannot write the audit log ${to}: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
+    },
+  });
 }
 
 function readConfig(file: string): GatewayConfig {
@@ -260,44 +298,31 @@ async function serveStdio(
 
 async function serveHttp(
   ctx: CommandContext,
-  gateway: Gateway,
+  served: { gateway: Gateway; config: GatewayConfig },
   {
     address,
     log,
   }: { address: { host: string; port: number }; log: (event: Record<string, unknown>) => void },
 ): Promise<void> {
-  const allowedHosts = texts(ctx.parsed, 'allowed-host');
+  const loopback = ['127.0.0.1', 'localhost', '::1'].includes(address.host);
+  if (!loopback && texts(ctx.parsed, 'allowed-host').length === 0) {
+    throw listenError(new TypeError('allowedHosts'), address);
+  }
   const port = await portFor(ctx, address);
-  const auth = await authOptions(ctx, gateway, { host: address.host, port });
+  const handler = await endpointsHandler(ctx, served, { host: address.host, port });
   let listening;
   try {
-    listening = await listen(() => gateway.server, {
-      host: address.host,
-      port,
-      ...(allowedHosts.length === 0 ? {} : { allowedHosts }),
-      ...(auth === undefined ? {} : { auth }),
-      health: {
-        check: () => {
-          const status = gateway.status();
-          if (!status.upstreams.some((upstream) => upstream.state === 'ready')) {
-            throw new Error('no upstream server is connected');
-          }
-          return {
-            upstreams: status.upstreams.map(({ name, state, latencyMs }) => ({
-              name,
-              state,
-              latencyMs,
-            })),
-          };
-        },
-      },
-    });
+    listening = await listen(handler, { host: address.host, port });
   } catch (error) {
+    await handler.close();
     throw listenError(error, address);
   }
   ctx.io.stderr.write(
     ctx.common.quiet ? `${listening.url}\n` : `mcpkit gateway: serving at ${listening.url}\n`,
   );
+  for (const name of served.gateway.endpoints.keys()) {
+    log({ event: 'endpoint', url: `${listening.url}/${name}` });
+  }
   const reason = await untilStopped();
   log({ event: 'stopping', reason });
   await listening.close();

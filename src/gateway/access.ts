@@ -1,0 +1,264 @@
+// Who sees and calls what, recorded: one server middleware per endpoint that applies the
+// config's policies to the caller (src/gateway/principal.ts) and writes the audit log
+// (./audit.ts). Lists lose what the caller may not see; a call of a hidden tool, prompt or
+// resource gets the error of one the endpoint does not serve; a call whose arguments a policy
+// refuses gets an `isError` result saying so. Without policies and audit log: no middleware.
+import { JsonRpcError } from '../jsonrpc/errors.js';
+import { invalidParams, resourceNotFound } from '../protocol/errors.js';
+import type { HandlerContext, MiddlewareContext, RequestMiddleware } from '../server/index.js';
+import type { AuditRecord, AuditSink } from './audit.js';
+import { argumentsHash } from './audit.js';
+import type { EndpointLookup, Origin } from './endpoint.js';
+import type { PolicyRule } from './policy/config.js';
+import { DEFAULT_ENDPOINT } from './policy/config.js';
+import type { PolicyView } from './policy/policy.js';
+import { Policy, refusedArguments } from './policy/policy.js';
+import { principalOf } from './principal.js';
+
+/** What an endpoint's access control is made of. */
+export interface AccessSettings {
+  /** The endpoint's name (`''`: the default one). */
+  readonly endpoint: string;
+  /** The config's policies; undefined: everything is visible to everyone. */
+  readonly policy: readonly PolicyRule[] | undefined;
+  readonly audit: AuditSink | undefined;
+  /** Whether audit records carry the arguments themselves (else only their hash). */
+  readonly auditArguments: boolean;
+}
+
+/** An endpoint's access control: its middleware, and what a caller's searches may see. */
+export interface Access {
+  middleware(lookup: EndpointLookup): readonly RequestMiddleware[];
+  /** Which upstream tools the caller of `ctx` may see; undefined without policies. */
+  readonly visible:
+    ((ctx: HandlerContext) => ((origin: Origin) => boolean) | undefined) | undefined;
+}
+
+type Kind = 'tool' | 'prompt' | 'resource';
+
+/** Makes the access control of one endpoint (policies compiled once, here). */
+export function accessMiddleware(settings: AccessSettings): Access {
+  const policy =
+    settings.policy === undefined ? undefined : new Policy(settings.policy, settings.endpoint);
+  const visible =
+    policy === undefined
+      ? undefined
+      : (ctx: HandlerContext) => {
+          const view = policy.viewOf(principalOf(ctx));
+          return (origin: Origin) => view.tool(origin.upstream, origin.name) !== undefined;
+        };
+  return {
+    visible,
+    middleware: (lookup) =>
+      policy === undefined && settings.audit === undefined
+        ? []
+        : [guard({ ...settings, endpoint: settings.endpoint || DEFAULT_ENDPOINT }, policy, lookup)],
+  };
+}
+
+function guard(
+  settings: AccessSettings,
+  policy: Policy | undefined,
+  lookup: EndpointLookup,
+): RequestMiddleware {
+  const viewOf = (ctx: MiddlewareContext) => policy?.viewOf(principalOf(ctx));
+  const filter = (ctx: MiddlewareContext, next: () => unknown, [field, keep]: [string, Keep]) => {
+    const view = viewOf(ctx);
+    if (view === undefined) return next();
+    const result = next();
+    return result instanceof Promise
+      ? result.then((value) => filtered(value, field, (item) => keep(view, item)))
+      : filtered(result, field, (item) => keep(view, item));
+  };
+  return (ctx, next) => {
+    switch (ctx.method) {
+      case 'tools/list':
+        return filter(ctx, next, [
+          'tools',
+          (view, item) => {
+            const origin = lookup.tool(String(item['name']));
+            return origin === undefined || view.tool(origin.upstream, origin.name) !== undefined;
+          },
+        ]);
+      case 'prompts/list':
+        return filter(ctx, next, [
+          'prompts',
+          (view, item) => seen(view, 'prompt', lookup.prompt(String(item['name']))),
+        ]);
+      case 'resources/list':
+        return filter(ctx, next, [
+          'resources',
+          (view, item) => seen(view, 'resource', lookup.resource(String(item['uri']))),
+        ]);
+      case 'resources/templates/list':
+        return filter(ctx, next, [
+          'resourceTemplates',
+          (view, item) => seen(view, 'resource', lookup.template(String(item['uriTemplate']))),
+        ]);
+      case 'tools/call':
+        return call({ ctx, next, kind: 'tool', settings, view: viewOf(ctx), lookup });
+      case 'prompts/get':
+        return call({ ctx, next, kind: 'prompt', settings, view: viewOf(ctx), lookup });
+      case 'resources/read':
+        return call({ ctx, next, kind: 'resource', settings, view: viewOf(ctx), lookup });
+      case 'resources/subscribe':
+      case 'completion/complete':
+        refuseHidden(ctx, viewOf(ctx), lookup);
+        return next();
+      default:
+        return next();
+    }
+  };
+}
+
+type Keep = (view: PolicyView, item: Record<string, unknown>) => boolean;
+
+/** Whether an entry is visible: the gateway's own always, an upstream's as the view says. */
+function seen(view: PolicyView, kind: Kind, origin: Origin | undefined): boolean {
+  if (origin === undefined) return true;
+  if (kind === 'tool') return view.tool(origin.upstream, origin.name) !== undefined;
+  if (kind === 'prompt') return view.prompt(origin.upstream, origin.name);
+  return view.resource(origin.upstream, origin.name);
+}
+
+function filtered(
+  result: unknown,
+  field: string,
+  keep: (item: Record<string, unknown>) => boolean,
+) {
+  if (typeof result !== 'object' || result === null) return result;
+  const items = (result as Record<string, unknown>)[field];
+  if (!Array.isArray(items)) return result;
+  const kept = (items as Record<string, unknown>[]).filter(keep);
+  // Nothing left out: the result as it is, whose text the server keeps (issue #44).
+  return kept.length === items.length ? result : { ...result, [field]: kept };
+}
+
+/** A subscription or a completion naming a hidden prompt or resource: its not-found error. */
+function refuseHidden(
+  ctx: MiddlewareContext,
+  view: PolicyView | undefined,
+  lookup: EndpointLookup,
+): void {
+  if (view === undefined) return;
+  const { params } = ctx;
+  const ref = params['ref'] as { type?: unknown; name?: unknown; uri?: unknown } | undefined;
+  if (ctx.method === 'resources/subscribe' && typeof params['uri'] === 'string') {
+    if (!seen(view, 'resource', lookup.resource(params['uri']))) {
+      throw resourceNotFound(params['uri'], ctx.era);
+    }
+  } else if (ref?.type === 'ref/prompt' && typeof ref.name === 'string') {
+    if (!seen(view, 'prompt', lookup.prompt(ref.name))) {
+      throw invalidParams(`unknown prompt ${JSON.stringify(ref.name)}`);
+    }
+  } else if (ref?.type === 'ref/resource' && typeof ref.uri === 'string') {
+    if (!seen(view, 'resource', lookup.template(ref.uri))) throw resourceNotFound(ref.uri, ctx.era);
+  }
+}
+
+interface CallInput {
+  readonly ctx: MiddlewareContext;
+  readonly next: () => unknown;
+  readonly kind: Kind;
+  readonly settings: AccessSettings;
+  readonly view: PolicyView | undefined;
+  readonly lookup: EndpointLookup;
+}
+
+/** One call: decided by the policy, then served, and recorded. */
+function call(input: CallInput): unknown {
+  const { ctx, next, kind, settings, view, lookup } = input;
+  const called = ctx.params[kind === 'resource' ? 'uri' : 'name'];
+  if (typeof called !== 'string') return next();
+  const origin =
+    kind === 'tool'
+      ? lookup.tool(called)
+      : kind === 'prompt'
+        ? lookup.prompt(called)
+        : lookup.resource(called);
+  const args = (kind === 'resource' ? undefined : ctx.params['arguments']) ?? {};
+  const record =
+    settings.audit === undefined ? undefined : recorder(input, { called, origin, args });
+  if (view !== undefined && origin !== undefined) {
+    if (!seen(view, kind, origin)) {
+      record?.({ decision: 'deny', reason: 'hidden', outcome: 'error', code: -32602 });
+      throw kind === 'tool'
+        ? invalidParams(`unknown tool ${JSON.stringify(called)}`)
+        : kind === 'prompt'
+          ? invalidParams(`unknown prompt ${JSON.stringify(called)}`)
+          : resourceNotFound(called, ctx.era);
+    }
+    const grant = kind === 'tool' ? view.tool(origin.upstream, origin.name) : undefined;
+    const refused =
+      grant === undefined ? undefined : refusedArguments(grant, args as Record<string, unknown>);
+    if (refused !== undefined) {
+      record?.({ decision: 'deny', reason: 'arguments', outcome: 'refused' });
+      return {
+        content: [{ type: 'text', text: `This gateway refused the call: ${refused}.` }],
+        isError: true,
+      };
+    }
+  }
+  if (record === undefined) return next();
+  // Not an upstream's (the gateway's own search_tools, status): allowed, unless not served at all.
+  const failed = (error: unknown) => {
+    const code = codeOf(error);
+    const unknown = origin === undefined && (code === -32602 || code === -32002);
+    record({ decision: unknown ? 'unknown' : 'allow', outcome: 'error', code });
+  };
+  let result: unknown;
+  try {
+    result = next();
+  } catch (error) {
+    failed(error);
+    throw error;
+  }
+  const done = (value: unknown) => {
+    const isError = (value as { isError?: unknown } | null)?.isError === true;
+    record({ decision: 'allow', outcome: isError ? 'tool-error' : 'ok' });
+    return value;
+  };
+  if (!(result instanceof Promise)) return done(result);
+  return result.then(done, (error: unknown) => {
+    failed(error);
+    throw error;
+  });
+}
+
+type Ending = Pick<AuditRecord, 'decision' | 'reason' | 'outcome' | 'code'>;
+
+/** Writes the audit record of one call when it ends (its duration counted from here). */
+function recorder(
+  input: CallInput,
+  call: { called: string; origin: Origin | undefined; args: unknown },
+): (ending: Ending) => void {
+  const { ctx, kind, settings, view } = input;
+  const started = performance.now();
+  const time = new Date().toISOString();
+  return (ending) => {
+    const principal = principalOf(ctx);
+    const { origin } = call;
+    const record: AuditRecord = {
+      time,
+      principal: {
+        ...(principal.subject === undefined ? {} : { subject: principal.subject }),
+        ...(principal.clientId === undefined ? {} : { clientId: principal.clientId }),
+        source: principal.source,
+      },
+      endpoint: settings.endpoint,
+      method: ctx.method as AuditRecord['method'],
+      ...(origin === undefined ? {} : { upstream: origin.upstream, [kind]: origin.name }),
+      called: call.called,
+      ...ending,
+      ...(view === undefined ? {} : { rules: view.rules }),
+      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+      argumentsHash: argumentsHash(call.args),
+      ...(settings.auditArguments ? { arguments: call.args } : {}),
+    };
+    settings.audit?.(record);
+  };
+}
+
+function codeOf(error: unknown): number {
+  return error instanceof JsonRpcError ? error.code : -32603;
+}

@@ -1,0 +1,122 @@
+// The gateway's audit log: one JSON line per call (tools/call, prompts/get, resources/read) with
+// who made it, where it went, what the policy decided and how it ended; a hash of the arguments
+// always, the arguments themselves only when the config says so. Lines go to a stream (stdout,
+// or a file opened for appending: rotation is the platform's, logrotate's copytruncate works).
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+
+/** One line of the audit log. */
+export interface AuditRecord {
+  /** When the call arrived (ISO 8601). */
+  readonly time: string;
+  readonly principal: {
+    readonly subject?: string;
+    readonly clientId?: string;
+    readonly source: 'token' | 'header' | 'anonymous';
+  };
+  /** The endpoint (`default` for `/mcp`). */
+  readonly endpoint: string;
+  readonly method: 'tools/call' | 'prompts/get' | 'resources/read';
+  /** The upstream it went to (absent when the name is none the endpoint serves). */
+  readonly upstream?: string;
+  /** The upstream's own name of the tool (or prompt), or the URI read. */
+  readonly tool?: string;
+  readonly prompt?: string;
+  readonly resource?: string;
+  /** The name (or URI) the client called. */
+  readonly called: string;
+  /** `allow`; `deny` (hidden from the caller, or arguments refused); `unknown` (not served). */
+  readonly decision: 'allow' | 'deny' | 'unknown';
+  /** Why a call was denied: `hidden` or `arguments`. */
+  readonly reason?: 'hidden' | 'arguments';
+  /** The policy rules that applied to the caller (absent without policies). */
+  readonly rules?: readonly string[];
+  /** `ok`; `tool-error` (an `isError` result); `error` (a JSON-RPC error, `code` set); `refused`. */
+  readonly outcome: 'ok' | 'tool-error' | 'error' | 'refused';
+  readonly code?: number;
+  readonly durationMs: number;
+  /** `sha256:` and the hex digest of the arguments as canonical JSON (keys sorted). */
+  readonly argumentsHash: string;
+  readonly arguments?: unknown;
+}
+
+/** Receives each audit record (a sink must not throw). */
+export type AuditSink = (record: AuditRecord) => void;
+
+/** An audit log writing JSON lines to a stream, and closing it (a file) when asked. */
+export interface AuditLog {
+  readonly sink: AuditSink;
+  /** Ends the file (stdout is left open). */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens an audit log: `'-'` or `'stdout'` writes to `stdout`, anything else is a file opened for
+ * appending (created when missing). A write failure is passed to `onError` once per failure.
+ */
+export function openAuditLog(
+  to: string,
+  options: { stdout?: { write(text: string): unknown }; onError?: (error: unknown) => void } = {},
+): AuditLog {
+  if (to === '-' || to === 'stdout') {
+    const stdout = options.stdout ?? process.stdout;
+    return {
+      sink: (record) => {
+        stdout.write(`${JSON.stringify(record)}\n`);
+      },
+      close: () => Promise.resolve(),
+    };
+  }
+  const file = createWriteStream(to, { flags: 'a', mode: 0o600 });
+  file.on('error', (error) => options.onError?.(error));
+  return {
+    sink: (record) => {
+      file.write(`${JSON.stringify(record)}\n`);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        file.end(resolve);
+      }),
+  };
+}
+
+/** The hash of `value` as canonical JSON (object keys sorted at every depth). */
+export function argumentsHash(value: unknown): string {
+  return `sha256:${createHash('sha256').update(canonicalJson(value)).digest('hex')}`;
+}
+
+/** How deep canonical JSON goes; deeper values hash as their plain JSON (bounded work). */
+const MAX_DEPTH = 64;
+
+/**
+ * JSON with object keys sorted, so equal arguments hash alike whatever their order. Below
+ * {@link MAX_DEPTH} levels a value is written as JSON.stringify writes it (or `null` when even
+ * that fails: a stranger's arguments must not break the call).
+ */
+export function canonicalJson(value: unknown, depth = 0): string {
+  if (depth >= MAX_DEPTH) {
+    try {
+      return plainJson(value);
+    } catch {
+      return 'null';
+    }
+  }
+  if (Array.isArray(value))
+    return `[${value.map((item) => canonicalJson(item, depth + 1)).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const parts = entries.map(
+      ([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item, depth + 1)}`,
+    );
+    return `{${parts.join(',')}}`;
+  }
+  return plainJson(value);
+}
+
+/** JSON.stringify, `null` for what it leaves out (undefined, functions). */
+function plainJson(value: unknown): string {
+  const text = JSON.stringify(value) as string | undefined;
+  return text ?? 'null';
+}

@@ -1,0 +1,497 @@
+// One endpoint of a gateway ("virtual server"): an McpServer serving a selection of the
+// gateway's upstreams, with its own curation, budget and middleware (policy, audit). The
+// gateway's default endpoint (`/mcp`) selects every upstream; named ones (`/mcp/<name>`) the
+// upstreams their config lists. Upstreams are shared: one connection each, whatever the endpoints.
+import type { CompleteRef, Prompt, Tool } from '../client/index.js';
+import { JsonRpcError } from '../jsonrpc/errors.js';
+import type { Tokenizer } from '../catalogue/index.js';
+import {
+  SEARCH_TOOLS,
+  SEARCH_TOOLS_DEFINITION,
+  isModelVisible,
+  nameTools,
+  serializeTool,
+} from '../catalogue/index.js';
+import type { JsonSchemaValidator } from '../protocol/json-schema/index.js';
+import { UriTemplate } from '../protocol/uri-template/index.js';
+import { MetaKey } from '../protocol/version.js';
+import { McpServer } from '../server/index.js';
+import type { Completer, HandlerContext, RegisteredHandle } from '../server/index.js';
+import {
+  ViewNames,
+  hideAppOnlyTools,
+  servedContents,
+  upstreamUri,
+  withServedViews,
+} from './apps.js';
+import type { Curation } from './config.js';
+import { isServed } from './config.js';
+import { CODE_TOOL, codeModeOf } from './code-mode.js';
+import { wantedResources } from './resources.js';
+import type { Call, Routing } from './routing.js';
+import { forwarded, relay } from './routing.js';
+import type { Handle, ServedTool } from './served.js';
+import {
+  forwardedTool,
+  joinInstructions,
+  listedFields,
+  reconcile,
+  reconcileTools,
+  rethrow,
+  searchCatalogue,
+  templateVariables,
+  toolResult,
+} from './served.js';
+import type { Upstream } from './upstream.js';
+import type { EndpointLookup, EndpointSettings, GatewayStatus } from './endpoint-types.js';
+import { STATUS_URI } from './endpoint-types.js';
+
+export { STATUS_URI } from './endpoint-types.js';
+export type { EndpointLookup, EndpointSettings, GatewayStatus, Origin } from './endpoint-types.js';
+import { UpstreamUnavailable } from './upstream.js';
+
+/**
+ * Upstream arguments are checked by the upstream (which knows its own dialect and formats), and
+ * results are checked by the gateway's client: the McpServer validates nothing again.
+ */
+const PASS_THROUGH: JsonSchemaValidator = { compile: () => () => ({ valid: true, issues: [] }) };
+
+/**
+ * Endpoint serves a selection of a gateway's upstreams through one McpServer. Made and kept in
+ * step by its Gateway; `server` is what a transport serves.
+ */
+export class Endpoint {
+  readonly #settings: EndpointSettings;
+  #upstreams: ReadonlyMap<string, Upstream>;
+  #sortedUpstreams: readonly Upstream[];
+  readonly #tokenizer: Tokenizer;
+  readonly #routing: Routing;
+  readonly #curation: Readonly<Record<string, Curation>>;
+  readonly #server: McpServer;
+  readonly #tools = new Map<string, { served: ServedTool; handle: Handle }>();
+  /** The served app-visible tools by their upstreams' own names (what views call them). */
+  readonly #viewNames = new ViewNames();
+  readonly #resources = new Map<string, { owner: string; key: string; handle: Handle }>();
+  readonly #templates = new Map<string, { owner: string; key: string; handle: Handle }>();
+  /** The templates served, matchers made once each (what a read of an unlisted URI maps to). */
+  #templateMatchers: { owner: string; uriTemplate: string; template: UriTemplate }[] = [];
+  readonly #prompts = new Map<string, { owner: string; key: string; handle: Handle }>();
+  readonly #promptNames = new Map<string, string>();
+  readonly #subscribed = new Map<string, { generation: number; uris: Set<string> }>();
+  /** Every tool the upstreams offer, named (what search_tools searches). */
+  #catalogue: ServedTool[] = [];
+  /** Names loaded by searches (catalogue mode). */
+  readonly #found = new Set<string>();
+  #search: Handle | undefined;
+  #cost = { served: 0, all: 0 };
+  readonly #code: ReturnType<typeof codeModeOf>;
+
+  constructor(settings: EndpointSettings) {
+    this.#settings = settings;
+    this.#sortedUpstreams = settings.upstreams;
+    this.#upstreams = new Map(settings.upstreams.map((upstream) => [upstream.name, upstream]));
+    this.#tokenizer = settings.tokenizer;
+    this.#routing = settings.routing;
+    this.#curation = settings.curation;
+    this.lookup = this.#makeLookup();
+    this.#code = codeModeOf(settings.codeMode, (tool, args, ctx) =>
+      this.#routing.within({ upstream: tool.upstream, ctx }, (call) =>
+        this.#callTool(call, tool.original, args),
+      ),
+    );
+    this.#server = this.#createServer();
+  }
+
+  /** The endpoint's name: '' for the default one (`/mcp`). */
+  get name(): string {
+    return this.#settings.name;
+  }
+
+  /** The McpServer serving this endpoint: connect it to a transport, or `listen()` it. */
+  get server(): McpServer {
+    return this.#server;
+  }
+
+  /**
+   * Serves `upstreams` (sorted by name) from now on, and syncs: what a config reload calls when
+   * upstreams come and go. Sessions stay; clients are told what changed (`list_changed`).
+   */
+  reselect(upstreams: readonly Upstream[]): void {
+    this.#sortedUpstreams = upstreams;
+    this.#upstreams = new Map(upstreams.map((upstream) => [upstream.name, upstream]));
+    this.sync();
+  }
+
+  /** Whether this endpoint serves upstream `name`. */
+  serves(name: string): boolean {
+    return this.#upstreams.has(name);
+  }
+
+  /** This endpoint's mode, token counts and upstreams. */
+  status(): GatewayStatus {
+    const { budget } = this.#settings;
+    return {
+      mode: this.#catalogueMode() ? 'catalogue' : 'all',
+      tokens: { ...this.#cost, ...(budget === undefined ? {} : { budget }) },
+      upstreams: this.#sortedUpstreams.map((upstream) => upstream.status()),
+    };
+  }
+
+  /** Closes the server (the upstreams are the gateway's). */
+  async close(): Promise<void> {
+    await this.#server.close();
+  }
+
+  /** Maps what this endpoint serves back to its upstreams (what policies and audit read). */
+  readonly lookup: EndpointLookup;
+
+  #makeLookup(): EndpointLookup {
+    return {
+      name: this.#settings.name,
+      tool: (served) => {
+        const tool = this.#tools.get(served)?.served;
+        return tool === undefined ? undefined : { upstream: tool.upstream, name: tool.original };
+      },
+      prompt: (served) => {
+        const owner = this.#prompts.get(served)?.owner;
+        const name = this.#promptNames.get(served);
+        return owner === undefined || name === undefined ? undefined : { upstream: owner, name };
+      },
+      resource: (uri) => {
+        const owner = this.#resources.get(uri)?.owner;
+        if (owner !== undefined) return { upstream: owner, name: upstreamUri(owner, uri) };
+        for (const { owner: upstream, template } of this.#templateMatchers) {
+          if (template.match(uri) !== undefined) {
+            return { upstream, name: upstreamUri(upstream, uri) };
+          }
+        }
+        return undefined;
+      },
+      template: (uriTemplate) => {
+        const owner = this.#templates.get(uriTemplate)?.owner;
+        if (owner === undefined) return undefined;
+        return { upstream: owner, name: upstreamUri(owner, uriTemplate) };
+      },
+    };
+  }
+
+  /**
+   * Makes the McpServer, once the upstreams' first attempts are over: its instructions are the
+   * given ones, else those of the connected upstreams, each under its name.
+   */
+  #createServer(): McpServer {
+    const settings = this.#settings;
+    const instructions = settings.server?.instructions ?? joinInstructions(this.#sorted());
+    const server = new McpServer(settings.info ?? { name: 'mcpkit-gateway', version: '0.1.0' }, {
+      ...settings.server,
+      ...(instructions === undefined ? {} : { instructions }),
+      onRootsChanged: () => {
+        settings.server?.onRootsChanged?.();
+        for (const upstream of this.#upstreams.values()) upstream.rootsChanged();
+      },
+      validator: PASS_THROUGH,
+    });
+    server.use(hideAppOnlyTools);
+    const serves = (name: string) =>
+      this.#tools.has(name) ||
+      name === CODE_TOOL ||
+      (name === SEARCH_TOOLS && this.#search !== undefined);
+    server.use(this.#viewNames.takeOwnNames(serves));
+    for (const middleware of settings.middleware(this.lookup)) server.use(middleware);
+    server.resource(
+      {
+        uri: STATUS_URI,
+        name: 'gateway/status',
+        title: 'Gateway status',
+        description: 'Each upstream server: state, revision, latency, tools, last error.',
+        mimeType: 'application/json',
+      },
+      () => JSON.stringify(this.status(), null, 2),
+    );
+    return server;
+  }
+
+  // ---- what is served, kept in step with the upstreams ----
+
+  /** Brings what is served in step with the upstreams' lists (tells clients what changed). */
+  sync(): void {
+    this.#syncTools();
+    this.#syncResources();
+    this.#syncPrompts();
+    this.server.resourceUpdated(STATUS_URI);
+  }
+
+  #catalogueMode(): boolean {
+    const { budget } = this.#settings;
+    return budget !== undefined && this.#cost.all > budget;
+  }
+
+  #syncTools(): void {
+    const refs: { server: string; tool: string; source: Tool }[] = [];
+    for (const upstream of this.#sorted()) {
+      const curation = this.#curation[upstream.name];
+      for (const tool of upstream.tools) {
+        if (!isServed(curation, tool.name)) continue;
+        refs.push({
+          server: upstream.name,
+          tool: curation?.rename?.[tool.name] ?? tool.name,
+          source: tool,
+        });
+      }
+    }
+    const named = nameTools(refs).map((entry, index) => {
+      const { source, server } = refs[index] as (typeof refs)[number];
+      const description = this.#curation[server]?.describe?.[source.name] ?? source.description;
+      const definition = forwardedTool(withServedViews(server, source), entry.name, description);
+      return {
+        upstream: server,
+        original: source.name,
+        definition,
+        key: JSON.stringify(definition),
+      };
+    });
+    // App-only tools are served (views call them) but never searched, loaded or counted.
+    this.#catalogue = named.filter((tool) => isModelVisible(tool.definition));
+    const appOnly = named.filter((tool) => !isModelVisible(tool.definition));
+    const count = (tools: readonly ServedTool[]) =>
+      tools.reduce((sum, tool) => sum + this.#tokenizer.count(serializeTool(tool.definition)), 0);
+    const all = count(this.#catalogue);
+    this.#cost = { served: all, all };
+    let served = [...this.#catalogue, ...appOnly];
+    if (this.#code !== undefined) {
+      served = appOnly;
+      this.#code.sync(this.server, this.#catalogue);
+    } else if (this.#catalogueMode()) {
+      const found = this.#catalogue.filter((tool) => this.#found.has(tool.definition.name));
+      served = [...found, ...appOnly];
+      this.#search ??= this.#registerSearch();
+      this.#cost = {
+        served:
+          count(found) + this.#tokenizer.count(serializeTool(SEARCH_TOOLS_DEFINITION as Tool)),
+        all,
+      };
+    } else if (this.#search !== undefined) {
+      this.#search.remove();
+      this.#search = undefined;
+    }
+    reconcileTools(this.#tools, served, {
+      register: (tool) => this.#registerTool(tool),
+      skipped: ({ upstream, original }, error) => {
+        this.#event({ upstream, event: 'tool-skipped', tool: original, error: String(error) });
+      },
+    });
+    this.#viewNames.update([...this.#tools.values()].map((entry) => entry.served));
+  }
+
+  #registerTool(tool: ServedTool): RegisteredHandle<unknown> {
+    const { upstream, original } = tool;
+    const handler = (args: Record<string, unknown>, ctx: HandlerContext) =>
+      this.#routing.within({ upstream, ctx }, (call) => this.#callTool(call, original, args));
+    const definition = { ...tool.definition } as Record<string, unknown>;
+    return this.server.tool(definition as never, handler as never);
+  }
+
+  async #callTool(
+    call: Call,
+    tool: string,
+    args: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
+    const { upstream: name, ctx } = call;
+    const upstream = this.#upstream(name);
+    try {
+      const options = forwarded(call);
+      // Progress is asked of the upstream only when the downstream client asked for it.
+      if (ctx.meta?.[MetaKey.ProgressToken] !== undefined) options.onProgress = relay(ctx);
+      const result = await upstream.use((client) => client.callTool(tool, args, options));
+      return toolResult(result);
+    } catch (error) {
+      if (error instanceof JsonRpcError || ctx.signal.aborted) throw error;
+      if (!(error instanceof UpstreamUnavailable)) void upstream.check();
+      const reason = error instanceof Error ? error.message : String(error);
+      const text =
+        error instanceof UpstreamUnavailable
+          ? reason
+          : `the server "${name}" behind this gateway failed to answer: ${reason}`;
+      return { content: [{ type: 'text', text }], isError: true };
+    }
+  }
+
+  #registerSearch(): Handle {
+    const { description, inputSchema } = SEARCH_TOOLS_DEFINITION;
+    return this.server.tool({ name: SEARCH_TOOLS, description, inputSchema }, (args, ctx) =>
+      searchCatalogue(this.#searchable(ctx), args, (names) => {
+        for (const name of names) this.#found.add(name);
+        this.#syncTools();
+      }),
+    );
+  }
+
+  /** The catalogue as the caller of `ctx` may see it (a policy hides tools from searches too). */
+  #searchable(ctx: HandlerContext): readonly ServedTool[] {
+    const visible = this.#settings.visible?.(ctx);
+    if (visible === undefined) return this.#catalogue;
+    return this.#catalogue.filter((tool) =>
+      visible({ upstream: tool.upstream, name: tool.original }),
+    );
+  }
+
+  /** The upstreams, sorted by name (given so). */
+  #sorted(): readonly Upstream[] {
+    return this.#sortedUpstreams;
+  }
+
+  #upstream(name: string): Upstream {
+    const upstream = this.#upstreams.get(name);
+    if (upstream === undefined) throw new Error(`no upstream "${name}"`);
+    return upstream;
+  }
+
+  #event(event: Record<string, unknown>): void {
+    this.#settings.event(event);
+  }
+
+  #syncResources(): void {
+    const { resources, templates } = wantedResources(this.#sorted(), this.#curation, STATUS_URI);
+    this.#templateMatchers = [];
+    for (const [uriTemplate, { owner }] of templates) {
+      try {
+        this.#templateMatchers.push({
+          owner,
+          uriTemplate,
+          template: UriTemplate.parse(uriTemplate),
+        });
+      } catch {
+        // Not a template this server can serve: it is left out below as well.
+      }
+    }
+    reconcile(this.#resources, resources, (uri, { owner, source }) =>
+      this.server.resource({ ...(listedFields(source) as { name: string }), uri }, (read, ctx) =>
+        this.#readResource(owner, read, ctx),
+      ),
+    );
+    reconcile(this.#templates, templates, (uriTemplate, { owner, source }) =>
+      this.server.resourceTemplate(
+        {
+          ...(listedFields(source) as { name: string }),
+          uriTemplate,
+          ...this.#templateCompleters(owner, source.uriTemplate),
+        },
+        (read, _variables, ctx) => this.#readResource(owner, read, ctx),
+      ),
+    );
+    for (const { owner, source, listed } of resources.values()) {
+      if (listed) this.#subscribe(owner, source.uri);
+    }
+  }
+
+  /** Subscribes upstream to a resource, once per connection, when the upstream takes subscriptions. */
+  #subscribe(owner: string, uri: string): void {
+    const upstream = this.#upstream(owner);
+    const resources = upstream.capabilities.resources as { subscribe?: boolean } | undefined;
+    if (resources?.subscribe !== true) return;
+    let done = this.#subscribed.get(owner);
+    if (done === undefined || done.generation !== upstream.generation) {
+      // A new connection is a new session: its subscriptions are made again.
+      done = { generation: upstream.generation, uris: new Set() };
+      this.#subscribed.set(owner, done);
+    }
+    const { uris } = done;
+    if (uris.has(uri)) return;
+    uris.add(uri);
+    void upstream.use((client) => client.subscribe(uri)).catch(() => uris.delete(uri));
+  }
+
+  /** Reads `served` (a URI the gateway serves) from its upstream, `ui://` URIs mapped both ways. */
+  async #readResource(owner: string, served: string, ctx: HandlerContext) {
+    const upstream = this.#upstream(owner);
+    const uri = upstreamUri(owner, served);
+    const result = await this.#routing
+      .within({ upstream: owner, ctx }, (call) =>
+        upstream.use((client) => client.readResource(uri, forwarded(call))),
+      )
+      .catch(rethrow);
+    this.#subscribe(owner, uri);
+    return {
+      contents: servedContents(owner, result.contents),
+      ...(result._meta === undefined ? {} : { _meta: result._meta }),
+    };
+  }
+
+  #templateCompleters(
+    owner: string,
+    uriTemplate: string,
+  ): { complete?: Record<string, Completer> } {
+    if (this.#upstream(owner).capabilities.completions === undefined) return {};
+    const ref: CompleteRef = { type: 'ref/resource', uri: uriTemplate };
+    const complete: Record<string, Completer> = {};
+    for (const variable of templateVariables(uriTemplate)) {
+      const completer: Completer = (value, context) =>
+        this.#complete({ owner, ref, name: variable }, value, context);
+      complete[variable] = completer;
+    }
+    return { complete };
+  }
+
+  async #complete(
+    { owner, ref, name }: { owner: string; ref: CompleteRef; name: string },
+    value: string,
+    context: { arguments: Readonly<Record<string, string>> },
+  ): Promise<string[]> {
+    const result = await this.#upstream(owner)
+      .use((client) =>
+        client.complete(ref, { name, value }, { context: { arguments: { ...context.arguments } } }),
+      )
+      .catch(rethrow);
+    return result.completion.values;
+  }
+
+  #syncPrompts(): void {
+    const refs: { server: string; tool: string; source: Prompt }[] = [];
+    for (const upstream of this.#sorted()) {
+      for (const source of upstream.prompts) {
+        refs.push({ server: upstream.name, tool: source.name, source });
+      }
+    }
+    const wanted = new Map<string, { owner: string; source: Prompt }>();
+    this.#promptNames.clear();
+    nameTools(refs).forEach((entry, index) => {
+      const { source } = refs[index] as (typeof refs)[number];
+      wanted.set(entry.name, { owner: entry.server, source });
+      this.#promptNames.set(entry.name, source.name);
+    });
+    reconcile(this.#prompts, wanted, (name, { owner, source }) => {
+      const withCompletions = this.#upstream(owner).capabilities.completions !== undefined;
+      const ref: CompleteRef = { type: 'ref/prompt', name: source.name };
+      return this.server.prompt(
+        {
+          ...(listedFields(source) as { name: string }),
+          name,
+          arguments: (source.arguments ?? []).map((argument) => ({
+            ...argument,
+            ...(withCompletions
+              ? {
+                  complete: (
+                    value: string,
+                    context: { arguments: Readonly<Record<string, string>> },
+                  ) => this.#complete({ owner, ref, name: argument.name }, value, context),
+                }
+              : {}),
+          })),
+        },
+        async (args, ctx) => {
+          const upstream = this.#upstream(owner);
+          const result = await this.#routing
+            .within({ upstream: owner, ctx }, (call) =>
+              upstream.use((client) => client.getPrompt(source.name, { ...args }, forwarded(call))),
+            )
+            .catch(rethrow);
+          return {
+            messages: result.messages,
+            ...(result.description === undefined ? {} : { description: result.description }),
+            ...(result._meta === undefined ? {} : { _meta: result._meta }),
+          };
+        },
+      );
+    });
+  }
+}
