@@ -10,6 +10,8 @@
 //   span       tracer.startSpan (SERVER, the 7 attributes mcpkit/otel sets on the probe's
 //              2026-07-28 tools/call, a parent context) and span.end(), through the
 //              SimpleSpanProcessor to the dropping exporter;
+//   batched    the same span through a BatchSpanProcessor (its defaults: batches of 512, every 5 s)
+//              to the same exporter, the processor the NodeSDK puts in front of an OTLP exporter;
 //   extract    the W3C propagators' extract from the probe's `params._meta` (no traceparent);
 //   with       context.with(a context holding a span, an async function awaiting once): the
 //              AsyncLocalStorage run;
@@ -22,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { registerSdk } from './otel-probe.mjs';
 
-const PARTS = ['span', 'extract', 'with', 'histogram', 'together'];
+const PARTS = ['span', 'batched', 'extract', 'with', 'histogram', 'together'];
 const SELF = fileURLToPath(import.meta.url);
 const WARM = 5000;
 
@@ -61,12 +63,23 @@ function instructions(part, n) {
 /** Runs `part` WARM + n times, each iteration awaited. */
 async function run(part, n) {
   const api = await registerSdk();
-  const once = iteration(api, part);
+  const once = iteration(api, part, await batchedTracer());
   for (let i = 0; i < WARM + n; i++) await once();
 }
 
+/** A tracer whose spans go through a BatchSpanProcessor to an exporter that drops them. */
+async function batchedTracer() {
+  const { BasicTracerProvider, BatchSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
+  const exporter = {
+    export: (_spans, done) => done({ code: 0 }),
+    shutdown: () => Promise.resolve(),
+  };
+  const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] });
+  return provider.getTracer('mcpkit');
+}
+
 /** One iteration of `part`: a function returning a promise, as a request's middleware does. */
-function iteration(api, part) {
+function iteration(api, part, batched) {
   const tracer = api.trace.getTracer('mcpkit');
   const histogram = api.metrics.getMeter('mcpkit').createHistogram('mcp.server.operation.duration');
   const getter = {
@@ -101,6 +114,11 @@ function iteration(api, part) {
     case 'span':
       return () => {
         tracer.startSpan('tools/call echo', options, root).end();
+        return work();
+      };
+    case 'batched':
+      return () => {
+        batched.startSpan('tools/call echo', options, root).end();
         return work();
       };
     case 'extract':
