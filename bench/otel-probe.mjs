@@ -4,7 +4,8 @@
 //   sdk  the same with the SDK registered: a BasicTracerProvider whose SimpleSpanProcessor hands
 //        every span to an exporter that drops it, the W3C propagators, the AsyncLocalStorage
 //        context manager, and a MeterProvider whose reader never exports during the count.
-// Unset: nothing (the server as the other rows count it).
+// Unset: nothing (the server as the other rows count it). bench/otel-floor.mjs counts the same
+// SDK's own operations without mcpkit.
 import process from 'node:process';
 
 /** Instruments `server` as MCPKIT_PROBE_OTEL says, from the checkout whose dist/ runs. */
@@ -12,10 +13,16 @@ export async function probeOtel(server, dist) {
   const kind = process.env.MCPKIT_PROBE_OTEL;
   if (kind === undefined || kind === '') return;
   const { instrument } = await import(`${dist}/esm/src/ext/otel/index.js`);
-  if (kind === 'api') {
-    instrument(server);
-    return;
-  }
+  if (kind !== 'api') await registerSdk();
+  instrument(server);
+}
+
+/**
+ * Registers the SDK of the `sdk` set-up globally: spans to a dropping exporter, W3C propagators,
+ * the AsyncLocalStorage context manager, a MeterProvider that does not export during a count.
+ * Returns the API module.
+ */
+export async function registerSdk() {
   const api = await import('@opentelemetry/api');
   const { AsyncLocalStorageContextManager } = await import('@opentelemetry/context-async-hooks');
   const core = await import('@opentelemetry/core');
@@ -40,5 +47,5 @@ export async function probeOtel(server, dist) {
     exportIntervalMillis: 2_147_483_647,
   });
   api.metrics.setGlobalMeterProvider(new metrics.MeterProvider({ readers: [reader] }));
-  instrument(server);
+  return api;
 }

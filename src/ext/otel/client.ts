@@ -4,10 +4,10 @@
 // the context in its `_meta`; it records mcp.client.operation.duration.
 import type { ClientMiddleware, ClientMiddlewareContext } from '../../client/index.js';
 import { otelApi } from './api.js';
-import type { Attributes } from './conventions.js';
-import { Attr, describe } from './conventions.js';
+import { Attr } from './conventions.js';
 import type { TelemetryOptions } from './record.js';
 import { Recorder, injected, metaGetter } from './record.js';
+import { PIPE, Shapes } from './shapes.js';
 
 /**
  * A client middleware that traces every message a client sends and every request it answers,
@@ -18,47 +18,60 @@ export function clientTelemetry(options: TelemetryOptions = {}): ClientMiddlewar
   const api = otelApi;
   if (api === undefined) return undefined;
   const recorder = new Recorder(api, 'client', options);
+  const transports = new TransportShapes();
+  const { CLIENT, SERVER } = api.SpanKind;
   return (ctx, next) => {
     if (!recorder.enabled()) return next();
-    const { name, attributes } = describe(ctx.method, ctx.params, options);
+    const { params } = ctx;
+    const incoming = ctx.direction === 'incoming';
+    const shape = transports.of(ctx).of(ctx.method, params, revisionOf(ctx));
+    const start = shape.start(params, options, incoming ? SERVER : CLIENT);
+    const { attributes } = start.options;
     if (ctx.id !== undefined) attributes[Attr.requestId] = String(ctx.id);
-    addFacts(ctx, attributes);
-    const started = performance.now();
+    const session = (ctx.transport as { sessionId?: unknown }).sessionId;
+    if (shape.facts !== PIPE && typeof session === 'string') attributes[Attr.sessionId] = session;
     const ambient = api.context.active();
-    if (ctx.direction === 'incoming') {
-      const meta = ctx.params['_meta'];
+    if (incoming) {
+      const meta = params['_meta'];
       const parent =
         typeof meta === 'object' && meta !== null
           ? api.propagation.extract(ambient, meta as Record<string, unknown>, metaGetter)
           : ambient;
-      const operation = { name, kind: 'server' as const, method: ctx.method, attributes, started };
-      const span = recorder.start(operation, parent);
-      return recorder.run(span, { ...operation, active: api.trace.setSpan(parent, span) }, next);
+      const operation = recorder.start(shape, start, parent);
+      return recorder.run(operation, api.trace.setSpan(parent, operation.span), next);
     }
-    const operation = { name, kind: 'client' as const, method: ctx.method, attributes, started };
-    const span = recorder.start(operation, ambient);
-    const active = api.trace.setSpan(ambient, span);
+    const operation = recorder.start(shape, start, ambient);
+    const active = api.trace.setSpan(ambient, operation.span);
     ctx.params = injected(api, active, ctx.params);
-    return recorder.run(span, { ...operation, active }, next);
+    return recorder.run(operation, active, next);
   };
 }
 
-/** The transport, session and revision facts of a message. */
-function addFacts(ctx: ClientMiddlewareContext, attributes: Attributes): void {
-  const revision =
-    ctx.method === 'initialize' && typeof ctx.params['protocolVersion'] === 'string'
-      ? ctx.params['protocolVersion']
-      : ctx.revision;
-  attributes[Attr.protocolVersion] = revision;
-  const transport = ctx.transport as { url?: unknown; sessionId?: unknown };
-  if (!(transport.url instanceof URL)) {
-    attributes[Attr.networkTransport] = 'pipe';
-    return;
+/** The revision of a message: the one an `initialize` asks for, else the client's. */
+function revisionOf(ctx: ClientMiddlewareContext): string {
+  return ctx.method === 'initialize' && typeof ctx.params['protocolVersion'] === 'string'
+    ? ctx.params['protocolVersion']
+    : ctx.revision;
+}
+
+/** The shapes over the client's transport, its network facts made again only when its URL changes. */
+class TransportShapes {
+  readonly #pipe = new Shapes(PIPE);
+  #href: string | undefined;
+  #http: Shapes = this.#pipe;
+
+  of(ctx: ClientMiddlewareContext): Shapes {
+    const { url } = ctx.transport as { url?: unknown };
+    if (!(url instanceof URL)) return this.#pipe;
+    if (url.href !== this.#href) {
+      this.#href = url.href;
+      this.#http = new Shapes({
+        [Attr.networkTransport]: 'tcp',
+        [Attr.networkProtocol]: 'http',
+        [Attr.serverAddress]: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+        [Attr.serverPort]: Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
+      });
+    }
+    return this.#http;
   }
-  const url = transport.url;
-  attributes[Attr.networkTransport] = 'tcp';
-  attributes[Attr.networkProtocol] = 'http';
-  attributes[Attr.serverAddress] = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  attributes[Attr.serverPort] = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
-  if (typeof transport.sessionId === 'string') attributes[Attr.sessionId] = transport.sessionId;
 }

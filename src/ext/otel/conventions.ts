@@ -63,7 +63,8 @@ export interface RecordingOptions {
   readonly resourceUriInSpanName?: boolean;
 }
 
-const RESOURCE_METHODS = new Set([
+/** The methods whose `params.uri` is `mcp.resource.uri`. */
+export const RESOURCE_METHODS: ReadonlySet<string> = new Set([
   'resources/read',
   'resources/subscribe',
   'resources/unsubscribe',
@@ -72,51 +73,6 @@ const RESOURCE_METHODS = new Set([
 
 /** At most this many characters of a recorded argument or result. */
 const MAX_RECORDED = 8192;
-
-/**
- * The span name and the attributes the request's method and params give: `{method} {target}`,
- * the target a tool's or prompt's name (a resource's URI only when asked).
- */
-export function describe(
-  method: string,
-  params: Record<string, unknown>,
-  recording: RecordingOptions,
-): { name: string; attributes: Attributes } {
-  const attributes: Attributes = { [Attr.method]: method };
-  let target: string | undefined;
-  const name = params['name'];
-  if (method === 'tools/call' && typeof name === 'string') {
-    target = name;
-    attributes[Attr.toolName] = name;
-    attributes[Attr.operation] = 'execute_tool';
-    if (recording.toolArguments === true && params['arguments'] !== undefined) {
-      attributes[Attr.toolArguments] = json(params['arguments']);
-    }
-  } else if (method === 'prompts/get' && typeof name === 'string') {
-    target = name;
-    attributes[Attr.promptName] = name;
-  } else if (RESOURCE_METHODS.has(method) && typeof params['uri'] === 'string') {
-    attributes[Attr.resourceUri] = params['uri'];
-    if (recording.resourceUriInSpanName === true) target = params['uri'];
-  }
-  return { name: target === undefined ? method : `${method} ${target}`, attributes };
-}
-
-/** What an answered request's result adds: `error.type = tool_error` for an `isError` tools/call. */
-export function resultAttributes(
-  operation: { readonly method: string; readonly attributes: Attributes },
-  result: unknown,
-  recording: RecordingOptions,
-): boolean {
-  const { method, attributes } = operation;
-  if (method !== 'tools/call' || typeof result !== 'object' || result === null) return false;
-  if ((result as { isError?: unknown }).isError === true) {
-    attributes[Attr.errorType] = 'tool_error';
-    return true;
-  }
-  if (recording.toolResults === true) attributes[Attr.toolResult] = json(result);
-  return false;
-}
 
 /**
  * How a failed request is recorded: a JSON-RPC error by its code (`error.type` and
@@ -152,7 +108,8 @@ export function metricAttributes(attributes: Attributes): Attributes {
   return picked;
 }
 
-function json(value: unknown): string {
+/** `value` as JSON for an attribute: at most MAX_RECORDED characters, never a throw. */
+export function json(value: unknown): string {
   let text: string;
   try {
     // undefined for a function or a symbol, whatever the type says.

@@ -1,24 +1,21 @@
 // One operation's span and duration, on either side: started with the conventions' name and
-// attributes, ended with the outcome classified (conventions.ts), the duration recorded in the
-// side's histogram. The meter is looked up per operation, so an SDK registered after the
-// middleware was made is used from then on.
+// attributes (its shape, shapes.ts), ended with the outcome classified (conventions.ts), the
+// duration recorded in the side's histogram. The providers are looked up per operation (two
+// global reads), so an SDK registered after the middleware was made is used from then on; the
+// tracer and histogram are made again only when a provider changed.
 import type {
   Context,
   Histogram,
   Link,
   MeterProvider,
   Span,
+  Tracer,
   TracerProvider,
 } from '@opentelemetry/api';
 import type { Api } from './api.js';
 import type { Attributes, RecordingOptions } from './conventions.js';
-import {
-  DURATION_BUCKETS,
-  Metric,
-  errorAttributes,
-  metricAttributes,
-  resultAttributes,
-} from './conventions.js';
+import { Attr, DURATION_BUCKETS, Metric, errorAttributes, json } from './conventions.js';
+import type { Shape, SpanStart } from './shapes.js';
 
 /** Options of `serverTelemetry` and `clientTelemetry`. */
 export interface TelemetryOptions extends RecordingOptions {
@@ -30,12 +27,10 @@ export interface TelemetryOptions extends RecordingOptions {
 
 const SCOPE = 'mcpkit';
 
-/** One operation being recorded: its span's name and kind, attributes, start time. */
+/** One operation being recorded: its span, shape and start time. */
 export interface Operation {
-  readonly name: string;
-  readonly kind: 'client' | 'server';
-  readonly method: string;
-  readonly attributes: Attributes;
+  readonly span: Span;
+  readonly shape: Shape;
   readonly started: number;
 }
 
@@ -44,7 +39,10 @@ export class Recorder {
   readonly api: Api;
   readonly options: TelemetryOptions;
   readonly #metric: string;
+  #tracerProvider: TracerProvider | undefined;
   #meterProvider: MeterProvider | undefined;
+  #on = false;
+  #tracer: Tracer | undefined;
   #histogram: Histogram | undefined;
 
   constructor(api: Api, side: 'client' | 'server', options: TelemetryOptions) {
@@ -60,92 +58,113 @@ export class Recorder {
    */
   enabled(): boolean {
     const { options, api } = this;
-    if (options.tracerProvider !== undefined || options.meterProvider !== undefined) return true;
     // The global tracer provider is a proxy: its delegate is the API's no-op one until an SDK
-    // registers (the API exports no non-deprecated way to tell, hence the names).
-    const tracers = api.trace.getTracerProvider() as TracerProvider & {
-      getDelegate?: () => TracerProvider;
-    };
-    const delegate = tracers.getDelegate?.() ?? tracers;
-    if (delegate.constructor.name !== 'NoopTracerProvider') return true;
-    const meters = api.metrics.getMeterProvider();
-    return meters.constructor.name !== 'NoopMeterProvider';
+    // registers.
+    let tracers = options.tracerProvider;
+    if (tracers === undefined) {
+      const global = api.trace.getTracerProvider() as TracerProvider & {
+        getDelegate?: () => TracerProvider;
+      };
+      tracers = global.getDelegate?.() ?? global;
+    }
+    const meters = options.meterProvider ?? api.metrics.getMeterProvider();
+    if (tracers !== this.#tracerProvider || meters !== this.#meterProvider) {
+      this.#providers(tracers, meters);
+    }
+    return this.#on;
   }
 
-  /** Starts the span of `operation` under `parent`, with `links` if any. */
-  start(operation: Operation, parent: Context, links?: Link[]): Span {
-    const { api } = this;
-    const provider = this.options.tracerProvider ?? api.trace.getTracerProvider();
-    const kind = operation.kind === 'client' ? api.SpanKind.CLIENT : api.SpanKind.SERVER;
-    const { attributes } = operation;
-    const options = links === undefined ? { kind, attributes } : { kind, attributes, links };
-    return provider.getTracer(SCOPE).startSpan(operation.name, options, parent);
+  /** Takes the tracer and histogram of new providers (the API exports no way to tell a no-op one but by name). */
+  #providers(tracers: TracerProvider, meters: MeterProvider): void {
+    const { options } = this;
+    this.#tracerProvider = tracers;
+    this.#meterProvider = meters;
+    this.#on =
+      options.tracerProvider !== undefined ||
+      options.meterProvider !== undefined ||
+      tracers.constructor.name !== 'NoopTracerProvider' ||
+      meters.constructor.name !== 'NoopMeterProvider';
+    this.#tracer = tracers.getTracer(SCOPE);
+    this.#histogram = meters.getMeter(SCOPE).createHistogram(this.#metric, {
+      unit: 's',
+      description: 'The duration of an MCP request or notification, as the conventions define it.',
+      advice: { explicitBucketBoundaries: [...DURATION_BUCKETS] },
+    });
+  }
+
+  /** Starts the span `start` under `parent`, for a message of `shape`; after `enabled()` said true. */
+  start(shape: Shape, start: SpanStart, parent: Context): Operation {
+    const started = performance.now();
+    const span = (this.#tracer as Tracer).startSpan(start.name, start.options, parent);
+    return { span, shape, started };
   }
 
   /**
-   * Runs `next` with `active` (the span's context) and ends `span` when it is done: at once when
-   * it answered at once (the value is returned as it is), else when its promise settles.
+   * Runs `next` with `active` (the span's context) and ends the span when it is done: at once
+   * when it answered at once (the value is returned as it is), else when its promise settles.
    */
-  run<T>(span: Span, operation: Operation & { active: Context }, next: () => T): T {
+  run<T>(operation: Operation, active: Context, next: () => T): T {
     let value: T;
     try {
-      value = this.api.context.with(operation.active, next);
+      value = this.api.context.with(active, next);
     } catch (error) {
-      this.#fail(span, operation, error);
+      this.#fail(operation, error);
       throw error;
     }
     if (!(value instanceof Promise)) {
-      this.#succeed(span, operation, value);
+      this.#succeed(operation, value);
       return value;
     }
     return value.then(
       (result: unknown) => {
-        this.#succeed(span, operation, result);
+        this.#succeed(operation, result);
         return result;
       },
       (error: unknown) => {
-        this.#fail(span, operation, error);
+        this.#fail(operation, error);
         throw error;
       },
     ) as T;
   }
 
-  #succeed(span: Span, operation: Operation, result: unknown): void {
-    const { attributes } = operation;
-    const before = Object.keys(attributes).length;
-    const failed = resultAttributes(operation, result, this.options);
-    if (Object.keys(attributes).length > before) span.setAttributes(attributes);
-    if (failed) span.setStatus({ code: this.api.SpanStatusCode.ERROR });
-    this.#end(span, operation);
+  #succeed(operation: Operation, result: unknown): void {
+    const { span, shape } = operation;
+    let metric = shape.metric;
+    if (shape.tool && typeof result === 'object' && result !== null) {
+      if ((result as { isError?: unknown }).isError === true) {
+        span.setAttribute(Attr.errorType, 'tool_error');
+        span.setStatus({ code: this.api.SpanStatusCode.ERROR });
+        metric = shape.toolError();
+      } else if (this.options.toolResults === true) {
+        span.setAttribute(Attr.toolResult, json(result));
+      }
+    }
+    this.#end(operation, metric);
   }
 
-  #fail(span: Span, operation: Operation, error: unknown): void {
-    const message = errorAttributes(error, operation.attributes);
-    span.setAttributes(operation.attributes);
+  #fail(operation: Operation, error: unknown): void {
+    const { span, shape } = operation;
+    const outcome: Attributes = {};
+    const message = errorAttributes(error, outcome);
+    span.setAttributes(outcome);
     const status = { code: this.api.SpanStatusCode.ERROR };
     span.setStatus(message === undefined ? status : { ...status, message });
-    this.#end(span, operation);
+    this.#end(operation, { ...shape.metric, ...outcome });
   }
 
-  #end(span: Span, operation: Operation): void {
-    span.end();
+  #end(operation: Operation, metric: Attributes): void {
+    operation.span.end();
     const seconds = (performance.now() - operation.started) / 1000;
-    this.#histogramNow().record(seconds, metricAttributes(operation.attributes));
+    (this.#histogram as Histogram).record(seconds, metric);
   }
+}
 
-  #histogramNow(): Histogram {
-    const provider = this.options.meterProvider ?? this.api.metrics.getMeterProvider();
-    if (provider !== this.#meterProvider || this.#histogram === undefined) {
-      this.#meterProvider = provider;
-      this.#histogram = provider.getMeter(SCOPE).createHistogram(this.#metric, {
-        unit: 's',
-        description:
-          'The duration of an MCP request or notification, as the conventions define it.',
-        advice: { explicitBucketBoundaries: [...DURATION_BUCKETS] },
-      });
-    }
-    return this.#histogram;
-  }
+/** A link to the span of `context` when it has a valid one (an HTTP server span). */
+export function linkTo(api: Api, context: Context): Link[] | undefined {
+  const spanContext = api.trace.getSpanContext(context);
+  return spanContext === undefined || !api.trace.isSpanContextValid(spanContext)
+    ? undefined
+    : [{ context: spanContext }];
 }
 
 /** `params` with the context of `active` written into a copy of its `_meta`. */

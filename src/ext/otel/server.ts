@@ -1,7 +1,6 @@
 // The server side: a request middleware (server.use) that makes one SERVER span per request the
 // server serves, a child of the context the client put in `params._meta` (the ambient context
 // linked), and records mcp.server.operation.duration.
-import type { Link } from '@opentelemetry/api';
 import type {
   Middleware,
   MiddlewareContext,
@@ -10,9 +9,10 @@ import type {
 } from '../../server/index.js';
 import { otelApi } from './api.js';
 import type { Api } from './api.js';
-import { Attr, describe } from './conventions.js';
+import { Attr } from './conventions.js';
 import type { TelemetryOptions } from './record.js';
-import { Recorder, injected, metaGetter } from './record.js';
+import { Recorder, injected, linkTo, metaGetter } from './record.js';
+import { HTTP, NO_FACTS, PIPE, Shapes } from './shapes.js';
 
 /**
  * The middleware that traces a server by the MCP semantic conventions:
@@ -29,78 +29,55 @@ export function serverTelemetry(options: TelemetryOptions = {}): Middleware | un
 }
 
 function requestSpans(api: Api, recorder: Recorder): RequestMiddleware {
-  const options = recorder.options;
+  const { options } = recorder;
+  const overPipe = new Shapes(PIPE);
+  const overHttp = new Shapes(HTTP);
+  const kind = api.SpanKind.SERVER;
   return (ctx, next) => {
     if (!recorder.enabled()) return next();
-    const { name, attributes } = describe(ctx.method, ctx.params, options);
+    const { params } = ctx;
+    const headers = ctx.transport?.headers;
+    const shapes = headers === undefined ? overPipe : overHttp;
+    const shape = shapes.of(ctx.method, params, revisionOf(ctx));
+    const start = shape.start(params, options, kind);
+    const { attributes } = start.options;
     attributes[Attr.requestId] = String(ctx.id);
-    addFacts(ctx, attributes);
+    const session = headers?.['mcp-session-id'];
+    if (session !== undefined) attributes[Attr.sessionId] = session;
     const ambient = api.context.active();
-    const meta = ctx.params['_meta'];
+    const meta = params['_meta'];
     const parent =
       typeof meta === 'object' && meta !== null
         ? api.propagation.extract(ambient, meta as Record<string, unknown>, metaGetter)
         : ambient;
-    const links = ambientLink(api, parent, ambient);
-    const operation = {
-      name,
-      kind: 'server' as const,
-      method: ctx.method,
-      attributes,
-      started: performance.now(),
-    };
-    const span = recorder.start(operation, parent, links);
-    return recorder.run(span, { ...operation, active: api.trace.setSpan(parent, span) }, next);
+    // The ambient span (an HTTP server span) is linked when the client's context is the parent.
+    if (parent !== ambient) {
+      const links = linkTo(api, ambient);
+      if (links !== undefined) start.options.links = links;
+    }
+    const operation = recorder.start(shape, start, parent);
+    return recorder.run(operation, api.trace.setSpan(parent, operation.span), next);
   };
 }
 
 function outgoingSpans(api: Api, recorder: Recorder): OutgoingMiddleware {
+  const shapes = new Shapes(NO_FACTS);
+  const kind = api.SpanKind.CLIENT;
   return (message, next) => {
     if (!recorder.enabled()) return next();
-    const { name, attributes } = describe(message.method, message.params, recorder.options);
-    attributes[Attr.protocolVersion] = message.revision;
-    const started = performance.now();
-    const operation = {
-      name,
-      kind: 'client' as const,
-      method: message.method,
-      attributes,
-      started,
-    };
+    const shape = shapes.of(message.method, message.params, message.revision);
+    const start = shape.start(message.params, recorder.options, kind);
     const ambient = api.context.active();
-    const span = recorder.start(operation, ambient);
-    const active = api.trace.setSpan(ambient, span);
+    const operation = recorder.start(shape, start, ambient);
+    const active = api.trace.setSpan(ambient, operation.span);
     message.params = injected(api, active, message.params);
-    return recorder.run(span, { ...operation, active }, next);
+    return recorder.run(operation, active, next);
   };
 }
 
-/** The transport, session and revision facts of a request. */
-function addFacts(
-  ctx: MiddlewareContext,
-  attributes: Record<string, string | number | boolean>,
-): void {
+/** The revision of a request: the session's, or the one an `initialize` asks for. */
+function revisionOf(ctx: MiddlewareContext): string | undefined {
   const revision =
     ctx.revision ?? (ctx.method === 'initialize' ? ctx.params['protocolVersion'] : undefined);
-  if (typeof revision === 'string') attributes[Attr.protocolVersion] = revision;
-  const headers = ctx.transport?.headers;
-  if (headers === undefined) {
-    attributes[Attr.networkTransport] = 'pipe';
-    return;
-  }
-  attributes[Attr.networkTransport] = 'tcp';
-  attributes[Attr.networkProtocol] = 'http';
-  const session = headers['mcp-session-id'];
-  if (session !== undefined) attributes[Attr.sessionId] = session;
-}
-
-/** A link to the ambient span (an HTTP server span) when the client's context is the parent. */
-function ambientLink(api: Api, parent: unknown, ambient: unknown): Link[] | undefined {
-  if (parent === ambient) return undefined;
-  const context = api.trace.getSpanContext(
-    ambient as Parameters<Api['trace']['getSpanContext']>[0],
-  );
-  return context === undefined || !api.trace.isSpanContextValid(context)
-    ? undefined
-    : [{ context }];
+  return typeof revision === 'string' ? revision : undefined;
 }
