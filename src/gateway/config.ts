@@ -3,6 +3,8 @@
 import type { ServerConfig } from '../catalogue/index.js';
 import { MODEL_TOOL_NAME, parseServersConfig } from '../catalogue/index.js';
 import type { UpstreamLimits } from './upstream.js';
+import type { RateLimitRules } from './limits/rules.js';
+import { parseRateLimits } from './limits/rules.js';
 
 /** What the gateway serves of one upstream's tools. Every field is optional. */
 export interface Curation {
@@ -26,6 +28,8 @@ export interface GatewayConfig {
    * server's own `limits` (absent: the defaults of {@link UpstreamLimits}).
    */
   readonly limits?: Record<string, UpstreamLimits>;
+  /** The top-level `rateLimits` (src/gateway/limits/rules.ts); absent: none. */
+  readonly rateLimits?: RateLimitRules;
 }
 
 /**
@@ -48,7 +52,11 @@ export function parseGatewayConfig(json: unknown): GatewayConfig {
     if (entry['tools'] === undefined) continue;
     curation[name] = parseCuration(entry['tools'], bad);
   }
-  return { servers, curation, limits };
+  const rateLimits =
+    root['rateLimits'] === undefined
+      ? {}
+      : { rateLimits: parseRateLimits(root['rateLimits'], Object.keys(servers)) };
+  return { servers, curation, limits, ...rateLimits };
 }
 
 function parseLimits(value: unknown, bad: (what: string) => TypeError): UpstreamLimits {

@@ -3,7 +3,7 @@
 // transport), named as the host names tools (src/catalogue/), kept in step with the upstreams'
 // lists. Requests are forwarded with their progress, cancellation and errors; the upstreams' own
 // requests (elicitation, sampling, roots) and logs go to the downstream request that caused them.
-import type { Client, CompleteRef, Prompt, Tool } from '../client/index.js';
+import type { CompleteRef, Prompt, Tool } from '../client/index.js';
 import { JsonRpcError } from '../jsonrpc/errors.js';
 import type { Tokenizer } from '../catalogue/index.js';
 import {
@@ -17,13 +17,7 @@ import {
 import type { JsonSchemaValidator } from '../protocol/json-schema/index.js';
 import { MetaKey } from '../protocol/version.js';
 import { McpServer } from '../server/index.js';
-import type {
-  Completer,
-  HandlerContext,
-  McpServerOptions,
-  RegisteredHandle,
-  ServerInfo,
-} from '../server/index.js';
+import type { Completer, HandlerContext, RegisteredHandle } from '../server/index.js';
 import type { NodeFetch } from '../transports/http/client/node-fetch.js';
 import { createNodeFetch } from '../transports/http/client/node-fetch.js';
 import {
@@ -35,6 +29,7 @@ import {
   withServedViews,
 } from './apps.js';
 import type { GatewayConfig } from './config.js';
+import type { GatewayOptions, GatewayStatus } from './options.js';
 import { isServed } from './config.js';
 import { wantedResources } from './resources.js';
 import type { Call } from './routing.js';
@@ -51,48 +46,16 @@ import {
   templateVariables,
   toolResult,
 } from './served.js';
-import type { UpstreamFetch, UpstreamHooks, UpstreamStatus, UpstreamTiming } from './upstream.js';
+import type { UpstreamFetch, UpstreamHooks } from './upstream.js';
 import { Upstream, UpstreamUnavailable } from './upstream.js';
+import { Limiter, rateLimits } from './limits/index.js';
+import type { ReloadSummary } from './reload.js';
+import { applyReload } from './reload.js';
 
 /** The URI of the status resource (`gateway/status`). */
 export const STATUS_URI = 'gateway://status';
 
-/** Options of a {@link Gateway}. Every field is optional. */
-export interface GatewayOptions {
-  /**
-   * Most tokens the served tool definitions may cost (counted as `mcpkit budget` counts them).
-   * Above it the gateway serves `search_tools` and the tools searches found instead of all.
-   */
-  budget?: number;
-  /** The token counter for `budget`. Default: 4 characters a token (pass loadTokenizer()). */
-  tokenizer?: Tokenizer;
-  /** Reconnect backoff, health pings, request timeouts. */
-  timing?: UpstreamTiming;
-  /** Receives events: upstream connected, down, stderr lines, logs nobody waited for. */
-  onEvent?: (event: Record<string, unknown>) => void;
-  /** The gateway's identity. Default mcpkit-gateway. */
-  info?: ServerInfo;
-  /**
-   * The fetch of HTTP upstreams. Default: `createNodeFetch()` of mcpkit/transports/http/node,
-   * raw keep-alive sockets (a forwarded call costs a fraction of the global fetch's CPU time).
-   */
-  fetch?: UpstreamFetch;
-  /** Options of the McpServer (revisions, stateSecret, onError, …). */
-  server?: Omit<McpServerOptions, 'validator'>;
-  /**
-   * Called with each client the gateway makes for an upstream, before it connects (each
-   * reconnection makes a new one): where its middleware is added (`client.use`, mcpkit/otel).
-   */
-  onClient?: (client: Client) => void;
-}
-
-/** The status the `gateway/status` resource shows. */
-export interface GatewayStatus {
-  readonly mode: 'all' | 'catalogue';
-  /** What the served tool definitions cost, and of all of them (tokens). */
-  readonly tokens: { readonly served: number; readonly all: number; readonly budget?: number };
-  readonly upstreams: readonly UpstreamStatus[];
-}
+export type { GatewayOptions, GatewayStatus } from './options.js';
 
 /**
  * Upstream arguments are checked by the upstream (which knows its own dialect and formats), and
@@ -131,22 +94,47 @@ export class Gateway {
     if (options.budget !== undefined && !(options.budget > 0)) {
       throw new TypeError('budget must be a positive number of tokens');
     }
+    this.#config = config;
     this.#curation = config.curation;
+    this.#limiter = new Limiter(config.rateLimits ?? {}, options.limitStore);
     const own = options.fetch === undefined ? createNodeFetch() : undefined;
     this.#ownFetch = own;
-    const fetch: UpstreamFetch = options.fetch ?? (own as NodeFetch);
-    for (const [name, server] of Object.entries(config.servers)) {
-      const hooks = this.#hooks(name);
-      const limits = config.limits?.[name] ?? {};
-      const timing = options.timing ?? {};
-      this.#upstreams.set(
-        name,
-        new Upstream(name, { config: server, hooks, timing, limits, fetch }),
-      );
-    }
+    this.#fetch = options.fetch ?? (own as NodeFetch);
+    for (const name of Object.keys(config.servers)) this.#upstreams.set(name, this.#make(name));
   }
 
-  readonly #curation: GatewayConfig['curation'];
+  #config: GatewayConfig;
+  #curation: GatewayConfig['curation'];
+  readonly #limiter: Limiter;
+  readonly #fetch: UpstreamFetch;
+
+  #make(name: string): Upstream {
+    const [config, limits, hooks] = [
+      this.#config,
+      this.#config.limits?.[name] ?? {},
+      this.#hooks(name),
+    ];
+    const server = config.servers[name] as GatewayConfig['servers'][string];
+    const [timing, fetch] = [this.#options.timing ?? {}, this.#fetch];
+    return new Upstream(name, { config: server, hooks, timing, limits, fetch });
+  }
+
+  /** Serves `config` from now on, without dropping a downstream session (see applyReload). */
+  reload(config: GatewayConfig): Promise<ReloadSummary> {
+    if (this.#closed) return Promise.reject(new Error('the gateway is closed'));
+    const from = this.#config;
+    this.#config = config;
+    return applyReload(from, config, {
+      upstreams: this.#upstreams,
+      make: (name) => this.#make(name),
+      swap: (plan) => {
+        [this.#curation, this.#config] = [config.curation, config];
+        this.#limiter.configure(config.rateLimits ?? {});
+        for (const name of [...plan.removed, ...plan.changed]) this.#subscribed.delete(name);
+        if (this.#server !== undefined) this.#sync();
+      },
+    });
+  }
   /** The fetch this gateway made (and closes), when none was given. */
   readonly #ownFetch: NodeFetch | undefined;
 
@@ -172,6 +160,7 @@ export class Gateway {
     const serves = (name: string) =>
       this.#tools.has(name) || (name === SEARCH_TOOLS && this.#search !== undefined);
     server.use(this.#viewNames.takeOwnNames(serves));
+    server.use(rateLimits(this.#limiter, (name) => this.#tools.get(name)?.served.upstream));
     server.resource(
       {
         uri: STATUS_URI,
