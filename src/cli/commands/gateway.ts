@@ -2,8 +2,13 @@
 // mcpServers config; the gateway serves them over stdio (the default, for hosts that spawn
 // processes) or Streamable HTTP. In stdio mode stdout carries only protocol messages.
 import { readFileSync } from 'node:fs';
-import { Gateway, parseGatewayConfig } from '../../gateway/index.js';
-import type { GatewayConfig } from '../../gateway/index.js';
+import {
+  Gateway,
+  createRedisLimitStore,
+  parseGatewayConfig,
+  watchConfig,
+} from '../../gateway/index.js';
+import type { GatewayConfig, GatewayOptions, RedisEvalLike } from '../../gateway/index.js';
 import { loadTokenizerOrEstimate } from '../../catalogue/index.js';
 import { listen } from '../../transports/http/node.js';
 import { createStdioServerTransport } from '../../transports/stdio/index.js';
@@ -20,6 +25,8 @@ import {
 } from '../serving.js';
 import { authOptions, portFor } from '../serve-auth.js';
 import { OTEL_FLAG_HELP, startTelemetry } from '../otel.js';
+import type { SharedState } from '../serve-redis.js';
+import { sharedState } from '../serve-redis.js';
 
 /** The --help text. */
 export const help: string = `Usage: mcpkit gateway --config <file> [--stdio | --http [host:]port] [flags]
@@ -37,6 +44,15 @@ shows each upstream's state and latency.
 Each config entry may curate its tools:
   "tools": {"allow": ["get_*"], "deny": ["delete_*"], "rename": {"q": "search_docs"},
             "describe": {"q": "Searches the product documentation."}}
+
+The config may limit calls (token buckets; a refused call is a tool error saying when to
+retry), per principal, per tool and per upstream, with concurrency caps per upstream:
+  "rateLimits": {"principal": {"rate": 60, "per": "minute"},
+                 "tools": {"search_*": {"rate": 5, "per": "second"}},
+                 "upstreams": {"docs": {"rate": 600, "per": "minute", "maxConcurrent": 8}}}
+
+The config file is watched (and re-read on SIGHUP): upstreams added, removed or changed are
+applied without dropping a client's session; an invalid file is refused, the old config kept.
 
 By default the gateway speaks stdio (put it in a host's config in place of the servers);
 with --http it serves Streamable HTTP on 127.0.0.1 (Host header checked) and GET /healthz.
@@ -56,6 +72,13 @@ Flags:
   --auth-scopes <s1,s2>     scopes every request needs
   --auth-timeout <ms>       how long the authorization server may take to answer (default
                             5000); past it start-up fails, a request gets 503
+  --redis <url>             HTTP: share rate limits, sessions and streams with every gateway
+                            process given the same Redis (needs the package redis and
+                            --state-secret; env MCPKIT_REDIS_URL)
+  --redis-prefix <text>     the prefix of every Redis key (default mcpkit)
+  --redis-timeout <ms>      how long a Redis command may wait for its answer (default 2000)
+  --state-secret <secret>   with --redis: the secret every process seals state with (env
+                            MCPKIT_STATE_SECRET)
   --json                    log events (upstream connected, down, stderr) as JSON lines on stderr
 ${OTEL_FLAG_HELP}
   -q, --quiet               say nothing on stderr (but the URL, with --http)
@@ -86,6 +109,10 @@ const OPTIONS = {
   'auth-timeout': { type: 'string' },
   'public-url': { type: 'string' },
   otel: { type: 'boolean' },
+  redis: { type: 'string' },
+  'redis-prefix': { type: 'string' },
+  'redis-timeout': { type: 'string' },
+  'state-secret': { type: 'string', multiple: true },
 } as const;
 
 /** The default HTTP port. */
@@ -121,7 +148,11 @@ export function run(args: readonly string[], io: CommandContext['io']): Promise<
         'mcpkit-gateway',
         ctx.io.env,
       );
+      const shared = flag(ctx.parsed, 'check')
+        ? undefined
+        : await sharedState(ctx, http !== undefined);
       const gateway = await Gateway.start(config, {
+        ...limitStoreOf(shared),
         ...(budget === undefined ? {} : { budget, tokenizer: await loadTokenizerOrEstimate() }),
         ...(telemetry === undefined
           ? {}
@@ -132,6 +163,7 @@ export function run(args: readonly string[], io: CommandContext['io']): Promise<
             }),
         onEvent: log,
         server: {
+          ...shared?.server,
           onError: (error, where) => {
             log({
               event: 'error',
@@ -144,15 +176,36 @@ export function run(args: readonly string[], io: CommandContext['io']): Promise<
       telemetry?.instrument(gateway.server);
       try {
         if (flag(ctx.parsed, 'check')) return await check(ctx, gateway);
-        if (http === undefined) await serveStdio(gateway, log);
-        else await serveHttp(ctx, gateway, { address: parseAddress(http), log });
+        const watch = watchConfig(file, {
+          load: () => readConfig(file),
+          apply: (next) => gateway.reload(next),
+          onEvent: log,
+        });
+        try {
+          if (http === undefined) await serveStdio(gateway, log);
+          else await serveHttp(ctx, gateway, { address: parseAddress(http), log, shared });
+        } finally {
+          watch.close();
+        }
       } finally {
         await gateway.close();
+        await shared?.close();
         await telemetry?.shutdown();
       }
       return 0;
     },
   );
+}
+
+/** With --redis, the rate limits count in Redis (every process shares them). */
+function limitStoreOf(shared: SharedState | undefined): Pick<GatewayOptions, 'limitStore'> {
+  const redis = shared?.redis;
+  if (redis === undefined) return {};
+  // A node-redis client: it has eval (RedisConnection types only what the stores use).
+  const client = redis.client as unknown as RedisEvalLike;
+  return {
+    limitStore: createRedisLimitStore(client, { prefix: `${redis.prefix}:gateway-limits` }),
+  };
 }
 
 function readConfig(file: string): GatewayConfig {
@@ -249,7 +302,12 @@ async function serveHttp(
   {
     address,
     log,
-  }: { address: { host: string; port: number }; log: (event: Record<string, unknown>) => void },
+    shared,
+  }: {
+    address: { host: string; port: number };
+    log: (event: Record<string, unknown>) => void;
+    shared: SharedState | undefined;
+  },
 ): Promise<void> {
   const allowedHosts = texts(ctx.parsed, 'allowed-host');
   const port = await portFor(ctx, address);
@@ -261,6 +319,10 @@ async function serveHttp(
       port,
       ...(allowedHosts.length === 0 ? {} : { allowedHosts }),
       ...(auth === undefined ? {} : { auth }),
+      ...(shared?.http.sessionStore === undefined
+        ? {}
+        : { sessionStore: shared.http.sessionStore }),
+      ...(shared?.http.eventStore === undefined ? {} : { eventStore: shared.http.eventStore }),
       health: {
         check: () => {
           const status = gateway.status();

@@ -38,7 +38,7 @@ describe('parseRateLimits', () => {
       capacity: 10,
       rate: 60,
       periodMs: 60_000,
-      label: '60 a minute, bursts of 10',
+      label: '60 per minute, bursts of 10',
     });
     expect(rules.tools?.[0]?.pattern).toBe('search_*');
     expect(rules.upstreams?.['docs']?.capacity).toBe(100);
@@ -74,7 +74,7 @@ describe('Limiter', () => {
     expect(isRefusal(refused)).toBe(true);
     const refusal = refused as Refusal;
     expect(refusal.content[0]?.text).toBe(
-      'rate limit reached: your calls through this gateway are limited to 2 a second; retry in 500 ms',
+      'rate limit reached: your calls through this gateway are limited to 2 per second; retry in 500 ms',
     );
     expect(refusal._meta[RETRY_AFTER_META]).toBe(500);
     // Another principal has a bucket of its own.
@@ -94,7 +94,7 @@ describe('Limiter', () => {
     expect(await limiter.run(call('alice'), ok)).toBe('ran');
     const refused = (await limiter.run(call('alice'), ok)) as Refusal;
     expect(refused.content[0]?.text).toContain(
-      'your calls of the tool "search" are limited to 1 a hour',
+      'your calls of the tool "search" are limited to 1 per hour',
     );
     expect(refused._meta[RETRY_AFTER_META]).toBe(3_600_000);
     // The refused call took nothing from the principal's bucket: 9 other calls still go.
@@ -175,7 +175,7 @@ describe.skipIf(REDIS_URL === undefined)('createRedisLimitStore', () => {
     expect(await one.run(call('alice', 'other'), ok)).toBe('ran');
     const principal = (await two.run(call('alice', 'third'), ok)) as Refusal;
     expect(principal.content[0]?.text).toContain(
-      'your calls through this gateway are limited to 3 a hour',
+      'your calls through this gateway are limited to 3 per hour',
     );
     const keys = await redis.keys(`${prefix}:*`);
     expect(keys.length).toBe(2);

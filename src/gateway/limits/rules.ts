@@ -139,7 +139,7 @@ function parseBucket(
     capacity,
     rate,
     periodMs: PERIOD_MS[per as RatePeriod],
-    label: `${String(rate)} a ${per}${burst === undefined ? '' : `, bursts of ${String(burst)}`}`,
+    label: `${String(rate)} per ${per}${burst === undefined ? '' : `, bursts of ${String(burst)}`}`,
   };
   return { bucket, ...(maxConcurrent === undefined ? {} : { maxConcurrent }) };
 }
