@@ -5,6 +5,8 @@ import { MODEL_TOOL_NAME, parseServersConfig } from '../catalogue/index.js';
 import type { UpstreamLimits } from './upstream.js';
 import type { RateLimitRules } from './limits/rules.js';
 import { parseRateLimits } from './limits/rules.js';
+import type { CredentialSpec } from './credentials.js';
+import { parseCredentials } from './credentials.js';
 
 /** What the gateway serves of one upstream's tools. Every field is optional. */
 export interface Curation {
@@ -30,6 +32,8 @@ export interface GatewayConfig {
   readonly limits?: Record<string, UpstreamLimits>;
   /** The top-level `rateLimits` (src/gateway/limits/rules.ts); absent: none. */
   readonly rateLimits?: RateLimitRules;
+  /** What the gateway presents to each HTTP upstream with `credentials` (src/gateway/credentials.ts). */
+  readonly credentials?: Record<string, CredentialSpec>;
 }
 
 /**
@@ -44,11 +48,16 @@ export function parseGatewayConfig(json: unknown): GatewayConfig {
   const entries = (root['mcpServers'] ?? root['servers']) as Record<string, unknown>;
   const shared = parseLimits(root['limits'], (what) => new TypeError(`the config ${what}`));
   const curation: Record<string, Curation> = {};
+  let credentials: Record<string, CredentialSpec> | undefined;
   const limits: Record<string, UpstreamLimits> = {};
   for (const name of Object.keys(servers)) {
     const entry = entries[name] as Record<string, unknown>;
     const bad = (what: string) => new TypeError(`server "${name}" ${what}`);
     limits[name] = { ...shared, ...parseLimits(entry['limits'], bad) };
+    if (entry['credentials'] !== undefined) {
+      if (!('url' in (servers[name] as object))) throw bad('has "credentials" but no "url"');
+      (credentials ??= {})[name] = parseCredentials(entry['credentials'], bad);
+    }
     if (entry['tools'] === undefined) continue;
     curation[name] = parseCuration(entry['tools'], bad);
   }
@@ -56,7 +65,13 @@ export function parseGatewayConfig(json: unknown): GatewayConfig {
     root['rateLimits'] === undefined
       ? {}
       : { rateLimits: parseRateLimits(root['rateLimits'], Object.keys(servers)) };
-  return { servers, curation, limits, ...rateLimits };
+  return {
+    servers,
+    curation,
+    limits,
+    ...rateLimits,
+    ...(credentials === undefined ? {} : { credentials }),
+  };
 }
 
 function parseLimits(value: unknown, bad: (what: string) => TypeError): UpstreamLimits {

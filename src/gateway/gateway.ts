@@ -51,6 +51,8 @@ import { Upstream, UpstreamUnavailable } from './upstream.js';
 import { Limiter, rateLimits } from './limits/index.js';
 import type { ReloadSummary } from './reload.js';
 import { applyReload } from './reload.js';
+import type { UpstreamCredentials } from './credentials.js';
+import { Secrets, credentialsOf } from './credentials.js';
 
 /** The URI of the status resource (`gateway/status`). */
 export const STATUS_URI = 'gateway://status';
@@ -107,26 +109,27 @@ export class Gateway {
   #curation: GatewayConfig['curation'];
   readonly #limiter: Limiter;
   readonly #fetch: UpstreamFetch;
+  readonly #secrets = new Secrets();
+  /** What each upstream with `credentials` presents per call (token exchange). */
+  readonly #perCall = new WeakMap<Upstream, UpstreamCredentials>();
 
-  #make(name: string): Upstream {
-    const [config, limits, hooks] = [
-      this.#config,
-      this.#config.limits?.[name] ?? {},
-      this.#hooks(name),
-    ];
+  #make(name: string, config = this.#config): Upstream {
     const server = config.servers[name] as GatewayConfig['servers'][string];
-    const [timing, fetch] = [this.#options.timing ?? {}, this.#fetch];
-    return new Upstream(name, { config: server, hooks, timing, limits, fetch });
+    const entry = { name, server, spec: config.credentials?.[name] };
+    const credentials = credentialsOf(entry, this.#fetch, this.#secrets);
+    const [limits, timing] = [config.limits?.[name] ?? {}, this.#options.timing ?? {}];
+    const [hooks, fetch] = [this.#hooks(name), credentials?.fetch ?? this.#fetch];
+    const upstream = new Upstream(name, { config: server, hooks, timing, limits, fetch });
+    if (credentials !== undefined) this.#perCall.set(upstream, credentials);
+    return upstream;
   }
 
   /** Serves `config` from now on, without dropping a downstream session (see applyReload). */
   reload(config: GatewayConfig): Promise<ReloadSummary> {
     if (this.#closed) return Promise.reject(new Error('the gateway is closed'));
-    const from = this.#config;
-    this.#config = config;
-    return applyReload(from, config, {
+    return applyReload(this.#config, config, {
       upstreams: this.#upstreams,
-      make: (name) => this.#make(name),
+      make: (name) => this.#make(name, config),
       swap: (plan) => {
         [this.#curation, this.#config] = [config.curation, config];
         this.#limiter.configure(config.rateLimits ?? {});
@@ -199,7 +202,7 @@ export class Gateway {
     return {
       mode: this.#catalogueMode() ? 'catalogue' : 'all',
       tokens: { ...this.#cost, ...(budget === undefined ? {} : { budget }) },
-      upstreams: [...this.#upstreams.values()].map((upstream) => upstream.status()),
+      upstreams: this.#secrets.redact([...this.#upstreams.values()].map((u) => u.status())),
     };
   }
 
@@ -230,7 +233,7 @@ export class Gateway {
   }
 
   #event(event: Record<string, unknown>): void {
-    this.#options.onEvent?.(event);
+    this.#options.onEvent?.(this.#secrets.redact(event));
   }
 
   #upstream(name: string): Upstream {
@@ -322,8 +325,11 @@ export class Gateway {
   ): Promise<Record<string, unknown>> {
     const { upstream: name, ctx } = call;
     const upstream = this.#upstream(name);
+    const auth = (await this.#perCall.get(upstream)?.forCall(ctx)) ?? {};
+    if ('error' in auth) return { content: [{ type: 'text', text: auth.error }], isError: true };
     try {
       const options = forwarded(call);
+      if (auth.headers !== undefined) options.headers = auth.headers;
       // Progress is asked of the upstream only when the downstream client asked for it.
       if (ctx.meta?.[MetaKey.ProgressToken] !== undefined) options.onProgress = relay(ctx);
       const result = await upstream.use((client) => client.callTool(tool, args, options));

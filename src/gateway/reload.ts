@@ -30,7 +30,8 @@ export function planReload(from: GatewayConfig, to: GatewayConfig): ReloadSummar
     if (before === undefined) added.push(name);
     else if (
       !sameServer(before, server) ||
-      JSON.stringify(from.limits?.[name] ?? {}) !== JSON.stringify(to.limits?.[name] ?? {})
+      JSON.stringify(from.limits?.[name] ?? {}) !== JSON.stringify(to.limits?.[name] ?? {}) ||
+      JSON.stringify(from.credentials?.[name]) !== JSON.stringify(to.credentials?.[name])
     ) {
       changed.push(name);
     } else kept.push(name);
