@@ -4,7 +4,7 @@
 // way of telling the model what failed and what to do: wait), never a protocol error: the call
 // was well formed, the gateway declined to run it now.
 import { matchesGlob } from '../config.js';
-import type { RateLimitRules } from './rules.js';
+import type { Bucket, RateLimitRules } from './rules.js';
 import type { BucketTake, RateLimitStore } from './store.js';
 import { createMemoryLimitStore } from './store.js';
 
@@ -82,6 +82,9 @@ export class Limiter {
   readonly #store: RateLimitStore;
   #rules: RateLimitRules = {};
   readonly #places = new Map<string, Places>();
+  /** The `tools` rule of each served tool name (null: none), found once per configuration. */
+  readonly #toolRules = new Map<string, { readonly bucket: Bucket } | null>();
+  #active = false;
 
   constructor(rules: RateLimitRules, store: RateLimitStore = createMemoryLimitStore()) {
     this.#store = store;
@@ -91,11 +94,22 @@ export class Limiter {
   /** Uses `rules` from now on. */
   configure(rules: RateLimitRules): void {
     this.#rules = rules;
+    this.#toolRules.clear();
+    this.#active =
+      rules.principal !== undefined ||
+      (rules.tools?.length ?? 0) > 0 ||
+      Object.keys(rules.upstreams ?? {}).length > 0 ||
+      Object.keys(rules.maxConcurrent ?? {}).length > 0;
     for (const [name, max] of Object.entries(rules.maxConcurrent ?? {})) {
       const places = this.#places.get(name);
       if (places === undefined) this.#places.set(name, new Places(max));
       else places.max = max;
     }
+  }
+
+  /** Whether any limit is configured (else calls pass without a step). */
+  get active(): boolean {
+    return this.#active;
   }
 
   /**
@@ -148,8 +162,13 @@ export class Limiter {
     const { principal, tools, upstreams } = this.#rules;
     const takes: BucketTake[] = [];
     if (principal !== undefined) takes.push({ key: `p:${call.principal}`, bucket: principal });
-    const tool = tools?.find((rule) => matchesGlob(rule.pattern, call.tool));
-    if (tool !== undefined) {
+    let tool = this.#toolRules.get(call.tool);
+    if (tool === undefined) {
+      tool = tools?.find((rule) => matchesGlob(rule.pattern, call.tool)) ?? null;
+      // Served names are bounded by the catalogue; the cap is a backstop.
+      if (this.#toolRules.size < 10_000) this.#toolRules.set(call.tool, tool);
+    }
+    if (tool !== null) {
       takes.push({ key: `t:${call.tool}:${call.principal}`, bucket: tool.bucket });
     }
     const upstream = upstreams?.[call.upstream];

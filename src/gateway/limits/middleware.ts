@@ -16,6 +16,8 @@ export function rateLimits(
 ): Middleware {
   return {
     toolCall: (call, next) => {
+      // No limits configured: the call passes at once (the common case costs one branch).
+      if (!limiter.active) return next();
       const upstream = upstreamOf(call.name);
       if (upstream === undefined) return next();
       const limited = { principal: principalId(call.ctx), upstream, tool: call.name };
