@@ -13,7 +13,19 @@ const upstream = await startServer('mcpkit-http.mjs', { env: { PORT: '0' } });
 process.on('exit', () => upstream.child.kill('SIGKILL'));
 const config = join(mkdtempSync(join(tmpdir(), 'mcpkit-bench-gateway-')), 'servers.json');
 const url = `http://127.0.0.1:${String(upstream.port)}/mcp`;
-writeFileSync(config, JSON.stringify({ mcpServers: { upstream: { url } } }));
+// MCPKIT_BENCH_GATEWAY_LIMITS=1: every rate limit on (in memory), so high that none refuses: what
+// the limits cost a call (issue #40).
+const limits =
+  process.env['MCPKIT_BENCH_GATEWAY_LIMITS'] === '1'
+    ? {
+        rateLimits: {
+          principal: { rate: 1e9, per: 'second' },
+          tools: { '*': { rate: 1e9, per: 'second' } },
+          upstreams: { upstream: { rate: 1e9, per: 'second', maxConcurrent: 1024 } },
+        },
+      }
+    : {};
+writeFileSync(config, JSON.stringify({ mcpServers: { upstream: { url } }, ...limits }));
 
 const { main } = await import('../../dist/esm/src/cli/main.js');
 let said = '';

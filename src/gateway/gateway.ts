@@ -342,7 +342,7 @@ export class Gateway {
         error instanceof UpstreamUnavailable
           ? reason
           : `the server "${name}" behind this gateway failed to answer: ${reason}`;
-      return { content: [{ type: 'text', text }], isError: true };
+      return { content: [{ type: 'text', text: this.#secrets.redact(text) }], isError: true };
     }
   }
 
