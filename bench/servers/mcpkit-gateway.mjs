@@ -33,7 +33,19 @@ const team =
         ],
         ...(policy === 'audit' ? { audit: { to: join(dirname(config), 'audit.jsonl') } } : {}),
       };
-writeFileSync(config, JSON.stringify({ mcpServers: { upstream: { url } }, ...team }));
+// MCPKIT_BENCH_GATEWAY_LIMITS=1: every rate limit on (in memory), so high that none refuses: what
+// the limits cost a call (issue #40).
+const limits =
+  process.env['MCPKIT_BENCH_GATEWAY_LIMITS'] === '1'
+    ? {
+        rateLimits: {
+          principal: { rate: 1e9, per: 'second' },
+          tools: { '*': { rate: 1e9, per: 'second' } },
+          upstreams: { upstream: { rate: 1e9, per: 'second', maxConcurrent: 1024 } },
+        },
+      }
+    : {};
+writeFileSync(config, JSON.stringify({ mcpServers: { upstream: { url } }, ...team, ...limits }));
 
 const { main } = await import('../../dist/esm/src/cli/main.js');
 let said = '';

@@ -11,14 +11,20 @@ import { text, texts } from './args.js';
 import type { CommandContext } from './command.js';
 import { CliError, UsageError } from './errors.js';
 import { authOptions } from './serve-auth.js';
+import type { SharedState } from './serve-redis.js';
 
 /** The handler serving every endpoint of `gateway` (the default one also serves `/healthz`). */
 export async function endpointsHandler(
   ctx: CommandContext,
-  served: { gateway: Gateway; config: GatewayConfig },
+  served: { gateway: Gateway; config: GatewayConfig; shared: SharedState | undefined },
   address: { host: string; port: number },
 ): Promise<StreamableHttpHandler> {
-  const { gateway, config } = served;
+  const { gateway, config, shared } = served;
+  // With --redis, every process shares sessions and streams.
+  const stores = {
+    ...(shared?.http.sessionStore === undefined ? {} : { sessionStore: shared.http.sessionStore }),
+    ...(shared?.http.eventStore === undefined ? {} : { eventStore: shared.http.eventStore }),
+  };
   const allowedHosts = texts(ctx.parsed, 'allowed-host');
   const identity = identityMiddleware(ctx, config);
   const make = async (server: McpServer, path: string, health?: { check: () => unknown }) => {
@@ -30,6 +36,7 @@ export async function endpointsHandler(
       ...(auth === undefined ? {} : { auth }),
       ...(identity === undefined ? {} : { middleware: [identity] }),
       ...(health === undefined ? {} : { health }),
+      ...stores,
     });
   };
   const fallback = await make(gateway.server, '/mcp', {

@@ -23,6 +23,8 @@ export interface SharedState {
   readonly http: { sessionStore?: SessionStore; eventStore?: EventStore; health?: HealthOptions };
   /** For the token verifier (--auth-dpop): where DPoP proofs taken are remembered. */
   readonly auth: { dpopReplayStore?: DpopReplayStore };
+  /** The Redis connection and key prefix, for what else a command keeps there (gateway limits). */
+  readonly redis?: { readonly client: RedisConnection; readonly prefix: string };
   /** What Redis is reached at, for the start line (the password masked). */
   readonly describe: string | undefined;
   /** Closes the Redis connections (the task store's subscriber included). Idempotent. */
@@ -93,6 +95,7 @@ export async function sharedState(ctx: CommandContext, http: boolean): Promise<S
     },
     // A DPoP proof taken by one process is refused by every other.
     auth: { dpopReplayStore: redis.createRedisDpopReplayStore({ client, prefix: `${keys}:dpop` }) },
+    redis: { client, prefix: keys },
     describe: maskRedisUrl(url),
     close: () =>
       (closed ??= (async () => {

@@ -44,8 +44,6 @@ export interface RequestOptions extends CallOptions {
   id?: RequestId;
   /** Send without a timeout (long-lived `subscriptions/listen`). */
   noTimeout?: boolean;
-  /** Extra transport headers for every round (HTTP `Mcp-Param-*`). */
-  headers?: Readonly<Record<string, string>>;
   /** Resolve with a 2026-07-28 result an extension handles as it is, instead of handing it over. */
   raw?: boolean;
 }

@@ -157,5 +157,9 @@ function withParamHeaders(
   options: CallOptions,
   headers: Record<string, string> | undefined,
 ): RequestOptions {
-  return headers === undefined ? options : { ...options, headers };
+  if (headers === undefined) return options;
+  return {
+    ...options,
+    headers: options.headers === undefined ? headers : { ...options.headers, ...headers },
+  };
 }

@@ -197,6 +197,12 @@ export interface CallOptions {
    * (Streamable HTTP; stdio links none to a call). What a gateway uses to route them.
    */
   tag?: unknown;
+  /**
+   * Extra transport headers for this request (HTTP: on each of its POSTs, after the transport's
+   * own `headers`; other transports ignore them). What a gateway sends an upstream-audience
+   * token of the caller it forwards for in (its own token stays on its other requests).
+   */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** Options of a listing. */

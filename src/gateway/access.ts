@@ -3,6 +3,7 @@
 // (./audit.ts). Lists lose what the caller may not see; a call of a hidden tool, prompt or
 // resource gets the error of one the endpoint does not serve; a call whose arguments a policy
 // refuses gets an `isError` result saying so. Without policies and audit log: no middleware.
+import { RETRY_AFTER_META } from './limits/index.js';
 import { JsonRpcError } from '../jsonrpc/errors.js';
 import { invalidParams, resourceNotFound } from '../protocol/errors.js';
 import type { HandlerContext, MiddlewareContext, RequestMiddleware } from '../server/index.js';
@@ -214,8 +215,13 @@ function call(input: CallInput): unknown {
     throw error;
   }
   const done = (value: unknown) => {
-    const isError = (value as { isError?: unknown } | null)?.isError === true;
-    record({ decision: 'allow', outcome: isError ? 'tool-error' : 'ok' });
+    const result = value as { isError?: unknown; _meta?: Record<string, unknown> } | null;
+    const limited = result?._meta?.[RETRY_AFTER_META] !== undefined;
+    const isError = result?.isError === true;
+    record({
+      decision: 'allow',
+      outcome: limited ? 'rate-limited' : isError ? 'tool-error' : 'ok',
+    });
     return value;
   };
   if (!(result instanceof Promise)) return done(result);

@@ -31,8 +31,11 @@ export interface AuditRecord {
   readonly reason?: 'hidden' | 'arguments';
   /** The policy rules that applied to the caller (absent without policies). */
   readonly rules?: readonly string[];
-  /** `ok`; `tool-error` (an `isError` result); `error` (a JSON-RPC error, `code` set); `refused`. */
-  readonly outcome: 'ok' | 'tool-error' | 'error' | 'refused';
+  /**
+   * `ok`; `tool-error` (an `isError` result); `rate-limited` (refused by a rate limit, before the
+   * upstream); `error` (a JSON-RPC error, `code` set); `refused`.
+   */
+  readonly outcome: 'ok' | 'tool-error' | 'rate-limited' | 'error' | 'refused';
   readonly code?: number;
   readonly durationMs: number;
   /** `sha256:` and the hex digest of the arguments as canonical JSON (keys sorted). */

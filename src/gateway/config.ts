@@ -8,6 +8,10 @@ import type { Curation } from './curation.js';
 import type { TeamConfig } from './team-config.js';
 import { parseTeamConfig } from './team-config.js';
 import type { UpstreamLimits } from './upstream.js';
+import type { RateLimitRules } from './limits/rules.js';
+import { parseRateLimits } from './limits/rules.js';
+import type { CredentialSpec } from './credentials.js';
+import { parseCredentials } from './credentials.js';
 
 /**
  * A parsed gateway config: the servers, their curation and limits, and the team parts
@@ -22,6 +26,10 @@ export interface GatewayConfig extends TeamConfig {
    * server's own `limits` (absent: the defaults of {@link UpstreamLimits}).
    */
   readonly limits?: Record<string, UpstreamLimits>;
+  /** The top-level `rateLimits` (src/gateway/limits/rules.ts); absent: none. */
+  readonly rateLimits?: RateLimitRules;
+  /** What the gateway presents to each HTTP upstream with `credentials` (src/gateway/credentials.ts). */
+  readonly credentials?: Record<string, CredentialSpec>;
 }
 
 /**
@@ -36,19 +44,30 @@ export function parseGatewayConfig(json: unknown): GatewayConfig {
   const entries = (root['mcpServers'] ?? root['servers']) as Record<string, unknown>;
   const shared = parseLimits(root['limits'], (what) => new TypeError(`the config ${what}`));
   const curation: Record<string, Curation> = {};
+  let credentials: Record<string, CredentialSpec> | undefined;
   const limits: Record<string, UpstreamLimits> = {};
   for (const name of Object.keys(servers)) {
     const entry = entries[name] as Record<string, unknown>;
     const bad = (what: string) => new TypeError(`server "${name}" ${what}`);
     limits[name] = { ...shared, ...parseLimits(entry['limits'], bad) };
+    if (entry['credentials'] !== undefined) {
+      if (!('url' in (servers[name] as object))) throw bad('has "credentials" but no "url"');
+      (credentials ??= {})[name] = parseCredentials(entry['credentials'], bad);
+    }
     if (entry['tools'] === undefined) continue;
     curation[name] = parseCuration(entry['tools'], bad);
   }
+  const rateLimits =
+    root['rateLimits'] === undefined
+      ? {}
+      : { rateLimits: parseRateLimits(root['rateLimits'], Object.keys(servers)) };
   return {
     servers,
     curation,
     limits,
     ...parseTeamConfig(root, Object.keys(entries), parseCuration),
+    ...rateLimits,
+    ...(credentials === undefined ? {} : { credentials }),
   };
 }
 

@@ -1,6 +1,7 @@
 // What an endpoint of a gateway is made with and shows: its settings, its status, and the
 // lookups that map what it serves back to its upstreams (what policies decide on).
 import type { GatewayCodeModeOptions } from './code-mode.js';
+import type { Secrets, UpstreamCredentials } from './credentials.js';
 import type { Tokenizer } from '../catalogue/index.js';
 import type { HandlerContext, McpServerOptions, Middleware, ServerInfo } from '../server/index.js';
 import type { Curation } from './config.js';
@@ -64,4 +65,8 @@ export interface EndpointSettings {
     ((ctx: HandlerContext) => ((origin: Origin) => boolean) | undefined) | undefined;
   /** Serve one `run_code` tool over the upstreams' tools (./code-mode.ts); undefined: off. */
   readonly codeMode: boolean | GatewayCodeModeOptions | undefined;
+  /** What the gateway presents to an upstream per call (token exchange); undefined: nothing. */
+  readonly credentials: (upstream: Upstream) => UpstreamCredentials | undefined;
+  /** The gateway's secrets, taken out of the status and of tool errors. */
+  readonly secrets: Secrets;
 }

@@ -3,7 +3,6 @@
 // gateway's default endpoint (`/mcp`) selects every upstream; named ones (`/mcp/<name>`) the
 // upstreams their config lists. Upstreams are shared: one connection each, whatever the endpoints.
 import type { CompleteRef, Prompt, Tool } from '../client/index.js';
-import { JsonRpcError } from '../jsonrpc/errors.js';
 import type { Tokenizer } from '../catalogue/index.js';
 import {
   SEARCH_TOOLS,
@@ -14,7 +13,6 @@ import {
 } from '../catalogue/index.js';
 import type { JsonSchemaValidator } from '../protocol/json-schema/index.js';
 import { UriTemplate } from '../protocol/uri-template/index.js';
-import { MetaKey } from '../protocol/version.js';
 import { McpServer } from '../server/index.js';
 import type { Completer, HandlerContext, RegisteredHandle } from '../server/index.js';
 import {
@@ -27,9 +25,10 @@ import {
 import type { Curation } from './config.js';
 import { isServed } from './config.js';
 import { CODE_TOOL, codeModeOf } from './code-mode.js';
+import { forwardToolCall } from './forward.js';
 import { wantedResources } from './resources.js';
 import type { Call, Routing } from './routing.js';
-import { forwarded, relay } from './routing.js';
+import { forwarded } from './routing.js';
 import type { Handle, ServedTool } from './served.js';
 import {
   forwardedTool,
@@ -40,7 +39,6 @@ import {
   rethrow,
   searchCatalogue,
   templateVariables,
-  toolResult,
 } from './served.js';
 import type { Upstream } from './upstream.js';
 import type { EndpointLookup, EndpointSettings, GatewayStatus } from './endpoint-types.js';
@@ -48,7 +46,6 @@ import { STATUS_URI } from './endpoint-types.js';
 
 export { STATUS_URI } from './endpoint-types.js';
 export type { EndpointLookup, EndpointSettings, GatewayStatus, Origin } from './endpoint-types.js';
-import { UpstreamUnavailable } from './upstream.js';
 
 /**
  * Upstream arguments are checked by the upstream (which knows its own dialect and formats), and
@@ -66,7 +63,7 @@ export class Endpoint {
   #sortedUpstreams: readonly Upstream[];
   readonly #tokenizer: Tokenizer;
   readonly #routing: Routing;
-  readonly #curation: Readonly<Record<string, Curation>>;
+  #curation: Readonly<Record<string, Curation>>;
   readonly #server: McpServer;
   readonly #tools = new Map<string, { served: ServedTool; handle: Handle }>();
   /** The served app-visible tools by their upstreams' own names (what views call them). */
@@ -116,7 +113,14 @@ export class Endpoint {
    * Serves `upstreams` (sorted by name) from now on, and syncs: what a config reload calls when
    * upstreams come and go. Sessions stay; clients are told what changed (`list_changed`).
    */
-  reselect(upstreams: readonly Upstream[]): void {
+  reselect(
+    upstreams: readonly Upstream[],
+    change?: { curation: Readonly<Record<string, Curation>>; replaced: readonly string[] },
+  ): void {
+    if (change !== undefined) {
+      this.#curation = change.curation;
+      for (const name of change.replaced) this.#subscribed.delete(name);
+    }
     this.#sortedUpstreams = upstreams;
     this.#upstreams = new Map(upstreams.map((upstream) => [upstream.name, upstream]));
     this.sync();
@@ -133,7 +137,7 @@ export class Endpoint {
     return {
       mode: this.#catalogueMode() ? 'catalogue' : 'all',
       tokens: { ...this.#cost, ...(budget === undefined ? {} : { budget }) },
-      upstreams: this.#sortedUpstreams.map((upstream) => upstream.status()),
+      upstreams: this.#settings.secrets.redact(this.#sortedUpstreams.map((u) => u.status())),
     };
   }
 
@@ -291,29 +295,12 @@ export class Endpoint {
     return this.server.tool(definition as never, handler as never);
   }
 
-  async #callTool(
-    call: Call,
-    tool: string,
-    args: Record<string, unknown>,
-  ): Promise<Record<string, unknown>> {
-    const { upstream: name, ctx } = call;
-    const upstream = this.#upstream(name);
-    try {
-      const options = forwarded(call);
-      // Progress is asked of the upstream only when the downstream client asked for it.
-      if (ctx.meta?.[MetaKey.ProgressToken] !== undefined) options.onProgress = relay(ctx);
-      const result = await upstream.use((client) => client.callTool(tool, args, options));
-      return toolResult(result);
-    } catch (error) {
-      if (error instanceof JsonRpcError || ctx.signal.aborted) throw error;
-      if (!(error instanceof UpstreamUnavailable)) void upstream.check();
-      const reason = error instanceof Error ? error.message : String(error);
-      const text =
-        error instanceof UpstreamUnavailable
-          ? reason
-          : `the server "${name}" behind this gateway failed to answer: ${reason}`;
-      return { content: [{ type: 'text', text }], isError: true };
-    }
+  #callTool(call: Call, tool: string, args: Record<string, unknown>) {
+    return forwardToolCall(
+      call,
+      { upstream: this.#upstream(call.upstream), tool, args },
+      this.#settings,
+    );
   }
 
   #registerSearch(): Handle {

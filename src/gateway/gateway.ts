@@ -24,6 +24,12 @@ import type { EndpointConfig } from './team-config.js';
 import { mergeCuration } from './team-config.js';
 import type { UpstreamFetch, UpstreamHooks, UpstreamTiming } from './upstream.js';
 import { Upstream } from './upstream.js';
+import type { RateLimitStore } from './limits/index.js';
+import { Limiter, rateLimits } from './limits/index.js';
+import type { ReloadSummary } from './reload.js';
+import { applyReload } from './reload.js';
+import type { UpstreamCredentials } from './credentials.js';
+import { Secrets, credentialsOf } from './credentials.js';
 
 export { STATUS_URI } from './endpoint.js';
 export type { GatewayStatus } from './endpoint.js';
@@ -72,6 +78,8 @@ export interface GatewayOptions {
    * code's calls would not pass the policy's checks.
    */
   codeMode?: boolean | GatewayCodeModeOptions;
+  /** Where rate limits count (default: memory; createRedisLimitStore() for several processes). */
+  limitStore?: RateLimitStore;
 }
 
 /**
@@ -80,7 +88,12 @@ export interface GatewayOptions {
  * a transport, or `listen()` it. Create it with {@link Gateway.start}.
  */
 export class Gateway {
-  readonly #config: GatewayConfig;
+  #config: GatewayConfig;
+  readonly #limiter: Limiter;
+  readonly #fetch: UpstreamFetch;
+  readonly #secrets = new Secrets();
+  /** What each upstream with `credentials` presents per call (token exchange). */
+  readonly #perCall = new WeakMap<Upstream, UpstreamCredentials>();
   readonly #upstreams = new Map<string, Upstream>();
   readonly #options: GatewayOptions;
   readonly #tokenizer: Tokenizer;
@@ -101,18 +114,51 @@ export class Gateway {
     if (options.codeMode && config.policies !== undefined) {
       throw new TypeError('codeMode cannot be combined with policies (docs/gateway.md#code-mode)');
     }
+    this.#limiter = new Limiter(config.rateLimits ?? {}, options.limitStore);
     const own = options.fetch === undefined ? createNodeFetch() : undefined;
     this.#ownFetch = own;
-    const fetch: UpstreamFetch = options.fetch ?? (own as NodeFetch);
-    for (const [name, server] of Object.entries(config.servers)) {
-      const hooks = this.#hooks(name);
-      const limits = config.limits?.[name] ?? {};
-      const timing = options.timing ?? {};
-      this.#upstreams.set(
-        name,
-        new Upstream(name, { config: server, hooks, timing, limits, fetch }),
+    this.#fetch = options.fetch ?? (own as NodeFetch);
+    for (const name of Object.keys(config.servers)) this.#upstreams.set(name, this.#make(name));
+  }
+
+  /** The upstream of `name` as `config` has it, with its credentials (not yet started). */
+  #make(name: string, config = this.#config): Upstream {
+    const server = config.servers[name] as GatewayConfig['servers'][string];
+    const entry = { name, server, spec: config.credentials?.[name] };
+    const credentials = credentialsOf(entry, this.#fetch, this.#secrets);
+    const [limits, timing] = [config.limits?.[name] ?? {}, this.#options.timing ?? {}];
+    const [hooks, fetch] = [this.#hooks(name), credentials?.fetch ?? this.#fetch];
+    const upstream = new Upstream(name, { config: server, hooks, timing, limits, fetch });
+    if (credentials !== undefined) this.#perCall.set(upstream, credentials);
+    return upstream;
+  }
+
+  /**
+   * Serves `config` from now on, without dropping a downstream session (see applyReload):
+   * upstreams, curation and rate limits change; endpoints, policies, identity and the audit log
+   * need a restart (a config that changes them is refused, the old one serving on).
+   */
+  reload(config: GatewayConfig): Promise<ReloadSummary> {
+    if (this.#closed) return Promise.reject(new Error('the gateway is closed'));
+    const fixed = (c: GatewayConfig) =>
+      JSON.stringify([c.endpoints, c.policies, c.identity, c.audit]);
+    if (fixed(config) !== fixed(this.#config)) {
+      return Promise.reject(
+        new Error('endpoints, policies, identity and audit change only with a restart'),
       );
     }
+    return applyReload(this.#config, config, {
+      upstreams: this.#upstreams,
+      make: (name) => this.#make(name, config),
+      swap: (plan) => {
+        this.#config = config;
+        this.#limiter.configure(config.rateLimits ?? {});
+        const replaced = [...plan.removed, ...plan.changed];
+        for (const { name, servers, curation } of this.#wanted()) {
+          this.#endpoints.get(name)?.reselect(this.#selected(servers), { curation, replaced });
+        }
+      },
+    });
   }
 
   /** The default endpoint's McpServer (every upstream): connect it to a transport, or `listen()` it. */
@@ -160,22 +206,9 @@ export class Gateway {
 
   /** Makes the endpoints once the upstreams' first attempts are over (their instructions known). */
   #createEndpoints(): void {
-    const sorted = [...this.#upstreams.values()].sort((a, b) =>
-      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-    );
     const config = this.#config;
-    const wanted = [
-      { name: '', servers: undefined, curation: config.curation, budget: this.#options.budget },
-      ...Object.entries(config.endpoints ?? {}).map(([name, endpoint]) => ({
-        name,
-        servers: endpoint.servers,
-        curation: endpointCuration(config.curation, endpoint),
-        budget: endpoint.budget ?? this.#options.budget,
-      })),
-    ];
-    for (const { name, servers, curation, budget } of wanted) {
-      const upstreams =
-        servers === undefined ? sorted : sorted.filter((u) => servers.includes(u.name));
+    for (const { name, servers, curation, budget } of this.#wanted()) {
+      const upstreams = this.#selected(servers);
       const access = accessMiddleware({
         endpoint: name,
         policy: config.policies,
@@ -191,17 +224,50 @@ export class Gateway {
         routing: this.#routing,
         info: this.#options.info,
         server: this.#options.server,
-        event: (event) => this.#options.onEvent?.(event),
+        event: (event) => {
+          this.#event(event);
+        },
         middleware: (lookup: EndpointLookup) => [
           ...access.middleware(lookup),
+          // After the policy: a call it refuses never spends a token.
+          rateLimits(this.#limiter, (served) => lookup.tool(served)?.upstream),
           ...(this.#options.middleware?.(lookup) ?? []),
         ],
         visible: access.visible,
         codeMode: this.#options.codeMode,
+        credentials: (upstream) => this.#perCall.get(upstream),
+        secrets: this.#secrets,
       });
       this.#endpoints.set(name, endpoint);
       endpoint.sync();
     }
+  }
+
+  /** Each endpoint as the config has it: its name, upstream selection, curation and budget. */
+  #wanted() {
+    const config = this.#config;
+    return [
+      { name: '', servers: undefined, curation: config.curation, budget: this.#options.budget },
+      ...Object.entries(config.endpoints ?? {}).map(([name, endpoint]) => ({
+        name,
+        servers: endpoint.servers,
+        curation: endpointCuration(config.curation, endpoint),
+        budget: endpoint.budget ?? this.#options.budget,
+      })),
+    ];
+  }
+
+  /** The upstreams named by `servers` (all when undefined), sorted by name. */
+  #selected(servers: readonly string[] | undefined): Upstream[] {
+    const sorted = [...this.#upstreams.values()].sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    );
+    return servers === undefined ? sorted : sorted.filter((u) => servers.includes(u.name));
+  }
+
+  /** Hands `event` to onEvent, every secret of the gateway's credentials taken out. */
+  #event(event: Record<string, unknown>): void {
+    this.#options.onEvent?.(this.#secrets.redact(event));
   }
 
   /** The endpoints serving upstream `name`. */
@@ -212,7 +278,7 @@ export class Gateway {
   #hooks(name: string): UpstreamHooks {
     return {
       ...this.#routing.answers(name, (event) => {
-        this.#options.onEvent?.(event);
+        this.#event(event);
       }),
       resourceUpdated: (uri) => {
         for (const endpoint of this.#serving(name)) {
@@ -224,7 +290,7 @@ export class Gateway {
         for (const endpoint of this.#serving(name)) endpoint.sync();
       },
       event: (event) => {
-        this.#options.onEvent?.(event);
+        this.#event(event);
       },
       client: (client) => this.#options.onClient?.(client),
     };

@@ -26,3 +26,20 @@ export type {
   UpstreamStatus,
   UpstreamTiming,
 } from './upstream.js';
+export type { ConfigWatch, ReloadSummary, WatchConfigOptions } from './reload.js';
+export { planReload, watchConfig } from './reload.js';
+export type {
+  Bucket,
+  LimitedCall,
+  RateLimitRules,
+  RateLimitStore,
+  RedisEvalLike,
+  RedisLimitStoreOptions,
+} from './limits/index.js';
+export {
+  Limiter,
+  RETRY_AFTER_META,
+  createMemoryLimitStore,
+  createRedisLimitStore,
+  parseRateLimits,
+} from './limits/index.js';

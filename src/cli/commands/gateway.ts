@@ -2,8 +2,19 @@
 // mcpServers config; the gateway serves them over stdio (the default, for hosts that spawn
 // processes) or Streamable HTTP. In stdio mode stdout carries only protocol messages.
 import { readFileSync } from 'node:fs';
-import { Gateway, openAuditLog, parseGatewayConfig } from '../../gateway/index.js';
-import type { AuditLog, GatewayConfig } from '../../gateway/index.js';
+import {
+  Gateway,
+  createRedisLimitStore,
+  openAuditLog,
+  parseGatewayConfig,
+  watchConfig,
+} from '../../gateway/index.js';
+import type {
+  AuditLog,
+  GatewayConfig,
+  GatewayOptions,
+  RedisEvalLike,
+} from '../../gateway/index.js';
 import { loadTokenizerOrEstimate } from '../../catalogue/index.js';
 import { listen } from '../../transports/http/node.js';
 import { createStdioServerTransport } from '../../transports/stdio/index.js';
@@ -27,6 +38,8 @@ import {
   startTelemetry,
   tracedClients,
 } from '../otel.js';
+import type { SharedState } from '../serve-redis.js';
+import { sharedState } from '../serve-redis.js';
 
 /** The --help text. */
 export const help: string = `Usage: mcpkit gateway --config <file> [--stdio | --http [host:]port] [flags]
@@ -44,6 +57,15 @@ shows each upstream's state and latency.
 Each config entry may curate its tools:
   "tools": {"allow": ["get_*"], "deny": ["delete_*"], "rename": {"q": "search_docs"},
             "describe": {"q": "Searches the product documentation."}}
+
+The config may limit calls (token buckets; a refused call is a tool error saying when to
+retry), per principal, per tool and per upstream, with concurrency caps per upstream:
+  "rateLimits": {"principal": {"rate": 60, "per": "minute"},
+                 "tools": {"search_*": {"rate": 5, "per": "second"}},
+                 "upstreams": {"docs": {"rate": 600, "per": "minute", "maxConcurrent": 8}}}
+
+The config file is watched (and re-read on SIGHUP): upstreams added, removed or changed are
+applied without dropping a client's session; an invalid file is refused, the old config kept.
 
 By default the gateway speaks stdio (put it in a host's config in place of the servers);
 with --http it serves Streamable HTTP on 127.0.0.1 (Host header checked) and GET /healthz.
@@ -74,6 +96,13 @@ Flags:
                             5000); past it start-up fails, a request gets 503
   --audit <file|->          append one JSON line per call to this file (- for stdout, only with
                             --http); default: the config's "audit.to", else none
+  --redis <url>             HTTP: share rate limits, sessions and streams with every gateway
+                            process given the same Redis (needs the package redis and
+                            --state-secret; env MCPKIT_REDIS_URL)
+  --redis-prefix <text>     the prefix of every Redis key (default mcpkit)
+  --redis-timeout <ms>      how long a Redis command may wait for its answer (default 2000)
+  --state-secret <secret>   with --redis: the secret every process seals state with (env
+                            MCPKIT_STATE_SECRET)
   --json                    log events (upstream connected, down, stderr) as JSON lines on stderr
 ${OTEL_FLAG_HELP}
 ${METRICS_FLAG_HELP}
@@ -108,6 +137,10 @@ const OPTIONS = {
   otel: { type: 'boolean' },
   metrics: { type: 'string' },
   audit: { type: 'string' },
+  redis: { type: 'string' },
+  'redis-prefix': { type: 'string' },
+  'redis-timeout': { type: 'string' },
+  'state-secret': { type: 'string', multiple: true },
 } as const;
 
 /** The default HTTP port. */
@@ -130,14 +163,7 @@ export function run(args: readonly string[], io: CommandContext['io']): Promise<
       }
       const budgetText = text(ctx.parsed, 'budget');
       const budget = budgetText === undefined ? undefined : positiveInteger(budgetText, '--budget');
-      const json = ctx.common.json;
-      const log = (event: Record<string, unknown>) => {
-        if (json)
-          ctx.io.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), ...event })}\n`);
-        else if (!ctx.common.quiet && !routine(event)) {
-          ctx.io.stderr.write(`${ctx.style.dim(describe(event))}\n`);
-        }
-      };
+      const log = eventLog(ctx);
       const metrics = text(ctx.parsed, 'metrics');
       const audit = openAudit(ctx, config, http === undefined);
       const telemetry = await startTelemetry(
@@ -149,13 +175,18 @@ export function run(args: readonly string[], io: CommandContext['io']): Promise<
         ctx.io.env,
       );
       const traced = telemetry === undefined ? undefined : tracedClients(telemetry, 'node');
+      const shared = flag(ctx.parsed, 'check')
+        ? undefined
+        : await sharedState(ctx, http !== undefined);
       const gateway = await Gateway.start(config, {
+        ...limitStoreOf(shared),
         ...(budget === undefined ? {} : { budget, tokenizer: await loadTokenizerOrEstimate() }),
         ...traced?.options,
         codeMode: flag(ctx.parsed, 'code-mode'),
         onEvent: log,
         ...(audit === undefined ? {} : { audit: audit.sink }),
         server: {
+          ...shared?.server,
           onError: (error, where) => {
             log({
               event: 'error',
@@ -171,17 +202,53 @@ export function run(args: readonly string[], io: CommandContext['io']): Promise<
       if (telemetry?.metricsUrl !== undefined) log({ event: 'metrics', url: telemetry.metricsUrl });
       try {
         if (flag(ctx.parsed, 'check')) return await check(ctx, gateway);
-        if (http === undefined) await serveStdio(gateway, log);
-        else await serveHttp(ctx, { gateway, config }, { address: parseAddress(http), log });
+        await serveWatched(ctx, { file, gateway, config, shared }, { http, log });
       } finally {
         await gateway.close();
         traced?.close();
         await audit?.close();
+        await shared?.close();
         await telemetry?.shutdown();
       }
       return 0;
     },
   );
+}
+
+/** Events on stderr: JSON lines with --json, else a line each but routine ones (none with -q). */
+function eventLog(ctx: CommandContext): (event: Record<string, unknown>) => void {
+  return (event) => {
+    if (ctx.common.json)
+      ctx.io.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), ...event })}\n`);
+    else if (!ctx.common.quiet && !routine(event)) {
+      ctx.io.stderr.write(`${ctx.style.dim(describe(event))}\n`);
+    }
+  };
+}
+
+/** Serves until stopped (stdio, or HTTP at `http`), the config file watched for reloads. */
+async function serveWatched(
+  ctx: CommandContext,
+  served: {
+    file: string;
+    gateway: Gateway;
+    config: GatewayConfig;
+    shared: SharedState | undefined;
+  },
+  { http, log }: { http: string | undefined; log: (event: Record<string, unknown>) => void },
+): Promise<void> {
+  const { file, gateway } = served;
+  const watch = watchConfig(file, {
+    load: () => readConfig(file),
+    apply: (next) => gateway.reload(next),
+    onEvent: log,
+  });
+  try {
+    if (http === undefined) await serveStdio(gateway, log);
+    else await serveHttp(ctx, served, { address: parseAddress(http), log });
+  } finally {
+    watch.close();
+  }
 }
 
 /** The audit log of --audit, else of the config's `audit.to`; undefined for none. */
@@ -206,6 +273,17 @@ function openAudit(
       );
     },
   });
+}
+
+/** With --redis, the rate limits count in Redis (every process shares them). */
+function limitStoreOf(shared: SharedState | undefined): Pick<GatewayOptions, 'limitStore'> {
+  const redis = shared?.redis;
+  if (redis === undefined) return {};
+  // A node-redis client: it has eval (RedisConnection types only what the stores use).
+  const client = redis.client as unknown as RedisEvalLike;
+  return {
+    limitStore: createRedisLimitStore(client, { prefix: `${redis.prefix}:gateway-limits` }),
+  };
 }
 
 function readConfig(file: string): GatewayConfig {
@@ -298,7 +376,7 @@ async function serveStdio(
 
 async function serveHttp(
   ctx: CommandContext,
-  served: { gateway: Gateway; config: GatewayConfig },
+  served: { gateway: Gateway; config: GatewayConfig; shared: SharedState | undefined },
   {
     address,
     log,
