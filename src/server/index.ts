@@ -7,6 +7,8 @@ export type { ChangeBus, ServerChange } from './core.js';
 export type {
   Middleware,
   MiddlewareContext,
+  NotificationContext,
+  NotificationMiddleware,
   RequestMiddleware,
   ToolCallContext,
   ToolCallMiddleware,

@@ -66,6 +66,40 @@ export type RequestMiddleware = (
   next: () => NextResult<unknown>,
 ) => unknown;
 
+/**
+ * What a notification middleware sees of one notification the client sent
+ * (`notifications/initialized`, `notifications/cancelled`, `notifications/roots/list_changed`,
+ * any other): the same facts as a request's, without an id or a signal. `params` may be replaced
+ * before `next()`: the server acts on the new value.
+ */
+export interface NotificationContext {
+  /** The method, as the client sent it (unknown ones included: the server ignores them). */
+  readonly method: string;
+  /** The notification's params (`{}` when it had none). */
+  params: Record<string, unknown>;
+  /** `modern` when its `_meta` names a revision (2026-07-28), else `legacy`. */
+  readonly era: ProtocolEra;
+  /** The revision its `_meta` names, else the legacy session's (undefined before `initialize`). */
+  readonly revision: ProtocolRevision | undefined;
+  /** What the client said about itself in `initialize`; undefined before it and for a modern one. */
+  readonly client: ClientDescription | undefined;
+  /** The principal the HTTP transport's `auth` gate verified; undefined without the gate. */
+  readonly auth: AuthInfo | undefined;
+  /** The legacy session (connection) it came over, as for a request; else undefined. */
+  readonly session: object | undefined;
+  /** What the transport knows about the message: HTTP headers, the auth it attached. */
+  readonly transport: MessageInfo | undefined;
+}
+
+/**
+ * Runs around the server's handling of one notification: `next()` runs the next middleware, then
+ * the server's own handling (synchronous: marking a session initialized, cancelling a request,
+ * telling `onRootsChanged`). Not calling it drops the notification. A notification has no answer:
+ * what it returns is ignored; what it throws (or a promise it returns rejects with) is reported
+ * through `onError`.
+ */
+export type NotificationMiddleware = (ctx: NotificationContext, next: () => void) => unknown;
+
 /** A tools/call result as a tool-call middleware sees and returns it. */
 export interface ToolCallResult {
   content: Spec.ContentBlock[];
@@ -135,6 +169,8 @@ export type Middleware =
       readonly toolCall?: ToolCallMiddleware;
       /** Around the messages the server sends while serving a request (outgoing.ts). */
       readonly outgoing?: OutgoingMiddleware;
+      /** Around the server's handling of each notification the client sends. */
+      readonly notification?: NotificationMiddleware;
     };
 
 /**
@@ -157,16 +193,18 @@ function compose<C, R>(list: readonly Link<C, R>[]): Chain<C, R> {
 }
 
 /**
- * The middleware one server runs, composed at registration: `request` and `toolCall` are
- * undefined while none of their kind is registered, which the request path tests first.
+ * The middleware one server runs, composed at registration: each chain is undefined while none
+ * of its kind is registered, which the path of its messages tests first.
  */
 export class MiddlewareStack {
   request: Chain<MiddlewareContext, unknown> | undefined;
   toolCall: Chain<ToolCallContext, ToolCallResult> | undefined;
   outgoing: OutgoingChain | undefined;
+  notification: Chain<NotificationContext, void> | undefined;
   readonly #request: RequestMiddleware[] = [];
   readonly #toolCall: ToolCallMiddleware[] = [];
   readonly #outgoing: OutgoingMiddleware[] = [];
+  readonly #notification: NotificationMiddleware[] = [];
 
   /** Adds `middleware` after those registered; throws TypeError for anything else. */
   add(middleware: Middleware): void {
@@ -175,8 +213,8 @@ export class MiddlewareStack {
     if (typeof given === 'function') {
       this.#request.push(given as RequestMiddleware);
     } else if (typeof given === 'object' && given !== null) {
-      const { request, toolCall, outgoing } = given as Record<string, unknown>;
-      const parts = [request, toolCall, outgoing];
+      const { request, toolCall, outgoing, notification } = given as Record<string, unknown>;
+      const parts = [request, toolCall, outgoing, notification];
       if (parts.every((part) => part === undefined)) throw badMiddleware();
       if (parts.some((part) => part !== undefined && typeof part !== 'function')) {
         throw badMiddleware();
@@ -184,18 +222,22 @@ export class MiddlewareStack {
       if (request !== undefined) this.#request.push(request as RequestMiddleware);
       if (toolCall !== undefined) this.#toolCall.push(toolCall as ToolCallMiddleware);
       if (outgoing !== undefined) this.#outgoing.push(outgoing as OutgoingMiddleware);
+      if (notification !== undefined) {
+        this.#notification.push(notification as NotificationMiddleware);
+      }
     } else {
       throw badMiddleware();
     }
     if (this.#request.length > 0) this.request = compose(this.#request);
     if (this.#toolCall.length > 0) this.toolCall = compose(this.#toolCall);
     if (this.#outgoing.length > 0) this.outgoing = composeOutgoing(this.#outgoing);
+    if (this.#notification.length > 0) this.notification = compose(this.#notification);
   }
 }
 
 function badMiddleware(): TypeError {
   return new TypeError(
-    'server.use takes a function (ctx, next) => …, or { request?: (ctx, next) => …, toolCall?: (call, next) => …, outgoing?: (message, next) => … }',
+    'server.use takes a function (ctx, next) => …, or { request?: (ctx, next) => …, toolCall?: (call, next) => …, outgoing?: (message, next) => …, notification?: (ctx, next) => … }',
   );
 }
 
@@ -239,5 +281,40 @@ export class RequestCall implements MiddlewareContext {
 
   get signal(): AbortSignal {
     return this.#signal.signal;
+  }
+}
+
+/** The NotificationContext of one notification. */
+export class NotificationCall implements NotificationContext {
+  readonly method: string;
+  params: Record<string, unknown>;
+  readonly era: ProtocolEra;
+  readonly revision: ProtocolRevision | undefined;
+  readonly client: ClientDescription | undefined;
+  readonly session: object | undefined;
+  readonly transport: MessageInfo | undefined;
+
+  constructor(
+    notification: { readonly method: string; readonly params?: unknown },
+    facts: {
+      readonly era: ProtocolEra;
+      readonly revision: ProtocolRevision | undefined;
+      readonly client: ClientDescription | undefined;
+      readonly session: object | undefined;
+    },
+    info: MessageInfo | undefined,
+  ) {
+    this.method = notification.method;
+    this.params = (notification.params ?? {}) as Record<string, unknown>;
+    this.era = facts.era;
+    this.revision = facts.revision;
+    this.client = facts.client;
+    this.session = facts.session;
+    this.transport = info;
+  }
+
+  get auth(): AuthInfo | undefined {
+    const auth = this.transport?.auth;
+    return isAuthInfo(auth) ? auth : undefined;
   }
 }

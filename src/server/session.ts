@@ -15,7 +15,7 @@ import type {
 } from '../jsonrpc/message.js';
 import type { RequestContext } from '../jsonrpc/serve.js';
 import { serveRequest } from '../jsonrpc/serve.js';
-import type { Transport } from '../jsonrpc/transport.js';
+import type { MessageInfo, Transport } from '../jsonrpc/transport.js';
 import type { ConnectOptions } from '../protocol/connectable.js';
 import { invalidMeta, invalidParams } from '../protocol/errors.js';
 import { isLoggingLevel } from '../protocol/logging.js';
@@ -24,6 +24,8 @@ import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { LegacyRevision } from '../protocol/version.js';
 import {
   MetaKey,
+  eraOf,
+  isProtocolRevision,
   metaProtocolVersion,
   negotiateLegacyRevision,
   readModernMeta,
@@ -36,7 +38,7 @@ import { trimDefinition } from '../protocol/fields.js';
 import type { Call, SessionState } from './call.js';
 import { NO_STATE } from './call.js';
 import { FEATURES } from './features.js';
-import { RequestCall } from './middleware.js';
+import { NotificationCall, RequestCall } from './middleware.js';
 import { OutgoingVia } from './outgoing.js';
 import { servedResponse } from './served-response.js';
 import type { ClientDescription, LoggingLevel } from './types.js';
@@ -124,8 +126,8 @@ export class ServerSession implements AttachedSession, SessionState {
       return this.#session.#respond(request, result);
     }
 
-    onNotification(notification: Notification): void {
-      this.#session.#notified(notification);
+    onNotification(notification: Notification, info: MessageInfo | undefined): void {
+      this.#session.#notification(notification, info);
     }
 
     acceptBatch(): boolean {
@@ -254,7 +256,34 @@ export class ServerSession implements AttachedSession, SessionState {
     });
   }
 
-  #notified(notification: Notification): void {
+  /** A notification from the client, through the notification middleware when there is some. */
+  #notification(notification: Notification, info: MessageInfo | undefined): void {
+    const chain = this.#core.middleware.notification;
+    if (chain === undefined) {
+      this.#notified(notification);
+      return;
+    }
+    const version = metaProtocolVersion(notification.params);
+    const modern = isProtocolRevision(version) && eraOf(version) === 'modern';
+    const legacy = this.#legacy;
+    const facts = {
+      era: modern ? ('modern' as const) : ('legacy' as const),
+      revision: modern ? version : legacy?.revision,
+      client: modern ? undefined : legacy?.client,
+      session: this.#connection === undefined ? undefined : this,
+    };
+    const call = new NotificationCall(notification, facts, info);
+    const done = chain(call, (notified) => {
+      this.#notified(notified);
+    });
+    if (done instanceof Promise) {
+      done.catch((error: unknown) => {
+        this.#core.report(error, notification.method);
+      });
+    }
+  }
+
+  #notified(notification: { readonly method: string; readonly params?: unknown }): void {
     const params = (notification.params ?? {}) as Record<string, unknown>;
     switch (notification.method) {
       case 'notifications/initialized':
