@@ -5,9 +5,6 @@
 // reaches the upstream. Clients: mcpkit's (2026-07-28, every request on its own) and the
 // official SDK v1 (a 2025-11-25 session shared through Redis). Needs nginx, MCPKIT_TEST_REDIS_URL
 // and a built CLI.
-import type { ChildProcess } from 'node:child_process';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,8 +19,8 @@ import { McpServer } from '../../src/server/index.js';
 import { createStreamableHttpClientTransport } from '../../src/transports/http/client/transport.js';
 import type { Listening } from '../../src/transports/http/server/node.js';
 import { listen } from '../../src/transports/http/server/node.js';
-import type { Balancer } from '../helpers/balancer.js';
-import { CLI, findNginx, startBalancer } from '../helpers/balancer.js';
+import type { Balancer, Served } from '../helpers/balancer.js';
+import { CLI, findNginx, startBalancer, startCli } from '../helpers/balancer.js';
 
 const REDIS_URL = process.env['MCPKIT_TEST_REDIS_URL'];
 const NGINX = findNginx();
@@ -39,46 +36,9 @@ const SECRET = 'gateway-limits-test-secret-0123456789abcdef';
 const PREFIX = `mcpkit-test-gw-limits:${String(process.pid)}:${String(Date.now())}`;
 const info = { name: 'limits-test', version: '1.0.0' };
 
-interface GatewayProcess {
-  readonly address: string;
-  readonly child: ChildProcess;
-  close(): Promise<void>;
-}
-
 /** Starts `mcpkit gateway --config <file> --http 127.0.0.1:0 <args>` and waits for its URL. */
-async function startGateway(file: string, args: readonly string[]): Promise<GatewayProcess> {
-  const child = spawn(
-    process.execPath,
-    [CLI, 'gateway', '--config', file, '--http', '127.0.0.1:0', ...args],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let stderr = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      reject(new Error(`mcpkit gateway did not start: ${stderr}`));
-    }, 60_000);
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const match = /serving at (http:\/\/\S+)\n/.exec(stderr);
-      if (match?.[1] !== undefined) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`mcpkit gateway exited (${String(code)}): ${stderr}`));
-    });
-  });
-  return {
-    address: new URL(url).host,
-    child,
-    close: async () => {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    },
-  };
+function startGateway(file: string, args: readonly string[]): Promise<Served> {
+  return startCli(['gateway', '--config', file, '--http', '127.0.0.1:0', ...args]);
 }
 
 function textOf(result: unknown): string {
@@ -89,7 +49,7 @@ function textOf(result: unknown): string {
 describe.skipIf(missing.length > 0)('rate limits across three gateway processes', () => {
   let upstream: Listening;
   let calls = 0;
-  let gateways: GatewayProcess[] = [];
+  let gateways: Served[] = [];
   let balancer: Balancer;
 
   beforeAll(async () => {

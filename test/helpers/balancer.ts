@@ -27,18 +27,26 @@ export interface Served {
 }
 
 /** Starts `mcpkit serve <args>` (with --http 127.0.0.1:0) and waits for its URL. */
-export async function startServe(
+export function startServe(
   args: readonly string[],
   env: Record<string, string> = {},
 ): Promise<Served> {
-  const child = spawn(process.execPath, [CLI, 'serve', ...args, '--http', '127.0.0.1:0'], {
+  return startCli(['serve', ...args, '--http', '127.0.0.1:0'], env);
+}
+
+/** Starts `mcpkit <args>` (a command serving over HTTP) and waits for the URL it prints. */
+export async function startCli(
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<Served> {
+  const child = spawn(process.execPath, [CLI, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
-      reject(new Error(`mcpkit serve did not start: ${stderr}`));
+      reject(new Error(`mcpkit ${args[0] ?? ''} did not start: ${stderr}`));
     }, 30_000);
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
@@ -50,7 +58,7 @@ export async function startServe(
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`mcpkit serve exited (${String(code)}): ${stderr}`));
+      reject(new Error(`mcpkit ${args[0] ?? ''} exited (${String(code)}): ${stderr}`));
     });
   });
   return {
