@@ -91,3 +91,59 @@ describe('server outgoing middleware (legacy)', () => {
     expect(result.content).toEqual([{ type: 'text', text: 'not sent' }]);
   });
 });
+
+describe('server outgoing middleware outside a request (legacy session)', () => {
+  it('sees a list change, without a related request, and may change its params', async () => {
+    const seen: OutgoingContext[] = [];
+    const server = new McpServer({ name: 'out', version: '1' });
+    server.use({
+      outgoing: (message, next) => {
+        seen.push({ ...message });
+        message.params = { ...message.params, _meta: { traceparent: 'from-server' } };
+        return next();
+      },
+    });
+    server.tool({ name: 'first' }, () => 'ok');
+    let changed: (kind: string) => void = () => undefined;
+    const told = new Promise<string>((resolve) => {
+      changed = resolve;
+    });
+    const client = new Client(
+      { name: 'c', version: '1' },
+      {
+        mode: { pin: '2025-11-25' },
+        onListChanged: (kind) => {
+          changed(kind);
+        },
+      },
+    );
+    clients.push(client);
+    const [a, b] = createMemoryPair();
+    // What the server puts on the wire.
+    const wire: unknown[] = [];
+    const send = b.send.bind(b);
+    b.send = (message, options) => {
+      wire.push(message);
+      return send(message, options);
+    };
+    await server.connect(b);
+    await client.connect(a);
+    server.tool({ name: 'second' }, () => 'ok');
+    expect(await told).toBe('tools');
+    expect(seen).toEqual([
+      {
+        kind: 'notification',
+        method: 'notifications/tools/list_changed',
+        params: {},
+        relatedRequestId: undefined,
+        era: 'legacy',
+        revision: '2025-11-25',
+      },
+    ]);
+    expect(wire).toContainEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/tools/list_changed',
+      params: { _meta: { traceparent: 'from-server' } },
+    });
+  });
+});

@@ -1,7 +1,8 @@
 // The outgoing middleware of a server: functions around the messages a server sends in the
 // course of a request it serves (progress, log messages, and in the legacy era the requests it
-// sends the client: elicitation, sampling, roots). Composed when `McpServer.use({ outgoing })`
-// registers one; a server with none sends through the request's context directly.
+// sends the client: elicitation, sampling, roots), and around the notifications it sends a legacy
+// session outside any request (list changes, resource updates). Composed when
+// `McpServer.use({ outgoing })` registers one; a server with none sends directly.
 import type { RequestId } from '../jsonrpc/message.js';
 import type { CallOptions } from '../jsonrpc/serve.js';
 import type { ProtocolEra, ProtocolRevision } from '../protocol/version.js';
@@ -17,9 +18,13 @@ export interface OutgoingContext {
   readonly method: string;
   /** The params as they go on the wire; assign new ones before `next()` to change them. */
   params: Record<string, unknown>;
-  /** The id of the client's request being served, in whose course the message is sent. */
-  readonly relatedRequestId: RequestId;
-  /** The era and revision of that request. */
+  /**
+   * The id of the client's request being served, in whose course the message is sent; undefined
+   * for a notification sent outside any request (a list change or resource update on a legacy
+   * session; on a subscriptions/listen stream it is the listen request's id).
+   */
+  readonly relatedRequestId: RequestId | undefined;
+  /** The era and revision of that request (or of the session, outside a request). */
   readonly era: ProtocolEra;
   readonly revision: ProtocolRevision;
 }

@@ -6,13 +6,7 @@ import type { MaybePromise } from '../internal/maybe.js';
 import { Connection } from '../jsonrpc/connection.js';
 import type { AbandonedCall, ConnectionOptions } from '../jsonrpc/connection.js';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
-import type {
-  Notification,
-  Params,
-  Request,
-  Response,
-  SuccessResponse,
-} from '../jsonrpc/message.js';
+import type { Notification, Request, Response, SuccessResponse } from '../jsonrpc/message.js';
 import type { RequestContext } from '../jsonrpc/serve.js';
 import { serveRequest } from '../jsonrpc/serve.js';
 import type { MessageInfo, Transport } from '../jsonrpc/transport.js';
@@ -39,6 +33,7 @@ import type { Call, SessionState } from './call.js';
 import { NO_STATE } from './call.js';
 import { FEATURES } from './features.js';
 import { NotificationCall, RequestCall } from './middleware.js';
+import type { OutgoingContext } from './outgoing.js';
 import { OutgoingVia } from './outgoing.js';
 import { servedResponse } from './served-response.js';
 import type { ClientDescription, LoggingLevel } from './types.js';
@@ -237,10 +232,28 @@ export class ServerSession implements AttachedSession, SessionState {
     this.#logLevel = level;
   }
 
-  #send(method: string, params: Params | undefined): void {
-    this.#connection?.notify(method, params).catch((error: unknown) => {
+  /** Sends a notification outside any request, through the outgoing middleware when there is some. */
+  #send(method: string, params: Record<string, unknown> | undefined): void {
+    const connection = this.#connection;
+    if (connection === undefined) return;
+    const report = (error: unknown): void => {
       this.#core.report(error, method);
-    });
+    };
+    const chain = this.#core.middleware.outgoing;
+    if (chain === undefined || this.#legacy === undefined) {
+      connection.notify(method, params).catch(report);
+      return;
+    }
+    const { revision } = this.#legacy;
+    const message: OutgoingContext = {
+      kind: 'notification',
+      method,
+      params: params ?? {},
+      relatedRequestId: undefined,
+      era: 'legacy',
+      revision,
+    };
+    chain(message, () => connection.notify(method, message.params)).catch(report);
   }
 
   /** Sends `notifications/cancelled` for a request to the client that was given up on. */

@@ -3,6 +3,8 @@
 // notifications/initialized and notifications/cancelled are SERVER spans on the server, children
 // of the client's CLIENT spans (the context the client put in `params._meta`), over Streamable
 // HTTP (a legacy session) and the in-memory pair; the server's duration histogram counts them.
+// A tools/list_changed the server sends a legacy session outside any request is a CLIENT span of
+// the server, child of the context active where the tool was registered.
 import { SpanKind, context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
@@ -203,5 +205,39 @@ describe('mcpkit/otel: the notifications a client sends are SERVER spans', () =>
     const methods = points.map((p) => p.attributes['mcp.method.name']);
     expect(methods).toContain('notifications/initialized');
     expect(methods).toContain('notifications/cancelled');
+  });
+});
+
+describe('mcpkit/otel: the notifications a server sends outside a request are CLIENT spans', () => {
+  it('a tools/list_changed on a legacy session, child of the active span, its context in _meta', async () => {
+    const { server } = tracedServer();
+    // Registered after instrument(): runs inside its span, sees the params as they go out.
+    const sent: Record<string, unknown>[] = [];
+    server.use({
+      outgoing: (message, next) => {
+        if (message.relatedRequestId === undefined) sent.push(message.params);
+        return next();
+      },
+    });
+    const [a, b] = createMemoryPair();
+    await server.connect(b);
+    const client = tracedClient();
+    await client.connect(a);
+    const registering = trace.getTracer('test').startSpan('register');
+    context.with(trace.setSpan(context.active(), registering), () => {
+      server.tool({ name: 'added' }, () => 'ok');
+    });
+    registering.end();
+    await spanEnded('notifications/tools/list_changed', CLIENT);
+    const all = spans.getFinishedSpans().map(seen);
+    const change = one(all, 'notifications/tools/list_changed', CLIENT);
+    expect(change.parentSpanId).toBe(registering.spanContext().spanId);
+    expect(change.traceId).toBe(registering.spanContext().traceId);
+    expect(change.attributes['mcp.method.name']).toBe('notifications/tools/list_changed');
+    expect(change.attributes['mcp.protocol.version']).toBe(REVISION);
+    expect(change.attributes['jsonrpc.request.id']).toBeUndefined();
+    expect(sent).toHaveLength(1);
+    const meta = sent[0]?.['_meta'] as Record<string, unknown>;
+    expect(meta['traceparent']).toBe(`00-${change.traceId}-${change.spanId}-01`);
   });
 });
