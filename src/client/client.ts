@@ -16,7 +16,7 @@ import { changeSubscription } from './subscriptions.js';
 import { runToolCall } from './tool-call.js';
 import type { ClientExtension, ClientExtensionHost } from './extension.js';
 import { ClientExtensions, checkClientExtension } from './extension.js';
-import type { ClientMiddleware } from './middleware.js';
+import type { ClientMiddleware, ClientMiddlewareHooks } from './middleware.js';
 import { ClientMiddlewareStack } from './middleware.js';
 import type {
   CallOptions,
@@ -196,9 +196,11 @@ export class Client {
   /**
    * Adds a middleware around every message this client sends (each request round, each
    * notification) and every request the server sends it, from now on (docs/middleware.md,
-   * "Client middleware"). The first added runs outermost. Throws TypeError for a non-function.
+   * "Client middleware"). The first added runs outermost. `{ notification }` adds one, instead,
+   * around each notification the server sends the client (synchronous; the message middleware
+   * never sees those). Throws TypeError for anything else.
    */
-  use(middleware: ClientMiddleware): this {
+  use(middleware: ClientMiddleware | ClientMiddlewareHooks): this {
     this.#middleware.add(middleware);
     return this;
   }

@@ -1,7 +1,13 @@
 // mcpkit/client: the MCP client, for every revision over any Transport. See docs/client.md.
 export { Client } from './client.js';
 export type { CompleteOptions } from './client.js';
-export type { ClientMiddleware, ClientMiddlewareContext } from './middleware.js';
+export type {
+  ClientMiddleware,
+  ClientMiddlewareContext,
+  ClientMiddlewareHooks,
+  ClientNotificationContext,
+  ClientNotificationMiddleware,
+} from './middleware.js';
 export type {
   CallOptions,
   CallToolResult,

@@ -1,7 +1,9 @@
 // Client middleware: functions around every message a client sends (each request round, each
 // notification) and every request the server sends it (elicitation, sampling, roots, ping). The
 // chain is composed once, when `Client.use()` registers one; a client with none sends and
-// answers without any step of this file (docs/middleware.md, "Client middleware").
+// answers without any step of this file (docs/middleware.md, "Client middleware"). A separate,
+// synchronous chain (`client.use({ notification })`) runs around each notification the server
+// sends the client; the message middleware never sees those.
 import type { RequestId } from '../jsonrpc/message.js';
 import type { Transport } from '../jsonrpc/transport.js';
 import type { ProtocolEra, ProtocolRevision } from '../protocol/version.js';
@@ -42,6 +44,43 @@ export type ClientMiddleware = (
   next: () => Promise<unknown>,
 ) => unknown;
 
+/**
+ * What a notification middleware sees of one notification the server sent the client (progress,
+ * log messages, list changes, resource updates, cancellations, any other). `params` may be
+ * replaced before `next()`: the client acts on the new value.
+ */
+export interface ClientNotificationContext {
+  /** The method, as the server sent it (unknown ones included). */
+  readonly method: string;
+  /** The params as they came on the wire (`{}` when none), `_meta` included; assign to change them. */
+  params: Record<string, unknown>;
+  /** The revision the client speaks (the newest it knows before one is negotiated). */
+  readonly revision: ProtocolRevision;
+  /** `legacy` or `modern`, the era of `revision`. */
+  readonly era: ProtocolEra;
+  /** The transport the client is connected over (read its own fields: `url`, `sessionId`). */
+  readonly transport: Transport;
+}
+
+/**
+ * Runs around the client's handling of one notification: `next()` runs the next middleware, then
+ * the client's own handling (synchronous, so notifications keep their order). Not calling it
+ * drops the notification. What it returns is ignored; what it throws (or a promise it returns
+ * rejects with) is reported through `onError`, and the client carries on.
+ */
+export type ClientNotificationMiddleware = (
+  ctx: ClientNotificationContext,
+  next: () => void,
+) => unknown;
+
+/** What `client.use` takes besides a message middleware. */
+export interface ClientMiddlewareHooks {
+  /** Around the client's handling of each notification the server sends it. */
+  readonly notification: ClientNotificationMiddleware;
+}
+
+type NotificationChain = (ctx: ClientNotificationContext, end: () => void) => unknown;
+
 type ClientChain = (ctx: ClientMiddlewareContext, end: () => Promise<unknown>) => Promise<unknown>;
 
 /**
@@ -50,17 +89,51 @@ type ClientChain = (ctx: ClientMiddlewareContext, end: () => Promise<unknown>) =
  */
 export class ClientMiddlewareStack {
   chain: ClientChain | undefined;
+  /** The notification chain, undefined while none is registered. */
+  notification: NotificationChain | undefined;
   readonly #list: ClientMiddleware[] = [];
+  readonly #notification: ClientNotificationMiddleware[] = [];
 
-  /** Adds `middleware` after those registered (the first registered runs outermost). */
-  add(middleware: ClientMiddleware): void {
+  /**
+   * Adds `middleware` after those registered (the first registered runs outermost); throws
+   * TypeError for anything but a function or `{ notification: function }`.
+   */
+  add(middleware: ClientMiddleware | ClientMiddlewareHooks): void {
+    // Checked at run time too: JavaScript callers pass anything.
     const given: unknown = middleware;
-    if (typeof given !== 'function') {
-      throw new TypeError('client.use takes a function (ctx, next) => …');
+    if (typeof given === 'function') {
+      this.#list.push(given as ClientMiddleware);
+      this.chain = compose(this.#list.slice());
+      return;
     }
-    this.#list.push(middleware);
-    this.chain = compose(this.#list.slice());
+    const notification: unknown =
+      typeof given === 'object' && given !== null
+        ? (given as { notification?: unknown }).notification
+        : undefined;
+    if (typeof notification !== 'function') {
+      throw new TypeError(
+        'client.use takes a function (ctx, next) => …, or { notification: (ctx, next) => … }',
+      );
+    }
+    this.#notification.push(notification as ClientNotificationMiddleware);
+    this.notification = composeNotifications(this.#notification.slice());
   }
+}
+
+/** Composes notification middleware into one synchronous chain (first registered outermost). */
+function composeNotifications(list: readonly ClientNotificationMiddleware[]): NotificationChain {
+  let chain: NotificationChain = (_ctx, end) => {
+    end();
+  };
+  for (let i = list.length - 1; i >= 0; i--) {
+    const middleware = list[i] as ClientNotificationMiddleware;
+    const inner = chain;
+    chain = (ctx, end) =>
+      middleware(ctx, () => {
+        inner(ctx, end);
+      });
+  }
+  return chain;
 }
 
 function compose(list: readonly ClientMiddleware[]): ClientChain {
@@ -97,6 +170,33 @@ export class ClientCall implements ClientMiddlewareContext {
     this.id = message.id;
     this.method = message.method;
     this.params = message.params ?? {};
+    this.revision = revision;
+    this.transport = transport;
+  }
+
+  get era(): ProtocolEra {
+    return eraOf(this.revision);
+  }
+}
+
+/** The ClientNotificationContext of one notification. */
+export class ClientNotificationCall implements ClientNotificationContext {
+  readonly method: string;
+  params: Record<string, unknown>;
+  readonly revision: ProtocolRevision;
+  readonly transport: Transport;
+
+  constructor(
+    notification: { readonly method: string; readonly params?: unknown },
+    revision: ProtocolRevision,
+    transport: Transport,
+  ) {
+    this.method = notification.method;
+    const { params } = notification;
+    this.params =
+      typeof params === 'object' && params !== null && !Array.isArray(params)
+        ? (params as Record<string, unknown>)
+        : {};
     this.revision = revision;
     this.transport = transport;
   }

@@ -20,7 +20,7 @@ import type { Negotiated } from './negotiate.js';
 import { OutputSchemas } from './output-schema.js';
 import { KnownTools } from './known-tools.js';
 import type { ClientMiddlewareStack } from './middleware.js';
-import { ClientCall } from './middleware.js';
+import { ClientCall, ClientNotificationCall } from './middleware.js';
 import type { RequestHandler } from '../jsonrpc/serve.js';
 import type { ClientOptions, ListKind, RejectedTool, Subscription } from './types.js';
 
@@ -82,7 +82,7 @@ export class ClientSession {
         () => this.caller.revision,
       ),
       onNotification: (notification, info) => {
-        this.#notified(notification, info?.relatedRequestId);
+        this.#notification(notification, info?.relatedRequestId, settings);
       },
       onError: (error) => {
         this.report(error);
@@ -157,6 +157,32 @@ export class ClientSession {
     if (callback === undefined) return;
     try {
       callback(arg);
+    } catch (error) {
+      this.report(error);
+    }
+  }
+
+  /** A notification from the server, through the notification middleware when there is some. */
+  #notification(
+    notification: Notification,
+    related: RequestId | undefined,
+    settings: SessionSettings,
+  ): void {
+    const chain = settings.middleware.notification;
+    if (chain === undefined) {
+      this.#notified(notification, related);
+      return;
+    }
+    const call = new ClientNotificationCall(notification, this.caller.revision, settings.transport);
+    try {
+      const done = chain(call, () => {
+        this.#notified({ ...notification, params: call.params }, related);
+      });
+      if (done instanceof Promise) {
+        done.catch((error: unknown) => {
+          this.report(error);
+        });
+      }
     } catch (error) {
       this.report(error);
     }
