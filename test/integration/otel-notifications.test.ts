@@ -4,7 +4,8 @@
 // of the client's CLIENT spans (the context the client put in `params._meta`), over Streamable
 // HTTP (a legacy session) and the in-memory pair; the server's duration histogram counts them.
 // A tools/list_changed the server sends a legacy session outside any request is a CLIENT span of
-// the server, child of the context active where the tool was registered.
+// the server, child of the context active where the tool was registered; the client receiving it
+// makes a SERVER span, child of that CLIENT span, counted in the client duration histogram.
 import { SpanKind, context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
@@ -239,5 +240,26 @@ describe('mcpkit/otel: the notifications a server sends outside a request are CL
     expect(sent).toHaveLength(1);
     const meta = sent[0]?.['_meta'] as Record<string, unknown>;
     expect(meta['traceparent']).toBe(`00-${change.traceId}-${change.spanId}-01`);
+    // The client's SERVER span of the notification it received, child of the server's CLIENT span.
+    await spanEnded('notifications/tools/list_changed', SERVER);
+    const received = one(
+      spans.getFinishedSpans().map(seen),
+      'notifications/tools/list_changed',
+      SERVER,
+    );
+    expect(received.traceId).toBe(change.traceId);
+    expect(received.parentSpanId).toBe(change.spanId);
+    expect(received.attributes['mcp.method.name']).toBe('notifications/tools/list_changed');
+    expect(received.attributes['mcp.protocol.version']).toBe(REVISION);
+    expect(received.attributes['network.transport']).toBe('pipe');
+    expect(received.attributes['jsonrpc.request.id']).toBeUndefined();
+    await reader.forceFlush();
+    const metrics = metricExporter.getMetrics().at(-1)?.scopeMetrics ?? [];
+    const histogram = metrics
+      .flatMap((scope) => scope.metrics)
+      .find((m) => m.descriptor.name === 'mcp.client.operation.duration');
+    const points = (histogram?.dataPoints ?? []) as { attributes: Record<string, unknown> }[];
+    const methods = points.map((p) => p.attributes['mcp.method.name']);
+    expect(methods).toContain('notifications/tools/list_changed');
   });
 });

@@ -1,8 +1,13 @@
 // The client side: a client middleware (client.use) that makes one CLIENT span per message the
 // client sends, puts its context in `params._meta` (traceparent, tracestate, baggage), and one
 // SERVER span per request the server sends the client (elicitation, sampling, roots), a child of
-// the context in its `_meta`; it records mcp.client.operation.duration.
-import type { ClientMiddleware, ClientMiddlewareContext } from '../../client/index.js';
+// the context in its `_meta`; it records mcp.client.operation.duration. A notification middleware
+// (client.use({ notification })) makes a SERVER span per notification the server sends the client.
+import type {
+  ClientMiddleware,
+  ClientMiddlewareContext,
+  ClientMiddlewareHooks,
+} from '../../client/index.js';
 import { otelApi } from './api.js';
 import { Attr } from './conventions.js';
 import type { TelemetryOptions } from './record.js';
@@ -47,6 +52,44 @@ export function clientTelemetry(options: TelemetryOptions = {}): ClientMiddlewar
   };
 }
 
+/**
+ * A notification middleware that makes a SERVER span per notification the server sends the client
+ * (progress, log messages, list changes, …), a child of the context in its `params._meta`, and
+ * records mcp.client.operation.duration: `client.use(clientNotificationTelemetry())` (instrument
+ * adds it). Undefined when `@opentelemetry/api` is not installed.
+ */
+export function clientNotificationTelemetry(
+  options: TelemetryOptions = {},
+): ClientMiddlewareHooks | undefined {
+  const api = otelApi;
+  if (api === undefined) return undefined;
+  const recorder = new Recorder(api, 'client', options);
+  const transports = new TransportShapes();
+  const kind = api.SpanKind.SERVER;
+  const notification: ClientMiddlewareHooks['notification'] = (ctx, next) => {
+    if (!recorder.enabled()) {
+      next();
+      return;
+    }
+    const { params } = ctx;
+    const shape = transports.of(ctx).of(ctx.method, params, ctx.revision);
+    const start = shape.start(params, options, kind);
+    const session = (ctx.transport as { sessionId?: unknown }).sessionId;
+    if (shape.facts !== PIPE && typeof session === 'string') {
+      start.options.attributes[Attr.sessionId] = session;
+    }
+    const ambient = api.context.active();
+    const meta = params['_meta'];
+    const parent =
+      typeof meta === 'object' && meta !== null
+        ? api.propagation.extract(ambient, meta as Record<string, unknown>, metaGetter)
+        : ambient;
+    const operation = recorder.start(shape, start, parent);
+    recorder.run(operation, api.trace.setSpan(parent, operation.span), next);
+  };
+  return { notification };
+}
+
 /** The revision of a message: the one an `initialize` asks for, else the client's. */
 function revisionOf(ctx: ClientMiddlewareContext): string {
   return ctx.method === 'initialize' && typeof ctx.params['protocolVersion'] === 'string'
@@ -60,7 +103,7 @@ class TransportShapes {
   #href: string | undefined;
   #http: Shapes = this.#pipe;
 
-  of(ctx: ClientMiddlewareContext): Shapes {
+  of(ctx: { readonly transport: ClientMiddlewareContext['transport'] }): Shapes {
     const { url } = ctx.transport as { url?: unknown };
     if (!(url instanceof URL)) return this.#pipe;
     if (url.href !== this.#href) {

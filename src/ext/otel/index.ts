@@ -4,13 +4,13 @@
 import type { Client } from '../../client/index.js';
 import type { McpServer } from '../../server/index.js';
 import { otelApi } from './api.js';
-import { clientTelemetry } from './client.js';
+import { clientNotificationTelemetry, clientTelemetry } from './client.js';
 import { httpTraceContext } from './http.js';
 import { serverTelemetry } from './server.js';
 import { clientSessions, serverSessions } from './sessions.js';
 import type { TelemetryOptions } from './record.js';
 
-export { clientTelemetry } from './client.js';
+export { clientNotificationTelemetry, clientTelemetry } from './client.js';
 export { serverTelemetry } from './server.js';
 export { httpTraceContext, tracingFetch } from './http.js';
 export type { TracingFetch } from './http.js';
@@ -36,7 +36,7 @@ export interface InstrumentOptions extends TelemetryOptions {
 
 /**
  * Traces and measures `target` (an McpServer or a Client) by the conventions: the spans and
- * operation durations of serverTelemetry / clientTelemetry, the session durations of legacy
+ * operation durations of serverTelemetry / clientTelemetry (and clientNotificationTelemetry), the session durations of legacy
  * sessions, and for a server the trace context of HTTP headers (httpTraceContext). False when
  * `@opentelemetry/api` is not installed (nothing was added).
  */
@@ -54,6 +54,8 @@ export function instrument(target: McpServer | Client, options: InstrumentOption
   }
   const middleware = clientTelemetry(options);
   if (middleware !== undefined) target.use(middleware);
+  const notifications = clientNotificationTelemetry(options);
+  if (notifications !== undefined) target.use(notifications);
   target.use(clientSessions(api, target, { meterProvider }));
   return true;
 }
