@@ -6,6 +6,7 @@
 // A tools/list_changed the server sends a legacy session outside any request is a CLIENT span of
 // the server, child of the context active where the tool was registered; the client receiving it
 // makes a SERVER span, child of that CLIENT span, counted in the client duration histogram.
+// A log message sent while serving a call over HTTP is a SERVER span of the client too.
 import { SpanKind, context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
@@ -261,5 +262,36 @@ describe('mcpkit/otel: the notifications a server sends outside a request are CL
     const points = (histogram?.dataPoints ?? []) as { attributes: Record<string, unknown> }[];
     const methods = points.map((p) => p.attributes['mcp.method.name']);
     expect(methods).toContain('notifications/tools/list_changed');
+  });
+});
+
+describe('mcpkit/otel: the notifications a client receives are SERVER spans of the client', () => {
+  it('a log message sent while serving a call, over Streamable HTTP', async () => {
+    const { server } = tracedServer();
+    server.tool({ name: 'chatty' }, async (_args, ctx) => {
+      await ctx.log('info', 'working');
+      return 'done';
+    });
+    const running = await listen(() => server);
+    cleanups.push(() => running.close());
+    const client = new Client(
+      { name: 'otel-test', version: '1.0.0' },
+      { mode: { pin: REVISION }, logLevel: 'debug' },
+    );
+    instrument(client, { meterProvider });
+    cleanups.push(() => client.close());
+    await client.connect(createStreamableHttpClientTransport(running.url));
+    await client.callTool('chatty', {});
+    await spanEnded('notifications/message', SERVER);
+    const all = spans.getFinishedSpans().map(seen);
+    const sent = one(all, 'notifications/message', CLIENT);
+    const received = one(all, 'notifications/message', SERVER);
+    expect(received.traceId).toBe(sent.traceId);
+    expect(received.parentSpanId).toBe(sent.spanId);
+    expect(received.attributes['network.transport']).toBe('tcp');
+    expect(received.attributes['mcp.protocol.version']).toBe(REVISION);
+    const session = one(all, 'tools/call chatty', CLIENT).attributes['mcp.session.id'];
+    expect(typeof session).toBe('string');
+    expect(received.attributes['mcp.session.id']).toBe(session);
   });
 });
