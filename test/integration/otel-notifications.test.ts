@@ -7,26 +7,10 @@
 // the server, child of the context active where the tool was registered; the client receiving it
 // makes a SERVER span, child of that CLIENT span, counted in the client duration histogram.
 // A log message sent while serving a call over HTTP is a SERVER span of the client too.
-import { SpanKind, context, propagation, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import {
-  CompositePropagator,
-  W3CBaggagePropagator,
-  W3CTraceContextPropagator,
-} from '@opentelemetry/core';
-import {
-  AggregationTemporality,
-  InMemoryMetricExporter,
-  MeterProvider,
-  PeriodicExportingMetricReader,
-} from '@opentelemetry/sdk-metrics';
+import { SpanKind, context, trace } from '@opentelemetry/api';
 import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useOtelSdk } from '../helpers/otel-sdk.js';
 import { Client } from '../../src/client/index.js';
 import { instrument } from '../../src/ext/otel/index.js';
 import { McpServer } from '../../src/server/index.js';
@@ -38,15 +22,6 @@ import { createMemoryPair } from '../../src/transports/memory.js';
 const REVISION = '2025-11-25';
 const SERVER = SpanKind.SERVER;
 const CLIENT = SpanKind.CLIENT;
-
-const spans = new InMemorySpanExporter();
-const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
-const reader = new PeriodicExportingMetricReader({
-  exporter: metricExporter,
-  exportIntervalMillis: 3_600_000,
-});
-const meterProvider = new MeterProvider({ readers: [reader] });
-const manager = new AsyncLocalStorageContextManager();
 
 /** Resolves the waiters of a span's name and kind when one ends (no polling, no sleeps). */
 const waiters: { name: string; kind: SpanKind; resolve: () => void }[] = [];
@@ -70,31 +45,7 @@ function spanEnded(name: string, kind: SpanKind): Promise<void> {
   return new Promise((resolve) => waiters.push({ name, kind, resolve }));
 }
 
-beforeAll(() => {
-  context.setGlobalContextManager(manager.enable());
-  propagation.setGlobalPropagator(
-    new CompositePropagator({
-      propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()],
-    }),
-  );
-  trace.setGlobalTracerProvider(
-    new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans), ended] }),
-  );
-});
-afterAll(async () => {
-  await meterProvider.shutdown();
-  trace.disable();
-  propagation.disable();
-  context.disable();
-});
-
-const cleanups: (() => Promise<void>)[] = [];
-beforeEach(() => {
-  spans.reset();
-});
-afterEach(async () => {
-  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
-});
+const { spans, meterProvider, cleanups, metrics: sdkMetrics } = useOtelSdk([ended]);
 
 /** A traced server whose `wait` tool resolves `cancelled` when the client cancels it. */
 function tracedServer(): { server: McpServer; cancelled: Promise<void> } {
@@ -198,11 +149,9 @@ describe('mcpkit/otel: the notifications a client sends are SERVER spans', () =>
     await server.connect(b);
     const client = tracedClient();
     checkNotifications(await exercise(client, a, cancelled), 'pipe');
-    await reader.forceFlush();
-    const metrics = metricExporter.getMetrics().at(-1)?.scopeMetrics ?? [];
-    const histogram = metrics
-      .flatMap((scope) => scope.metrics)
-      .find((m) => m.descriptor.name === 'mcp.server.operation.duration');
+    const histogram = (await sdkMetrics()).find(
+      (m) => m.descriptor.name === 'mcp.server.operation.duration',
+    );
     const points = (histogram?.dataPoints ?? []) as { attributes: Record<string, unknown> }[];
     const methods = points.map((p) => p.attributes['mcp.method.name']);
     expect(methods).toContain('notifications/initialized');
@@ -254,11 +203,9 @@ describe('mcpkit/otel: the notifications a server sends outside a request are CL
     expect(received.attributes['mcp.protocol.version']).toBe(REVISION);
     expect(received.attributes['network.transport']).toBe('pipe');
     expect(received.attributes['jsonrpc.request.id']).toBeUndefined();
-    await reader.forceFlush();
-    const metrics = metricExporter.getMetrics().at(-1)?.scopeMetrics ?? [];
-    const histogram = metrics
-      .flatMap((scope) => scope.metrics)
-      .find((m) => m.descriptor.name === 'mcp.client.operation.duration');
+    const histogram = (await sdkMetrics()).find(
+      (m) => m.descriptor.name === 'mcp.client.operation.duration',
+    );
     const points = (histogram?.dataPoints ?? []) as { attributes: Record<string, unknown> }[];
     const methods = points.map((p) => p.attributes['mcp.method.name']);
     expect(methods).toContain('notifications/tools/list_changed');

@@ -3,22 +3,10 @@
 // requests in flight), W3C trace context on the HTTP requests (tracingFetch) and read from them
 // by the server when `_meta` has none (httpTraceContext), the gateway's upstream health, and the
 // host's spans (`chat {model}` around a model call, `invoke_agent` around a run).
-import { SpanKind, context, propagation, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { SpanKind } from '@opentelemetry/api';
 import type { MetricData } from '@opentelemetry/sdk-metrics';
-import {
-  AggregationTemporality,
-  InMemoryMetricExporter,
-  MeterProvider,
-  PeriodicExportingMetricReader,
-} from '@opentelemetry/sdk-metrics';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useOtelSdk } from '../helpers/otel-sdk.js';
 import { Client } from '../../src/client/index.js';
 import {
   agentSpan,
@@ -34,40 +22,10 @@ import { MemoryTaskStore } from '../../src/ext/tasks/index.js';
 import { createStreamableHttpClientTransport } from '../../src/transports/http/client/transport.js';
 import { listen } from '../../src/transports/http/node.js';
 
-const spans = new InMemorySpanExporter();
-const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
-const reader = new PeriodicExportingMetricReader({
-  exporter: metricExporter,
-  exportIntervalMillis: 3_600_000,
-});
-const meterProvider = new MeterProvider({ readers: [reader] });
-
-beforeAll(() => {
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-  trace.setGlobalTracerProvider(
-    new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }),
-  );
-});
-afterAll(async () => {
-  await meterProvider.shutdown();
-  trace.disable();
-  propagation.disable();
-  context.disable();
-});
-const cleanups: (() => Promise<void>)[] = [];
-beforeEach(() => {
-  spans.reset();
-});
-afterEach(async () => {
-  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
-});
+const { spans, meterProvider, cleanups, metrics: sdkMetrics } = useOtelSdk();
 
 async function metric(name: string): Promise<MetricData | undefined> {
-  metricExporter.reset();
-  await reader.forceFlush();
-  const scopes = metricExporter.getMetrics().at(-1)?.scopeMetrics ?? [];
-  return scopes.flatMap((scope) => scope.metrics).find((m) => m.descriptor.name === name);
+  return (await sdkMetrics()).find((m) => m.descriptor.name === name);
 }
 
 /** The data points of a histogram: attributes and count. */

@@ -8,26 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
-import { context, propagation, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import {
-  CompositePropagator,
-  W3CBaggagePropagator,
-  W3CTraceContextPropagator,
-} from '@opentelemetry/core';
-import {
-  AggregationTemporality,
-  InMemoryMetricExporter,
-  MeterProvider,
-  PeriodicExportingMetricReader,
-} from '@opentelemetry/sdk-metrics';
+import { trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useOtelSdk } from '../helpers/otel-sdk.js';
 import { Client } from '../../src/client/index.js';
 import { instrument } from '../../src/ext/otel/index.js';
 import type { ProtocolRevision } from '../../src/protocol/version.js';
@@ -48,40 +32,7 @@ const ERAS = [
 const SERVER = 1; // SpanKind.SERVER
 const CLIENT = 2; // SpanKind.CLIENT
 
-const spans = new InMemorySpanExporter();
-const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
-const reader = new PeriodicExportingMetricReader({
-  exporter: metricExporter,
-  exportIntervalMillis: 3_600_000,
-});
-const meterProvider = new MeterProvider({ readers: [reader] });
-const manager = new AsyncLocalStorageContextManager();
-
-beforeAll(() => {
-  context.setGlobalContextManager(manager.enable());
-  propagation.setGlobalPropagator(
-    new CompositePropagator({
-      propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()],
-    }),
-  );
-  trace.setGlobalTracerProvider(
-    new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }),
-  );
-});
-afterAll(async () => {
-  await meterProvider.shutdown();
-  trace.disable();
-  propagation.disable();
-  context.disable();
-});
-
-const cleanups: (() => Promise<void>)[] = [];
-beforeEach(() => {
-  spans.reset();
-});
-afterEach(async () => {
-  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
-});
+const { spans, meterProvider, cleanups, metrics: sdkMetrics } = useOtelSdk();
 
 function tracedServer(): McpServer {
   const server = new McpServer({ name: 'otel', version: '1.0.0' });
@@ -254,14 +205,11 @@ describe.each(ERAS)('mcpkit/otel over Streamable HTTP (%s)', (era, revision) => 
   it('records the duration histograms', async () => {
     const client = await overHttp(revision);
     await exercise(client);
-    await reader.forceFlush();
-    const metrics = metricExporter.getMetrics().at(-1)?.scopeMetrics ?? [];
-    const names = metrics.flatMap((scope) => scope.metrics.map((m) => m.descriptor.name));
+    const metrics = await sdkMetrics();
+    const names = metrics.map((m) => m.descriptor.name);
     expect(names).toContain('mcp.server.operation.duration');
     expect(names).toContain('mcp.client.operation.duration');
-    const server = metrics
-      .flatMap((scope) => scope.metrics)
-      .find((m) => m.descriptor.name === 'mcp.server.operation.duration');
+    const server = metrics.find((m) => m.descriptor.name === 'mcp.server.operation.duration');
     expect(server?.descriptor.unit).toBe('s');
     const points = (server?.dataPoints ?? []) as {
       attributes: Record<string, unknown>;
