@@ -175,6 +175,29 @@ describe('hot reload of the gateway config', () => {
     await client.close();
   });
 
+  it('refuses a change of policies (or endpoints, identity, audit): they need a restart', async () => {
+    const client = new Client(info);
+    await client.connect(createStreamableHttpClientTransport(served.url));
+    const before = (await client.listTools()).map((tool) => tool.name);
+    const refused = nextEvent(events, (e) => e['event'] === 'reload-refused');
+    write({ b: { url: betaChanged.url } }, { policies: [{ tools: { allow: ['b/*'] } }] });
+    expect((await refused)['error']).toBe(
+      'endpoints, policies, identity and audit change only with a restart',
+    );
+    expect((await client.listTools()).map((tool) => tool.name)).toEqual(before);
+    await client.close();
+  });
+
+  it('refuses code mode together with policies (the code would bypass them)', async () => {
+    const config = parseGatewayConfig({
+      mcpServers: { a: { url: alpha.url } },
+      policies: [{ tools: { allow: ['a/*'] } }],
+    });
+    await expect(Gateway.start(config, { codeMode: true })).rejects.toThrow(
+      'codeMode cannot be combined with policies',
+    );
+  });
+
   it('re-reads the file on SIGHUP, and applies new rate limits to the sessions in place', async () => {
     const client = new Client(info);
     await client.connect(createStreamableHttpClientTransport(served.url));
