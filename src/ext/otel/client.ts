@@ -11,7 +11,7 @@ import type {
 import { otelApi } from './api.js';
 import { Attr } from './conventions.js';
 import type { TelemetryOptions } from './record.js';
-import { Recorder, injected, metaGetter } from './record.js';
+import { Recorder, injected, metaParent } from './record.js';
 import { PIPE, Shapes } from './shapes.js';
 
 /**
@@ -37,11 +37,7 @@ export function clientTelemetry(options: TelemetryOptions = {}): ClientMiddlewar
     if (shape.facts !== PIPE && typeof session === 'string') attributes[Attr.sessionId] = session;
     const ambient = api.context.active();
     if (incoming) {
-      const meta = params['_meta'];
-      const parent =
-        typeof meta === 'object' && meta !== null
-          ? api.propagation.extract(ambient, meta as Record<string, unknown>, metaGetter)
-          : ambient;
+      const parent = metaParent(api, params, ambient);
       const operation = recorder.start(shape, start, parent);
       return recorder.run(operation, api.trace.setSpan(parent, operation.span), next);
     }
@@ -78,12 +74,7 @@ export function clientNotificationTelemetry(
     if (shape.facts !== PIPE && typeof session === 'string') {
       start.options.attributes[Attr.sessionId] = session;
     }
-    const ambient = api.context.active();
-    const meta = params['_meta'];
-    const parent =
-      typeof meta === 'object' && meta !== null
-        ? api.propagation.extract(ambient, meta as Record<string, unknown>, metaGetter)
-        : ambient;
+    const parent = metaParent(api, params, api.context.active());
     const operation = recorder.start(shape, start, parent);
     recorder.run(operation, api.trace.setSpan(parent, operation.span), next);
   };

@@ -180,6 +180,17 @@ export function injected(
   return Object.keys(carrier).length > 0 ? { ...params, _meta: carrier } : params;
 }
 
+/**
+ * The context a message's `params._meta` carries (SEP-414), on top of `ambient`; `ambient`
+ * itself when the message carries none.
+ */
+export function metaParent(api: Api, params: Record<string, unknown>, ambient: Context): Context {
+  const meta = params['_meta'];
+  return typeof meta === 'object' && meta !== null
+    ? api.propagation.extract(ambient, meta as Record<string, unknown>, metaGetter)
+    : ambient;
+}
+
 /** The W3C keys are written unprefixed into (and read from) `params._meta` (SEP-414). */
 export const metaGetter = {
   keys: (carrier: Record<string, unknown>): string[] => Object.keys(carrier),

@@ -14,7 +14,7 @@ import { otelApi } from './api.js';
 import type { Api } from './api.js';
 import { Attr } from './conventions.js';
 import type { TelemetryOptions } from './record.js';
-import { Recorder, injected, linkTo, metaGetter } from './record.js';
+import { Recorder, injected, linkTo, metaParent } from './record.js';
 import type { SpanStart } from './shapes.js';
 import { HTTP, NO_FACTS, PIPE, Shapes } from './shapes.js';
 
@@ -93,11 +93,7 @@ function notificationSpans(api: Api, recorder: Recorder): NotificationMiddleware
  */
 function parentOf(api: Api, params: Record<string, unknown>, start: SpanStart): Context {
   const ambient = api.context.active();
-  const meta = params['_meta'];
-  const parent =
-    typeof meta === 'object' && meta !== null
-      ? api.propagation.extract(ambient, meta as Record<string, unknown>, metaGetter)
-      : ambient;
+  const parent = metaParent(api, params, ambient);
   if (parent !== ambient) {
     const links = linkTo(api, ambient);
     if (links !== undefined) start.options.links = links;
