@@ -2,7 +2,7 @@
 // playing one task by a script, and the task's figures.
 import type { HostOptions } from '../../src/host/index.js';
 import { Host, createAnthropicAdapter } from '../../src/host/index.js';
-import type { BenchContext, EndpointStep, ModeRun, Task, TaskStep } from './types.js';
+import type { BenchContext, Endpoint, EndpointStep, ModeRun, Task, TaskStep } from './types.js';
 
 /** The model-facing name of a step's tool (known once the host has listed the tools). */
 export type NameOf = (step: TaskStep) => string;
@@ -47,19 +47,24 @@ export async function play(
     if (ran.length !== task.steps.length) problems.push(`${String(ran.length)} calls ran`);
     for (const call of ran) if (call.shaped.isError) problems.push(`${call.name} failed`);
     if (result.text !== task.answer) problems.push('no final answer');
-    problems.push(...endpoint.problems);
-    const sum = (values: number[]): number => values.reduce((a, b) => a + b, 0);
-    return {
-      requests: endpoint.tokens.length,
-      inputTokens: sum(endpoint.tokens),
-      wireTokens: sum(endpoint.wireTokens),
-      ok: problems.length === 0,
-      ...(problems.length === 0 ? {} : { note: problems.join('; ') }),
-    };
+    return tally(endpoint, problems);
   } finally {
     await host.close();
     await endpoint.close();
   }
+}
+
+/** A task's figures from what its endpoint counted, its problems (the endpoint's added) the note. */
+export function tally(endpoint: Endpoint, problems: string[]): ModeRun {
+  problems.push(...endpoint.problems);
+  const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
+  return {
+    requests: endpoint.tokens.length,
+    inputTokens: sum(endpoint.tokens),
+    wireTokens: sum(endpoint.wireTokens),
+    ok: problems.length === 0,
+    ...(problems.length === 0 ? {} : { note: problems.join('; ') }),
+  };
 }
 
 /** The tools of a request body, as sent (for the byte-identical check). */

@@ -10,6 +10,7 @@ import { buildCodeApi, runCode, runCodeTool } from '../../../src/code-mode/index
 import { listen } from '../../../src/transports/http/server/node.js';
 import type { HostEvent } from '../../../src/host/index.js';
 import { Host, createAnthropicAdapter } from '../../../src/host/index.js';
+import { tally } from '../play.js';
 import type { BenchContext, ContextMode, ModeRun, Task, TaskStep } from '../types.js';
 
 /** The code a model writes for `task`; `ref` gives a step's `namespace.function`. */
@@ -72,15 +73,7 @@ async function run(task: Task, context: BenchContext): Promise<ModeRun> {
     if (approved.length !== task.steps.length)
       problems.push(`${String(approved.length)} calls ran`);
     if (result.text !== task.answer) problems.push('no final answer');
-    problems.push(...endpoint.problems);
-    const sum = (values: number[]): number => values.reduce((a, b) => a + b, 0);
-    return {
-      requests: endpoint.tokens.length,
-      inputTokens: sum(endpoint.tokens),
-      wireTokens: sum(endpoint.wireTokens),
-      ok: problems.length === 0,
-      ...(problems.length === 0 ? {} : { note: problems.join('; ') }),
-    };
+    return tally(endpoint, problems);
   } finally {
     await host.close();
     await endpoint.close();
