@@ -92,7 +92,7 @@ export function messagesOf(reply) {
   if (type.split(';')[0].trim() === 'text/event-stream') {
     return reply.text
       .split('\n')
-      .filter((line) => line.startsWith('data:') && line.length > 5)
+      .filter((line) => line.startsWith('data:') && line.slice(5).trim() !== '')
       .map((line) => JSON.parse(line.slice(5)))
       .filter((m) => m !== '' && m !== null);
   }

@@ -144,6 +144,77 @@ const HTTP_SERVERS = [
     file: 'raw-proxy.mjs',
     era: 'modern',
   },
+  // Issue 40: the peer gateways, each in front of the same stdio upstream (mcpkit-stdio.mjs,
+  // servers/common.mjs stdioUpstream()), the only upstream transport the peers take, and
+  // mcpkit's gateway given that upstream too. Every request of these rows carries an id of its
+  // own (`uniqueIds`): a proxy holds a call open while its upstream answers, and a legacy
+  // session may not reuse an id in flight (the peers then answer the wrong caller, or none).
+  {
+    id: 'mcpkit-gateway-stdio',
+    label: 'mcpkit gateway -> stdio',
+    file: 'mcpkit-gateway.mjs',
+    era: 'modern',
+    env: { BENCH_GATEWAY_UPSTREAM: 'stdio' },
+    uniqueIds: true,
+  },
+  {
+    id: 'mcpkit-gateway-stdio-session',
+    label: 'mcpkit gateway -> stdio, legacy session',
+    file: 'mcpkit-gateway.mjs',
+    era: 'legacy',
+    session: true,
+    env: { BENCH_GATEWAY_UPSTREAM: 'stdio' },
+    uniqueIds: true,
+  },
+  // Their ceiling: node:http writing each body to the stdio upstream as a line, no MCP.
+  {
+    id: 'raw-proxy-stdio',
+    label: 'raw node:http proxy -> stdio',
+    file: 'raw-proxy-stdio.mjs',
+    era: 'modern',
+    uniqueIds: true,
+  },
+  {
+    id: 'mcp-proxy',
+    label: 'mcp-proxy -> stdio',
+    file: 'mcp-proxy.mjs',
+    era: 'modern',
+    uniqueIds: true,
+  },
+  {
+    id: 'mcp-proxy-session',
+    label: 'mcp-proxy -> stdio, legacy session',
+    file: 'mcp-proxy.mjs',
+    era: 'legacy',
+    session: true,
+    uniqueIds: true,
+  },
+  // supergateway serves a 2026-07-28 request, and any request without --stateful, by spawning
+  // a new upstream per request: its row is the stateful mode, one session (one child).
+  {
+    id: 'supergateway',
+    label: 'supergateway --stateful -> stdio, session',
+    file: 'supergateway.mjs',
+    era: 'legacy',
+    session: true,
+    uniqueIds: true,
+  },
+  {
+    id: 'sdk1-proxy',
+    label: 'SDK v1 proxy -> stdio, session',
+    file: 'sdk1-proxy.mjs',
+    era: 'legacy',
+    session: true,
+    uniqueIds: true,
+  },
+  {
+    id: 'sdk1-proxy-stateless',
+    label: 'SDK v1 proxy -> stdio, stateless',
+    file: 'sdk1-proxy.mjs',
+    era: 'legacy',
+    env: { BENCH_SDK1_PROXY_STATELESS: '1' },
+    uniqueIds: true,
+  },
   // Three such processes behind a private round-robin nginx (no stickiness), one Redis: on a
   // 2-core machine this shows what the balancer and Redis cost, not scaling.
   {
@@ -305,6 +376,7 @@ async function load(url, request, { connections, seconds }) {
     for (const [name, value] of Object.entries(request.headers)) {
       lines.push(`wrk.headers["${name}"] = "${value}"`);
     }
+    if (request.uniqueIds === true) lines.push(...uniqueIdsLua(request.body));
     writeFileSync(script, `${lines.join('\n')}\n`);
     const threads = String(Math.min(2, connections));
     const args = ['-t', threads, '-c', String(connections), '-d', `${String(seconds)}s`];
@@ -317,6 +389,30 @@ async function load(url, request, { connections, seconds }) {
     spawn(process.execPath, [join(BENCH, 'loadgen.mjs'), JSON.stringify(job)], { cwd: BENCH }),
   );
   return JSON.parse(text.trim());
+}
+
+/**
+ * wrk script lines that give every request an id of its own (the body's `"id":1` replaced by
+ * a count, from a different billion in each wrk thread): for a proxy, whose calls stay open
+ * while its upstream answers, and a session, which may not reuse an id in flight.
+ */
+function uniqueIdsLua(body) {
+  const [head, tail] = splitAtId(body);
+  return [
+    `local head = [==[${head}]==]`,
+    `local tail = [==[${tail}]==]`,
+    'local threads = 0',
+    'function setup(thread) threads = threads + 1; thread:set("base", threads * 1000000000) end',
+    'local n = 0',
+    'function request() n = n + 1; return wrk.format(nil, nil, nil, head .. string.format("%d", base + n) .. tail) end',
+  ];
+}
+
+/** The body before and after the value of its `"id":1` (what toolCall writes). */
+function splitAtId(body) {
+  const at = body.indexOf('"id":1,');
+  if (at === -1) throw new Error(`no "id":1 in ${body}`);
+  return [body.slice(0, at + 5), body.slice(at + 6)];
 }
 
 function wrkTime(value, unit) {
@@ -370,10 +466,11 @@ async function prepare(server, extraTools, nodeArgs = []) {
     const session = server.session ? await openSession(url, agent) : undefined;
     const tool = extraTools > 0 && !server.noTools ? 'wide_00' : 'echo';
     const call = toolCall(server.era, { tool, session, id: 1 });
-    const request =
+    const signed =
       credentials === undefined
         ? call
         : { ...call, headers: { ...call.headers, authorization: `Bearer ${credentials.token}` } };
+    const request = server.uniqueIds === true ? { ...signed, uniqueIds: true } : signed;
     const reply = await post(url, { ...request, agent });
     const text = JSON.stringify(responseOf(reply, 1));
     if (!text.includes(tool === 'echo' ? 'hello world' : 'ok x1')) {
@@ -1241,6 +1338,38 @@ function target(name, { value, met, detail }) {
   results.targets.push({ name, value, met, detail });
 }
 
+/**
+ * Issue 40: mcpkit's gateway against the peer gateways in front of the same stdio upstream, and
+ * against the raw proxy to it, by req/s (the median of the rounds' ratios) and by the gateway
+ * process's CPU time per request (the peer's over mcpkit's). Reported, not judged: each pair
+ * speaks the same era (2026-07-28 without a session, or a legacy session).
+ */
+function peerGatewayTargets(http64) {
+  const pairs = [
+    ['mcpkit-gateway-stdio', 'raw-proxy-stdio'],
+    ['mcpkit-gateway-stdio', 'mcp-proxy'],
+    ['mcpkit-gateway-stdio-session', 'mcp-proxy-session'],
+    ['mcpkit-gateway-stdio-session', 'supergateway'],
+    ['mcpkit-gateway-stdio-session', 'sdk1-proxy'],
+    ['mcpkit-gateway-stdio-session', 'sdk1-proxy-stateless'],
+  ];
+  for (const [mine, theirs] of pairs) {
+    const row = http64(mine);
+    const peer = http64(theirs);
+    if (row === undefined || peer === undefined) continue;
+    const value = rpsRatio(row, peer);
+    const cpu =
+      row.cpuUs !== undefined && peer.cpuUs !== undefined
+        ? `; by CPU time per request: ${fmt.x(peer.cpuUs / row.cpuUs)}`
+        : '';
+    target(`(report) HTTP c=64 ${row.label} vs ${peer.label}`, {
+      value,
+      met: true,
+      detail: `${fmt.x(value)}${cpu}`,
+    });
+  }
+}
+
 function evaluateTargets() {
   const http64 = (id) =>
     results.http.find((r) => r.server === id && r.connections === 64 && r.tools === 2);
@@ -1307,6 +1436,7 @@ function evaluateTargets() {
       detail: `${fmt.x(proxy.vsOpen)} (no MCP work: the ceiling of a forwarder on this machine)`,
     });
   }
+  peerGatewayTargets(http64);
   for (const id of ['mcpkit-session-balanced', 'mcpkit-modern-balanced']) {
     const row = http64(id);
     if (row?.vsOpen !== undefined) {

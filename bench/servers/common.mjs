@@ -4,6 +4,7 @@
 // each answering one text block. With BENCH_TOOLS=50 it also registers 50 tools whose input is a
 // 10-field object (the scaling case). mcpkit takes raw JSON Schema (its zero-dependency path);
 // the peers take zod, the way their documentation shows.
+import { connect } from 'node:net';
 import process from 'node:process';
 
 /** How many extra wide tools to register (BENCH_TOOLS, default 0). */
@@ -114,5 +115,34 @@ export function probeMiddleware(server) {
   } else if (kind === 'async') {
     server.use(async (ctx, next) => await next());
     server.use({ toolCall: async (call, next) => await next() });
+  }
+}
+
+/**
+ * The stdio upstream of the peer-gateway rows (issue #40): mcpkit-stdio.mjs, the same server
+ * for every gateway, run as `sh -c 'exec node mcpkit-stdio.mjs 2>/dev/null'`: `exec` leaves one
+ * node process, and its stderr (its `READY 0` line) reaches nobody, so that a gateway that
+ * passes its child's stderr through does not announce port 0 to the orchestrator.
+ * `line` is that command as one shell line, for the gateways that take one.
+ */
+export function stdioUpstream() {
+  const file = new URL('./mcpkit-stdio.mjs', import.meta.url).pathname;
+  const line = `exec '${process.execPath}' '${file}' 2>/dev/null`;
+  return { command: 'sh', args: ['-c', line], line };
+}
+
+/** Resolves once 127.0.0.1:`port` takes a connection (for a CLI that says nothing when it listens). */
+export async function listening(port) {
+  for (;;) {
+    const up = await new Promise((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (up) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

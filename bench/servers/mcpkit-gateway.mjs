@@ -2,17 +2,27 @@
 // --http` (the CLI's own main, so that its CPU time is this process's), with one HTTP upstream,
 // the same server as the "mcpkit 2026-07-28" row, started here as a child. A tools/call makes two
 // hops: client -> gateway (2026-07-28) -> upstream (2026-07-28).
+// BENCH_GATEWAY_UPSTREAM=stdio: the upstream is mcpkit-stdio.mjs over stdio instead, spawned by
+// the gateway (common.mjs stdioUpstream(), the upstream of the peer-gateway rows, issue #40).
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import process from 'node:process';
 import { startServer } from '../lib.mjs';
-import { PORT, ready } from './common.mjs';
+import { PORT, ready, stdioUpstream } from './common.mjs';
 
-const upstream = await startServer('mcpkit-http.mjs', { env: { PORT: '0' } });
-process.on('exit', () => upstream.child.kill('SIGKILL'));
+const overStdio = process.env['BENCH_GATEWAY_UPSTREAM'] === 'stdio';
 const config = join(mkdtempSync(join(tmpdir(), 'mcpkit-bench-gateway-')), 'servers.json');
-const url = `http://127.0.0.1:${String(upstream.port)}/mcp`;
+let entry;
+if (overStdio) {
+  const { command, args } = stdioUpstream();
+  const env = { NODE_ENV: 'production', BENCH_TOOLS: process.env['BENCH_TOOLS'] ?? '0' };
+  entry = { command, args, env };
+} else {
+  const upstream = await startServer('mcpkit-http.mjs', { env: { PORT: '0' } });
+  process.on('exit', () => upstream.child.kill('SIGKILL'));
+  entry = { url: `http://127.0.0.1:${String(upstream.port)}/mcp` };
+}
 // MCPKIT_BENCH_GATEWAY_POLICY=1: with policies (four rules, one constraining an argument, for
 // the anonymous caller of the bench); =audit: and the audit log (a file in the temporary folder).
 // Issue #40: the cost of policies and audit per forwarded call.
@@ -45,7 +55,7 @@ const limits =
         },
       }
     : {};
-writeFileSync(config, JSON.stringify({ mcpServers: { upstream: { url } }, ...team, ...limits }));
+writeFileSync(config, JSON.stringify({ mcpServers: { upstream: entry }, ...team, ...limits }));
 
 const { main } = await import('../../dist/esm/src/cli/main.js');
 let said = '';
