@@ -13,7 +13,9 @@
 // --http it counts a real server (bench/servers/, under callgrind) answering N calls over 64
 // keep-alive connections on 127.0.0.1, node:http and all (not the kernel), after W warm-up calls
 // (default 20,000); KIND is raw, raw-modern, modern, stateless, session or gateway (`mcpkit
-// gateway` in front of the modern server, which runs outside valgrind). With --stdio it counts
+// gateway` in front of the modern server, which runs outside valgrind), or gateway-stdio,
+// gateway-stdio-session and raw-proxy-stdio (the gateway and the raw proxy in front of the stdio
+// upstream of the peer-gateway rows, issue 40, which runs outside valgrind). With --stdio it counts
 // a stdio server the same way, the calls written one at a time as lines on its stdin: KIND is
 // legacy (mcpkit-stdio.mjs, `initialize` first), modern (the same, 2026-07-28 requests), raw
 // (raw-stdio.mjs, initialized alike) or raw-modern. --inflight F keeps F calls in flight instead
@@ -117,7 +119,9 @@ function countInProcess(kind, n) {
  * node's `--perf-basic-prof` map.
  */
 async function countServer(kind, n) {
-  const { file, env, era } = kindServer(kind, flags.root, { stdio: flags.stdio });
+  const { file, env, era, session, uniqueIds } = kindServer(kind, flags.root, {
+    stdio: flags.stdio,
+  });
   const dir = mkdtempSync(join(tmpdir(), 'mcpkit-callgrind-'));
   try {
     // The perf map names JIT code; V8's own log, which the flag turns on, goes with the dump.
@@ -141,7 +145,7 @@ async function countServer(kind, n) {
       if (!flags.unsettled) await collected(child);
       const client = flags.stdio
         ? await stdioClient(child, era)
-        : await httpClient(port, kind, era);
+        : await httpClient(port, { session: session ?? kind === 'session', era, uniqueIds });
       await client.load(Number(flags.warm));
       callgrindControl('-z', child.pid);
       await client.load(n);
@@ -174,15 +178,17 @@ async function inFlight(calls, one) {
 }
 
 /** `tools/call` over keep-alive connections, one per call in flight (a session opened first). */
-async function httpClient(port, kind, era) {
+async function httpClient(port, { session: opened, era, uniqueIds }) {
   const url = `http://127.0.0.1:${String(port)}/mcp`;
   const agent = new Agent({ keepAlive: true, maxSockets: inflight });
-  const session = kind === 'session' ? await openSession(url, agent) : undefined;
+  const session = opened ? await openSession(url, agent) : undefined;
   const request = toolCall(era, { session });
+  let id = 1;
   return {
     load: (calls) =>
       inFlight(calls, async () => {
-        const reply = await postAgain(url, { ...request, agent });
+        const call = uniqueIds ? toolCall(era, { session, id: ++id }) : request;
+        const reply = await postAgain(url, { ...call, agent });
         if (reply.status !== 200) throw new Error(`status ${String(reply.status)}: ${reply.text}`);
       }),
     close: () => agent.destroy(),

@@ -204,14 +204,33 @@ export function startServer(
  * raw-modern, modern, stateless or session. Over stdio (`stdio: true`; mcpkit-stdio.mjs,
  * raw-stdio.mjs): raw, raw-modern, legacy or modern; a legacy peer sends `initialize` first.
  */
+/**
+ * The HTTP kinds in front of the stdio upstream of the peer-gateway rows (issue 40): mcpkit's
+ * gateway (2026-07-28, or a legacy session) and the raw node:http proxy to it. Their calls carry
+ * ids of their own (a gateway holds a call open while its upstream answers).
+ */
+const STDIO_GATEWAYS = ['gateway-stdio', 'gateway-stdio-session', 'raw-proxy-stdio'];
+
 export function kindServer(kind, root = ROOT, { stdio = false } = {}) {
   const kinds = stdio
     ? ['raw', 'raw-modern', 'legacy', 'modern']
-    : ['raw', 'raw-modern', 'modern', 'stateless', 'session', 'gateway'];
+    : ['raw', 'raw-modern', 'modern', 'stateless', 'session', 'gateway', ...STDIO_GATEWAYS];
   if (!kinds.includes(kind)) {
     throw new Error(`unknown ${stdio ? 'stdio' : 'HTTP'} kind ${kind} (${kinds.join(', ')})`);
   }
   const transport = stdio ? 'stdio' : 'http';
+  if (STDIO_GATEWAYS.includes(kind)) {
+    const raw = kind === 'raw-proxy-stdio';
+    return {
+      file: raw
+        ? join(BENCH, 'servers', 'raw-proxy-stdio.mjs')
+        : join(root, 'bench', 'servers', 'mcpkit-gateway.mjs'),
+      env: { PORT: '0', ...(raw ? {} : { BENCH_GATEWAY_UPSTREAM: 'stdio' }) },
+      era: kind === 'gateway-stdio-session' ? 'legacy' : 'modern',
+      session: kind === 'gateway-stdio-session',
+      uniqueIds: true,
+    };
+  }
   return {
     file: kind.startsWith('raw')
       ? join(BENCH, 'servers', `raw-${transport}.mjs`)

@@ -40,7 +40,9 @@ const scratch = mkdtempSync(join(tmpdir(), 'mcpkit-pair-'));
 async function start(spec) {
   const [name, rest = ''] = spec.split('=');
   const [kind, root = ROOT] = rest.split('@');
-  const { file, env, era } = kindServer(kind, root);
+  const { file, env, era, session: ownIds } = kindServer(kind, root);
+  // A gateway's legacy session needs an id per call in flight, which this fixed body has not.
+  if (ownIds === true) throw new Error(`${kind}: use bench/run.mjs or instructions.mjs`);
   const { child, port } = await startServer(file, { env });
   const url = `http://127.0.0.1:${String(port)}/mcp`;
   const request =
