@@ -12,6 +12,8 @@ import { PORT, ready, stdioUpstream } from './common.mjs';
 const { command, args } = stdioUpstream();
 const upstream = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'] });
 process.on('exit', () => upstream.kill('SIGKILL'));
+// The orchestrator stops a server with SIGTERM, whose default ends node without 'exit'.
+process.on('SIGTERM', () => process.exit(0));
 
 const waiting = new Map();
 let next = 0;

@@ -10,6 +10,8 @@ import { PORT, ready } from './common.mjs';
 
 const upstream = await startServer('mcpkit-http.mjs', { env: { PORT: '0' } });
 process.on('exit', () => upstream.child.kill('SIGKILL'));
+// The orchestrator stops a server with SIGTERM, whose default ends node without 'exit'.
+process.on('SIGTERM', () => process.exit(0));
 const url = `http://127.0.0.1:${String(upstream.port)}/mcp`;
 const fetch = createNodeFetch();
 const FORWARDED = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-method', 'mcp-name'];
