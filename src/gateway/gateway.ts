@@ -227,8 +227,9 @@ export class Gateway {
         event: (event) => {
           this.#event(event);
         },
-        middleware: (lookup: EndpointLookup) => [
+        middleware: (lookup: EndpointLookup, own) => [
           ...access.middleware(lookup),
+          ...own,
           // After the policy: a call it refuses never spends a token.
           rateLimits(this.#limiter, (served) => lookup.tool(served)?.upstream),
           ...(this.#options.middleware?.(lookup) ?? []),
