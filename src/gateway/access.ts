@@ -156,7 +156,7 @@ export function filtered(
   result: unknown,
   field: string,
   keep: (item: Record<string, unknown>) => boolean,
-) {
+): unknown {
   if (typeof result !== 'object' || result === null) return result;
   const items = (result as Record<string, unknown>)[field];
   if (!Array.isArray(items)) return result;
