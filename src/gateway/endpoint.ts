@@ -26,9 +26,9 @@ import { isServed } from './config.js';
 import { Budget, originOf, perCallerTools } from './budget.js';
 import { CODE_TOOL, codeModeOf } from './code-mode.js';
 import { forwardToolCall } from './forward.js';
+import { forwardRequest } from './forward-request.js';
 import { wantedResources } from './resources.js';
 import type { Call, Routing } from './routing.js';
-import { forwarded } from './routing.js';
 import type { Handle, ServedTool } from './served.js';
 import {
   forwardedTool,
@@ -405,13 +405,12 @@ export class Endpoint {
 
   /** Reads `served` (a URI the gateway serves) from its upstream, `ui://` URIs mapped both ways. */
   async #readResource(owner: string, served: string, ctx: HandlerContext) {
-    const upstream = this.#upstream(owner);
     const uri = upstreamUri(owner, served);
-    const result = await this.#routing
-      .within({ upstream: owner, ctx }, (call) =>
-        upstream.use((client) => client.readResource(uri, forwarded(call))),
-      )
-      .catch(rethrow);
+    const result = await forwardRequest(
+      this.#settings,
+      { upstream: this.#upstream(owner), ctx },
+      (client, o) => client.readResource(uri, o),
+    );
     this.#subscribe(owner, uri);
     return {
       contents: servedContents(owner, result.contents),
@@ -481,12 +480,11 @@ export class Endpoint {
           })),
         },
         async (args, ctx) => {
-          const upstream = this.#upstream(owner);
-          const result = await this.#routing
-            .within({ upstream: owner, ctx }, (call) =>
-              upstream.use((client) => client.getPrompt(source.name, { ...args }, forwarded(call))),
-            )
-            .catch(rethrow);
+          const result = await forwardRequest(
+            this.#settings,
+            { upstream: this.#upstream(owner), ctx },
+            (client, options) => client.getPrompt(source.name, { ...args }, options),
+          );
           return {
             messages: result.messages,
             ...(result.description === undefined ? {} : { description: result.description }),
