@@ -9,14 +9,8 @@ import { SEARCH_TOOLS, SEARCH_TOOLS_DEFINITION, serializeTool } from '../catalog
 import { invalidParams } from '../protocol/errors.js';
 import type { RequestMiddleware } from '../server/index.js';
 import { filtered } from './access.js';
-import type { GatewayStatus, Origin } from './endpoint-types.js';
+import type { GatewayStatus, Origin, Visible } from './endpoint-types.js';
 import type { ServedTool } from './served.js';
-
-/**
- * Which upstream tools a caller may see. The same function for every caller of one principal
- * kind (what the budget's decisions are remembered by).
- */
-export type Visible = (origin: Origin) => boolean;
 
 /** What a caller is served of an endpoint's tools. */
 export interface CallerBudget {

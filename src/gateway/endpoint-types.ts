@@ -4,7 +4,6 @@ import type { GatewayCodeModeOptions } from './code-mode.js';
 import type { Secrets, UpstreamCredentials } from './credentials.js';
 import type { Tokenizer } from '../catalogue/index.js';
 import type { AuthInfo } from '../protocol/auth.js';
-import type { Visible } from './budget.js';
 import type { McpServerOptions, Middleware, ServerInfo } from '../server/index.js';
 import type { Curation } from './config.js';
 import type { Routing } from './routing.js';
@@ -28,6 +27,12 @@ export interface Origin {
   /** The entry's own name (a tool or prompt) or URI (a resource, a template) at the upstream. */
   readonly name: string;
 }
+
+/**
+ * Which upstream tools a caller may see. The same function for every caller of one principal
+ * kind (what an endpoint's budget decisions are remembered by).
+ */
+export type Visible = (origin: Origin) => boolean;
 
 /**
  * EndpointLookup maps what an endpoint serves back to its upstreams: what a policy decides on
