@@ -6,10 +6,11 @@
 import { RETRY_AFTER_META } from './limits/index.js';
 import { JsonRpcError } from '../jsonrpc/errors.js';
 import { invalidParams, resourceNotFound } from '../protocol/errors.js';
-import type { HandlerContext, MiddlewareContext, RequestMiddleware } from '../server/index.js';
+import type { MiddlewareContext, RequestMiddleware } from '../server/index.js';
 import type { AuditRecord, AuditSink } from './audit.js';
 import { argumentsHash } from './audit.js';
-import type { EndpointLookup, Origin } from './endpoint.js';
+import type { AuthInfo } from '../protocol/auth.js';
+import type { EndpointLookup, Origin, Visible } from './endpoint-types.js';
 import type { PolicyRule } from './policy/config.js';
 import { DEFAULT_ENDPOINT } from './policy/config.js';
 import type { PolicyView } from './policy/policy.js';
@@ -30,39 +31,66 @@ export interface AccessSettings {
 /** An endpoint's access control: its middleware, and what a caller's searches may see. */
 export interface Access {
   middleware(lookup: EndpointLookup): readonly RequestMiddleware[];
-  /** Which upstream tools the caller of `ctx` may see; undefined without policies. */
+  /**
+   * The upstream tools the caller of `ctx` may see: one function per principal kind (what the
+   * budget's decisions are remembered by); it returns undefined while no policy is in force.
+   * Undefined itself when the endpoint has no access control (no policies, no audit log).
+   */
   readonly visible:
-    ((ctx: HandlerContext) => ((origin: Origin) => boolean) | undefined) | undefined;
+    ((ctx: { readonly auth: AuthInfo | undefined }) => Visible | undefined) | undefined;
+  /**
+   * Decides by `policy` from the next request on (hot reload); throws when this access control
+   * was made without middleware (neither policies nor an audit log at start).
+   */
+  setPolicy(policy: readonly PolicyRule[] | undefined): void;
 }
 
 type Kind = 'tool' | 'prompt' | 'resource';
 
+/** The policy in force (swapped by a reload). */
+interface PolicyState {
+  policy: Policy | undefined;
+}
+
 /** Makes the access control of one endpoint (policies compiled once, here). */
 export function accessMiddleware(settings: AccessSettings): Access {
-  const policy =
-    settings.policy === undefined ? undefined : new Policy(settings.policy, settings.endpoint);
-  const visible =
-    policy === undefined
-      ? undefined
-      : (ctx: HandlerContext) => {
-          const view = policy.viewOf(principalOf(ctx));
-          return (origin: Origin) => view.tool(origin.upstream, origin.name) !== undefined;
-        };
+  const compile = (rules: readonly PolicyRule[] | undefined) =>
+    rules === undefined ? undefined : new Policy(rules, settings.endpoint);
+  const state: PolicyState = { policy: compile(settings.policy) };
+  const guarded = settings.policy !== undefined || settings.audit !== undefined;
+  // One function per view (a view is one per set of applying rules, see policy.ts).
+  const visibles = new WeakMap<PolicyView, Visible>();
+  const visible = (ctx: { readonly auth: AuthInfo | undefined }): Visible | undefined => {
+    const view = state.policy?.viewOf(principalOf(ctx));
+    if (view === undefined) return undefined;
+    let sees = visibles.get(view);
+    if (sees === undefined) {
+      sees = (origin) => view.tool(origin.upstream, origin.name) !== undefined;
+      visibles.set(view, sees);
+    }
+    return sees;
+  };
   return {
-    visible,
+    visible: guarded ? visible : undefined,
     middleware: (lookup) =>
-      policy === undefined && settings.audit === undefined
-        ? []
-        : [guard({ ...settings, endpoint: settings.endpoint || DEFAULT_ENDPOINT }, policy, lookup)],
+      guarded
+        ? [guard({ ...settings, endpoint: settings.endpoint || DEFAULT_ENDPOINT }, state, lookup)]
+        : [],
+    setPolicy(policy) {
+      if (!guarded && policy !== undefined) {
+        throw new Error('policies added to a gateway started without them need a restart');
+      }
+      state.policy = compile(policy);
+    },
   };
 }
 
 function guard(
   settings: AccessSettings,
-  policy: Policy | undefined,
+  state: PolicyState,
   lookup: EndpointLookup,
 ): RequestMiddleware {
-  const viewOf = (ctx: MiddlewareContext) => policy?.viewOf(principalOf(ctx));
+  const viewOf = (ctx: MiddlewareContext) => state.policy?.viewOf(principalOf(ctx));
   const filter = (ctx: MiddlewareContext, next: () => unknown, [field, keep]: [string, Keep]) => {
     const view = viewOf(ctx);
     if (view === undefined) return next();
@@ -122,11 +150,12 @@ function seen(view: PolicyView, kind: Kind, origin: Origin | undefined): boolean
   return view.resource(origin.upstream, origin.name);
 }
 
-function filtered(
+/** `result` less the items of its list `field` that `keep` rejects (itself when none is). */
+export function filtered(
   result: unknown,
   field: string,
   keep: (item: Record<string, unknown>) => boolean,
-) {
+): unknown {
   if (typeof result !== 'object' || result === null) return result;
   const items = (result as Record<string, unknown>)[field];
   if (!Array.isArray(items)) return result;

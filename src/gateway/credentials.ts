@@ -7,9 +7,10 @@
 //   token from the upstream's authorization server (mcpkit's OAuth client: discovery from the
 //   upstream's 401, refresh, step-up), on every request;
 // - `{"type": "token_exchange", "clientId", "clientSecretEnv", "tokenEndpoint", "audience"?,
-//   "scope"?}`: each tool call carries a token for the upstream obtained by RFC 8693 token
-//   exchange of the caller's token (so the upstream sees who calls), the gateway's own
-//   client-credentials token on its other requests (initialize, lists, pings).
+//   "scope"?}`: each tool call, resource read and prompt get carries a token for the upstream
+//   obtained by RFC 8693 token exchange of the caller's token (so the upstream sees who calls),
+//   the gateway's own client-credentials token on its other requests (initialize, lists, pings,
+//   completions, subscriptions).
 // Secrets are read from the environment when the gateway starts (or reloads), and every value
 // the gateway holds is taken out of its events and status.
 import { createHash } from 'node:crypto';
@@ -98,7 +99,10 @@ export type CallCredentials =
 export interface UpstreamCredentials {
   /** The upstream's fetch, authorizing every request. */
   readonly fetch: UpstreamFetch;
-  /** The headers of one tool call made for `ctx`'s caller (token exchange); never rejects. */
+  /**
+   * The headers of one request (a tool call, resource read or prompt get) made for `ctx`'s
+   * caller (token exchange); never rejects.
+   */
   forCall(ctx: Pick<HandlerContext, 'transport'>): Promise<CallCredentials>;
 }
 

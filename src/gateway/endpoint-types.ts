@@ -3,7 +3,8 @@
 import type { GatewayCodeModeOptions } from './code-mode.js';
 import type { Secrets, UpstreamCredentials } from './credentials.js';
 import type { Tokenizer } from '../catalogue/index.js';
-import type { HandlerContext, McpServerOptions, Middleware, ServerInfo } from '../server/index.js';
+import type { AuthInfo } from '../protocol/auth.js';
+import type { McpServerOptions, Middleware, ServerInfo } from '../server/index.js';
 import type { Curation } from './config.js';
 import type { Routing } from './routing.js';
 import type { Upstream, UpstreamStatus } from './upstream.js';
@@ -26,6 +27,12 @@ export interface Origin {
   /** The entry's own name (a tool or prompt) or URI (a resource, a template) at the upstream. */
   readonly name: string;
 }
+
+/**
+ * Which upstream tools a caller may see. The same function for every caller of one principal
+ * kind (what an endpoint's budget decisions are remembered by).
+ */
+export type Visible = (origin: Origin) => boolean;
 
 /**
  * EndpointLookup maps what an endpoint serves back to its upstreams: what a policy decides on
@@ -55,14 +62,22 @@ export interface EndpointSettings {
   readonly info: ServerInfo | undefined;
   readonly server: Omit<McpServerOptions, 'validator'> | undefined;
   readonly event: (event: Record<string, unknown>) => void;
-  /** Middleware run after the gateway's own, outermost first (policy and audit, then others). */
-  readonly middleware: (lookup: EndpointLookup) => readonly Middleware[];
   /**
-   * Which upstream tools the caller of `ctx` may see (what `search_tools` searches and loads);
-   * undefined: every one.
+   * Middleware run after the gateway's own, outermost first (policy and audit, then others);
+   * `own` is the endpoint's (per-caller tool lists), to run after the policy and before anything
+   * that counts a call (rate limits).
+   */
+  readonly middleware: (
+    lookup: EndpointLookup,
+    own: readonly Middleware[],
+  ) => readonly Middleware[];
+  /**
+   * Which upstream tools the caller of `ctx` may see (what `search_tools` searches and loads, and
+   * what its budget counts): one function per principal kind; undefined from it: every one.
+   * Undefined itself: no policies (every caller is served alike).
    */
   readonly visible:
-    ((ctx: HandlerContext) => ((origin: Origin) => boolean) | undefined) | undefined;
+    ((ctx: { readonly auth: AuthInfo | undefined }) => Visible | undefined) | undefined;
   /** Serve one `run_code` tool over the upstreams' tools (./code-mode.ts); undefined: off. */
   readonly codeMode: boolean | GatewayCodeModeOptions | undefined;
   /** What the gateway presents to an upstream per call (token exchange); undefined: nothing. */

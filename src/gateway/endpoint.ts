@@ -3,14 +3,13 @@
 // gateway's default endpoint (`/mcp`) selects every upstream; named ones (`/mcp/<name>`) the
 // upstreams their config lists. Upstreams are shared: one connection each, whatever the endpoints.
 import type { CompleteRef, Prompt, Tool } from '../client/index.js';
-import type { Tokenizer } from '../catalogue/index.js';
 import {
   SEARCH_TOOLS,
   SEARCH_TOOLS_DEFINITION,
   isModelVisible,
   nameTools,
-  serializeTool,
 } from '../catalogue/index.js';
+import type { AuthInfo } from '../protocol/auth.js';
 import type { JsonSchemaValidator } from '../protocol/json-schema/index.js';
 import { UriTemplate } from '../protocol/uri-template/index.js';
 import { McpServer } from '../server/index.js';
@@ -24,11 +23,12 @@ import {
 } from './apps.js';
 import type { Curation } from './config.js';
 import { isServed } from './config.js';
+import { Budget, originOf, perCallerTools } from './budget.js';
 import { CODE_TOOL, codeModeOf } from './code-mode.js';
 import { forwardToolCall } from './forward.js';
+import { forwardRequest } from './forward-request.js';
 import { wantedResources } from './resources.js';
 import type { Call, Routing } from './routing.js';
-import { forwarded } from './routing.js';
 import type { Handle, ServedTool } from './served.js';
 import {
   forwardedTool,
@@ -61,7 +61,6 @@ export class Endpoint {
   readonly #settings: EndpointSettings;
   #upstreams: ReadonlyMap<string, Upstream>;
   #sortedUpstreams: readonly Upstream[];
-  readonly #tokenizer: Tokenizer;
   readonly #routing: Routing;
   #curation: Readonly<Record<string, Curation>>;
   readonly #server: McpServer;
@@ -77,17 +76,22 @@ export class Endpoint {
   readonly #subscribed = new Map<string, { generation: number; uris: Set<string> }>();
   /** Every tool the upstreams offer, named (what search_tools searches). */
   #catalogue: ServedTool[] = [];
+  /** The names of the catalogue's tools. */
+  #catalogued = new Set<string>();
   /** Names loaded by searches (catalogue mode). */
   readonly #found = new Set<string>();
   #search: Handle | undefined;
-  #cost = { served: 0, all: 0 };
+  readonly #budget: Budget;
+  /** Whether the budget is each caller's (policies): every tool registered, lists per caller. */
+  readonly #perCaller: boolean;
   readonly #code: ReturnType<typeof codeModeOf>;
 
   constructor(settings: EndpointSettings) {
     this.#settings = settings;
     this.#sortedUpstreams = settings.upstreams;
     this.#upstreams = new Map(settings.upstreams.map((upstream) => [upstream.name, upstream]));
-    this.#tokenizer = settings.tokenizer;
+    this.#budget = new Budget(settings.budget, settings.tokenizer);
+    this.#perCaller = settings.visible !== undefined;
     this.#routing = settings.routing;
     this.#curation = settings.curation;
     this.lookup = this.#makeLookup();
@@ -131,12 +135,18 @@ export class Endpoint {
     return this.#upstreams.has(name);
   }
 
-  /** This endpoint's mode, token counts and upstreams. */
-  status(): GatewayStatus {
-    const { budget } = this.#settings;
+  /**
+   * This endpoint's mode, token counts and upstreams: as the caller of `ctx` is served (with
+   * policies, its mode and counts are over the tools it may see), else over every tool.
+   */
+  status(ctx?: { readonly auth: AuthInfo | undefined }): GatewayStatus {
+    const visible = ctx === undefined ? undefined : this.#settings.visible?.(ctx);
+    const tools =
+      visible === undefined
+        ? this.#catalogue
+        : this.#catalogue.filter((tool) => visible(originOf(tool)));
     return {
-      mode: this.#catalogueMode() ? 'catalogue' : 'all',
-      tokens: { ...this.#cost, ...(budget === undefined ? {} : { budget }) },
+      ...this.#budget.status(tools, this.#found, this.#code !== undefined),
       upstreams: this.#settings.secrets.redact(this.#sortedUpstreams.map((u) => u.status())),
     };
   }
@@ -201,7 +211,19 @@ export class Endpoint {
       name === CODE_TOOL ||
       (name === SEARCH_TOOLS && this.#search !== undefined);
     server.use(this.#viewNames.takeOwnNames(serves));
-    for (const middleware of settings.middleware(this.lookup)) server.use(middleware);
+    const { visible } = settings;
+    const own =
+      visible === undefined || settings.budget === undefined
+        ? []
+        : [
+            perCallerTools({
+              budget: this.#budget,
+              visible,
+              found: this.#found,
+              catalogued: (name) => this.#catalogued.has(name),
+            }),
+          ];
+    for (const middleware of settings.middleware(this.lookup, own)) server.use(middleware);
     server.resource(
       {
         uri: STATUS_URI,
@@ -210,7 +232,7 @@ export class Endpoint {
         description: 'Each upstream server: state, revision, latency, tools, last error.',
         mimeType: 'application/json',
       },
-      () => JSON.stringify(this.status(), null, 2),
+      (_uri, ctx) => JSON.stringify(this.status(ctx), null, 2),
     );
     return server;
   }
@@ -223,11 +245,6 @@ export class Endpoint {
     this.#syncResources();
     this.#syncPrompts();
     this.server.resourceUpdated(STATUS_URI);
-  }
-
-  #catalogueMode(): boolean {
-    const { budget } = this.#settings;
-    return budget !== undefined && this.#cost.all > budget;
   }
 
   #syncTools(): void {
@@ -257,23 +274,19 @@ export class Endpoint {
     // App-only tools are served (views call them) but never searched, loaded or counted.
     this.#catalogue = named.filter((tool) => isModelVisible(tool.definition));
     const appOnly = named.filter((tool) => !isModelVisible(tool.definition));
-    const count = (tools: readonly ServedTool[]) =>
-      tools.reduce((sum, tool) => sum + this.#tokenizer.count(serializeTool(tool.definition)), 0);
-    const all = count(this.#catalogue);
-    this.#cost = { served: all, all };
+    this.#budget.update(this.#catalogue);
+    this.#catalogued = new Set(this.#catalogue.map((tool) => tool.definition.name));
     let served = [...this.#catalogue, ...appOnly];
     if (this.#code !== undefined) {
       served = appOnly;
       this.#code.sync(this.server, this.#catalogue);
-    } else if (this.#catalogueMode()) {
-      const found = this.#catalogue.filter((tool) => this.#found.has(tool.definition.name));
-      served = [...found, ...appOnly];
+    } else if (this.#budget.exceeded) {
+      // Per caller, every tool stays registered: perCallerTools lists each caller its share.
+      if (!this.#perCaller) {
+        const found = this.#catalogue.filter((tool) => this.#found.has(tool.definition.name));
+        served = [...found, ...appOnly];
+      }
       this.#search ??= this.#registerSearch();
-      this.#cost = {
-        served:
-          count(found) + this.#tokenizer.count(serializeTool(SEARCH_TOOLS_DEFINITION as Tool)),
-        all,
-      };
     } else if (this.#search !== undefined) {
       this.#search.remove();
       this.#search = undefined;
@@ -307,8 +320,12 @@ export class Endpoint {
     const { description, inputSchema } = SEARCH_TOOLS_DEFINITION;
     return this.server.tool({ name: SEARCH_TOOLS, description, inputSchema }, (args, ctx) =>
       searchCatalogue(this.#searchable(ctx), args, (names) => {
-        for (const name of names) this.#found.add(name);
-        this.#syncTools();
+        const fresh = names.filter((name) => !this.#found.has(name));
+        for (const name of fresh) this.#found.add(name);
+        if (fresh.length === 0) return;
+        // Per caller, the tools are registered already: only the callers' lists changed.
+        if (this.#perCaller) this.server.listChanged('tools');
+        else this.#syncTools();
       }),
     );
   }
@@ -317,9 +334,7 @@ export class Endpoint {
   #searchable(ctx: HandlerContext): readonly ServedTool[] {
     const visible = this.#settings.visible?.(ctx);
     if (visible === undefined) return this.#catalogue;
-    return this.#catalogue.filter((tool) =>
-      visible({ upstream: tool.upstream, name: tool.original }),
-    );
+    return this.#catalogue.filter((tool) => visible(originOf(tool)));
   }
 
   /** The upstreams, sorted by name (given so). */
@@ -390,13 +405,12 @@ export class Endpoint {
 
   /** Reads `served` (a URI the gateway serves) from its upstream, `ui://` URIs mapped both ways. */
   async #readResource(owner: string, served: string, ctx: HandlerContext) {
-    const upstream = this.#upstream(owner);
     const uri = upstreamUri(owner, served);
-    const result = await this.#routing
-      .within({ upstream: owner, ctx }, (call) =>
-        upstream.use((client) => client.readResource(uri, forwarded(call))),
-      )
-      .catch(rethrow);
+    const result = await forwardRequest(
+      this.#settings,
+      { upstream: this.#upstream(owner), ctx },
+      (client, o) => client.readResource(uri, o),
+    );
     this.#subscribe(owner, uri);
     return {
       contents: servedContents(owner, result.contents),
@@ -466,12 +480,11 @@ export class Endpoint {
           })),
         },
         async (args, ctx) => {
-          const upstream = this.#upstream(owner);
-          const result = await this.#routing
-            .within({ upstream: owner, ctx }, (call) =>
-              upstream.use((client) => client.getPrompt(source.name, { ...args }, forwarded(call))),
-            )
-            .catch(rethrow);
+          const result = await forwardRequest(
+            this.#settings,
+            { upstream: this.#upstream(owner), ctx },
+            (client, options) => client.getPrompt(source.name, { ...args }, options),
+          );
           return {
             messages: result.messages,
             ...(result.description === undefined ? {} : { description: result.description }),

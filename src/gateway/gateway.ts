@@ -12,6 +12,7 @@ import { ESTIMATE } from '../catalogue/index.js';
 import type { McpServer, McpServerOptions, Middleware, ServerInfo } from '../server/index.js';
 import type { NodeFetch } from '../transports/http/client/node-fetch.js';
 import { createNodeFetch } from '../transports/http/client/node-fetch.js';
+import type { Access } from './access.js';
 import { accessMiddleware } from './access.js';
 import type { GatewayCodeModeOptions } from './code-mode.js';
 import { servedUri } from './apps.js';
@@ -32,6 +33,9 @@ import type { UpstreamCredentials } from './credentials.js';
 import { Secrets, credentialsOf } from './credentials.js';
 
 export { STATUS_URI } from './endpoint.js';
+
+/** The lists a change of policies may change. */
+const LISTS = ['tools', 'prompts', 'resources'] as const;
 export type { GatewayStatus } from './endpoint.js';
 
 /** Options of a {@link Gateway}. Every field is optional. */
@@ -99,6 +103,8 @@ export class Gateway {
   readonly #tokenizer: Tokenizer;
   readonly #routing = new Routing();
   readonly #endpoints = new Map<string, Endpoint>();
+  /** Each endpoint's access control (policies swapped by a reload). */
+  readonly #access = new Map<string, Access>();
   /** The fetch this gateway made (and closes), when none was given. */
   readonly #ownFetch: NodeFetch | undefined;
   #closed = false;
@@ -135,19 +141,17 @@ export class Gateway {
 
   /**
    * Serves `config` from now on, without dropping a downstream session (see applyReload):
-   * upstreams, curation and rate limits change; endpoints, policies, identity and the audit log
-   * need a restart (a config that changes them is refused, the old one serving on).
+   * upstreams, curation, rate limits and policies change (policies decide from the next request
+   * on); endpoints, identity and the audit log need a restart (a config that changes them is
+   * refused, the old one serving on), and so do policies added to a gateway started with
+   * neither policies nor an audit log (it has no policy middleware).
    */
   reload(config: GatewayConfig): Promise<ReloadSummary> {
     if (this.#closed) return Promise.reject(new Error('the gateway is closed'));
-    const fixed = (c: GatewayConfig) =>
-      JSON.stringify([c.endpoints, c.policies, c.identity, c.audit]);
-    if (fixed(config) !== fixed(this.#config)) {
-      return Promise.reject(
-        new Error('endpoints, policies, identity and audit change only with a restart'),
-      );
-    }
-    return applyReload(this.#config, config, {
+    const refused = this.#refusedReload(config);
+    if (refused !== undefined) return Promise.reject(new Error(refused));
+    const policies = JSON.stringify(config.policies) !== JSON.stringify(this.#config.policies);
+    const reloading = applyReload(this.#config, config, {
       upstreams: this.#upstreams,
       make: (name) => this.#make(name, config),
       swap: (plan) => {
@@ -155,10 +159,31 @@ export class Gateway {
         this.#limiter.configure(config.rateLimits ?? {});
         const replaced = [...plan.removed, ...plan.changed];
         for (const { name, servers, curation } of this.#wanted()) {
-          this.#endpoints.get(name)?.reselect(this.#selected(servers), { curation, replaced });
+          const endpoint = this.#endpoints.get(name);
+          if (policies) this.#access.get(name)?.setPolicy(config.policies);
+          endpoint?.reselect(this.#selected(servers), { curation, replaced });
+          // What each caller may see changed: every list may have.
+          if (policies) for (const kind of LISTS) endpoint?.server.listChanged(kind);
         }
       },
     });
+    return policies ? reloading.then((plan) => ({ ...plan, policies: 'changed' })) : reloading;
+  }
+
+  /** Why `config` cannot be taken without a restart; undefined when it can. */
+  #refusedReload(config: GatewayConfig): string | undefined {
+    const fixed = (c: GatewayConfig) => JSON.stringify([c.endpoints, c.identity, c.audit]);
+    if (fixed(config) !== fixed(this.#config)) {
+      return 'endpoints, identity and audit change only with a restart';
+    }
+    if (config.policies === undefined) return undefined;
+    if (this.#options.codeMode) {
+      return 'codeMode cannot be combined with policies (docs/gateway.md#code-mode)';
+    }
+    if (this.#config.policies === undefined && this.#options.audit === undefined) {
+      return 'policies added to a gateway started with neither policies nor an audit log need a restart';
+    }
+    return undefined;
   }
 
   /** The default endpoint's McpServer (every upstream): connect it to a transport, or `listen()` it. */
@@ -215,6 +240,7 @@ export class Gateway {
         audit: this.#options.audit,
         auditArguments: config.audit?.arguments ?? false,
       });
+      this.#access.set(name, access);
       const endpoint = new Endpoint({
         name,
         upstreams,
@@ -227,8 +253,9 @@ export class Gateway {
         event: (event) => {
           this.#event(event);
         },
-        middleware: (lookup: EndpointLookup) => [
+        middleware: (lookup: EndpointLookup, own) => [
           ...access.middleware(lookup),
+          ...own,
           // After the policy: a call it refuses never spends a token.
           rateLimits(this.#limiter, (served) => lookup.tool(served)?.upstream),
           ...(this.#options.middleware?.(lookup) ?? []),

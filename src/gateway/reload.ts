@@ -15,6 +15,8 @@ export interface ReloadSummary {
   readonly removed: readonly string[];
   readonly changed: readonly string[];
   readonly kept: readonly string[];
+  /** Present when the reload changed the policies (in force from the next request on). */
+  readonly policies?: 'changed';
 }
 
 /**

@@ -326,6 +326,15 @@ export class McpServer {
   }
 
   /**
+   * Tells every client that the `kind` list changed (`notifications/<kind>/list_changed`), as a
+   * registration does by itself: for lists that a middleware shapes (per caller, say) and that
+   * change without a registration changing.
+   */
+  listChanged(kind: 'tools' | 'resources' | 'prompts'): void {
+    this.#core.changed(kind);
+  }
+
+  /**
    * Serves one client over `transport` and resolves once it is started. The session ends
    * when the transport closes.
    */

@@ -47,6 +47,14 @@ async function upstream(name: string, as: ExchangeServer | undefined): Promise<U
     { name, description: `Says who called ${name}.`, inputSchema: { type: 'object' } },
     (_a, ctx) => JSON.stringify({ sub: ctx.auth?.subject, act: ctx.auth?.claims['act'] }),
   );
+  // A resource and a prompt that say who read them, too.
+  server.resource(
+    { uri: `who://${name}`, name: `who-${name}`, mimeType: 'application/json' },
+    (_u, ctx) => JSON.stringify({ sub: ctx.auth?.subject, act: ctx.auth?.claims['act'] }),
+  );
+  server.prompt({ name: 'who' }, (_a, ctx) =>
+    JSON.stringify({ sub: ctx.auth?.subject, act: ctx.auth?.claims['act'] }),
+  );
   if (as === undefined) return { listening: await listen(() => server, { port: 0 }), seen };
   const port = await freePort();
   const resource = `http://127.0.0.1:${String(port)}/mcp`;
@@ -177,6 +185,43 @@ describe('upstream credentials', () => {
     for (const { seen } of [upstreams.plain, upstreams.own, upstreams.delegated]) {
       expect(seen.length).toBeGreaterThan(0);
       expect(seen.some((header) => header.includes(token))).toBe(false);
+    }
+    await client.close();
+  });
+
+  it('reads resources and gets prompts with the token exchanged for the caller', async () => {
+    const { client, token } = await connect('carol');
+    const caller = { sub: 'carol', act: { sub: GATEWAY_CLIENT } };
+    const read = await client.readResource('who://delegated');
+    expect(JSON.parse((read.contents[0] as { text: string }).text)).toEqual(caller);
+    const prompt = await client.getPrompt('delegated__who', {});
+    expect(JSON.parse((prompt.messages[0]?.content as { text: string }).text)).toEqual(caller);
+    // The other upstreams: the gateway's own credentials, as for their tools.
+    const own = await client.readResource('who://own');
+    expect(JSON.parse((own.contents[0] as { text: string }).text)).toEqual({
+      sub: GATEWAY_CLIENT,
+    });
+    // One exchange for carol, whose token served the read and the prompt.
+    const exchanges = as.requests.filter(
+      (r) => r.grant.endsWith('token-exchange') && r.subject === 'carol',
+    );
+    expect(exchanges).toHaveLength(1);
+    expect(upstreams.delegated.seen.some((header) => header.includes(token))).toBe(false);
+    await client.close();
+  });
+
+  it('fails a read or prompt whose exchange is refused with an error naming no secret', async () => {
+    const { client, token } = await connect('mallory');
+    for (const attempt of [
+      client.readResource('who://delegated'),
+      client.getPrompt('delegated__who', {}),
+    ]) {
+      const error = (await attempt.catch((e: unknown) => e)) as { code?: number; message: string };
+      expect(error.code).toBe(-32603);
+      expect(error.message).toMatch(
+        /the gateway could not obtain a token for the server "delegated" behind it: .*access_denied/,
+      );
+      for (const secret of [token, GATEWAY_SECRET]) expect(error.message).not.toContain(secret);
     }
     await client.close();
   });

@@ -64,8 +64,9 @@ retry), per principal, per tool and per upstream, with concurrency caps per upst
                  "tools": {"search_*": {"rate": 5, "per": "second"}},
                  "upstreams": {"docs": {"rate": 600, "per": "minute", "maxConcurrent": 8}}}
 
-The config file is watched (and re-read on SIGHUP): upstreams added, removed or changed are
-applied without dropping a client's session; an invalid file is refused, the old config kept.
+The config file is watched (and re-read on SIGHUP): upstreams added, removed or changed, and
+policies, are applied without dropping a client's session; an invalid file is refused, the old
+config kept.
 
 By default the gateway speaks stdio (put it in a host's config in place of the servers);
 with --http it serves Streamable HTTP on 127.0.0.1 (Host header checked) and GET /healthz.

@@ -1,0 +1,175 @@
+// Hot reload of policies (#40 point 6): the config file's `policies` rewritten while a client
+// holds a session and its GET stream. The new rules decide from the next request on, the client
+// is told through list_changed and sees its new list in the same session; invalid rules are
+// refused with the reason while the old ones keep deciding. Real parts: HTTP upstreams on
+// 127.0.0.1, the gateway over Streamable HTTP behind trusted headers, the official SDK v1 client.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as StreamableHttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ConfigWatch } from '../../src/gateway/index.js';
+import {
+  Gateway,
+  parseGatewayConfig,
+  trustedHeader,
+  watchConfig,
+} from '../../src/gateway/index.js';
+import { McpServer } from '../../src/server/index.js';
+import type { Listening } from '../../src/transports/http/server/node.js';
+import { listen } from '../../src/transports/http/server/node.js';
+
+const info = { name: 'reload-policies-test', version: '1.0.0' };
+
+async function upstream(tool: string): Promise<Listening> {
+  const server = new McpServer({ name: tool, version: '1' });
+  server.tool({ name: tool, inputSchema: { type: 'object' } }, () => `from ${tool}`);
+  return listen(() => server, { port: 0 });
+}
+
+/** Resolves with the first event after now that `accept` takes. */
+function nextEvent(
+  events: Record<string, unknown>[],
+  accept: (e: Record<string, unknown>) => boolean,
+) {
+  const seen = events.length;
+  return new Promise<Record<string, unknown>>((resolve) => {
+    const timer = setInterval(() => {
+      const found = events.slice(seen).find(accept);
+      if (found !== undefined) {
+        clearInterval(timer);
+        resolve(found);
+      }
+    }, 20);
+  });
+}
+
+async function codeOf(call: Promise<unknown>): Promise<number | undefined> {
+  try {
+    await call;
+    return undefined;
+  } catch (error) {
+    return (error as { code?: number }).code;
+  }
+}
+
+describe('hot reload of policies', () => {
+  let alpha: Listening;
+  let beta: Listening;
+  let gateway: Gateway;
+  let served: Listening;
+  let watch: ConfigWatch;
+  let file: string;
+  const events: Record<string, unknown>[] = [];
+
+  const write = (policies: unknown) => {
+    const servers = { a: { url: alpha.url }, b: { url: beta.url } };
+    writeFileSync(file, JSON.stringify({ mcpServers: servers, policies }));
+  };
+  const load = () => parseGatewayConfig(JSON.parse(readFileSync(file, 'utf8')));
+
+  beforeAll(async () => {
+    [alpha, beta] = await Promise.all([upstream('alpha'), upstream('beta')]);
+    file = join(mkdtempSync(join(tmpdir(), 'mcpkit-gw-policies-')), 'gateway.json');
+    write([
+      { name: 'everyone', tools: { allow: ['a/*'] } },
+      { name: 'beta-users', when: { scopes: ['beta'] }, tools: { allow: ['b/*'] } },
+    ]);
+    gateway = await Gateway.start(load(), { timing: { pingIntervalMs: 0 } });
+    served = await listen(() => gateway.server, {
+      port: 0,
+      middleware: [trustedHeader({ subject: 'x-user', scopes: 'x-scopes' })],
+    });
+    watch = watchConfig(file, {
+      load,
+      apply: (config) => gateway.reload(config),
+      onEvent: (event) => events.push(event),
+      settleMs: 50,
+      sighup: false,
+    });
+  });
+
+  afterAll(async () => {
+    watch.close();
+    await served.close();
+    await gateway.close();
+    await Promise.all([alpha.close(), beta.close()]);
+  });
+
+  it('applies new policies to a live session and GET stream, and refuses invalid ones', async () => {
+    const requests: { method: string; body: string }[] = [];
+    const recording = async (input: string | URL | Request, init?: RequestInit) => {
+      requests.push({
+        method: init?.method ?? 'GET',
+        body: typeof init?.body === 'string' ? init.body : '',
+      });
+      return fetch(input, init);
+    };
+    const client = new ClientV1(info);
+    const transport = new StreamableHttpV1(new URL(served.url), {
+      fetch: recording,
+      requestInit: { headers: { 'x-user': 'ann', 'x-scopes': '' } },
+    });
+    let changed: () => void = () => undefined;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      changed();
+    });
+    const told = () =>
+      new Promise<void>((resolve) => {
+        changed = resolve;
+      });
+    await client.connect(transport);
+    const session = transport.sessionId;
+    const names = async () => (await client.listTools()).tools.map((tool) => tool.name).sort();
+    expect(await names()).toEqual(['alpha']);
+    expect(await codeOf(client.callTool({ name: 'beta', arguments: {} }))).toBe(-32602);
+
+    // Everyone may now use beta too: told, listed, callable, in the same session.
+    let listChanged = told();
+    let reloaded = nextEvent(events, (e) => e['event'] === 'reloaded');
+    write([{ name: 'everyone', tools: { allow: ['a/*', 'b/*'] } }]);
+    expect(await reloaded).toMatchObject({ policies: 'changed', added: [], changed: [] });
+    await listChanged;
+    expect(await names()).toEqual(['alpha', 'beta']);
+    const result = await client.callTool({ name: 'beta', arguments: {} });
+    expect(result.content).toEqual([{ type: 'text', text: 'from beta' }]);
+
+    // alpha denied: gone from the list, and calling it is the error of an unknown tool.
+    listChanged = told();
+    reloaded = nextEvent(events, (e) => e['event'] === 'reloaded');
+    write([{ name: 'everyone', tools: { allow: ['a/*', 'b/*'], deny: ['a/alpha'] } }]);
+    await reloaded;
+    await listChanged;
+    expect(await names()).toEqual(['beta']);
+    expect(await codeOf(client.callTool({ name: 'alpha', arguments: {} }))).toBe(-32602);
+
+    // Invalid rules: refused with the reason; the rules in force keep deciding.
+    const refused = nextEvent(events, (e) => e['event'] === 'reload-refused');
+    write([{ name: 'everyone', tools: { allow: ['a/*'], hide: ['b/*'] } }]);
+    expect(String((await refused)['error'])).toContain('unknown field "tools.hide"');
+    expect(await names()).toEqual(['beta']);
+    expect(await codeOf(client.callTool({ name: 'alpha', arguments: {} }))).toBe(-32602);
+
+    expect(transport.sessionId).toBe(session);
+    expect(requests.filter((request) => request.body.includes('"initialize"'))).toHaveLength(1);
+    expect(requests.some((request) => request.method === 'GET')).toBe(true);
+    await client.close();
+  });
+
+  it('refuses a change of endpoints, identity or audit: they need a restart', async () => {
+    const servers = { a: { url: alpha.url }, b: { url: beta.url } };
+    const policies = [{ tools: { allow: ['a/*'] } }];
+    for (const change of [
+      { audit: { to: join(tmpdir(), 'never-written.jsonl') } },
+      { endpoints: { docs: { servers: ['a'] } } },
+      { identity: { header: { subject: 'x-other' } } },
+    ]) {
+      const config = parseGatewayConfig({ mcpServers: servers, policies, ...change });
+      await expect(gateway.reload(config)).rejects.toThrow(
+        'endpoints, identity and audit change only with a restart',
+      );
+    }
+  });
+});
