@@ -1,9 +1,11 @@
 // The gateway's audit log: one JSON line per call (tools/call, prompts/get, resources/read) with
 // who made it, where it went, what the policy decided and how it ended; a hash of the arguments
-// always, the arguments themselves only when the config says so. Lines go to a stream (stdout,
-// or a file opened for appending: rotation is the platform's, logrotate's copytruncate works).
+// always, the arguments themselves only when the config says so. Lines go to stdout or to a file
+// opened for appending (rotation is the platform's, logrotate's copytruncate works), those of one
+// turn of the event loop in one write.
 import { hash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
+import process from 'node:process';
 
 /** One line of the audit log. */
 export interface AuditRecord {
@@ -55,32 +57,76 @@ export interface AuditLog {
 
 /**
  * Opens an audit log: `'-'` or `'stdout'` writes to `stdout`, anything else is a file opened for
- * appending (created when missing). A write failure is passed to `onError` once per failure.
+ * appending (created when missing, mode 0600). The lines of one turn of the event loop are
+ * written together at its end, to a file synchronously (a write per turn, not per call); what is
+ * still unwritten is written when the log is closed or the process exits, so no line is lost. A
+ * failure to open or write is passed to `onError`, once per failure.
  */
 export function openAuditLog(
   to: string,
   options: { stdout?: { write(text: string): unknown }; onError?: (error: unknown) => void } = {},
 ): AuditLog {
+  const fail = (error: unknown) => options.onError?.(error);
   if (to === '-' || to === 'stdout') {
     const stdout = options.stdout ?? process.stdout;
-    return {
-      sink: (record) => {
-        stdout.write(`${JSON.stringify(record)}\n`);
-      },
-      close: () => Promise.resolve(),
-    };
+    return batched((text) => {
+      stdout.write(text);
+    }, fail);
   }
-  const file = createWriteStream(to, { flags: 'a', mode: 0o600 });
-  file.on('error', (error) => options.onError?.(error));
+  let fd: number | undefined;
+  try {
+    fd = openSync(to, 'a', 0o600);
+  } catch (error) {
+    fail(error);
+  }
+  const log = batched((text) => {
+    if (fd !== undefined) writeAll(fd, Buffer.from(text));
+  }, fail);
+  return {
+    sink: log.sink,
+    close: async () => {
+      await log.close();
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
+    },
+  };
+}
+
+/** A log whose lines are handed to `write` once per turn of the event loop, and at exit. */
+function batched(write: (text: string) => void, fail: (error: unknown) => void): AuditLog {
+  let pending = '';
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    if (pending === '') return;
+    const text = pending;
+    pending = '';
+    try {
+      write(text);
+    } catch (error) {
+      fail(error);
+    }
+  };
+  process.on('exit', flush);
   return {
     sink: (record) => {
-      file.write(`${JSON.stringify(record)}\n`);
+      pending += `${JSON.stringify(record)}\n`;
+      if (scheduled) return;
+      scheduled = true;
+      setImmediate(flush);
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        file.end(resolve);
-      }),
+    close: () => {
+      flush();
+      process.off('exit', flush);
+      return Promise.resolve();
+    },
   };
+}
+
+/** Writes all of `bytes` at the end of the file `fd` (opened for appending). */
+function writeAll(fd: number, bytes: Buffer): void {
+  let done = 0;
+  while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
 }
 
 /** The minute auditTime last wrote, and its text up to the seconds (`2026-11-27T01:38:`). */
