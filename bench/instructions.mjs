@@ -5,7 +5,8 @@
 // between two counts of the same build (when the garbage collector runs moves a little).
 //
 //   node bench/instructions.mjs [--http | --stdio] [--warm W] [--inflight F] [--split [--top K]]
-//                               [--root DIR] [--calls N] [--redis] [--unsettled] KIND ...
+//                               [--root DIR] [--calls N] [--redis] [--unsettled]
+//                               [--gateway-with policies,limits,audit] KIND ...
 //
 // In process (the default) it runs bench/alloc-probe.mjs: the node face with stand-ins for the
 // request and response, no sockets; KIND is modern, stateless, session, raw or raw-modern; the
@@ -39,6 +40,9 @@
 // them; the young generation's size, which a server's start decided (a collection forced at
 // start with node's defaults shrank it: 1.15-1.4x for an in-memory server), is fixed besides.
 // --unsettled counts the start as it was before (bench/RESULTS.md, issue 44, point 3).
+// --gateway-with turns on, for KIND gateway, any of the gateway's team features
+// (bench/servers/mcpkit-gateway.mjs): `policies` (four rules), `limits` (every rate limit, in
+// memory, none refusing), `audit` (the audit log to a file); issue 40, what each costs a call.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -70,8 +74,25 @@ const { values: flags, positionals } = parseArgs({
     top: { type: 'string', default: '40' },
     redis: { type: 'boolean', default: false },
     unsettled: { type: 'boolean', default: false },
+    'gateway-with': { type: 'string', default: '' },
   },
 });
+/** The environment bench/servers/mcpkit-gateway.mjs reads for each of --gateway-with's features. */
+const GATEWAY_FEATURES = {
+  policies: { MCPKIT_BENCH_GATEWAY_POLICY: '1' },
+  limits: { MCPKIT_BENCH_GATEWAY_LIMITS: '1' },
+  audit: { MCPKIT_BENCH_GATEWAY_AUDIT: '1' },
+};
+const gatewayEnv = {};
+for (const feature of flags['gateway-with'].split(',').filter((f) => f !== '')) {
+  const env = GATEWAY_FEATURES[feature];
+  if (env === undefined) {
+    throw new Error(
+      `unknown --gateway-with ${feature} (${Object.keys(GATEWAY_FEATURES).join(', ')})`,
+    );
+  }
+  Object.assign(gatewayEnv, env);
+}
 if (flags.http && flags.stdio) throw new Error('--http or --stdio, not both');
 const REDIS_URL = process.env.MCPKIT_BENCH_REDIS_URL ?? process.env.MCPKIT_TEST_REDIS_URL;
 if (flags.redis && (!flags.http || REDIS_URL === undefined)) {
@@ -131,7 +152,11 @@ async function countServer(kind, n) {
       `--logfile=${join(dir, 'v8.log')}`,
     ];
     const { child, port, stop } = await startServer(file, {
-      env: flags.redis ? { ...env, BENCH_REDIS_URL: REDIS_URL } : env,
+      env: {
+        ...env,
+        ...(kind === 'gateway' ? gatewayEnv : {}),
+        ...(flags.redis ? { BENCH_REDIS_URL: REDIS_URL } : {}),
+      },
       stdio: flags.stdio,
       nodeArgs: [
         '--single-threaded',
@@ -318,7 +343,8 @@ function perfMap(path) {
 const where = flags.http ? 'HTTP' : flags.stdio ? 'stdio' : 'in process';
 const shape =
   (served && flags.inflight !== undefined ? `, ${String(inflight)} in flight` : '') +
-  (flags.redis ? ', Redis' : '');
+  (flags.redis ? ', Redis' : '') +
+  (flags['gateway-with'] === '' ? '' : `, gateway with ${flags['gateway-with']}`);
 for (const kind of cases) {
   let per;
   let split;

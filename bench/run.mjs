@@ -137,6 +137,19 @@ const HTTP_SERVERS = [
     file: 'mcpkit-gateway.mjs',
     era: 'modern',
   },
+  // The same gateway with policies (four rules), every rate limit (in memory, none refusing) and
+  // the audit log to a file (issue 40: their cost, as a ratio to the plain gateway row).
+  {
+    id: 'mcpkit-gateway-team',
+    label: 'mcpkit gateway + policies, limits, audit',
+    file: 'mcpkit-gateway.mjs',
+    era: 'modern',
+    env: {
+      MCPKIT_BENCH_GATEWAY_POLICY: '1',
+      MCPKIT_BENCH_GATEWAY_LIMITS: '1',
+      MCPKIT_BENCH_GATEWAY_AUDIT: '1',
+    },
+  },
   // Its ceiling: node:http forwarding the bytes over createNodeFetch, no MCP (raw-proxy.mjs).
   {
     id: 'raw-proxy',
@@ -267,6 +280,7 @@ const BASE_ROWS = {
   'mcpkit-session-balanced': 'mcpkit-session',
   'mcpkit-modern-balanced': 'mcpkit-modern',
   'mcpkit-gateway': 'mcpkit-modern',
+  'mcpkit-gateway-team': 'mcpkit-gateway',
   'raw-proxy': 'mcpkit-modern',
 };
 
@@ -1426,6 +1440,15 @@ function evaluateTargets() {
       value: gateway.vsOpen,
       met: true,
       detail: fmt.x(gateway.vsOpen),
+    });
+  }
+  const team = http64('mcpkit-gateway-team');
+  if (team?.vsOpen !== undefined) {
+    // Reported, not judged (issue 40: the cost of policies, limits and audit, stated).
+    target('(report) HTTP c=64 mcpkit gateway with policies, limits and audit vs without', {
+      value: team.vsOpen,
+      met: true,
+      detail: fmt.x(team.vsOpen),
     });
   }
   if (proxy?.vsOpen !== undefined) {

@@ -25,9 +25,10 @@ if (overStdio) {
 }
 // MCPKIT_BENCH_GATEWAY_POLICY=1: with policies (four rules, one constraining an argument, for
 // the anonymous caller of the bench); =audit: and the audit log (a file in the temporary folder).
+// MCPKIT_BENCH_GATEWAY_AUDIT=1: the audit log to that file, with or without policies.
 // Issue #40: the cost of policies and audit per forwarded call.
 const policy = process.env['MCPKIT_BENCH_GATEWAY_POLICY'];
-const team =
+const policies =
   policy === undefined || policy === ''
     ? {}
     : {
@@ -41,8 +42,12 @@ const team =
             arguments: { 'upstream/add': { a: [1, 2, 3] } },
           },
         ],
-        ...(policy === 'audit' ? { audit: { to: join(dirname(config), 'audit.jsonl') } } : {}),
       };
+const audit =
+  policy === 'audit' || process.env['MCPKIT_BENCH_GATEWAY_AUDIT'] === '1'
+    ? { audit: { to: join(dirname(config), 'audit.jsonl') } }
+    : {};
+const team = { ...policies, ...audit };
 // MCPKIT_BENCH_GATEWAY_LIMITS=1: every rate limit on (in memory), so high that none refuses: what
 // the limits cost a call (issue #40).
 const limits =

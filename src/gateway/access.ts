@@ -8,7 +8,7 @@ import { JsonRpcError } from '../jsonrpc/errors.js';
 import { invalidParams, resourceNotFound } from '../protocol/errors.js';
 import type { MiddlewareContext, RequestMiddleware } from '../server/index.js';
 import type { AuditRecord, AuditSink } from './audit.js';
-import { argumentsHash } from './audit.js';
+import { argumentsHash, auditTime } from './audit.js';
 import type { AuthInfo } from '../protocol/auth.js';
 import type { EndpointLookup, Origin, Visible } from './endpoint-types.js';
 import type { PolicyRule } from './policy/config.js';
@@ -269,7 +269,7 @@ function recorder(
 ): (ending: Ending) => void {
   const { ctx, kind, settings, view } = input;
   const started = performance.now();
-  const time = new Date().toISOString();
+  const time = auditTime();
   return (ending) => {
     const principal = principalOf(ctx);
     const { origin } = call;
