@@ -3,6 +3,7 @@
 // flight while it runs.
 import type { CallOptions, ElicitHandler, RootsHandler, SampleHandler } from '../client/index.js';
 import { APPS_EXTENSION } from '../catalogue/index.js';
+import { LiveSet } from '../internal/live-set.js';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { HandlerContext } from '../server/index.js';
@@ -29,9 +30,12 @@ function keyOf(call: Call, key: string | undefined): { key: string } | undefined
   return { key };
 }
 
-/** The downstream requests in flight to each upstream, and where an upstream's requests go. */
+/**
+ * The downstream requests in flight to each upstream, and where an upstream's requests go. The
+ * calls in flight are a LiveSet, not a Set: one is added and removed per forwarded call.
+ */
 export class Routing {
-  readonly #inflight = new Map<string, Set<Call>>();
+  readonly #inflight = new Map<string, LiveSet<Call>>();
 
   /** The hooks that answer upstream `name`'s requests and logs; `event` gets logs nobody waits for. */
   answers(
@@ -71,7 +75,7 @@ export class Routing {
     const inflight = this.#inflight.get(upstream);
     if (inflight === undefined || inflight.size === 0) return undefined;
     if (inflight.has(tag as Call)) return tag as Call;
-    return [...inflight].at(-1);
+    return inflight.last();
   }
 
   #route(upstream: string, tag: unknown, what: string): Call {
@@ -92,14 +96,14 @@ export class Routing {
   async within<T>(call: Call, fn: (call: Call) => Promise<T>): Promise<T> {
     let inflight = this.#inflight.get(call.upstream);
     if (inflight === undefined) {
-      inflight = new Set();
+      inflight = new LiveSet();
       this.#inflight.set(call.upstream, inflight);
     }
-    inflight.add(call);
+    const entry = inflight.add(call);
     try {
       return await fn(call);
     } finally {
-      inflight.delete(call);
+      inflight.delete(entry);
     }
   }
 }

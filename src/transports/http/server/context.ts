@@ -13,6 +13,7 @@ import type { LegacyRevision } from '../../../protocol/version.js';
 import { LEGACY_REVISIONS, MODERN_REVISIONS } from '../../../protocol/version.js';
 import type { Answer, HeaderMap, HttpExchange, HttpReply } from './exchange.js';
 import { BodyError, emptyReply, errorReply, joined, refusedReply } from './exchange.js';
+import type { LiveSet } from '../../../internal/live-set.js';
 import type { ResolvedOptions } from './options.js';
 import type { SessionSettings } from './session-settings.js';
 import type { SessionTable } from './sessions.js';
@@ -22,8 +23,11 @@ export interface HttpContext {
   readonly options: ResolvedOptions;
   readonly sessions: SessionTable;
   readonly settings: SessionSettings;
-  /** What closes with the handler: requests without a session still being served. */
-  readonly open: Set<{ close(): Promise<void> }>;
+  /**
+   * What closes with the handler: requests without a session still being served (a LiveSet,
+   * not a Set: one entry per pending request).
+   */
+  readonly open: LiveSet<{ close(): Promise<void> }>;
   /** The factory's server for `exchange` (connect it with {@link connectServer}); throws or rejects when the factory does. */
   server(exchange: HttpExchange): Connectable | Promise<Connectable>;
   /** The 500 of an exchange whose serving failed; the failure goes to `onError`. */

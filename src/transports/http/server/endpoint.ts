@@ -2,6 +2,7 @@
 // GET and POST of the deprecated HTTP+SSE transport on theirs), and the context its verbs share.
 import type { MaybePromise } from '../../../internal/maybe.js';
 import { isPromise } from '../../../internal/maybe.js';
+import { LiveSet } from '../../../internal/live-set.js';
 import { ErrorCode } from '../../../jsonrpc/errors.js';
 import type { Connectable } from '../../../protocol/connectable.js';
 import type { HttpContext } from './context.js';
@@ -41,7 +42,7 @@ export function createContext(
   const ctx: HttpContext = {
     options,
     sessions,
-    open: new Set(),
+    open: new LiveSet(),
     settings: {
       // Sessions that live on in a session store keep their events when this handler closes.
       store:

@@ -70,8 +70,7 @@ export class Lifecycle {
       this.#streams.end(retryMs, false);
       if (graceMs > 0) await this.#drain(ctx, graceMs);
       this.#streams.end(retryMs, true);
-      const open = [...ctx.open];
-      ctx.open.clear();
+      const open = ctx.open.clear();
       stop();
       await Promise.all([ctx.sessions.closeAll(), ...open.map((t) => t.close())]);
     })();

@@ -6,6 +6,7 @@
 // the handler closing, cancels it: its `ctx.signal` aborts.
 import type { MaybePromise } from '../../../internal/maybe.js';
 import { isPromise } from '../../../internal/maybe.js';
+import type { LiveEntry } from '../../../internal/live-set.js';
 import { MAX_BATCH_ANSWER_BYTES, serveBatchElements } from '../../../jsonrpc/batch.js';
 import type { BatchItem } from '../../../jsonrpc/codec.js';
 import { ErrorCode, LocalError, LocalErrorCode } from '../../../jsonrpc/errors.js';
@@ -133,6 +134,8 @@ class PostRequests implements Peer {
   /** What is being served: one request, or a batch's. */
   #served: ServedRequest | readonly ServedRequest[] | undefined;
   #unwatch: (() => void) | undefined;
+  /** Its entry in the handler's open requests, while it is pending. */
+  #open: LiveEntry<{ close(): Promise<void> }> | undefined;
   #done = false;
 
   constructor(ctx: HttpContext, exchange: HttpExchange, how: SessionlessPost) {
@@ -223,7 +226,7 @@ class PostRequests implements Peer {
   /** The reply of requests that wait: watched for the client leaving, closed with the handler. */
   #pending(invalid?: readonly ErrorResponse[]): PostReply {
     const reply = this.#postReply(invalid);
-    this.#ctx.open.add(this);
+    this.#open = this.#ctx.open.add(this);
     this.#unwatch = this.#exchange.onClose(() => {
       this.#cancel(new Error('client disconnected'));
       reply.abandon(REQUEST_CLOSED);
@@ -276,7 +279,7 @@ class PostRequests implements Peer {
   #finish(): void {
     this.#done = true;
     if (this.#unwatch === undefined) return; // answered at once: nothing was registered
-    this.#ctx.open.delete(this);
+    if (this.#open !== undefined) this.#ctx.open.delete(this.#open);
     this.#unwatch();
   }
 }
