@@ -19,7 +19,11 @@ export interface Carrier {
 export class Ledger {
   readonly #deliver: (message: Message, info?: MessageInfo) => void;
   readonly #outstanding = new Map<RequestId, Carrier>();
-  readonly #answered = new Set<RequestId>();
+  /** The answered ids remembered, each with its slot in `#order`. */
+  readonly #answered = new Map<RequestId, number>();
+  /** The answered ids in the order they were remembered, a ring of ANSWERED_KEPT slots. */
+  readonly #order: (RequestId | undefined)[] = [];
+  #next = 0;
 
   constructor(deliver: (message: Message, info?: MessageInfo) => void) {
     this.#deliver = deliver;
@@ -85,11 +89,15 @@ export class Ledger {
     this.#outstanding.clear();
   }
 
+  /** Remembers `id` as answered, forgetting the one remembered ANSWERED_KEPT times before. */
   #remember(id: RequestId): void {
-    this.#answered.add(id);
-    if (this.#answered.size > ANSWERED_KEPT) {
-      const [oldest] = this.#answered;
-      if (oldest !== undefined) this.#answered.delete(oldest);
-    }
+    const order = this.#order;
+    const slot = this.#next;
+    const oldest = order[slot];
+    // Unless remembered again since, in a later slot.
+    if (oldest !== undefined && this.#answered.get(oldest) === slot) this.#answered.delete(oldest);
+    order[slot] = id;
+    this.#next = slot + 1 === ANSWERED_KEPT ? 0 : slot + 1;
+    this.#answered.set(id, slot);
   }
 }
