@@ -17,10 +17,8 @@ import {
   customHeaders,
   discardBody,
   HttpErrorCode,
-  isEventStream,
   isInitialize,
   isInitialized,
-  isJson,
   linkSignal,
   mediaTypeOf,
   readBodyText,
@@ -179,7 +177,8 @@ async function accept(host: PostHost, post: Post, response: Response): Promise<b
     if (isInitialized(post.single)) host.openStandalone();
     return false;
   }
-  if (isEventStream(response) && response.body !== null) {
+  const type = mediaTypeOf(response);
+  if (type === 'text/event-stream' && response.body !== null) {
     const { control, ids } = post;
     void followPostStream(host.session.streams, {
       body: response.body,
@@ -196,15 +195,14 @@ async function accept(host: PostHost, post: Post, response: Response): Promise<b
     });
     return true;
   }
-  if (isJson(response)) {
+  if (type === 'application/json') {
     await readJson(host, post, response);
     return false;
   }
   await discardBody(response);
-  const type = mediaTypeOf(response) ?? '(none)';
   host.ledger.fail(post.ids, post.control, {
     code: HttpErrorCode.HttpStatus,
-    message: `unexpected content type ${type} in the response (${statusLine(response)})`,
+    message: `unexpected content type ${type ?? '(none)'} in the response (${statusLine(response)})`,
     data: { status: response.status },
   });
   return false;
