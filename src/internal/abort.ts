@@ -63,6 +63,19 @@ export class LazySignal {
     this.#sources = sources;
   }
 
+  /**
+   * Whether it has aborted, read without making the signal: by `abort`, or by a source once it
+   * follows them (from the first read of `signal` or the first `follow`).
+   */
+  get aborted(): boolean {
+    return this.#aborted !== undefined;
+  }
+
+  /** The reason it aborted with; undefined while it has not. */
+  get reason(): unknown {
+    return this.#aborted?.reason;
+  }
+
   get signal(): AbortSignal {
     if (this.#controller === undefined) {
       const controller = new AbortController();

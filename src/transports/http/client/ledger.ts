@@ -7,21 +7,30 @@ import type { MessageInfo } from '../../../jsonrpc/transport.js';
 
 const ANSWERED_KEPT = 1024;
 
+/** What carries requests: a POST, aborted as a whole (its LazySignal, or an AbortController). */
+export interface Carrier {
+  abort(reason: unknown): void;
+}
+
 /**
- * Ledger correlates outgoing requests with the POST (its AbortController) that carries them
+ * Ledger correlates outgoing requests with the POST (its {@link Carrier}) that carries them
  * and de-duplicates their responses. It remembers the last 1024 answered ids.
  */
 export class Ledger {
   readonly #deliver: (message: Message, info?: MessageInfo) => void;
-  readonly #outstanding = new Map<RequestId, AbortController>();
-  readonly #answered = new Set<RequestId>();
+  readonly #outstanding = new Map<RequestId, Carrier>();
+  /** The answered ids remembered, each with its slot in `#order`. */
+  readonly #answered = new Map<RequestId, number>();
+  /** The answered ids in the order they were remembered, a ring of ANSWERED_KEPT slots. */
+  readonly #order: (RequestId | undefined)[] = [];
+  #next = 0;
 
   constructor(deliver: (message: Message, info?: MessageInfo) => void) {
     this.#deliver = deliver;
   }
 
   /** Records that the POST of `owner` carries requests `ids`. */
-  track(ids: readonly RequestId[], owner: AbortController): void {
+  track(ids: readonly RequestId[], owner: Carrier): void {
     for (const id of ids) {
       this.#outstanding.set(id, owner);
       this.#answered.delete(id);
@@ -29,12 +38,12 @@ export class Ledger {
   }
 
   /** The POST carrying request `id`, while it awaits a response. */
-  owner(id: RequestId): AbortController | undefined {
+  owner(id: RequestId): Carrier | undefined {
     return this.#outstanding.get(id);
   }
 
   /** True when no request of `ids` awaits a response on the POST of `owner` any more. */
-  settled(ids: readonly RequestId[], owner: AbortController): boolean {
+  settled(ids: readonly RequestId[], owner: Carrier): boolean {
     return ids.every((id) => this.#outstanding.get(id) !== owner);
   }
 
@@ -53,14 +62,14 @@ export class Ledger {
   }
 
   /** Delivers `error` as the response of each request of `ids` still awaiting one on `owner`. */
-  fail(ids: readonly RequestId[], owner: AbortController, error: WireError): void {
+  fail(ids: readonly RequestId[], owner: Carrier, error: WireError): void {
     for (const id of ids) {
       if (this.#outstanding.get(id) === owner) this.receive({ jsonrpc: '2.0', id, error });
     }
   }
 
   /** Aborts the POST of `owner` and forgets its requests: a late response to them is dropped. */
-  abandon(owner: AbortController, reason: unknown): void {
+  abandon(owner: Carrier, reason: unknown): void {
     for (const [id, carrier] of this.#outstanding) {
       if (carrier === owner) {
         this.#outstanding.delete(id);
@@ -80,11 +89,15 @@ export class Ledger {
     this.#outstanding.clear();
   }
 
+  /** Remembers `id` as answered, forgetting the one remembered ANSWERED_KEPT times before. */
   #remember(id: RequestId): void {
-    this.#answered.add(id);
-    if (this.#answered.size > ANSWERED_KEPT) {
-      const [oldest] = this.#answered;
-      if (oldest !== undefined) this.#answered.delete(oldest);
-    }
+    const order = this.#order;
+    const slot = this.#next;
+    const oldest = order[slot];
+    // Unless remembered again since, in a later slot.
+    if (oldest !== undefined && this.#answered.get(oldest) === slot) this.#answered.delete(oldest);
+    order[slot] = id;
+    this.#next = slot + 1 === ANSWERED_KEPT ? 0 : slot + 1;
+    this.#answered.set(id, slot);
   }
 }

@@ -4,8 +4,9 @@
 import type { Socket } from 'node:net';
 import type { Outcome } from './node-fetch-exchange.js';
 import { Exchange } from './node-fetch-exchange.js';
+import type { FetchCancellation } from './http.js';
 import type { Request1, Settings } from './node-fetch-request.js';
-import { abortReason, fetchFailed } from './node-fetch-request.js';
+import { abortError, fetchFailed } from './node-fetch-request.js';
 
 /** A reused connection closed before any byte of the response: the request may be sent again. */
 export class StaleConnection extends Error {}
@@ -65,7 +66,7 @@ export class Connection {
     this.#socket.destroy(error);
   }
 
-  exchange(request: Request1, signal: AbortSignal | undefined): Promise<Response> {
+  exchange(request: Request1, cancel: FetchCancellation | undefined): Promise<Response> {
     const reused = this.#used;
     this.#used = true;
     this.#socket.setTimeout(0);
@@ -77,14 +78,13 @@ export class Connection {
       exchange.onResume = this.#resume;
       exchange.onCancel = this.#cancel;
       this.#exchange = exchange;
-      if (signal !== undefined) {
-        const onAbort = (): void => {
-          const reason = abortReason(signal);
-          exchange.fail(reason);
+      if (cancel !== undefined) {
+        exchange.cleanup = cancel.follow((reason) => {
+          exchange.fail(abortError(reason));
           this.destroy();
-        };
-        signal.addEventListener('abort', onAbort, { once: true });
-        exchange.cleanup = unlistener(signal, onAbort);
+        });
+        // Cancelled already: the listener failed the exchange and dropped the connection.
+        if (cancel.aborted) return;
       }
       this.#write(request);
     });
@@ -163,11 +163,4 @@ export class Connection {
     this.#socket.unref();
     this.#hooks.release(this);
   }
-}
-
-/** What removes `listener` from `signal`'s abort listeners (returned, so allocated young). */
-function unlistener(signal: AbortSignal, listener: () => void): () => void {
-  return () => {
-    signal.removeEventListener('abort', listener);
-  };
 }

@@ -4,8 +4,9 @@
 import { connect as netConnect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { Connection, StaleConnection } from './node-fetch-connection.js';
+import type { FetchCancellation } from './http.js';
 import type { Request1, Settings, Target } from './node-fetch-request.js';
-import { abortReason, fetchFailed } from './node-fetch-request.js';
+import { abortError, fetchFailed } from './node-fetch-request.js';
 
 /** The connections to one origin. */
 export class Pool {
@@ -20,17 +21,17 @@ export class Pool {
     this.#settings = settings;
   }
 
-  async send(request: Request1, signal: AbortSignal | undefined): Promise<Response> {
+  async send(request: Request1, cancel: FetchCancellation | undefined): Promise<Response> {
     for (let attempt = 0; ; attempt++) {
-      const connection = await this.#acquire(signal);
+      const connection = await this.#acquire(cancel);
       try {
-        return await connection.exchange(request, signal);
+        return await connection.exchange(request, cancel);
       } catch (error) {
         const retry =
           error instanceof StaleConnection &&
           request.idempotent &&
           attempt === 0 &&
-          signal?.aborted !== true;
+          cancel?.aborted !== true;
         if (!retry) throw error instanceof StaleConnection ? fetchFailed(error.cause) : error;
       }
     }
@@ -41,24 +42,24 @@ export class Pool {
   }
 
   /** A connection of this pool: an idle one, a new one, or the next one freed. */
-  #acquire(signal: AbortSignal | undefined): Promise<Connection> {
+  #acquire(cancel: FetchCancellation | undefined): Promise<Connection> {
     for (;;) {
       const idle = this.#idle.pop();
       if (idle === undefined) break;
       if (idle.usable) return Promise.resolve(idle);
     }
     if (this.#open < this.#settings.maxSockets) return Promise.resolve(this.#connect());
+    if (cancel?.aborted === true) return Promise.reject(abortError(cancel.reason));
     return new Promise<Connection>((resolve, reject) => {
       const wake = (): void => {
-        signal?.removeEventListener('abort', onAbort);
-        this.#acquire(signal).then(resolve, reject);
+        unfollow?.();
+        this.#acquire(cancel).then(resolve, reject);
       };
-      const onAbort = (): void => {
+      const unfollow = cancel?.follow((reason) => {
         const index = this.#waiting.indexOf(wake);
         if (index >= 0) this.#waiting.splice(index, 1);
-        reject(abortReason(signal as AbortSignal));
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
+        reject(abortError(reason));
+      });
       this.#waiting.push(wake);
     });
   }

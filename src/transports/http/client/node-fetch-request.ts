@@ -3,6 +3,9 @@
 // (invalid names, values and bodies throw a TypeError before anything is sent), and the errors a
 // fetch rejects with.
 import type { ConnectionOptions } from 'node:tls';
+import { noop } from '../../../internal/noop.js';
+import type { CancellableInit, FetchCancellation } from './http.js';
+import { FETCH_CANCELLATION } from './http.js';
 
 const FORBIDDEN = new Set([
   'host',
@@ -160,11 +163,54 @@ function bodyOf(body: RequestInit['body']): { body: string | Buffer | undefined;
   throw new TypeError('fetch: the body must be a string, bytes or URLSearchParams');
 }
 
-export function abortReason(signal: AbortSignal): Error {
-  const reason: unknown = signal.reason;
+/** What a fetch cancelled with `reason` rejects with: the reason when an Error, else an AbortError. */
+export function abortError(reason: unknown): Error {
   return reason instanceof Error
     ? reason
     : new DOMException('This operation was aborted', 'AbortError');
+}
+
+/**
+ * The cancellation of a fetch `init`: its {@link FETCH_CANCELLATION} (no AbortSignal made), else
+ * its `signal`, followed through a listener; undefined for neither.
+ */
+export function cancellationOf(init: CancellableInit): FetchCancellation | undefined {
+  const own = init[FETCH_CANCELLATION];
+  if (own !== undefined) return own;
+  const signal = init.signal ?? undefined;
+  return signal === undefined ? undefined : new SignalCancellation(signal);
+}
+
+/** An AbortSignal as a FetchCancellation. */
+class SignalCancellation implements FetchCancellation {
+  readonly #signal: AbortSignal;
+
+  constructor(signal: AbortSignal) {
+    this.#signal = signal;
+  }
+
+  get aborted(): boolean {
+    return this.#signal.aborted;
+  }
+
+  get reason(): unknown {
+    return this.#signal.reason as unknown;
+  }
+
+  follow(listener: (reason: unknown) => void): () => void {
+    const signal = this.#signal;
+    if (signal.aborted) {
+      listener(signal.reason);
+      return noop;
+    }
+    const onAbort = (): void => {
+      listener(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    return () => {
+      signal.removeEventListener('abort', onAbort);
+    };
+  }
 }
 
 export function fetchFailed(cause: unknown): TypeError {

@@ -4,6 +4,8 @@ import type { AddressInfo, Server as NetServer, Socket } from 'node:net';
 import { createServer as createNetServer } from 'node:net';
 import { deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
+import { LazySignal } from '../../../internal/abort.js';
+import { FETCH_CANCELLATION } from './http.js';
 import type { NodeFetch } from './node-fetch.js';
 import { createNodeFetch } from './node-fetch.js';
 
@@ -48,6 +50,11 @@ async function httpServer(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${String(port)}/mcp?x=1`, connections: () => connections };
+}
+
+/** Resolves once `done()` holds (checked every few milliseconds). */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
 /** A server that answers every request with the raw bytes `reply(requestHead)` gives. */
@@ -180,6 +187,42 @@ describe('createNodeFetch', () => {
       late.abort(new Error('late'));
     });
     await expect(pending).rejects.toThrow('late');
+  });
+
+  it('takes a cancellation that is not a signal (FETCH_CANCELLATION): before, queued and during a request', async () => {
+    const held: ServerResponse[] = [];
+    const server = await httpServer((_req, res) => {
+      held.push(res);
+    });
+    const f = fetcher({ maxSockets: 1 });
+    expect(f[FETCH_CANCELLATION]).toBe(true);
+    const cancelled = (): LazySignal => new LazySignal(() => []);
+    const early = cancelled();
+    early.abort(new Error('early'));
+    await expect(f(server.url, { [FETCH_CANCELLATION]: early } as RequestInit)).rejects.toThrow(
+      'early',
+    );
+    const during = cancelled();
+    const queued = cancelled();
+    const first = f(server.url, { [FETCH_CANCELLATION]: during } as RequestInit);
+    const second = f(server.url, { [FETCH_CANCELLATION]: queued } as RequestInit);
+    await until(() => held.length === 1);
+    queued.abort('gone'); // not an Error: an AbortError
+    await expect(second).rejects.toThrow('This operation was aborted');
+    during.abort(new Error('late'));
+    await expect(first).rejects.toThrow('late');
+    // A cancellation left unused after its response is not followed any more.
+    const kept = cancelled();
+    const third = f(server.url, { [FETCH_CANCELLATION]: kept } as RequestInit);
+    await until(() => held.length === 2);
+    held[1]?.end('ok');
+    expect(await (await third).text()).toBe('ok');
+    kept.abort(new Error('after'));
+    const fourth = f(server.url);
+    await until(() => held.length === 3);
+    held[2]?.end('again');
+    expect(await (await fourth).text()).toBe('again');
+    expect(server.connections()).toBe(2); // the first was dropped by its cancellation
   });
 
   it('errors a stream when aborted mid-way', async () => {

@@ -9,7 +9,9 @@
 // `text/event-stream`, which streams; redirects are returned, not followed (`redirect: 'manual'`
 // semantics); no cookies, no proxy, no compression asked for (gzip, deflate and br are decoded
 // when a buffered body comes compressed anyway). Failures reject as fetch does: a TypeError
-// "fetch failed" with the cause, or the abort signal's reason.
+// "fetch failed" with the cause, or the abort signal's reason. Besides `signal`, it takes a
+// cancellation that is not an AbortSignal (FETCH_CANCELLATION of http.ts), which the client
+// transports give it.
 //
 // The pieces, from the top: node-fetch-pool.ts (the connections to one origin),
 // node-fetch-connection.ts (one socket), node-fetch-exchange.ts (one response, parsed as it
@@ -17,13 +19,19 @@
 import type { ConnectionOptions } from 'node:tls';
 import { Pool } from './node-fetch-pool.js';
 import type { Request1, Settings, Target } from './node-fetch-request.js';
-import { abortReason, requestOf, targetOf } from './node-fetch-request.js';
+import { abortError, cancellationOf, requestOf, targetOf } from './node-fetch-request.js';
+import { FETCH_CANCELLATION } from './http.js';
 
 /** What {@link createNodeFetch} returns: a fetch, plus `close()` for its idle connections. */
 export interface NodeFetch {
   (input: string | URL, init?: RequestInit): Promise<Response>;
   /** Closes every idle connection; requests in flight finish. Later requests open new ones. */
   close(): void;
+  /**
+   * It reads an init's `[FETCH_CANCELLATION]` (mcpkit/transports/http), before `signal`: the
+   * client transports then cancel a request without making an AbortSignal.
+   */
+  readonly [FETCH_CANCELLATION]: true;
 }
 
 /** Options of {@link createNodeFetch}. */
@@ -63,19 +71,20 @@ export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new TypeError(String(error)));
     }
-    const signal = init.signal ?? undefined;
-    if (signal?.aborted === true) return Promise.reject(abortReason(signal));
+    const cancel = cancellationOf(init);
+    if (cancel?.aborted === true) return Promise.reject(abortError(cancel.reason));
     let pool = pools.get(target.origin);
     if (pool === undefined) {
       pool = new Pool(target, settings);
       pools.set(target.origin, pool);
     }
-    return pool.send(request, signal);
+    return pool.send(request, cancel);
   };
   return Object.assign(fetch, {
     close() {
       for (const pool of pools.values()) pool.closeIdle();
     },
+    [FETCH_CANCELLATION]: true as const,
   });
 }
 function positive(value: number | undefined, fallback: number, name: string): number {

@@ -6,19 +6,19 @@ import { encode } from '../../../jsonrpc/codec.js';
 import type { Message, RequestId } from '../../../jsonrpc/message.js';
 import type { SendOptions } from '../../../jsonrpc/transport.js';
 import { messagesIn } from './events.js';
+import { LazySignal } from '../../../internal/abort.js';
 import { isPromise } from '../../../internal/maybe.js';
 import type { HeaderFields } from './headers.js';
 import { modernRevisionOf, setMcpHeaders } from './headers.js';
-import type { FetchLike, HeadersOption } from './http.js';
+import type { CancellableInit, FetchLike, HeadersOption } from './http.js';
 import {
+  FETCH_CANCELLATION,
   closedError,
   customHeaders,
   discardBody,
   HttpErrorCode,
-  isEventStream,
   isInitialize,
   isInitialized,
-  isJson,
   linkSignal,
   mediaTypeOf,
   readBodyText,
@@ -27,7 +27,7 @@ import {
   statusLine,
   unreachable,
 } from './http.js';
-import type { Ledger } from './ledger.js';
+import type { Carrier, Ledger } from './ledger.js';
 import type { ClientSession } from './session.js';
 import { followPostStream } from './streams.js';
 
@@ -53,7 +53,11 @@ export interface Post {
   readonly modern: boolean;
   /** The session id the POST carried. */
   readonly session: string | undefined;
-  readonly controller: AbortController;
+  /**
+   * Aborts the POST (close, cancel, the caller's signal): its AbortSignal is made only when
+   * something reads it (a fetch that takes no {@link FETCH_CANCELLATION}, an SSE stream).
+   */
+  readonly control: LazySignal;
   /** Detaches the caller's abort signal. */
   readonly unlink: () => void;
 }
@@ -64,13 +68,15 @@ export interface PostHost {
   readonly url: URL;
   /** The fetch every POST goes through. */
   readonly fetch: FetchLike;
+  /** Whether `fetch` takes the POST's cancellation as {@link FETCH_CANCELLATION}, not a signal. */
+  readonly followsCancellation: boolean;
   /** The transport's options; `headers` is read for each POST. */
   readonly options: { readonly headers?: HeadersOption | undefined };
   /** Which requests await a response, and on which POST. */
   readonly ledger: Ledger;
   readonly session: ClientSession;
   /** Every POST and stream in flight, aborted by close. */
-  readonly controllers: Set<AbortController>;
+  readonly controllers: Set<Carrier>;
   /** Whether the transport is closed. */
   closed(): boolean;
   /** Records that a POST succeeded: the server speaks Streamable HTTP, so no fallback. */
@@ -102,14 +108,14 @@ export async function sendPost(
   const modern = single !== undefined && modernRevisionOf(single) !== undefined;
   // A new session starts without an id; 2026-07-28 has no sessions.
   const session = isInitialize(single) || modern ? undefined : host.session.id;
-  const controller = new AbortController();
-  host.controllers.add(controller);
-  host.ledger.track(ids, controller);
+  const control = new LazySignal(NO_SOURCES);
+  host.controllers.add(control);
+  host.ledger.track(ids, control);
   if (isInitialize(single)) host.session.awaitInitialize(single.id);
   const unlink = linkSignal(options.signal, (reason) => {
-    host.ledger.abandon(controller, reason);
+    host.ledger.abandon(control, reason);
   });
-  const post: Post = { message, single, ids, modern, session, controller, unlink };
+  const post: Post = { message, single, ids, modern, session, control, unlink };
   let handedOver = false;
   try {
     const response = await postRequest(host, post, options.headers);
@@ -124,7 +130,7 @@ async function postRequest(
   post: Post,
   extra: HttpSendOptions['headers'],
 ): Promise<Response> {
-  const { signal } = post.controller;
+  const { control } = post;
   let headers: HeaderFields;
   try {
     const custom = customHeaders(host.options.headers);
@@ -144,12 +150,14 @@ async function postRequest(
     throw error;
   }
   try {
-    const body = encode(post.message);
-    return await host.fetch(host.url.href, { method: 'POST', headers, body, signal });
+    const init: CancellableInit = { method: 'POST', headers, body: encode(post.message) };
+    if (host.followsCancellation) init[FETCH_CANCELLATION] = control;
+    else init.signal = control.signal;
+    return await host.fetch(host.url.href, init);
   } catch (error) {
     if (host.closed()) throw closedError();
     // An aborted POST rejects with the abort's own reason (AbortSignal contract).
-    if (signal.aborted) throw signal.reason;
+    if (control.aborted) throw control.reason;
     host.ledger.release(post.ids);
     throw unreachable(host.url.href, error);
   }
@@ -169,32 +177,32 @@ async function accept(host: PostHost, post: Post, response: Response): Promise<b
     if (isInitialized(post.single)) host.openStandalone();
     return false;
   }
-  if (isEventStream(response) && response.body !== null) {
-    const { controller, ids } = post;
+  const type = mediaTypeOf(response);
+  if (type === 'text/event-stream' && response.body !== null) {
+    const { control, ids } = post;
     void followPostStream(host.session.streams, {
       body: response.body,
-      signal: controller.signal,
+      signal: control.signal,
       resumable: !post.modern,
-      answered: () => host.ledger.settled(ids, controller),
+      answered: () => host.ledger.settled(ids, control),
       // What the server sends on this stream belongs to the request it carries.
       info: ids.length === 1 ? { relatedRequestId: ids[0] as RequestId } : undefined,
       fail: (error) => {
-        host.ledger.fail(ids, controller, error);
+        host.ledger.fail(ids, control, error);
       },
     }).finally(() => {
       finish(host, post);
     });
     return true;
   }
-  if (isJson(response)) {
+  if (type === 'application/json') {
     await readJson(host, post, response);
     return false;
   }
   await discardBody(response);
-  const type = mediaTypeOf(response) ?? '(none)';
-  host.ledger.fail(post.ids, post.controller, {
+  host.ledger.fail(post.ids, post.control, {
     code: HttpErrorCode.HttpStatus,
-    message: `unexpected content type ${type} in the response (${statusLine(response)})`,
+    message: `unexpected content type ${type ?? '(none)'} in the response (${statusLine(response)})`,
     data: { status: response.status },
   });
   return false;
@@ -205,8 +213,8 @@ async function readJson(host: PostHost, post: Post, response: Response): Promise
   try {
     text = await response.text();
   } catch {
-    if (post.controller.signal.aborted) return;
-    host.ledger.fail(post.ids, post.controller, {
+    if (post.control.aborted) return;
+    host.ledger.fail(post.ids, post.control, {
       code: HttpErrorCode.StreamEnded,
       message: 'the response body was cut short',
     });
@@ -216,7 +224,7 @@ async function readJson(host: PostHost, post: Post, response: Response): Promise
     host.report(error);
   };
   for (const message of messagesIn(text, report)) host.ledger.receive(message);
-  host.ledger.fail(post.ids, post.controller, {
+  host.ledger.fail(post.ids, post.control, {
     code: HttpErrorCode.HttpStatus,
     message: `the response body (${statusLine(response)}) held no response to this request`,
     data: { status: response.status, body: text.slice(0, 4096) },
@@ -233,7 +241,7 @@ async function refused(host: PostHost, post: Post, response: Response): Promise<
     response.status === 404 ? host.session.expired(post.session, response, text) : undefined;
   if (expired !== undefined) {
     if (post.ids.length === 0) throw expired;
-    host.ledger.fail(post.ids, post.controller, expired.toWire());
+    host.ledger.fail(post.ids, post.control, expired.toWire());
     return;
   }
   const { responses, error } = refusedPost(response, text, post.ids);
@@ -241,8 +249,11 @@ async function refused(host: PostHost, post: Post, response: Response): Promise<
   for (const reply of responses) host.ledger.receive(reply);
 }
 
+/** A POST's LazySignal follows nothing: it aborts by its own `abort` only. */
+const NO_SOURCES = (): readonly [] => [];
+
 /** A POST is over (its stream too): close no longer needs to abort it. */
 function finish(host: PostHost, post: Post): void {
   post.unlink();
-  host.controllers.delete(post.controller);
+  host.controllers.delete(post.control);
 }

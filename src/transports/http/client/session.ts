@@ -16,6 +16,7 @@ import {
   reconnectPolicy,
   sessionExpired,
 } from './http.js';
+import type { Carrier } from './ledger.js';
 import type { StreamHost } from './streams.js';
 import { runStandaloneStream } from './streams.js';
 
@@ -43,7 +44,7 @@ export interface SessionHost {
   /** How long the session DELETE may take, in milliseconds. */
   readonly closeTimeoutMs: number;
   /** Every POST and stream in flight, aborted by close; the standalone stream joins it. */
-  readonly controllers: Set<AbortController>;
+  readonly controllers: Set<Carrier>;
   /** Delivers one message read from an SSE stream, with what is known of that stream. */
   receive(message: Message, info?: MessageInfo): void;
   /** Reports a problem no caller is waiting for. Must not throw. */

@@ -10,12 +10,19 @@ import { LocalError, LocalErrorCode } from '../../../jsonrpc/errors.js';
 import type { Message, RequestId } from '../../../jsonrpc/message.js';
 import type { Receiver, Transport } from '../../../jsonrpc/transport.js';
 import type { FetchLike, HeadersOption, ReconnectOptions } from './http.js';
-import { closedError, isInitialize, jsonRpcErrorsIn, refusedPost } from './http.js';
+import {
+  closedError,
+  followsCancellation,
+  isInitialize,
+  jsonRpcErrorsIn,
+  refusedPost,
+} from './http.js';
 import type { HttpAuthorizer } from '../../../protocol/auth.js';
 import type { ProtocolRevision } from '../../../protocol/version.js';
 import { eraOf } from '../../../protocol/version.js';
 import { withAuthorizer } from './authorized.js';
 import { Inbox } from '../../../jsonrpc/inbox.js';
+import type { Carrier } from './ledger.js';
 import { Ledger } from './ledger.js';
 import type { HttpSendOptions, Post, PostHost } from './post.js';
 import { sendPost } from './post.js';
@@ -116,7 +123,7 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     this.#inbox.message(message, info);
   });
   /** Every POST and stream in flight, aborted by close. */
-  readonly #controllers = new Set<AbortController>();
+  readonly #controllers = new Set<Carrier>();
   /** A POST succeeded: the server speaks Streamable HTTP, so no fallback. */
   #confirmed = false;
   /** The HTTP+SSE transport while it connects, and the outcome of its start. */
@@ -156,6 +163,7 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     this.#posts = {
       url,
       fetch: fetchFn,
+      followsCancellation: followsCancellation(fetchFn),
       options,
       ledger: this.#ledger,
       session: this.#session,

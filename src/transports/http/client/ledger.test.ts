@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import type { Message } from '../../../jsonrpc/message.js';
+import { Ledger } from './ledger.js';
+
+function ledger(): { ledger: Ledger; delivered: Message[] } {
+  const delivered: Message[] = [];
+  return { ledger: new Ledger((message) => delivered.push(message)), delivered };
+}
+
+const owner = { abort: (): void => undefined };
+const answer = (id: number): Message => ({ jsonrpc: '2.0', id, result: {} });
+
+describe('Ledger', () => {
+  it('delivers a response once and drops its replays while it is among the last 1024 answered', () => {
+    const { ledger: l, delivered } = ledger();
+    for (let id = 1; id <= 1025; id++) {
+      l.track([id], owner);
+      l.receive(answer(id));
+    }
+    expect(delivered).toHaveLength(1025);
+    l.receive(answer(1025)); // a replay: dropped
+    l.receive(answer(2)); // the oldest still remembered: dropped
+    expect(delivered).toHaveLength(1025);
+    l.receive(answer(1)); // forgotten: delivered (the receiver reports an unknown id)
+    expect(delivered).toHaveLength(1026);
+  });
+
+  it('keeps an id answered again remembered from its later answer', () => {
+    const { ledger: l, delivered } = ledger();
+    l.track([7], owner);
+    l.receive(answer(7));
+    for (let id = 100; id < 100 + 1000; id++) {
+      l.track([id], owner);
+      l.receive(answer(id));
+    }
+    l.track([7], owner); // the id used again
+    l.receive(answer(7));
+    for (let id = 2000; id < 2000 + 100; id++) {
+      l.track([id], owner);
+      l.receive(answer(id));
+    }
+    // The first answer of 7 left the ring; the second has not.
+    const before = delivered.length;
+    l.receive(answer(7));
+    expect(delivered).toHaveLength(before);
+  });
+});
