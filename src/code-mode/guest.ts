@@ -25,6 +25,12 @@ export interface GuestChannel {
 /** The run's outcome as the worker reports it. */
 export type GuestResult = Extract<WorkerMessage, { type: 'done' }>;
 
+/**
+ * Lines go to the host at most this often (ms) while the code runs, so that a run the host ends
+ * keeps what it printed, without a message per line.
+ */
+const FLUSH_MS = 10;
+
 /** The error of a run the host stopped; the host reports its own reason instead. */
 const STOPPED = 'the run was stopped by the host';
 
@@ -47,6 +53,8 @@ class Run {
   /** Time the code has run so far (ms), and when the current stretch began. */
   #computed = 0;
   #sliceStart: number | undefined;
+  /** When lines last went to the host. */
+  #flushed = 0;
 
   readonly request: RunRequest;
   readonly channel: GuestChannel;
@@ -66,6 +74,7 @@ class Run {
       }
       if (now > request.deadline) this.fatal ??= wallLimit(this.limits);
       if (channel.stopped()) this.fatal ??= STOPPED;
+      if (this.unsent.length > 0 && now - this.#flushed >= FLUSH_MS) this.flush();
       return this.fatal !== undefined;
     });
     this.context = this.runtime.newContext();
@@ -92,7 +101,19 @@ class Run {
   progress(): Progress {
     const logs = this.unsent;
     this.unsent = [];
+    this.#flushed = Date.now();
     return { logs, calls: this.calls, truncated: this.truncated };
+  }
+
+  /** Keeps a line the code printed; sends it at once unless lines went out a moment ago. */
+  log(line: string): void {
+    this.unsent.push(line);
+    if (Date.now() - this.#flushed >= FLUSH_MS) this.flush();
+  }
+
+  /** Sends the lines not sent yet. */
+  flush(): void {
+    this.channel.post({ type: 'progress', progress: this.progress() });
   }
 
   /** The result, with what the run printed. */
@@ -287,7 +308,7 @@ function installHost(run: Run): void {
       if (context.typeof(line) !== 'string') return;
       const kept = run.out(context.getString(line));
       if (kept !== undefined) {
-        run.unsent.push(kept);
+        run.log(kept);
         run.chars += 1;
       }
     }),

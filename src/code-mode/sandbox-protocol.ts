@@ -128,6 +128,8 @@ export type WorkerMessage =
       readonly limit: number;
       readonly progress: Progress;
     }
+  /** Lines printed while the code runs (sent at most every few ms, so a run ended keeps them). */
+  | { readonly type: 'progress'; readonly progress: Progress }
   /** The code waits on tool calls; `seen` answers have reached it. */
   | { readonly type: 'idle'; readonly seen: number; readonly progress: Progress }
   | {

@@ -105,7 +105,13 @@ const GRACE_MS = 250;
  */
 export async function runCode(options: RunCodeOptions): Promise<CodeRunResult> {
   const limits: Required<SandboxLimits> = { ...DEFAULT_LIMITS, ...options.limits };
-  const cancelled = { ok: false, logs: [], error: 'the run was cancelled', calls: 0, truncated: false };
+  const cancelled = {
+    ok: false,
+    logs: [],
+    error: 'the run was cancelled',
+    calls: 0,
+    truncated: false,
+  };
   const aborted = () => options.signal?.aborted === true;
   if (aborted()) return cancelled;
   const worker = takeWorker(wasmPages(limits.memoryBytes));
@@ -118,6 +124,7 @@ export async function runCode(options: RunCodeOptions): Promise<CodeRunResult> {
       error instanceof QuickJsLoadError
         ? installHint(error)
         : `the code-mode sandbox could not start: ${why}`,
+      { cause: error },
     );
   }
   if (aborted()) {
@@ -208,7 +215,9 @@ class HostRun implements WorkerListener {
         );
         break;
       }
-      default:
+      case 'progress':
+      case 'ready':
+      case 'load-failed':
         break;
     }
   }
@@ -244,16 +253,19 @@ class HostRun implements WorkerListener {
     const since = this.#busySince;
     if (since === undefined) return;
     const left = this.limits.timeoutMs + GRACE_MS - this.#computed - (Date.now() - since);
-    this.#watchdog = setTimeout(() => {
-      const start = this.#busySince;
-      if (start === undefined) return;
-      if (this.#computed + Date.now() - start < this.limits.timeoutMs + GRACE_MS) {
-        this.#armWatchdog();
-        return;
-      }
-      this.#fatal ??= timeLimit(this.limits);
-      void this.#terminate();
-    }, Math.max(0, left));
+    this.#watchdog = setTimeout(
+      () => {
+        const start = this.#busySince;
+        if (start === undefined) return;
+        if (this.#computed + Date.now() - start < this.limits.timeoutMs + GRACE_MS) {
+          this.#armWatchdog();
+          return;
+        }
+        this.#fatal ??= timeLimit(this.limits);
+        void this.#terminate();
+      },
+      Math.max(0, left),
+    );
   }
 
   /** The code waits on tool calls: its clock stops. */
@@ -295,7 +307,7 @@ class HostRun implements WorkerListener {
   }
 
   #search(query: string, limit: number): void {
-    let text = '';
+    let text: string;
     try {
       text = this.options.search?.(query, limit) ?? '';
     } catch (error) {

@@ -161,10 +161,15 @@ export class SandboxWorker {
       return;
     }
     this.#worker.unref();
-    const previous = idle;
-    idle = this;
-    if (previous !== undefined) void previous.terminate();
+    keepWarm(this);
   }
+}
+
+/** Makes `worker` the warm one (ending the one it replaces, if any). */
+function keepWarm(worker: SandboxWorker): void {
+  const previous = idle;
+  idle = worker;
+  if (previous !== undefined) void previous.terminate();
 }
 
 /** The warm worker, when one is idle. */
