@@ -104,4 +104,12 @@ describe('runCode keeps the host unharmed', () => {
     );
     expect(result).toMatchObject({ ok: true, value: '"done"', calls: 4 });
   });
+
+  it('takes limits longer than a timer can wait (setTimeout fires at once above 2^31 - 1 ms)', async () => {
+    const result = await run('await db.get({}); return "done"', {
+      namespaces: { db: ['get'] },
+      limits: { timeoutMs: 2 ** 40, wallTimeoutMs: 2 ** 40 },
+    });
+    expect(result).toMatchObject({ ok: true, value: '"done"' });
+  });
 });

@@ -97,6 +97,9 @@ function installHint(error: unknown): string {
  */
 const GRACE_MS = 250;
 
+/** The longest delay setTimeout takes (a longer one fires at once). */
+const MAX_DELAY = 2_147_483_647;
+
 /**
  * Runs `options.code` in a fresh QuickJS runtime, in a worker thread, and resolves with what it
  * printed and returned. Never rejects for the code's behaviour (an exception, a limit hit, an
@@ -173,18 +176,17 @@ class HostRun implements WorkerListener {
       this.#resolve = resolve;
     });
     worker.attach(this);
+    const deadline = Date.now() + limits.wallTimeoutMs;
     worker.post({
       type: 'run',
       code: options.code,
       namespaces: options.namespaces,
       search: options.search !== undefined,
       limits,
-      deadline: Date.now() + limits.wallTimeoutMs,
+      deadline,
     });
     this.#busy();
-    this.#wall = setTimeout(() => {
-      this.#stop(wallLimit(limits));
-    }, limits.wallTimeoutMs);
+    this.#armWall(deadline);
     options.signal?.addEventListener('abort', this.#onAbort, { once: true });
     return result;
   }
@@ -239,6 +241,17 @@ class HostRun implements WorkerListener {
     for (const line of progress.logs) this.#logs.push(line);
     this.#calls = progress.calls;
     this.#truncated = progress.truncated;
+  }
+
+  /** Stops the run at `deadline` (a timer can wait at most MAX_DELAY: it is set again). */
+  #armWall(deadline: number): void {
+    this.#wall = setTimeout(
+      () => {
+        if (Date.now() < deadline) this.#armWall(deadline);
+        else this.#stop(wallLimit(this.limits));
+      },
+      Math.min(MAX_DELAY, Math.max(0, deadline - Date.now())),
+    );
   }
 
   /** The code runs (from the start, or since an answer reached it while it waited). */
