@@ -221,7 +221,10 @@ describe.skipIf(!hasDist)('mcpkit chat', () => {
       model = await startFakeModel([{ text: 'ok' }]);
       const ran = await cli(
         ['chat', '-p', 'Hi', '--tool-search', search, ...server, '--budget', 'off'],
-        { env: { ...NO_KEYS, ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-test' } },
+        {
+          env: { ...NO_KEYS, ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-test' },
+          timeoutMs: 45_000,
+        },
       );
       expect(ran.code, ran.stderr).toBe(0);
       const sent = model.requests[0]!.body.tools as { name: string; defer_loading?: boolean }[];
@@ -240,5 +243,5 @@ describe.skipIf(!hasDist)('mcpkit chat', () => {
     const bad = await cli(['chat', '-p', 'Hi', '--tool-search', 'fuzzy'], { env: NO_KEYS });
     expect(bad.code).toBe(3);
     expect(bad.stderr).toContain('unknown --tool-search "fuzzy"');
-  }, 60_000);
+  }, 120_000);
 });
