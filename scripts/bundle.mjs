@@ -4,7 +4,9 @@
 //
 // Contracts:
 // - The entries are the package.json `exports` defaults and `bin` (the reference servers the CLI
-//   loads are exports too: `mcpkit/servers/<name>`). Each output path mirrors its source: dist/esm/<path>.js is <path>.ts bundled
+//   loads are exports too: `mcpkit/servers/<name>`), and the scripts of worker threads
+//   (`WORKERS`: the code-mode sandbox's, which src/code-mode/worker-pool.ts finds beside itself or,
+//   from a chunk, at ../src/code-mode/). Each output path mirrors its source: dist/esm/<path>.js is <path>.ts bundled
 //   (dist/esm/src/server/index.js is src/server/index.ts), the same layout as tsc's dist/.
 // - One run, `splitting: true`: code shared by several entries lives in exactly one chunk
 //   (dist/esm/chunks/), so a class is the same object whichever subpath loaded it
@@ -38,8 +40,10 @@ const targets = [
     .filter((target) => target.endsWith('.js')),
   ...Object.values(pkg.bin),
 ];
+/** Scripts started as worker threads: entries of their own, at their source's path. */
+const WORKERS = ['src/code-mode/sandbox-worker'];
 const entryPoints = Object.fromEntries(
-  targets.map(sourceOf).map((path) => [path, join(root, `${path}.ts`)]),
+  [...targets.map(sourceOf), ...WORKERS].map((path) => [path, join(root, `${path}.ts`)]),
 );
 
 const result = await build({

@@ -105,7 +105,8 @@ describe('runCode', () => {
       expect(result.error).not.toMatch(/sandbox failed/);
     }
     await stillWorks();
-  });
+    // Each bomb discards its worker: the next run starts another (slow from source, under tsx).
+  }, 60_000);
 
   it('ends deep recursion with a stack overflow, not a crash of the host', async () => {
     const result = await run('function f(n) { return f(n + 1) + 1 } f(0)');
@@ -171,7 +172,7 @@ describe('runCode', () => {
     const thenable = await run('return { then(resolve) { resolve(7) } }');
     expect(thenable.value).toBe('7');
     await stillWorks();
-  });
+  }, 60_000);
 
   it('bounds tool calls and output', async () => {
     const calls = await run(

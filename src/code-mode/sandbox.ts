@@ -1,53 +1,26 @@
 // The code-mode sandbox: runs a model's JavaScript in QuickJS compiled to WebAssembly
-// (quickjs-emscripten, an optional peer). The code sees no network, no file system, no timers and
-// no host object: only `console`, one object per server whose functions call tools, and
-// `searchTools`. Values cross the boundary as JSON text, so nothing of the host (credentials,
-// clients, functions) is reachable from inside. Time (the code's own running time, through an
-// interrupt handler, and a wall-clock limit of the whole run, awaited tool calls included),
-// memory (the runtime's limit), stack, tool calls and output are bounded; when a bound is hit the run ends with an error naming it and the
-// runtime is thrown away.
-import type {
-  QuickJSContext,
-  QuickJSHandle,
-  QuickJSRuntime,
-  QuickJSWASMModule,
-} from 'quickjs-emscripten';
-import { BOOTSTRAP } from './bootstrap.js';
+// (quickjs-emscripten, an optional peer), in a worker thread (worker-pool.ts, sandbox-worker.ts).
+// The code sees no network, no file system, no timers and no host object: only `console`, one
+// object per server whose functions call tools, and `searchTools`. Values cross the boundary as
+// JSON text, so nothing of the host (credentials, clients, functions) is reachable from inside.
+// Time, memory, stack, tool calls and output are bounded; when a bound is hit the run ends with
+// an error naming it. Here, on the host thread: the tool calls (through the caller's callback),
+// the wall-clock limit, cancellation, and a watchdog that ends the worker when the code's
+// running time passes its limit without the interpreter stopping it.
+import type { QuickJSWASMModule } from 'quickjs-emscripten';
+import type { Progress, SandboxLimits, WorkerMessage } from './sandbox-protocol.js';
+import {
+  DEFAULT_LIMITS,
+  memoryLimit,
+  timeLimit,
+  wallLimit,
+  wasmPages,
+} from './sandbox-protocol.js';
+import type { SandboxWorker, WorkerListener } from './worker-pool.js';
+import { QuickJsLoadError, takeWorker } from './worker-pool.js';
 
-/** Bounds of one run. Every field is optional. */
-export interface SandboxLimits {
-  /**
-   * Time the code may spend running, in ms: its own work, not the time it waits for tool calls
-   * (checked by QuickJS's interrupt handler). Default 10,000.
-   */
-  readonly timeoutMs?: number;
-  /**
-   * Wall-clock time of the whole run, tool calls included (a user answering an elicitation, a
-   * slow server), in ms; past it the calls in flight are aborted. Default 300,000.
-   */
-  readonly wallTimeoutMs?: number;
-  /** Most bytes the runtime's heap may hold. Default 64 MiB. */
-  readonly memoryBytes?: number;
-  /**
-   * Most bytes of QuickJS stack (deep recursion fails with a stack overflow). Default and most
-   * 256 KiB: above it, the recursion exhausts Node's own stack first.
-   */
-  readonly stackBytes?: number;
-  /** Most tool calls one run may make. Default 50. */
-  readonly maxToolCalls?: number;
-  /** Most characters of output (console lines and the returned value, together). Default 40,000. */
-  readonly maxOutputChars?: number;
-}
-
-/** The defaults of {@link SandboxLimits}. */
-export const DEFAULT_LIMITS: Required<SandboxLimits> = {
-  timeoutMs: 10_000,
-  wallTimeoutMs: 300_000,
-  memoryBytes: 64 * 1024 * 1024,
-  stackBytes: 256 * 1024,
-  maxToolCalls: 50,
-  maxOutputChars: 40_000,
-};
+export type { SandboxLimits } from './sandbox-protocol.js';
+export { DEFAULT_LIMITS } from './sandbox-protocol.js';
 
 /** What a tool call made from the code ends with: a value, or an error the code can catch. */
 export type CallOutcome =
@@ -70,7 +43,10 @@ export interface RunCodeOptions {
   readonly namespaces: Readonly<Record<string, readonly string[]>>;
   /** Runs each tool call. */
   readonly call: ToolCaller;
-  /** `searchTools(query, limit)` inside the code: declarations of matching tools. */
+  /**
+   * `searchTools(query, limit)` inside the code: declarations of matching tools. Called on the
+   * host thread while the code waits for it; it should be quick.
+   */
   readonly search?: (query: string, limit: number) => string;
   readonly limits?: SandboxLimits;
   /** Ends the run (and aborts its tool calls). */
@@ -92,373 +68,299 @@ export interface CodeRunResult {
   readonly truncated: boolean;
 }
 
-type QuickJs = QuickJSWASMModule;
-let loading: Promise<QuickJs> | undefined;
+let loading: Promise<QuickJSWASMModule> | undefined;
 
 /**
- * Loads (once) the QuickJS WebAssembly module. Rejects with an install hint when the optional
- * peer quickjs-emscripten is missing.
+ * Loads (once) a QuickJS WebAssembly module in this thread, for a host that wants to know code
+ * mode can run, or to use QuickJS itself ({@link runCode} loads its own, in its worker). Rejects
+ * with an install hint when the optional peer quickjs-emscripten is missing.
  */
-export function loadQuickJs(): Promise<QuickJs> {
-  // A module of our own (not the package's shared singleton), so that one left broken by a
-  // runtime that failed to free can be replaced without touching anyone else's.
+export function loadQuickJs(): Promise<QuickJSWASMModule> {
   loading ??= import('quickjs-emscripten').then(
     (module) => module.newQuickJSWASMModule(),
     (error: unknown) => {
       loading = undefined;
-      throw new Error(
-        `code mode needs the quickjs-emscripten package (npm install quickjs-emscripten): ${String(error)}`,
-      );
+      throw new Error(installHint(error));
     },
   );
   return loading;
 }
 
-/** One run's state, shared by its host functions. */
-class Run {
-  readonly logs: string[] = [];
-  chars = 0;
-  truncated = false;
-  calls = 0;
-  /** The first limit hit, which ends the run. */
-  fatal: string | undefined;
-  readonly pending = new Set<Promise<void>>();
-  /** Guest promises of calls not answered yet: disposed with the run. */
-  readonly deferreds = new Set<{ dispose(): void }>();
-  readonly abort = new AbortController();
-  readonly limits: Required<SandboxLimits>;
-  readonly options: RunCodeOptions;
-  readonly deadline: number;
-  readonly runtime: QuickJSRuntime;
-  readonly context: QuickJSContext;
-
-  constructor(quickjs: QuickJs, options: RunCodeOptions) {
-    this.options = options;
-    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
-    this.deadline = Date.now() + this.limits.wallTimeoutMs;
-    this.runtime = quickjs.newRuntime();
-    this.runtime.setMemoryLimit(this.limits.memoryBytes);
-    this.runtime.setMaxStackSize(Math.min(this.limits.stackBytes, DEFAULT_LIMITS.stackBytes));
-    this.runtime.setInterruptHandler(() => {
-      const now = Date.now();
-      const since = this.#sliceStart;
-      if (since !== undefined && this.#computed + now - since > this.limits.timeoutMs) {
-        this.fatal ??= timeLimit(this.limits);
-      }
-      if (now > this.deadline) this.fatal ??= wallLimit(this.limits);
-      if (options.signal?.aborted === true) this.fatal ??= 'the run was cancelled';
-      return this.fatal !== undefined;
-    });
-    this.context = this.runtime.newContext();
-  }
-
-  #expiry: Promise<void> | undefined;
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  /** Time the code has run so far (ms), and when the current stretch began. */
-  #computed = 0;
-  #sliceStart: number | undefined;
-
-  /** Runs `work` (the interpreter running the code) as time the code spends. */
-  running<T>(work: () => T): T {
-    const start = Date.now();
-    this.#sliceStart = start;
-    try {
-      return work();
-    } finally {
-      this.#computed += Date.now() - start;
-      this.#sliceStart = undefined;
-    }
-  }
-
-  /** Resolves at the deadline (one timer per run, made when the code first waits on a call). */
-  expiry(): Promise<void> {
-    this.#expiry ??= new Promise<void>((resolve) => {
-      this.#timer = setTimeout(resolve, Math.max(0, this.deadline - Date.now()));
-    });
-    return this.#expiry;
-  }
-
-  /** The limit that ended the run, if one did (the interrupt handler may set it at any time). */
-  stopped(): string | undefined {
-    return this.fatal;
-  }
-
-  /** The result, with what the run printed. */
-  finish(fields: { error?: string; value?: string }): CodeRunResult {
-    return {
-      ok: fields.error === undefined,
-      logs: this.logs,
-      ...fields,
-      calls: this.calls,
-      truncated: this.truncated,
-    };
-  }
-
-  /** Frees the runtime; false when QuickJS failed to (the module is then unusable). */
-  dispose(): boolean {
-    clearTimeout(this.#timer);
-    try {
-      for (const deferred of this.deferreds) deferred.dispose();
-      this.context.dispose();
-      this.runtime.dispose();
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  /** Keeps output within maxOutputChars. */
-  out(text: string): string | undefined {
-    if (this.truncated) return undefined;
-    const room = this.limits.maxOutputChars - this.chars;
-    if (text.length > room) {
-      this.truncated = true;
-      return `${text.slice(0, Math.max(0, room))}… (output cut at ${String(this.limits.maxOutputChars)} characters)`;
-    }
-    this.chars += text.length;
-    return text;
-  }
+function installHint(error: unknown): string {
+  return `code mode needs the quickjs-emscripten package (npm install quickjs-emscripten): ${error instanceof Error ? error.message : String(error)}`;
 }
 
 /**
- * Runs `options.code` in a fresh QuickJS runtime and resolves with what it printed and returned.
- * Never rejects for the code's behaviour (an exception, a limit hit, an abort are a failed result);
- * rejects only when the QuickJS module cannot be loaded.
+ * How long past `timeoutMs` the host waits for the interpreter to stop the code itself before
+ * it ends the worker (QuickJS checks its interrupt handler every few thousand operations; one
+ * operation can take long).
+ */
+const GRACE_MS = 250;
+
+/** The longest delay setTimeout takes (a longer one fires at once). */
+const MAX_DELAY = 2_147_483_647;
+
+/**
+ * Runs `options.code` in a fresh QuickJS runtime, in a worker thread, and resolves with what it
+ * printed and returned. Never rejects for the code's behaviour (an exception, a limit hit, an
+ * abort are a failed result); rejects only when the sandbox cannot start (quickjs-emscripten
+ * missing).
  */
 export async function runCode(options: RunCodeOptions): Promise<CodeRunResult> {
-  const quickjs = await loadQuickJs();
-  const run = new Run(quickjs, options);
-  const onAbort = () => {
-    run.fatal ??= 'the run was cancelled';
-    run.abort.abort();
+  const limits: Required<SandboxLimits> = { ...DEFAULT_LIMITS, ...options.limits };
+  const cancelled = {
+    ok: false,
+    logs: [],
+    error: 'the run was cancelled',
+    calls: 0,
+    truncated: false,
   };
-  options.signal?.addEventListener('abort', onAbort, { once: true });
-  let result: CodeRunResult;
+  const aborted = () => options.signal?.aborted === true;
+  if (aborted()) return cancelled;
+  const worker = takeWorker(wasmPages(limits.memoryBytes));
   try {
-    result = await execute(run);
+    await worker.ready;
   } catch (error) {
-    // The interpreter itself failed (Node's stack, a WebAssembly trap): the run ends.
-    run.fatal ??= `the sandbox failed: ${error instanceof Error ? error.message : String(error)}`;
-    result = run.finish({ error: run.fatal });
-  }
-  options.signal?.removeEventListener('abort', onAbort);
-  run.abort.abort();
-  // A runtime that failed to free (QuickJS aborts after some out-of-memory cases), or a run that
-  // hit a limit (it may have grown the module's memory): the next run loads a fresh module.
-  if ((!run.dispose() || run.fatal !== undefined) && loading !== undefined) {
-    if ((await loading.catch(() => undefined)) === quickjs) loading = undefined;
-  }
-  return result;
-}
-
-function timeLimit(limits: Required<SandboxLimits>): string {
-  return `the code ran past its time limit (${String(limits.timeoutMs)} ms)`;
-}
-
-function wallLimit(limits: Required<SandboxLimits>): string {
-  return `the run passed its wall-clock limit (${String(limits.wallTimeoutMs)} ms, tool calls included)`;
-}
-
-async function execute(run: Run): Promise<CodeRunResult> {
-  const { context } = run;
-  installHost(run);
-  const encoder = run.running(() => evaluate(context, BOOTSTRAP, 'bootstrap.js'));
-  if (typeof encoder === 'string') {
-    return run.finish({ error: `the sandbox failed to start: ${encoder}` });
-  }
-  try {
-    const code = `(async () => {\n${run.options.code}\n})()`;
-    const promise = run.running(() => evaluate(context, code, 'code.js'));
-    if (typeof promise === 'string') return run.finish({ error: run.fatal ?? promise });
-    try {
-      const settled = await settle(run, promise);
-      const encoded =
-        run.stopped() === undefined ? run.running(() => encode(run, encoder, settled)) : undefined;
-      settled.handle.dispose();
-      const stopped = run.stopped();
-      if (stopped !== undefined) return run.finish({ error: stopped });
-      if (!settled.ok) return run.finish({ error: encoded ?? 'the code failed' });
-      const value = encoded === undefined ? undefined : run.out(encoded);
-      return run.finish(value === undefined ? {} : { value });
-    } finally {
-      promise.dispose();
-    }
-  } finally {
-    encoder.dispose();
-  }
-}
-
-/** Evaluates `code`: its value's handle, or the error's text. */
-function evaluate(context: QuickJSContext, code: string, file: string): QuickJSHandle | string {
-  const result = context.evalCode(code, file);
-  if (result.error === undefined) return result.value;
-  const text = errorText(context, result.error);
-  result.error.dispose();
-  return text;
-}
-
-/** An error handle as text, read without running the guest's code. */
-function errorText(context: QuickJSContext, handle: QuickJSHandle): string {
-  try {
-    const dumped: unknown = context.dump(handle);
-    if (dumped !== null && typeof dumped === 'object') {
-      const { name, message } = dumped as { name?: unknown; message?: unknown };
-      if (typeof message === 'string')
-        return `${typeof name === 'string' ? name : 'Error'}: ${message}`;
-    }
-    return `thrown: ${String(dumped)}`;
-  } catch {
-    return 'the code failed with a value that cannot be shown';
-  }
-}
-
-/** Runs the encoder on a settled value: JSON text (value) or a description (error). */
-function encode(
-  { context }: Run,
-  encoder: QuickJSHandle,
-  { ok, handle }: { ok: boolean; handle: QuickJSHandle },
-): string | undefined {
-  const kind = ok ? 'value' : 'error';
-  const kindHandle = context.newString(kind);
-  const result = context.callFunction(encoder, context.undefined, kindHandle, handle);
-  kindHandle.dispose();
-  if (result.error !== undefined) {
-    const text = errorText(context, result.error);
-    result.error.dispose();
-    return kind === 'error' ? text : JSON.stringify(`(the returned value cannot be read: ${text})`);
-  }
-  const out =
-    context.typeof(result.value) === 'string' ? context.getString(result.value) : undefined;
-  result.value.dispose();
-  return out;
-}
-
-/**
- * Drives the code until its promise settles: runs the pending jobs, then waits for a tool call
- * to answer (or the deadline). A promise still pending with no call in flight never settles.
- */
-async function settle(
-  run: Run,
-  promise: QuickJSHandle,
-): Promise<{ ok: boolean; handle: QuickJSHandle }> {
-  const { context, runtime, deadline } = run;
-  for (;;) {
-    const jobs = run.running(() => runtime.executePendingJobs());
-    if (jobs.error !== undefined) {
-      const text = errorText(context, jobs.error);
-      jobs.error.dispose();
-      run.fatal ??= text;
-    }
-    if (run.fatal !== undefined) return { ok: false, handle: context.undefined };
-    const state = context.getPromiseState(promise);
-    if (state.type === 'fulfilled') return { ok: true, handle: state.value };
-    if (state.type === 'rejected') return { ok: false, handle: state.error };
-    if (run.pending.size === 0) {
-      run.fatal = 'the code awaits a promise that never settles (no tool call is in flight)';
-      continue;
-    }
-    await Promise.race([...run.pending, run.expiry()]);
-    if (Date.now() > deadline && run.pending.size > 0) {
-      run.fatal ??= wallLimit(run.limits);
-      run.abort.abort();
-    }
-  }
-}
-
-/** The host functions the bootstrap captures: __log, __call, __search, and the namespaces. */
-function installHost(run: Run): void {
-  const { context, options } = run;
-  const set = (name: string, handle: QuickJSHandle) => {
-    context.setProp(context.global, name, handle);
-    handle.dispose();
-  };
-  set('__namespaces', context.newString(JSON.stringify(options.namespaces)));
-  set(
-    '__log',
-    context.newFunction('log', (line) => {
-      if (context.typeof(line) !== 'string') return;
-      const kept = run.out(context.getString(line));
-      if (kept !== undefined) {
-        run.logs.push(kept);
-        run.chars += 1;
-      }
-    }),
-  );
-  set(
-    '__call',
-    context.newFunction('call', (ns, name, args) => {
-      const strings = [ns, name, args].map((h) =>
-        context.typeof(h) === 'string' ? context.getString(h) : undefined,
-      );
-      return callTool(run, strings);
-    }),
-  );
-  const { search } = options;
-  if (search !== undefined) {
-    set(
-      '__search',
-      context.newFunction('search', (query, limit) => {
-        const q = context.typeof(query) === 'string' ? context.getString(query) : '';
-        const n = context.typeof(limit) === 'number' ? context.getNumber(limit) : 5;
-        const found = search(q, Number.isFinite(n) ? Math.max(1, Math.min(20, Math.floor(n))) : 5);
-        return context.newString(run.out(found) ?? '');
-      }),
+    void worker.terminate();
+    const why = error instanceof Error ? error.message : String(error);
+    throw new Error(
+      error instanceof QuickJsLoadError
+        ? installHint(error)
+        : `the code-mode sandbox could not start: ${why}`,
+      { cause: error },
     );
   }
+  if (aborted()) {
+    worker.release(true);
+    return cancelled;
+  }
+  return new HostRun(worker, options, limits).start();
 }
 
-/** One tool call from the code: a guest promise settled with the outcome's JSON text. */
-function callTool(run: Run, [ns, name, args]: (string | undefined)[]): QuickJSHandle {
-  const { context, options } = run;
-  const deferred = context.newPromise();
-  run.deferreds.add(deferred);
-  const answer = (outcome: CallOutcome) => {
-    run.deferreds.delete(deferred);
-    if (!context.alive) return;
+/** One run, seen from the host thread: its calls, clocks and result. */
+class HostRun implements WorkerListener {
+  readonly #logs: string[] = [];
+  #calls = 0;
+  #truncated = false;
+  /** Why the host ended the run (it wins over what the worker says). */
+  #fatal: string | undefined;
+  #ended = false;
+  #terminating = false;
+  readonly #abort = new AbortController();
+  /** The code's running time (ms) before the current stretch, and when that stretch began. */
+  #computed = 0;
+  #busySince: number | undefined;
+  /** Answers posted to the worker. */
+  #sent = 0;
+  #watchdog: ReturnType<typeof setTimeout> | undefined;
+  #wall: ReturnType<typeof setTimeout> | undefined;
+  #kill: ReturnType<typeof setTimeout> | undefined;
+  #resolve: ((result: CodeRunResult) => void) | undefined;
+  readonly #onAbort = () => {
+    this.#stop('the run was cancelled');
+  };
+
+  readonly worker: SandboxWorker;
+  readonly options: RunCodeOptions;
+  readonly limits: Required<SandboxLimits>;
+
+  constructor(worker: SandboxWorker, options: RunCodeOptions, limits: Required<SandboxLimits>) {
+    this.worker = worker;
+    this.options = options;
+    this.limits = limits;
+  }
+
+  start(): Promise<CodeRunResult> {
+    const { options, limits, worker } = this;
+    const result = new Promise<CodeRunResult>((resolve) => {
+      this.#resolve = resolve;
+    });
+    worker.attach(this);
+    const deadline = Date.now() + limits.wallTimeoutMs;
+    worker.post({
+      type: 'run',
+      code: options.code,
+      namespaces: options.namespaces,
+      search: options.search !== undefined,
+      limits,
+      deadline,
+    });
+    this.#busy();
+    this.#armWall(deadline);
+    options.signal?.addEventListener('abort', this.#onAbort, { once: true });
+    return result;
+  }
+
+  message(message: WorkerMessage): void {
+    if (this.#ended) return;
+    if ('progress' in message) this.#progress(message.progress);
+    switch (message.type) {
+      case 'call':
+        void this.#call(message);
+        break;
+      case 'search':
+        this.#search(message.query, message.limit);
+        break;
+      case 'idle':
+        // An answer still on its way means the code is about to run again.
+        if (message.seen === this.#sent) this.#idle();
+        break;
+      case 'done': {
+        const error = this.#fatal ?? message.error;
+        this.#finish(
+          error === undefined
+            ? message.value === undefined
+              ? {}
+              : { value: message.value }
+            : { error },
+          message.reusable,
+        );
+        break;
+      }
+      case 'progress':
+      case 'ready':
+      case 'load-failed':
+        break;
+    }
+  }
+
+  exit(error: Error | undefined): void {
+    if (this.#ended) return;
+    const code = (error as { code?: unknown } | undefined)?.code;
+    const text =
+      error === undefined
+        ? 'the sandbox worker stopped'
+        : code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? memoryLimit(this.limits, error.message)
+          : `the sandbox failed: ${error.message}`;
+    this.#fatal ??= text;
+    this.#finish({ error: this.#fatal }, false);
+  }
+
+  #progress(progress: Progress): void {
+    for (const line of progress.logs) this.#logs.push(line);
+    this.#calls = progress.calls;
+    this.#truncated = progress.truncated;
+  }
+
+  /** Stops the run at `deadline` (a timer can wait at most MAX_DELAY: it is set again). */
+  #armWall(deadline: number): void {
+    this.#wall = setTimeout(
+      () => {
+        if (Date.now() < deadline) this.#armWall(deadline);
+        else this.#stop(wallLimit(this.limits));
+      },
+      Math.min(MAX_DELAY, Math.max(0, deadline - Date.now())),
+    );
+  }
+
+  /** The code runs (from the start, or since an answer reached it while it waited). */
+  #busy(): void {
+    if (this.#busySince !== undefined) return;
+    this.#busySince = Date.now();
+    this.#armWatchdog();
+  }
+
+  #armWatchdog(): void {
+    clearTimeout(this.#watchdog);
+    const since = this.#busySince;
+    if (since === undefined) return;
+    const left = this.limits.timeoutMs + GRACE_MS - this.#computed - (Date.now() - since);
+    this.#watchdog = setTimeout(
+      () => {
+        const start = this.#busySince;
+        if (start === undefined) return;
+        if (this.#computed + Date.now() - start < this.limits.timeoutMs + GRACE_MS) {
+          this.#armWatchdog();
+          return;
+        }
+        this.#fatal ??= timeLimit(this.limits);
+        void this.#terminate();
+      },
+      Math.max(0, left),
+    );
+  }
+
+  /** The code waits on tool calls: its clock stops. */
+  #idle(): void {
+    const since = this.#busySince;
+    if (since === undefined) return;
+    this.#computed += Date.now() - since;
+    this.#busySince = undefined;
+    clearTimeout(this.#watchdog);
+  }
+
+  async #call(message: Extract<WorkerMessage, { type: 'call' }>): Promise<void> {
+    let outcome: CallOutcome;
+    try {
+      const parsed: unknown = JSON.parse(message.args);
+      outcome = await this.options.call(
+        { namespace: message.namespace, name: message.name, arguments: parsed },
+        this.#abort.signal,
+      );
+    } catch (error) {
+      outcome = { ok: false, error: error instanceof Error ? error.message : String(error) };
+    }
+    if (this.#ended) return;
     let text: string;
     try {
       text = JSON.stringify(outcome);
     } catch {
       text = JSON.stringify({ ok: false, error: 'the tool result is not JSON' });
     }
-    try {
-      const handle = context.newString(text);
-      deferred.resolve(handle);
-      handle.dispose();
-    } catch (error) {
-      // The heap is full (a result too big for the memory limit): the run ends.
-      run.fatal ??= `the tool result did not fit in the sandbox's memory: ${String(error)}`;
-      deferred.dispose();
+    if (text.length > this.limits.memoryBytes) {
+      this.#stop(
+        `the tool result did not fit in the sandbox's memory (${String(text.length)} characters, limit ${String(this.limits.memoryBytes)} bytes)`,
+      );
+      return;
     }
-  };
-  run.calls++;
-  if (ns === undefined || name === undefined || args === undefined) {
-    answer({ ok: false, error: 'a tool call needs a namespace, a name and JSON arguments' });
-  } else if (run.calls > run.limits.maxToolCalls) {
-    answer({
-      ok: false,
-      error: `the limit of ${String(run.limits.maxToolCalls)} tool calls per run is reached`,
-    });
-  } else {
-    const pending = startCall(run, options, { namespace: ns, name, text: args }).then(answer);
-    run.pending.add(pending);
-    void pending.finally(() => run.pending.delete(pending));
+    this.#sent++;
+    this.worker.post({ type: 'answer', id: message.id, text });
+    this.#busy();
   }
-  return deferred.handle;
-}
 
-async function startCall(
-  run: Run,
-  options: RunCodeOptions,
-  call: { namespace: string; name: string; text: string },
-): Promise<CallOutcome> {
-  try {
-    const parsed: unknown = JSON.parse(call.text);
-    return await options.call(
-      { namespace: call.namespace, name: call.name, arguments: parsed },
-      run.abort.signal,
-    );
-  } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  #search(query: string, limit: number): void {
+    let text: string;
+    try {
+      text = this.options.search?.(query, limit) ?? '';
+    } catch (error) {
+      text = `searchTools failed: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    this.worker.answerSearch(text);
+  }
+
+  /** Ends the run for `reason`: the worker stops at its next check, or is ended after a grace. */
+  #stop(reason: string): void {
+    if (this.#ended || this.#fatal !== undefined) return;
+    this.#fatal = reason;
+    this.worker.stop();
+    this.#abort.abort();
+    this.#kill = setTimeout(() => void this.#terminate(), GRACE_MS);
+  }
+
+  /** Ends the worker (the code did not stop in time) and the run with the host's reason. */
+  async #terminate(): Promise<void> {
+    if (this.#ended || this.#terminating) return;
+    this.#terminating = true;
+    await this.worker.terminate();
+    this.#finish({ error: this.#fatal ?? 'the run was ended' }, false);
+  }
+
+  #finish(fields: { value?: string; error?: string }, reusable: boolean): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    clearTimeout(this.#watchdog);
+    clearTimeout(this.#wall);
+    clearTimeout(this.#kill);
+    this.options.signal?.removeEventListener('abort', this.#onAbort);
+    this.#abort.abort();
+    this.worker.release(reusable && this.#fatal === undefined);
+    this.#resolve?.({
+      ok: fields.error === undefined,
+      logs: this.#logs,
+      ...fields,
+      calls: this.#calls,
+      truncated: this.#truncated,
+    });
   }
 }

@@ -192,4 +192,56 @@ describe.skipIf(!hasDist)('mcpkit chat', () => {
     });
     expect(badConfig.code).toBe(3);
   });
+
+  it("--tool-search regex defers the tools behind the API's regex search; off sends them all", async () => {
+    // An API of 60 operations, each described at length: well past 10,000 tokens of definitions.
+    const paths: Record<string, unknown> = {};
+    for (let i = 0; i < 60; i++) {
+      paths[`/items${String(i)}`] = {
+        get: {
+          operationId: `listItems${String(i)}`,
+          description: `Lists the items of shelf ${String(i)}. ${'Each item has a name, a size, a colour and a price. '.repeat(12)}`,
+          responses: { '200': { description: 'the items' } },
+        },
+      };
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'mcpkit-chat-'));
+    const spec = join(dir, 'api.json');
+    writeFileSync(
+      spec,
+      JSON.stringify({
+        openapi: '3.1.0',
+        info: { title: 'Shelves', version: '1' },
+        servers: [{ url: 'http://127.0.0.1:9' }],
+        paths,
+      }),
+    );
+    const server = ['--server', '--', process.execPath, BIN, 'serve', 'openapi', spec];
+    const tools = async (search: string) => {
+      model = await startFakeModel([{ text: 'ok' }]);
+      const ran = await cli(
+        ['chat', '-p', 'Hi', '--tool-search', search, ...server, '--budget', 'off'],
+        {
+          env: { ...NO_KEYS, ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-test' },
+          timeoutMs: 45_000,
+        },
+      );
+      expect(ran.code, ran.stderr).toBe(0);
+      const sent = model.requests[0]!.body.tools as { name: string; defer_loading?: boolean }[];
+      await model.close();
+      model = undefined;
+      return sent;
+    };
+    const regex = await tools('regex');
+    expect(regex[0]?.name).toBe('tool_search_tool_regex');
+    expect(regex.filter((tool) => tool.defer_loading === true)).toHaveLength(60);
+    const off = await tools('off');
+    expect(off).toHaveLength(60);
+    expect(
+      off.some((tool) => tool.name.startsWith('tool_search') || tool.defer_loading === true),
+    ).toBe(false);
+    const bad = await cli(['chat', '-p', 'Hi', '--tool-search', 'fuzzy'], { env: NO_KEYS });
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toContain('unknown --tool-search "fuzzy"');
+  }, 120_000);
 });

@@ -152,8 +152,8 @@ export async function overhead(context: BenchContext): Promise<string> {
       );
     }
     return [
-      `Code-mode sandbox (QuickJS via quickjs-emscripten 0.32, sync release variant):`,
-      `- start-up of a run (fresh runtime and context, bootstrap, \`return 1\`): median ${median(starts).toFixed(2)} ms over 30 runs (the first run of the process, which loads the WebAssembly module: ${cold.toFixed(1)} ms); target < 50 ms`,
+      `Code-mode sandbox (QuickJS via quickjs-emscripten 0.32, sync release variant, in a worker thread):`,
+      `- start-up of a run in the warm worker (fresh runtime and context, bootstrap, \`return 1\`): median ${median(starts).toFixed(2)} ms over 30 runs (the first run of the process, which starts the worker and compiles the WebAssembly module: ${cold.toFixed(1)} ms); target < 50 ms`,
       ...rows,
     ].join('\n');
   } finally {

@@ -3,6 +3,7 @@
 // prompts; this command picks the model API, reads the servers and shows what happens.
 import type {
   ApprovalRequest,
+  DeferLoadingOptions,
   HostEvent,
   HostMessage,
   ModelAdapter,
@@ -52,6 +53,9 @@ Flags:
   --system <text>        the system prompt
   --text-only            the model takes no images (they reach it as a short note)
   --stream               stream the model's answers (SSE)
+  --tool-search <kind>   deferred loading of tools, when their definitions pass 10,000 tokens:
+                         bm25 (the default) or regex, the API's own tool search (Anthropic;
+                         other APIs get mcpkit's search_tools); off sends every definition
   --code-mode            offer the model one tool, run_code: it writes JavaScript against typed
                          declarations of the tools, run in a QuickJS sandbox, so that tool
                          results stay out of the conversation (needs quickjs-emscripten)
@@ -87,6 +91,7 @@ const OPTIONS = {
   'text-only': { type: 'boolean' },
   stream: { type: 'boolean' },
   'code-mode': { type: 'boolean' },
+  'tool-search': { type: 'string' },
   otel: { type: 'boolean' },
 } as const;
 
@@ -115,11 +120,11 @@ async function chat(ctx: CommandContext): Promise<number> {
       'give servers with --server <url> or after --',
     );
   }
+  const deferLoading = toolSearch(text(parsed, 'tool-search'));
   const servers = trustServers(await gatherServers(ctx), texts(parsed, 'trust'));
   const provider = chooseProvider(text(parsed, 'provider'), io.env);
   const maxTurns = positiveInteger(text(parsed, 'max-turns'), '--max-turns') ?? 20;
   const prompt = text(parsed, 'prompt');
-  const yes = flag(parsed, 'yes');
   const quiet = ctx.common.quiet || ctx.common.json;
   // Lines come from the terminal, or from piped stdin without -p; approvals only at a terminal.
   const prompter = new Lines(io, io.isTTY || prompt === undefined);
@@ -135,7 +140,8 @@ async function chat(ctx: CommandContext): Promise<number> {
     capabilities: { vision: !flag(parsed, 'text-only') },
     stream: streamed,
     codeMode: flag(parsed, 'code-mode'),
-    approval: yes
+    ...(deferLoading === undefined ? {} : { deferLoading }),
+    approval: flag(parsed, 'yes')
       ? { mode: 'always', sampling: 'always' }
       : { mode: 'annotations', sampling: 'ask' },
     onApproval: (request) => askApproval(request, ctx, io.isTTY ? prompter : undefined),
@@ -350,6 +356,14 @@ async function askApproval(
   }
   const answer = await prompter.ask(`${style.bold('approve?')} ${what} [y/N] `);
   return answer !== undefined && /^y(es)?$/i.test(answer.trim());
+}
+
+/** --tool-search: the host's `deferLoading` (undefined: its default, BM25). Throws UsageError. */
+function toolSearch(given: string | undefined): DeferLoadingOptions | false | undefined {
+  if (given === undefined) return undefined;
+  if (given === 'off') return false;
+  if (given === 'bm25' || given === 'regex') return { search: given };
+  throw new UsageError(`unknown --tool-search "${given}"`, 'give --tool-search bm25, regex or off');
 }
 
 /** --provider, or the API whose variables are set (Anthropic first). Throws UsageError. */
