@@ -38,7 +38,8 @@ const policies =
           { name: 'no-deletes', tools: { deny: ['*/delete_*'] } },
           {
             name: 'everyone',
-            tools: { allow: ['upstream/echo', 'upstream/add'] },
+            // wide_00: the tool the scaling section calls.
+            tools: { allow: ['upstream/echo', 'upstream/add', 'upstream/wide_00'] },
             arguments: { 'upstream/add': { a: [1, 2, 3] } },
           },
         ],
