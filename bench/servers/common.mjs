@@ -1,4 +1,5 @@
-// What every server under test shares: the tool set, the port, the ready line and the GC hook.
+// What every server under test shares: the tool set, the port, the ready line and the GC hook,
+// and the reading of a JSON body and of lines.
 //
 // Every server registers the same two tools, `echo` {message: string} and `add` {a, b: number},
 // each answering one text block. With BENCH_TOOLS=50 it also registers 50 tools whose input is a
@@ -92,6 +93,41 @@ export function ready(port) {
     process.stderr.write('COLLECTED\n');
   });
   process.stderr.write(`READY ${String(port)}\n`);
+}
+
+/**
+ * Reads a request's body and calls `then` with it parsed as JSON; a body that is not JSON is
+ * answered 400. No copy when the body came in one chunk (the common case), as the raw ceilings
+ * need.
+ */
+export function onJsonBody(req, res, then) {
+  const chunks = [];
+  req.on('data', (chunk) => chunks.push(chunk));
+  req.on('end', () => {
+    let message;
+    try {
+      message = JSON.parse(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    } catch {
+      res.writeHead(400).end();
+      return;
+    }
+    then(message);
+  });
+}
+
+/** Calls `onLine` with each line `stream` sends (UTF-8, without its `\n`), in order. */
+export function onLines(stream, onLine) {
+  let buffered = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk) => {
+    buffered += chunk;
+    let end;
+    while ((end = buffered.indexOf('\n')) !== -1) {
+      const line = buffered.slice(0, end);
+      buffered = buffered.slice(end + 1);
+      onLine(line);
+    }
+  });
 }
 
 // Under `node --cpu-prof`, SIGINT must end the process normally for the profile to be written.

@@ -4,7 +4,7 @@
 // tools/call (its `_meta` names the revision) gets what that revision's result needs: the
 // `resultType` it requires and the serverInfo `_meta` it asks servers to send on every result.
 import { createServer } from 'node:http';
-import { PORT, ready } from './common.mjs';
+import { PORT, onJsonBody, ready } from './common.mjs';
 
 let sessions = 0;
 const INIT =
@@ -27,16 +27,7 @@ const MODERN_TAIL =
   ',"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"raw","version":"1.0.0"}}}';
 
 const server = createServer((req, res) => {
-  const chunks = [];
-  req.on('data', (chunk) => chunks.push(chunk));
-  req.on('end', () => {
-    let message;
-    try {
-      message = JSON.parse(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
-    } catch {
-      res.writeHead(400).end();
-      return;
-    }
+  onJsonBody(req, res, (message) => {
     switch (message.method) {
       case 'tools/call': {
         const text = JSON.stringify(String(message.params.arguments.message));

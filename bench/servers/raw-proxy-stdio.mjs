@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import process from 'node:process';
-import { PORT, ready, stdioUpstream } from './common.mjs';
+import { PORT, onJsonBody, onLines, ready, stdioUpstream } from './common.mjs';
 
 const { command, args } = stdioUpstream();
 const upstream = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'] });
@@ -17,16 +17,8 @@ process.on('SIGTERM', () => process.exit(0));
 
 const waiting = new Map();
 let next = 0;
-let buffered = '';
-upstream.stdout.setEncoding('utf8');
-upstream.stdout.on('data', (chunk) => {
-  buffered += chunk;
-  let end;
-  while ((end = buffered.indexOf('\n')) !== -1) {
-    const line = buffered.slice(0, end);
-    buffered = buffered.slice(end + 1);
-    if (line.length > 0) settle(JSON.parse(line));
-  }
+onLines(upstream.stdout, (line) => {
+  if (line.length > 0) settle(JSON.parse(line));
 });
 
 function settle(message) {
@@ -59,16 +51,7 @@ await forward({
 upstream.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
 
 const server = createServer((req, res) => {
-  const chunks = [];
-  req.on('data', (chunk) => chunks.push(chunk));
-  req.on('end', () => {
-    let message;
-    try {
-      message = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    } catch (error) {
-      res.writeHead(400, { 'content-type': 'text/plain' }).end(String(error));
-      return;
-    }
+  onJsonBody(req, res, (message) => {
     if (message.id === undefined) {
       upstream.stdin.write(`${JSON.stringify(message)}\n`);
       res.writeHead(202).end();

@@ -1,7 +1,7 @@
 // The stdio ceiling: reads a line, parses it and writes a hand-built reply. It answers
 // initialize and tools/call (like echo) and ignores notifications.
 import process from 'node:process';
-import { ready } from './common.mjs';
+import { onLines, ready } from './common.mjs';
 
 const INIT =
   '{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"raw","version":"1.0.0"}}';
@@ -23,14 +23,5 @@ function serve(line) {
   }
 }
 
-let buffered = '';
-process.stdin.setEncoding('utf8');
-process.stdin.on('data', (chunk) => {
-  buffered += chunk;
-  let end;
-  while ((end = buffered.indexOf('\n')) !== -1) {
-    serve(buffered.slice(0, end));
-    buffered = buffered.slice(end + 1);
-  }
-});
+onLines(process.stdin, serve);
 ready(0);

@@ -1,4 +1,4 @@
-// The official SDK v1 server definition shared by its stateless and stateful servers.
+// The official SDK v1 server definition shared by its stateless, stateful and stdio servers.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { answer, wideToolNames, zodShapes } from './common.mjs';
@@ -14,20 +14,4 @@ export function buildSdk1() {
     server.registerTool(name, { inputSchema: shapes.wide }, (args) => text(answer.wide(args)));
   }
   return server;
-}
-
-/** Reads and parses a JSON body (what express.json() does in the SDK's examples). */
-export function readJson(req) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    req.on('data', (chunk) => chunks.push(chunk));
-    req.on('end', () => {
-      try {
-        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-      } catch (error) {
-        reject(error);
-      }
-    });
-    req.on('error', reject);
-  });
 }

@@ -42,7 +42,17 @@ export function App() {
   const [alerts, setAlerts] = useState<Alert[]>([]);
   const [answering, setAnswering] = useState(false);
   const lastSeq = useRef(-1);
+  const lastStamp = useRef(-1);
   const nextAlert = useRef(0);
+
+  // Snapshots come over several connections (the event stream, the answers of GET /api/state and
+  // of POSTs) and may arrive out of order: one taken before a change may arrive after the event
+  // of it. The newest wins; every change is followed by an event, so the page ends current.
+  const showState = useCallback((next: State) => {
+    if (next.stamp < lastStamp.current) return;
+    lastStamp.current = next.stamp;
+    setState(next);
+  }, []);
 
   const report = useCallback((message: string) => {
     const id = ++nextAlert.current;
@@ -62,7 +72,7 @@ export function App() {
   const onEvent = useCallback((event: ServerEvent) => {
     switch (event.type) {
       case 'state':
-        setState(event.data);
+        showState(event.data); // made once (no dependencies), as onEvent is
         return;
       case 'wire': {
         const entry = event.data;
@@ -118,6 +128,8 @@ export function App() {
       onEvent,
       (up, error) => {
         if (up) {
+          // The stream starts with the state: a backend started again counts its stamps anew.
+          lastStamp.current = -1;
           if (down) report('The inspector backend is back.');
           down = false;
           return;
@@ -131,13 +143,13 @@ export function App() {
       },
       controller.signal,
     );
-    api.state().then(setState, (error: unknown) => {
+    api.state().then(showState, (error: unknown) => {
       if (!(error instanceof ApiError && error.status === 401)) report(errorText(error));
     });
     return () => {
       controller.abort();
     };
-  }, [onEvent, report]);
+  }, [onEvent, report, showState]);
 
   const question = questions[0];
   const answer = async (q: Question, body: { result: JsonObject } | { error: string }) => {
@@ -172,7 +184,7 @@ export function App() {
         <Alerts alerts={alerts} onDismiss={dismiss} />
         <div class="body">
           <aside class="side">
-            <ConnectForm state={state} onState={setState} />
+            <ConnectForm state={state} onState={showState} />
           </aside>
           <main class="main">
             <TabList current={tab} onSelect={setTab} counts={counts} />
@@ -212,7 +224,7 @@ export function App() {
               />
             </TabPanel>
             <TabPanel tab="Roots" current={tab}>
-              <RootsTab state={view} onState={setState} />
+              <RootsTab state={view} onState={showState} />
             </TabPanel>
             <TabPanel tab="Server" current={tab}>
               <ServerTab state={view} />
@@ -245,6 +257,7 @@ export function App() {
 
 /** What the tabs show before the first state arrives. */
 const EMPTY: State = {
+  stamp: -1,
   connected: false,
   connecting: false,
   allowStdio: false,

@@ -102,6 +102,8 @@ export interface Root {
 
 /** `GET /api/state`. */
 export interface State {
+  /** A later snapshot has a larger stamp: the page keeps the newest (see App). */
+  stamp: number;
   connected: boolean;
   connecting: boolean;
   /** Names the connection while connected (an MCP App view calls its own connection only). */

@@ -717,6 +717,20 @@ describe('event streams and connections', () => {
     expect(disconnected.json).toMatchObject({ connected: false, tools: [] });
   });
 
+  it('stamps each State, a later one larger, whichever way it is sent', async () => {
+    // The page reads States from the stream and from answers, which may arrive out of order.
+    const inspector = await start();
+    const stream = await events(inspector);
+    const first = await stream.next('state');
+    const polled = (await api(inspector, '/api/state')).json;
+    const target = httpTarget();
+    const connected = await api(inspector, '/api/connect', { target, mode: '2025-11-25' });
+    const event = await stream.next('state', (s) => s.connected === true);
+    const disconnected = await api(inspector, '/api/disconnect', {});
+    const stamps = [first, polled, event, connected.json, disconnected.json].map((s) => s.stamp);
+    for (let i = 1; i < stamps.length; i++) expect(stamps[i]).toBeGreaterThan(stamps[i - 1]);
+  });
+
   it('reports a server it cannot reach in the State (200)', async () => {
     const inspector = await start();
     const closed = await listen(() => everything.server, { port: 0 });

@@ -13,6 +13,7 @@ import { Gateway, STATUS_URI, parseGatewayConfig, trustedHeader } from '../../sr
 import { McpServer } from '../../src/server/index.js';
 import type { Listening } from '../../src/transports/http/server/node.js';
 import { listen } from '../../src/transports/http/server/node.js';
+import { codeOf } from './harness.js';
 
 const info = { name: 'budget-policy-test', version: '1.0.0' };
 
@@ -80,15 +81,6 @@ async function names(client: ClientV1): Promise<string[]> {
 async function statusOf(client: ClientV1): Promise<GatewayStatus> {
   const { contents } = await client.readResource({ uri: STATUS_URI });
   return JSON.parse((contents[0] as { text: string }).text) as GatewayStatus;
-}
-
-async function codeOf(call: Promise<unknown>): Promise<number | undefined> {
-  try {
-    await call;
-    return undefined;
-  } catch (error) {
-    return (error as { code?: number }).code;
-  }
 }
 
 describe('the token budget, per caller', () => {

@@ -359,11 +359,18 @@ describe.skipIf(!BUILT)('mcpkit gateway: faults, budget, bridging', () => {
       const config = writeConfig({
         mcpServers: { ev: { command: process.execPath, args: [EVERYTHING, 'stdio'] } },
       });
+      // Both at once: each starts node, then server-everything, and waits for its first list;
+      // one after the other took more than the hook's time on a loaded machine.
       gateway = spawnCli(['gateway', '--config', config, '--http', '0']);
-      url = (await waitFor(gateway, /serving at (http:\/\/\S+)\n/, 20_000))[1] ?? '';
       budgeted = spawnCli(['gateway', '--config', config, '--http', '0', '--budget', '300']);
-      budgetedUrl = (await waitFor(budgeted, /serving at (http:\/\/\S+)\n/, 20_000))[1] ?? '';
-    }, 30_000);
+      const serving = /serving at (http:\/\/\S+)\n/;
+      const [plain, withBudget] = await Promise.all([
+        waitFor(gateway, serving, 45_000),
+        waitFor(budgeted, serving, 45_000),
+      ]);
+      url = plain[1] ?? '';
+      budgetedUrl = withBudget[1] ?? '';
+    }, 60_000);
 
     afterAll(async () => {
       await stop(gateway);

@@ -30,6 +30,7 @@ import { listen } from '../../src/transports/http/server/node.js';
 import { closedPort } from '../cli/run-cli.js';
 import type { AuthorizationServer } from '../helpers/oidc.js';
 import { startAuthorizationServer } from '../helpers/oidc.js';
+import { codeOf } from './harness.js';
 
 const info = { name: 'gateway-policy-test', version: '1.0.0' };
 
@@ -183,16 +184,6 @@ async function connectV2(url: string, token: string, modern: boolean): Promise<P
     call: async (name, args) => textOf(await client.callTool({ name, arguments: args })),
     close: () => client.close(),
   };
-}
-
-/** The JSON-RPC code of a rejected call (the SDKs and mcpkit all keep it as `code`). */
-async function codeOf(call: Promise<unknown>): Promise<number | undefined> {
-  try {
-    await call;
-    return undefined;
-  } catch (error) {
-    return (error as { code?: number }).code;
-  }
 }
 
 describe('mcpkit gateway: identity, policies, endpoints, audit', () => {

@@ -6,9 +6,6 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport as StreamableHttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigWatch } from '../../src/gateway/index.js';
 import {
@@ -20,6 +17,7 @@ import {
 import { McpServer } from '../../src/server/index.js';
 import type { Listening } from '../../src/transports/http/server/node.js';
 import { listen } from '../../src/transports/http/server/node.js';
+import { codeOf, nextEvent, watchedSession } from './harness.js';
 
 const info = { name: 'reload-policies-test', version: '1.0.0' };
 
@@ -27,32 +25,6 @@ async function upstream(tool: string): Promise<Listening> {
   const server = new McpServer({ name: tool, version: '1' });
   server.tool({ name: tool, inputSchema: { type: 'object' } }, () => `from ${tool}`);
   return listen(() => server, { port: 0 });
-}
-
-/** Resolves with the first event after now that `accept` takes. */
-function nextEvent(
-  events: Record<string, unknown>[],
-  accept: (e: Record<string, unknown>) => boolean,
-) {
-  const seen = events.length;
-  return new Promise<Record<string, unknown>>((resolve) => {
-    const timer = setInterval(() => {
-      const found = events.slice(seen).find(accept);
-      if (found !== undefined) {
-        clearInterval(timer);
-        resolve(found);
-      }
-    }, 20);
-  });
-}
-
-async function codeOf(call: Promise<unknown>): Promise<number | undefined> {
-  try {
-    await call;
-    return undefined;
-  } catch (error) {
-    return (error as { code?: number }).code;
-  }
 }
 
 describe('hot reload of policies', () => {
@@ -99,28 +71,10 @@ describe('hot reload of policies', () => {
   });
 
   it('applies new policies to a live session and GET stream, and refuses invalid ones', async () => {
-    const requests: { method: string; body: string }[] = [];
-    const recording = async (input: string | URL | Request, init?: RequestInit) => {
-      requests.push({
-        method: init?.method ?? 'GET',
-        body: typeof init?.body === 'string' ? init.body : '',
-      });
-      return fetch(input, init);
-    };
-    const client = new ClientV1(info);
-    const transport = new StreamableHttpV1(new URL(served.url), {
-      fetch: recording,
-      requestInit: { headers: { 'x-user': 'ann', 'x-scopes': '' } },
+    const { client, transport, requests, told } = await watchedSession(served.url, info, {
+      'x-user': 'ann',
+      'x-scopes': '',
     });
-    let changed: () => void = () => undefined;
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      changed();
-    });
-    const told = () =>
-      new Promise<void>((resolve) => {
-        changed = resolve;
-      });
-    await client.connect(transport);
     const session = transport.sessionId;
     const names = async () => (await client.listTools()).tools.map((tool) => tool.name).sort();
     expect(await names()).toEqual(['alpha']);

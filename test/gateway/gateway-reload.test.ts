@@ -8,9 +8,6 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
-import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport as StreamableHttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../src/client/index.js';
 import type { ConfigWatch } from '../../src/gateway/index.js';
@@ -19,6 +16,7 @@ import { McpServer } from '../../src/server/index.js';
 import { createStreamableHttpClientTransport } from '../../src/transports/http/client/transport.js';
 import type { Listening } from '../../src/transports/http/server/node.js';
 import { listen } from '../../src/transports/http/server/node.js';
+import { nextEvent, watchedSession } from './harness.js';
 
 const info = { name: 'reload-test', version: '1.0.0' };
 
@@ -34,23 +32,6 @@ async function upstream(tool: string, answer: string): Promise<Listening> {
 function textOf(result: unknown): string {
   const blocks = ((result as { content?: unknown }).content ?? []) as { text?: string }[];
   return blocks.map((block) => block.text ?? '').join('\n');
-}
-
-/** A promise and its resolver, resolved by the next event `accept` takes. */
-function nextEvent(
-  events: Record<string, unknown>[],
-  accept: (e: Record<string, unknown>) => boolean,
-) {
-  return new Promise<Record<string, unknown>>((resolve) => {
-    const seen = events.length;
-    const timer = setInterval(() => {
-      const found = events.slice(seen).find(accept);
-      if (found !== undefined) {
-        clearInterval(timer);
-        resolve(found);
-      }
-    }, 20);
-  });
 }
 
 describe('hot reload of the gateway config', () => {
@@ -94,27 +75,7 @@ describe('hot reload of the gateway config', () => {
   });
 
   it('adds, changes and removes upstreams under a live session and GET stream', async () => {
-    const requests: { method: string; body: string }[] = [];
-    const recording = async (input: string | URL | Request, init?: RequestInit) => {
-      requests.push({
-        method: init?.method ?? 'GET',
-        body: typeof init?.body === 'string' ? init.body : '',
-      });
-      return fetch(input, init);
-    };
-    const client = new ClientV1(info);
-    const transport = new StreamableHttpV1(new URL(served.url), { fetch: recording });
-    let changes = 0;
-    let changed: () => void = () => undefined;
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      changes++;
-      changed();
-    });
-    const told = () =>
-      new Promise<void>((resolve) => {
-        changed = resolve;
-      });
-    await client.connect(transport);
+    const { client, transport, requests, told, changes } = await watchedSession(served.url, info);
     const session = transport.sessionId;
     expect(session).toBeDefined();
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['alpha']);
@@ -151,7 +112,7 @@ describe('hot reload of the gateway config', () => {
     // One session throughout: one initialize, the same id, no second GET stream needed.
     expect(transport.sessionId).toBe(session);
     expect(requests.filter((request) => request.body.includes('"initialize"'))).toHaveLength(1);
-    expect(changes).toBeGreaterThanOrEqual(2);
+    expect(changes()).toBeGreaterThanOrEqual(2);
     await client.close();
   });
 

@@ -1,5 +1,6 @@
 // The inspector's one MCP connection and all the page sees of it: its State (views.ts: server,
 // lists, budget, lint, roots), operations (ops.ts), questions (questions.ts), events to pages.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type {
   CallOptions,
   CallToolResult,
@@ -74,6 +75,8 @@ export class InspectorSession {
   #error: string | undefined;
   /** Counts connections: events of an older one are ignored. */
   #generation = 0;
+  /** The stamp of the last State taken (State.stamp). */
+  #stamps = 0;
   /** The first wire entry of the current connection (the transcript starts there). */
   #firstSeq = 1;
   #lists: Record<ListName, unknown[]> = emptyLists();
@@ -98,6 +101,7 @@ export class InspectorSession {
     const client = this.#client;
     const connected = client?.isConnected === true;
     const state: State = {
+      stamp: ++this.#stamps,
       connected,
       connecting: this.#connecting,
       allowStdio: this.#options.allowStdio,
@@ -473,7 +477,8 @@ export class InspectorSession {
         if (generation !== this.#generation) break;
         this.#options.hub.broadcast('task', { task });
         if (TERMINAL.has(task.status)) break;
-        await sleep(Math.min(Math.max(task.pollIntervalMs ?? 1000, 200), 5000));
+        const pause = Math.min(Math.max(task.pollIntervalMs ?? 1000, 200), 5000);
+        await sleep(pause, undefined, { ref: false });
       }
       this.#watched.delete(taskId);
     };
@@ -491,10 +496,4 @@ function revisionOf(entries: readonly { kind: string; revision?: string }[]): st
     if (revision !== undefined) return revision;
   }
   return undefined;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    setTimeout(resolve, ms).unref();
-  });
 }

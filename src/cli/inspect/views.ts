@@ -19,6 +19,12 @@ export interface LintView {
 
 /** What GET /api/state returns and `state` events carry. */
 export interface State {
+  /**
+   * Orders the snapshots of one inspector: a snapshot taken later has a larger stamp. The page
+   * reads them over several connections (the event stream, the answers of GET /api/state and
+   * of POSTs), which may arrive out of order; it keeps the one with the largest stamp.
+   */
+  stamp: number;
   connected: boolean;
   connecting: boolean;
   /** Names the connection (see InspectorSession.connection), while connected. */
