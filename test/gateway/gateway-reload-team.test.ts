@@ -5,8 +5,10 @@
 // gateway started with neither policies nor an audit log; the audit log is opened, then moved
 // to another file (both read back, each line matched to its call), and a file that cannot be
 // opened is refused; the trusted headers change (a header accepted before is refused after, and
-// the session is kept by its own principal only). Real parts: HTTP upstreams on 127.0.0.1, the
-// gateway on port 0.
+// the session is kept by its own principal only). Behind --auth-issuer, an added endpoint
+// serves its protected resource metadata and takes tokens minted for it, and trusted headers are
+// refused (the flag wins). Real parts: HTTP upstreams on 127.0.0.1, the gateway on port 0,
+// oidc-provider.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +22,8 @@ import { McpServer } from '../../src/server/index.js';
 import type { Listening } from '../../src/transports/http/server/node.js';
 import { listen } from '../../src/transports/http/server/node.js';
 import { captureIo } from '../helpers/capture-io.js';
+import type { AuthorizationServer } from '../helpers/oidc.js';
+import { startAuthorizationServer } from '../helpers/oidc.js';
 
 const info = { name: 'reload-team-test', version: '1.0.0' };
 
@@ -68,6 +72,29 @@ function client(url: string, headers: Record<string, string>) {
   };
 }
 
+/**
+ * Writes `config` to `file` and resolves with the reload event (`reloaded`, `reload-refused`)
+ * it causes, read from the --json lines of `stderr`.
+ */
+async function reloadWith(file: string, config: unknown, stderr: () => string) {
+  const reloads = () =>
+    stderr()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((event) => String(event['event']).startsWith('reload'));
+  const seen = reloads().length;
+  writeFileSync(file, JSON.stringify(config));
+  return vi.waitFor(
+    () => {
+      const found = reloads()[seen];
+      if (found === undefined) throw new Error('not reloaded yet');
+      return found;
+    },
+    { timeout: 15_000, interval: 20 },
+  );
+}
+
 async function failureOf(call: Promise<unknown>): Promise<{ code?: number; message: string }> {
   try {
     await call;
@@ -86,37 +113,25 @@ describe('hot reload of endpoints, identity, audit and policies (mcpkit gateway 
   let stderr: () => string;
   let url = '';
 
-  const write = (team: Record<string, unknown>) => {
-    const servers = { a: { url: alpha.url }, b: { url: beta.url } };
-    writeFileSync(file, JSON.stringify({ mcpServers: servers, ...team }));
-  };
-  const events = () =>
-    stderr()
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
-  /** Writes `team` and resolves with the reload event (reloaded or reload-refused) it causes. */
-  const reload = async (team: Record<string, unknown>) => {
-    const seen = events().filter((e) => String(e['event']).startsWith('reload')).length;
-    write(team);
-    return vi.waitFor(
-      () => {
-        const found = events().filter((e) => String(e['event']).startsWith('reload'))[seen];
-        if (found === undefined) throw new Error('not reloaded yet');
-        return found;
-      },
-      { timeout: 10_000, interval: 20 },
-    );
-  };
+  const configOf = (team: Record<string, unknown>) => ({
+    mcpServers: { a: { url: alpha.url }, b: { url: beta.url } },
+    ...team,
+  });
+  const reload = (team: Record<string, unknown>) => reloadWith(file, configOf(team), stderr);
 
   beforeAll(async () => {
     [alpha, beta] = await Promise.all([upstream('alpha'), upstream('beta')]);
     dir = mkdtempSync(join(tmpdir(), 'mcpkit-gw-reload-team-'));
     file = join(dir, 'gateway.json');
-    write({
-      endpoints: { docs: { servers: ['a'] } },
-      identity: { header: { subject: 'x-user' } },
-    });
+    writeFileSync(
+      file,
+      JSON.stringify(
+        configOf({
+          endpoints: { docs: { servers: ['a'] } },
+          identity: { header: { subject: 'x-user' } },
+        }),
+      ),
+    );
     const captured = captureIo();
     stderr = captured.stderr;
     done = run(['--config', file, '--http', '127.0.0.1:0', '--json'], captured.io);
@@ -272,5 +287,82 @@ describe('hot reload of endpoints, identity, audit and policies (mcpkit gateway 
     expect(initializes).toHaveLength(1);
     expect(docs.requests.filter((r) => r.method === 'GET' && r.status !== 200)).toEqual([]);
     await Promise.all([docs.sdk.close(), extra.sdk.close()]);
+  });
+});
+
+describe('hot reload of endpoints behind --auth-issuer (flags win over the file)', () => {
+  let alpha: Listening;
+  let as: AuthorizationServer;
+  let file: string;
+  let done: Promise<number>;
+  let stderr: () => string;
+  let url = '';
+
+  const reload = (team: Record<string, unknown>) =>
+    reloadWith(file, { mcpServers: { a: { url: alpha.url } }, ...team }, stderr);
+
+  beforeAll(async () => {
+    alpha = await upstream('alpha');
+    as = await startAuthorizationServer(['mcp']);
+    file = join(mkdtempSync(join(tmpdir(), 'mcpkit-gw-reload-auth-')), 'gateway.json');
+    writeFileSync(file, JSON.stringify({ mcpServers: { a: { url: alpha.url } } }));
+    const captured = captureIo();
+    stderr = captured.stderr;
+    done = run(
+      ['--config', file, '--http', '127.0.0.1:0', '--auth-issuer', as.issuer, '--json'],
+      captured.io,
+    );
+    url = await vi.waitFor(
+      () => {
+        const match = /serving at (http:\/\/\S+)\n/.exec(stderr());
+        if (match === null) throw new Error(`not serving yet: ${stderr()}`);
+        return match[1] ?? '';
+      },
+      { timeout: 15_000 },
+    );
+  });
+
+  afterAll(async () => {
+    process.emit('SIGTERM');
+    expect(await done).toBe(0);
+    await Promise.all([alpha.close(), as.close()]);
+  });
+
+  it('serves an added endpoint its metadata and tokens, and refuses trusted headers', async () => {
+    const metadata = `${new URL(url).origin}/.well-known/oauth-protected-resource/mcp/docs`;
+    expect((await fetch(metadata)).status).toBe(404);
+    expect(await reload({ endpoints: { docs: { servers: ['a'] } } })).toMatchObject({
+      event: 'reloaded',
+      endpoints: { added: ['docs'] },
+    });
+    const document = (await (await fetch(metadata)).json()) as Record<string, unknown>;
+    expect(document).toMatchObject({ resource: `${url}/docs`, authorization_servers: [as.issuer] });
+
+    // A token for /mcp/docs opens a session there; the same token is refused by /mcp.
+    const token = await as.token(`${url}/docs`, 'mcp');
+    const headers = { authorization: `Bearer ${token}` };
+    const docs = new ClientV1(info);
+    await docs.connect(new StreamableHttpV1(new URL(`${url}/docs`), { requestInit: { headers } }));
+    expect((await docs.listTools()).tools.map((tool) => tool.name)).toEqual(['alpha']);
+    const other = new ClientV1(info);
+    const refused = await failureOf(
+      other.connect(new StreamableHttpV1(new URL(url), { requestInit: { headers } })),
+    );
+    expect(refused.code).toBe(401);
+
+    // identity.header with --auth-issuer: refused, the endpoint kept.
+    const denied = await reload({
+      endpoints: { docs: { servers: ['a'] } },
+      identity: { header: { subject: 'x-user' } },
+    });
+    expect(denied).toMatchObject({ event: 'reload-refused' });
+    expect(JSON.stringify(denied)).toContain('--auth-issuer');
+    expect((await docs.listTools()).tools.map((tool) => tool.name)).toEqual(['alpha']);
+
+    // Removed: its metadata and its route are gone.
+    expect(await reload({})).toMatchObject({ endpoints: { removed: ['docs'] } });
+    expect((await fetch(metadata)).status).toBe(404);
+    expect((await failureOf(docs.listTools())).code).toBe(404);
+    await docs.close();
   });
 });
