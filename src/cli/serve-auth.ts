@@ -44,7 +44,34 @@ export async function portFor(
 export async function authOptions(
   ctx: CommandContext,
   served: { readonly server: Connectable },
-  address: { host: string; port: number; dpopReplayStore?: DpopReplayStore; suffix?: string },
+  address: AuthAddress,
+): Promise<HttpAuthOptions | undefined> {
+  const auth = await tokenAuth(ctx, address);
+  return auth === undefined ? undefined : declaringScopes(auth, served.server);
+}
+
+/** Where a served endpoint is reached (see {@link authOptions}). */
+export interface AuthAddress {
+  host: string;
+  port: number;
+  dpopReplayStore?: DpopReplayStore;
+  suffix?: string;
+}
+
+/** `auth` whose `scopesSupported` also names the scopes `server`'s tools and others declare. */
+export function declaringScopes(auth: HttpAuthOptions, server: Connectable): HttpAuthOptions {
+  const declared = (server as { declaredScopes?: () => string[] }).declaredScopes?.() ?? [];
+  const scopes = [...new Set([...(auth.scopesSupported ?? []), ...declared])];
+  return { ...auth, scopesSupported: scopes };
+}
+
+/**
+ * {@link authOptions} before the served server is known: its issuer checked (metadata and keys),
+ * its `scopesSupported` only the required scopes.
+ */
+export async function tokenAuth(
+  ctx: CommandContext,
+  address: AuthAddress,
 ): Promise<HttpAuthOptions | undefined> {
   const issuer = text(ctx.parsed, 'auth-issuer');
   const others = ['auth-audience', 'auth-scopes', 'auth-dpop', 'auth-timeout'].filter((f) =>
@@ -93,13 +120,12 @@ export async function authOptions(
       },
     );
   }
-  const declared = (served.server as { declaredScopes?: () => string[] }).declaredScopes?.() ?? [];
   return {
     resource,
     authorizationServers: [issuer],
     verify,
     requiredScopes,
-    scopesSupported: [...new Set([...requiredScopes, ...declared])],
+    scopesSupported: requiredScopes,
     ...(dpop === undefined ? {} : { dpop }),
   };
 }

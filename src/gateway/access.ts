@@ -2,7 +2,8 @@
 // config's policies to the caller (src/gateway/principal.ts) and writes the audit log
 // (./audit.ts). Lists lose what the caller may not see; a call of a hidden tool, prompt or
 // resource gets the error of one the endpoint does not serve; a call whose arguments a policy
-// refuses gets an `isError` result saying so. Without policies and audit log: no middleware.
+// refuses gets an `isError` result saying so. Policies and audit log are swapped by a reload;
+// while there are neither, the middleware costs one check.
 import { RETRY_AFTER_META } from './limits/index.js';
 import { JsonRpcError } from '../jsonrpc/errors.js';
 import { invalidParams, resourceNotFound } from '../protocol/errors.js';
@@ -17,7 +18,7 @@ import type { PolicyView } from './policy/policy.js';
 import { Policy, refusedArguments } from './policy/policy.js';
 import { principalOf } from './principal.js';
 
-/** What an endpoint's access control is made of. */
+/** What an endpoint's access control is made of (at first: a reload swaps all but the name). */
 export interface AccessSettings {
   /** The endpoint's name (`''`: the default one). */
   readonly endpoint: string;
@@ -34,30 +35,36 @@ export interface Access {
   /**
    * The upstream tools the caller of `ctx` may see: one function per principal kind (what the
    * budget's decisions are remembered by); it returns undefined while no policy is in force.
-   * Undefined itself when the endpoint has no access control (no policies, no audit log).
    */
-  readonly visible:
-    ((ctx: { readonly auth: AuthInfo | undefined }) => Visible | undefined) | undefined;
-  /**
-   * Decides by `policy` from the next request on (hot reload); throws when this access control
-   * was made without middleware (neither policies nor an audit log at start).
-   */
+  readonly visible: (ctx: { readonly auth: AuthInfo | undefined }) => Visible | undefined;
+  /** Decides by `policy` from the next request on (hot reload). */
   setPolicy(policy: readonly PolicyRule[] | undefined): void;
+  /**
+   * Records calls to `audit` from now on (hot reload): a call that arrived while there was an
+   * audit log is written to the one in force when it ends; one that arrived without, nowhere.
+   */
+  setAudit(audit: AuditSink | undefined, auditArguments: boolean): void;
 }
 
 type Kind = 'tool' | 'prompt' | 'resource';
 
-/** The policy in force (swapped by a reload). */
-interface PolicyState {
+/** The policy and audit log in force (swapped by a reload). */
+interface AccessState {
   policy: Policy | undefined;
+  audit: AuditSink | undefined;
+  auditArguments: boolean;
 }
 
 /** Makes the access control of one endpoint (policies compiled once, here). */
 export function accessMiddleware(settings: AccessSettings): Access {
   const compile = (rules: readonly PolicyRule[] | undefined) =>
     rules === undefined ? undefined : new Policy(rules, settings.endpoint);
-  const state: PolicyState = { policy: compile(settings.policy) };
-  const guarded = settings.policy !== undefined || settings.audit !== undefined;
+  const state: AccessState = {
+    policy: compile(settings.policy),
+    audit: settings.audit,
+    auditArguments: settings.auditArguments,
+  };
+  const endpoint = settings.endpoint || DEFAULT_ENDPOINT;
   // One function per view (a view is one per set of applying rules, see policy.ts).
   const visibles = new WeakMap<PolicyView, Visible>();
   const visible = (ctx: { readonly auth: AuthInfo | undefined }): Visible | undefined => {
@@ -71,25 +78,19 @@ export function accessMiddleware(settings: AccessSettings): Access {
     return sees;
   };
   return {
-    visible: guarded ? visible : undefined,
-    middleware: (lookup) =>
-      guarded
-        ? [guard({ ...settings, endpoint: settings.endpoint || DEFAULT_ENDPOINT }, state, lookup)]
-        : [],
+    visible,
+    middleware: (lookup) => [guard(endpoint, state, lookup)],
     setPolicy(policy) {
-      if (!guarded && policy !== undefined) {
-        throw new Error('policies added to a gateway started without them need a restart');
-      }
       state.policy = compile(policy);
+    },
+    setAudit(audit, auditArguments) {
+      state.audit = audit;
+      state.auditArguments = auditArguments;
     },
   };
 }
 
-function guard(
-  settings: AccessSettings,
-  state: PolicyState,
-  lookup: EndpointLookup,
-): RequestMiddleware {
+function guard(endpoint: string, state: AccessState, lookup: EndpointLookup): RequestMiddleware {
   const viewOf = (ctx: MiddlewareContext) => state.policy?.viewOf(principalOf(ctx));
   const filter = (ctx: MiddlewareContext, next: () => unknown, [field, keep]: [string, Keep]) => {
     const view = viewOf(ctx);
@@ -100,6 +101,8 @@ function guard(
       : filtered(result, field, (item) => keep(view, item));
   };
   return (ctx, next) => {
+    // Neither policies nor an audit log (yet): nothing to decide or record.
+    if (state.policy === undefined && state.audit === undefined) return next();
     switch (ctx.method) {
       case 'tools/list':
         return filter(ctx, next, [
@@ -125,11 +128,11 @@ function guard(
           (view, item) => seen(view, 'resource', lookup.template(String(item['uriTemplate']))),
         ]);
       case 'tools/call':
-        return call({ ctx, next, kind: 'tool', settings, view: viewOf(ctx), lookup });
+        return call({ ctx, next, kind: 'tool', endpoint, state, view: viewOf(ctx), lookup });
       case 'prompts/get':
-        return call({ ctx, next, kind: 'prompt', settings, view: viewOf(ctx), lookup });
+        return call({ ctx, next, kind: 'prompt', endpoint, state, view: viewOf(ctx), lookup });
       case 'resources/read':
-        return call({ ctx, next, kind: 'resource', settings, view: viewOf(ctx), lookup });
+        return call({ ctx, next, kind: 'resource', endpoint, state, view: viewOf(ctx), lookup });
       case 'resources/subscribe':
       case 'completion/complete':
         refuseHidden(ctx, viewOf(ctx), lookup);
@@ -190,14 +193,15 @@ interface CallInput {
   readonly ctx: MiddlewareContext;
   readonly next: () => unknown;
   readonly kind: Kind;
-  readonly settings: AccessSettings;
+  readonly endpoint: string;
+  readonly state: AccessState;
   readonly view: PolicyView | undefined;
   readonly lookup: EndpointLookup;
 }
 
 /** One call: decided by the policy, then served, and recorded. */
 function call(input: CallInput): unknown {
-  const { ctx, next, kind, settings, view, lookup } = input;
+  const { ctx, next, kind, state, view, lookup } = input;
   const called = ctx.params[kind === 'resource' ? 'uri' : 'name'];
   if (typeof called !== 'string') return next();
   const origin =
@@ -207,8 +211,7 @@ function call(input: CallInput): unknown {
         ? lookup.prompt(called)
         : lookup.resource(called);
   const args = (kind === 'resource' ? undefined : ctx.params['arguments']) ?? {};
-  const record =
-    settings.audit === undefined ? undefined : recorder(input, { called, origin, args });
+  const record = state.audit === undefined ? undefined : recorder(input, { called, origin, args });
   if (view !== undefined && origin !== undefined) {
     if (!seen(view, kind, origin)) {
       record?.({ decision: 'deny', reason: 'hidden', outcome: 'error', code: -32602 });
@@ -267,7 +270,7 @@ function recorder(
   input: CallInput,
   call: { called: string; origin: Origin | undefined; args: unknown },
 ): (ending: Ending) => void {
-  const { ctx, kind, settings, view } = input;
+  const { ctx, kind, state, view } = input;
   const started = performance.now();
   const time = auditTime();
   return (ending) => {
@@ -280,7 +283,7 @@ function recorder(
         ...(principal.clientId === undefined ? {} : { clientId: principal.clientId }),
         source: principal.source,
       },
-      endpoint: settings.endpoint,
+      endpoint: input.endpoint,
       method: ctx.method as AuditRecord['method'],
       ...(origin === undefined ? {} : { upstream: origin.upstream, [kind]: origin.name }),
       called: call.called,
@@ -288,9 +291,9 @@ function recorder(
       ...(view === undefined ? {} : { rules: view.rules }),
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
       argumentsHash: argumentsHash(call.args),
-      ...(settings.auditArguments ? { arguments: call.args } : {}),
+      ...(state.auditArguments ? { arguments: call.args } : {}),
     };
-    settings.audit?.(record);
+    state.audit?.(record);
   };
 }
 

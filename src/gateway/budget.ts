@@ -23,7 +23,7 @@ export interface CallerBudget {
 /** An endpoint's budget over its catalogue (the model-visible tools it serves). */
 export class Budget {
   /** The most tokens; undefined: no budget. */
-  readonly limit: number | undefined;
+  #limit: number | undefined;
   readonly #tokenizer: Tokenizer;
   /** Each catalogue tool's cost, by its definition's JSON (counted once per definition). */
   #tokens = new Map<string, number>();
@@ -34,7 +34,7 @@ export class Budget {
   readonly searchCost: number;
 
   constructor(limit: number | undefined, tokenizer: Tokenizer) {
-    this.limit = limit;
+    this.#limit = limit;
     this.#tokenizer = tokenizer;
     this.searchCost = tokenizer.count(serializeTool(SEARCH_TOOLS_DEFINITION as Tool));
   }
@@ -54,6 +54,17 @@ export class Budget {
     this.#callers = new WeakMap();
   }
 
+  /** The most tokens; undefined: no budget. */
+  get limit(): number | undefined {
+    return this.#limit;
+  }
+
+  /** Takes a new limit (a reload): every caller's decision is made again. */
+  setLimit(limit: number | undefined): void {
+    this.#limit = limit;
+    this.#callers = new WeakMap();
+  }
+
   /** What every tool of the catalogue costs. */
   get all(): number {
     return this.#all;
@@ -61,7 +72,7 @@ export class Budget {
 
   /** Whether the whole catalogue is over the budget (some caller may be). */
   get exceeded(): boolean {
-    return this.limit !== undefined && this.#all > this.limit;
+    return this.#limit !== undefined && this.#all > this.#limit;
   }
 
   /** What `tools` (of the catalogue) cost. */
@@ -81,12 +92,12 @@ export class Budget {
     code: boolean,
   ): Pick<GatewayStatus, 'mode' | 'tokens'> {
     const all = this.cost(tools);
-    const catalogue = this.limit !== undefined && all > this.limit;
+    const catalogue = this.#limit !== undefined && all > this.#limit;
     const loaded = tools.filter((tool) => found.has(tool.definition.name));
     const served = catalogue && !code ? this.cost(loaded) + this.searchCost : all;
     return {
       mode: catalogue ? 'catalogue' : 'all',
-      tokens: { served, all, ...(this.limit === undefined ? {} : { budget: this.limit }) },
+      tokens: { served, all, ...(this.#limit === undefined ? {} : { budget: this.#limit }) },
     };
   }
 
@@ -95,7 +106,7 @@ export class Budget {
     let decided = this.#callers.get(visible);
     if (decided === undefined) {
       const all = this.cost(this.#catalogue.filter((tool) => visible(originOf(tool))));
-      decided = { catalogue: this.limit !== undefined && all > this.limit, all };
+      decided = { catalogue: this.#limit !== undefined && all > this.#limit, all };
       this.#callers.set(visible, decided);
     }
     return decided;

@@ -85,3 +85,12 @@ export interface EndpointSettings {
   /** The gateway's secrets, taken out of the status and of tool errors. */
   readonly secrets: Secrets;
 }
+
+/** What a reload changes of an endpoint besides its upstreams (Endpoint.reselect). */
+export interface EndpointChange {
+  readonly curation: Readonly<Record<string, Curation>>;
+  /** The upstreams replaced by new connections (their subscriptions are made again). */
+  readonly replaced: readonly string[];
+  /** The endpoint's budget from now on; undefined: none. */
+  readonly budget: number | undefined;
+}

@@ -41,7 +41,12 @@ import {
   templateVariables,
 } from './served.js';
 import type { Upstream } from './upstream.js';
-import type { EndpointLookup, EndpointSettings, GatewayStatus } from './endpoint-types.js';
+import type {
+  EndpointChange,
+  EndpointLookup,
+  EndpointSettings,
+  GatewayStatus,
+} from './endpoint-types.js';
 import { STATUS_URI } from './endpoint-types.js';
 
 export { STATUS_URI } from './endpoint-types.js';
@@ -114,15 +119,13 @@ export class Endpoint {
   }
 
   /**
-   * Serves `upstreams` (sorted by name) from now on, and syncs: what a config reload calls when
-   * upstreams come and go. Sessions stay; clients are told what changed (`list_changed`).
+   * Serves `upstreams` (sorted by name), and `change`'s curation and budget, from now on, and
+   * syncs: what a config reload calls. Sessions stay; clients are told what changed.
    */
-  reselect(
-    upstreams: readonly Upstream[],
-    change?: { curation: Readonly<Record<string, Curation>>; replaced: readonly string[] },
-  ): void {
+  reselect(upstreams: readonly Upstream[], change?: EndpointChange): void {
     if (change !== undefined) {
       this.#curation = change.curation;
+      this.#budget.setLimit(change.budget);
       for (const name of change.replaced) this.#subscribed.delete(name);
     }
     this.#sortedUpstreams = upstreams;
@@ -213,7 +216,7 @@ export class Endpoint {
     server.use(this.#viewNames.takeOwnNames(serves));
     const { visible } = settings;
     const own =
-      visible === undefined || settings.budget === undefined
+      visible === undefined
         ? []
         : [
             perCallerTools({

@@ -28,7 +28,7 @@ import { Upstream } from './upstream.js';
 import type { RateLimitStore } from './limits/index.js';
 import { Limiter, rateLimits } from './limits/index.js';
 import type { ReloadSummary } from './reload.js';
-import { applyReload } from './reload.js';
+import { applyReload, planReload } from './reload.js';
 import type { UpstreamCredentials } from './credentials.js';
 import { Secrets, credentialsOf } from './credentials.js';
 
@@ -60,7 +60,8 @@ export interface GatewayOptions {
   fetch?: UpstreamFetch;
   /**
    * Where the audit log goes: one JSON line per call (docs/gateway.md, "Audit log"); the
-   * config's `audit` says what a line holds. Default: nowhere.
+   * config's `audit` says what a line holds. Default: nowhere. A reload may swap it
+   * ({@link ReloadOptions.audit}).
    */
   audit?: AuditSink;
   /** Options of the McpServer (revisions, stateSecret, onError, …). */
@@ -86,6 +87,32 @@ export interface GatewayOptions {
   limitStore?: RateLimitStore;
 }
 
+/** An endpoint as the config has it. */
+interface WantedEndpoint {
+  /** '' for the default one. */
+  readonly name: string;
+  /** Its upstreams' names; undefined: every one. */
+  readonly servers: readonly string[] | undefined;
+  readonly curation: Readonly<Record<string, Curation>>;
+  readonly budget: number | undefined;
+}
+
+/** What a {@link Gateway.reload} takes besides the config. */
+export interface ReloadOptions {
+  /**
+   * The audit sink from the swap on (`null`: none); absent: the one in force. Records of calls
+   * that end after the swap go to it, none to the old one (which the caller may then close).
+   */
+  readonly audit?: AuditSink | null;
+  /**
+   * Called once, synchronously, when the new config takes over (`gateway.endpoints` is then the
+   * new set, no request served in between): where a transport starts serving the endpoints added
+   * and stops serving those removed. The servers of removed endpoints are closed once the promise
+   * it returns settles (their sessions may end more gently first). Must not throw.
+   */
+  readonly onSwap?: (summary: ReloadSummary) => Promise<void> | void;
+}
+
 /**
  * Gateway serves the upstreams of a config through its endpoints: `gateway.server` (the default
  * endpoint, every upstream) and `gateway.endpoints` (the config's named ones). Connect a server to
@@ -103,8 +130,10 @@ export class Gateway {
   readonly #tokenizer: Tokenizer;
   readonly #routing = new Routing();
   readonly #endpoints = new Map<string, Endpoint>();
-  /** Each endpoint's access control (policies swapped by a reload). */
+  /** Each endpoint's access control (policies and audit log swapped by a reload). */
   readonly #access = new Map<string, Access>();
+  /** Where calls are recorded (swapped by a reload). */
+  #audit: AuditSink | undefined;
   /** The fetch this gateway made (and closes), when none was given. */
   readonly #ownFetch: NodeFetch | undefined;
   #closed = false;
@@ -113,6 +142,7 @@ export class Gateway {
     this.#config = config;
     this.#options = options;
     this.#tokenizer = options.tokenizer ?? ESTIMATE;
+    this.#audit = options.audit;
     const budgets = [options.budget, ...Object.values(config.endpoints ?? {}).map((e) => e.budget)];
     if (budgets.some((budget) => budget !== undefined && !(budget > 0))) {
       throw new TypeError('budget must be a positive number of tokens');
@@ -140,50 +170,69 @@ export class Gateway {
   }
 
   /**
-   * Serves `config` from now on, without dropping a downstream session (see applyReload):
-   * upstreams, curation, rate limits and policies change (policies decide from the next request
-   * on); endpoints, identity and the audit log need a restart (a config that changes them is
-   * refused, the old one serving on), and so do policies added to a gateway started with
-   * neither policies nor an audit log (it has no policy middleware).
+   * Serves `config` from now on, without dropping a downstream session of an endpoint it keeps
+   * (see applyReload): upstreams, curation, rate limits, policies, the audit log
+   * (`options.audit`) and named endpoints change. Policies decide from the next request on; an
+   * endpoint added is made with its server, one removed has its server closed (its sessions
+   * end), one changed keeps its sessions, each told its lists changed. Identity is the
+   * transport's (see `onSwap`). Rejects, the old config serving on, only for code mode with
+   * policies.
    */
-  reload(config: GatewayConfig): Promise<ReloadSummary> {
+  reload(config: GatewayConfig, options: ReloadOptions = {}): Promise<ReloadSummary> {
     if (this.#closed) return Promise.reject(new Error('the gateway is closed'));
-    const refused = this.#refusedReload(config);
-    if (refused !== undefined) return Promise.reject(new Error(refused));
-    const policies = JSON.stringify(config.policies) !== JSON.stringify(this.#config.policies);
-    const reloading = applyReload(this.#config, config, {
+    if (this.#options.codeMode && config.policies !== undefined) {
+      return Promise.reject(
+        new Error('codeMode cannot be combined with policies (docs/gateway.md#code-mode)'),
+      );
+    }
+    const plan = planReload(this.#config, config);
+    const summary = options.audit === undefined ? plan : { ...plan, audit: 'changed' as const };
+    const retired: Endpoint[] = [];
+    let handedOver: Promise<void> | void = undefined;
+    const reloading = applyReload(plan, {
       upstreams: this.#upstreams,
       make: (name) => this.#make(name, config),
-      swap: (plan) => {
+      swap: () => {
         this.#config = config;
         this.#limiter.configure(config.rateLimits ?? {});
-        const replaced = [...plan.removed, ...plan.changed];
-        for (const { name, servers, curation } of this.#wanted()) {
+        if (options.audit !== undefined) this.#audit = options.audit ?? undefined;
+        for (const name of plan.endpoints?.removed ?? []) {
           const endpoint = this.#endpoints.get(name);
-          if (policies) this.#access.get(name)?.setPolicy(config.policies);
-          endpoint?.reselect(this.#selected(servers), { curation, replaced });
-          // What each caller may see changed: every list may have.
-          if (policies) for (const kind of LISTS) endpoint?.server.listChanged(kind);
+          if (endpoint !== undefined) retired.push(endpoint);
+          this.#endpoints.delete(name);
+          this.#access.delete(name);
         }
+        this.#reconfigure(plan);
+        handedOver = options.onSwap?.(summary);
       },
     });
-    return policies ? reloading.then((plan) => ({ ...plan, policies: 'changed' })) : reloading;
+    return reloading.then(async () => {
+      await handedOver;
+      await Promise.all(retired.map((endpoint) => endpoint.close()));
+      return summary;
+    });
   }
 
-  /** Why `config` cannot be taken without a restart; undefined when it can. */
-  #refusedReload(config: GatewayConfig): string | undefined {
-    const fixed = (c: GatewayConfig) => JSON.stringify([c.endpoints, c.identity, c.audit]);
-    if (fixed(config) !== fixed(this.#config)) {
-      return 'endpoints, identity and audit change only with a restart';
+  /** Brings every endpoint in step with the config just taken: made, reselected, told. */
+  #reconfigure(plan: ReloadSummary): void {
+    const config = this.#config;
+    const replaced = [...plan.removed, ...plan.changed];
+    for (const wanted of this.#wanted()) {
+      const { name, servers, curation, budget } = wanted;
+      const endpoint = this.#endpoints.get(name);
+      if (endpoint === undefined) {
+        this.#createEndpoint(wanted);
+        continue;
+      }
+      const access = this.#access.get(name);
+      if (plan.policies !== undefined) access?.setPolicy(config.policies);
+      access?.setAudit(this.#audit, config.audit?.arguments ?? false);
+      endpoint.reselect(this.#selected(servers), { curation, replaced, budget });
+      // What each caller may see changed: every list may have.
+      if (plan.policies !== undefined || plan.endpoints?.changed.includes(name) === true) {
+        for (const kind of LISTS) endpoint.server.listChanged(kind);
+      }
     }
-    if (config.policies === undefined) return undefined;
-    if (this.#options.codeMode) {
-      return 'codeMode cannot be combined with policies (docs/gateway.md#code-mode)';
-    }
-    if (this.#config.policies === undefined && this.#options.audit === undefined) {
-      return 'policies added to a gateway started with neither policies nor an audit log need a restart';
-    }
-    return undefined;
   }
 
   /** The default endpoint's McpServer (every upstream): connect it to a transport, or `listen()` it. */
@@ -231,47 +280,50 @@ export class Gateway {
 
   /** Makes the endpoints once the upstreams' first attempts are over (their instructions known). */
   #createEndpoints(): void {
+    for (const wanted of this.#wanted()) this.#createEndpoint(wanted);
+  }
+
+  /** Makes one endpoint as the config in force has it, with its access control, and syncs it. */
+  #createEndpoint(wanted: WantedEndpoint): void {
     const config = this.#config;
-    for (const { name, servers, curation, budget } of this.#wanted()) {
-      const upstreams = this.#selected(servers);
-      const access = accessMiddleware({
-        endpoint: name,
-        policy: config.policies,
-        audit: this.#options.audit,
-        auditArguments: config.audit?.arguments ?? false,
-      });
-      this.#access.set(name, access);
-      const endpoint = new Endpoint({
-        name,
-        upstreams,
-        curation,
-        budget,
-        tokenizer: this.#tokenizer,
-        routing: this.#routing,
-        info: this.#options.info,
-        server: this.#options.server,
-        event: (event) => {
-          this.#event(event);
-        },
-        middleware: (lookup: EndpointLookup, own) => [
-          ...access.middleware(lookup),
-          ...own,
-          // After the policy: a call it refuses never spends a token.
-          rateLimits(this.#limiter, (served) => lookup.tool(served)?.upstream),
-          ...(this.#options.middleware?.(lookup) ?? []),
-        ],
-        visible: access.visible,
-        codeMode: this.#options.codeMode,
-        credentials: (upstream) => this.#perCall.get(upstream),
-        secrets: this.#secrets,
-      });
-      this.#endpoints.set(name, endpoint);
-      endpoint.sync();
-    }
+    const { name, servers, curation, budget } = wanted;
+    const access = accessMiddleware({
+      endpoint: name,
+      policy: config.policies,
+      audit: this.#audit,
+      auditArguments: config.audit?.arguments ?? false,
+    });
+    this.#access.set(name, access);
+    const endpoint = new Endpoint({
+      name,
+      upstreams: this.#selected(servers),
+      curation,
+      budget,
+      tokenizer: this.#tokenizer,
+      routing: this.#routing,
+      info: this.#options.info,
+      server: this.#options.server,
+      event: (event) => {
+        this.#event(event);
+      },
+      middleware: (lookup: EndpointLookup, own) => [
+        ...access.middleware(lookup),
+        ...own,
+        // After the policy: a call it refuses never spends a token.
+        rateLimits(this.#limiter, (served) => lookup.tool(served)?.upstream),
+        ...(this.#options.middleware?.(lookup) ?? []),
+      ],
+      visible: access.visible,
+      codeMode: this.#options.codeMode,
+      credentials: (upstream) => this.#perCall.get(upstream),
+      secrets: this.#secrets,
+    });
+    this.#endpoints.set(name, endpoint);
+    endpoint.sync();
   }
 
   /** Each endpoint as the config has it: its name, upstream selection, curation and budget. */
-  #wanted() {
+  #wanted(): WantedEndpoint[] {
     const config = this.#config;
     return [
       { name: '', servers: undefined, curation: config.curation, budget: this.#options.budget },

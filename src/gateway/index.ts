@@ -2,7 +2,7 @@
 // budget, any transport and revision on either side). See docs/gateway.md.
 export { Gateway, STATUS_URI } from './gateway.js';
 export { templateVariables } from './served.js';
-export type { GatewayOptions } from './gateway.js';
+export type { GatewayOptions, ReloadOptions } from './gateway.js';
 export type { GatewayStatus } from './gateway.js';
 export type { GatewayCodeModeOptions } from './code-mode.js';
 export type { Curation, GatewayConfig } from './config.js';
@@ -13,6 +13,7 @@ export type { Principal } from './principal.js';
 export { ANONYMOUS, principalOf } from './principal.js';
 export type { TrustedHeaders } from './identity.js';
 export { trustedHeader } from './identity.js';
+export type { EndpointRoutes } from './http.js';
 export { routeEndpoints } from './http.js';
 export type { AuditLog, AuditRecord, AuditSink } from './audit.js';
 export { argumentsHash, openAuditLog } from './audit.js';

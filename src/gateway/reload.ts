@@ -9,7 +9,7 @@ import process from 'node:process';
 import type { ServerConfig } from '../catalogue/index.js';
 import type { GatewayConfig } from './config.js';
 
-/** The upstreams a reload added, removed, changed (replaced) and kept, by name. */
+/** The upstreams a reload added, removed, changed (replaced) and kept, by name; what else changed. */
 export interface ReloadSummary {
   readonly added: readonly string[];
   readonly removed: readonly string[];
@@ -17,11 +17,23 @@ export interface ReloadSummary {
   readonly kept: readonly string[];
   /** Present when the reload changed the policies (in force from the next request on). */
   readonly policies?: 'changed';
+  /** Present when the reload added, removed or changed named endpoints: their names. */
+  readonly endpoints?: {
+    readonly added: readonly string[];
+    readonly removed: readonly string[];
+    readonly changed: readonly string[];
+  };
+  /** Present when the config's `identity` changed. */
+  readonly identity?: 'changed';
+  /** Present when the config's `audit` changed. */
+  readonly audit?: 'changed';
 }
 
 /**
- * What going from config `from` to `to` does to the upstreams: an upstream whose entry (or
- * list caps) differ is changed, and is reconnected; curation and rate limits need no reconnection.
+ * What going from config `from` to `to` does: an upstream whose entry (or list caps, or
+ * credentials) differ is changed, and is reconnected (curation and rate limits need no
+ * reconnection); a named endpoint whose servers, curation or budget differ is changed; the
+ * policies, identity and audit parts are named when they differ.
  */
 export function planReload(from: GatewayConfig, to: GatewayConfig): ReloadSummary {
   const added: string[] = [];
@@ -39,7 +51,34 @@ export function planReload(from: GatewayConfig, to: GatewayConfig): ReloadSummar
     } else kept.push(name);
   }
   const removed = Object.keys(from.servers).filter((name) => to.servers[name] === undefined);
-  return { added, removed, changed, kept };
+  const differs = (part: 'policies' | 'identity' | 'audit') =>
+    JSON.stringify(from[part]) !== JSON.stringify(to[part]);
+  const endpoints = planEndpoints(from.endpoints ?? {}, to.endpoints ?? {});
+  return {
+    added,
+    removed,
+    changed,
+    kept,
+    ...(differs('policies') ? { policies: 'changed' as const } : {}),
+    ...(endpoints === undefined ? {} : { endpoints }),
+    ...(differs('identity') ? { identity: 'changed' as const } : {}),
+    ...(differs('audit') ? { audit: 'changed' as const } : {}),
+  };
+}
+
+/** The named endpoints added, removed and changed; undefined when none is. */
+function planEndpoints(
+  from: Readonly<Record<string, unknown>>,
+  to: Readonly<Record<string, unknown>>,
+): ReloadSummary['endpoints'] {
+  const added = Object.keys(to).filter((name) => from[name] === undefined);
+  const removed = Object.keys(from).filter((name) => to[name] === undefined);
+  const changed = Object.keys(to).filter(
+    (name) => from[name] !== undefined && JSON.stringify(from[name]) !== JSON.stringify(to[name]),
+  );
+  return added.length + removed.length + changed.length === 0
+    ? undefined
+    : { added, removed, changed };
 }
 
 function sameServer(a: ServerConfig, b: ServerConfig): boolean {
@@ -153,21 +192,20 @@ export interface ReloadSteps<TUpstream> {
   /** Makes the upstream of `name` as the new config has it (not yet started). */
   readonly make: (name: string) => TUpstream;
   /** Called once the new upstreams are in the map: the gateway takes the rest of the config and resyncs. */
-  readonly swap: (plan: ReloadSummary) => void;
+  readonly swap: () => void;
 }
 
 /**
- * Takes a gateway's `upstreams` from config `from` to `to` (hot reload), without dropping a
- * downstream session: added upstreams are started, changed ones (their entry or caps differ)
- * replaced by a new connection made before the old one closes, removed ones closed (their calls
- * in flight fail). `swap` runs once the new ones' first attempts are over (as Gateway.start
- * waits), then the old ones are closed. Never rejects for an upstream's failure.
+ * Takes a gateway's `upstreams` through `plan` (hot reload), without dropping a downstream
+ * session: added upstreams are started, changed ones (their entry or caps differ) replaced by a
+ * new connection made before the old one closes, removed ones closed (their calls in flight
+ * fail). `swap` runs once the new ones' first attempts are over (as Gateway.start waits), then
+ * the old ones are closed. Never rejects for an upstream's failure.
  */
 export async function applyReload<
   TUpstream extends { start(): Promise<void>; close(): Promise<void> },
->(from: GatewayConfig, to: GatewayConfig, steps: ReloadSteps<TUpstream>): Promise<ReloadSummary> {
+>(plan: ReloadSummary, steps: ReloadSteps<TUpstream>): Promise<void> {
   const { upstreams } = steps;
-  const plan = planReload(from, to);
   const fresh = new Map<string, TUpstream>();
   for (const name of [...plan.added, ...plan.changed]) fresh.set(name, steps.make(name));
   await Promise.all([...fresh.values()].map((upstream) => upstream.start()));
@@ -177,7 +215,6 @@ export async function applyReload<
   });
   for (const name of plan.removed) upstreams.delete(name);
   for (const [name, upstream] of fresh) upstreams.set(name, upstream);
-  steps.swap(plan);
+  steps.swap();
   await Promise.all(old.map((upstream) => upstream.close()));
-  return plan;
 }

@@ -112,18 +112,50 @@ describe('hot reload of policies', () => {
     await client.close();
   });
 
-  it('refuses a change of endpoints, identity or audit: they need a restart', async () => {
+  it('takes endpoints, identity and audit: endpoints made and closed at the swap, the sink swapped', async () => {
     const servers = { a: { url: alpha.url }, b: { url: beta.url } };
-    const policies = [{ tools: { allow: ['a/*'] } }];
-    for (const change of [
-      { audit: { to: join(tmpdir(), 'never-written.jsonl') } },
-      { endpoints: { docs: { servers: ['a'] } } },
-      { identity: { header: { subject: 'x-other' } } },
-    ]) {
-      const config = parseGatewayConfig({ mcpServers: servers, policies, ...change });
-      await expect(gateway.reload(config)).rejects.toThrow(
-        'endpoints, identity and audit change only with a restart',
-      );
-    }
+    const policies = [{ tools: { allow: ['a/*', 'b/*'] } }];
+    const records: unknown[] = [];
+    const swapped: unknown[] = [];
+    const added = await gateway.reload(
+      parseGatewayConfig({
+        mcpServers: servers,
+        policies,
+        endpoints: { docs: { servers: ['a'] } },
+        identity: { header: { subject: 'x-other' } },
+        audit: { arguments: true },
+      }),
+      {
+        audit: (record) => records.push(record),
+        onSwap: (summary) => {
+          // At the swap, the new endpoints are there to be served.
+          swapped.push(summary, gateway.endpoints.has('docs'));
+        },
+      },
+    );
+    expect(added).toMatchObject({
+      endpoints: { added: ['docs'], removed: [], changed: [] },
+      identity: 'changed',
+      audit: 'changed',
+    });
+    expect(swapped).toEqual([added, true]);
+    const docs = gateway.endpoints.get('docs');
+    expect(docs?.status().upstreams.map((upstream) => upstream.name)).toEqual(['a']);
+    const docsServed = await listen(() => docs?.server as McpServer, { port: 0 });
+    const client = new ClientV1(info);
+    await client.connect(new StreamableHttpV1(new URL(docsServed.url)));
+    const result = await client.callTool({ name: 'alpha', arguments: { n: 1 } });
+    expect(result.content).toEqual([{ type: 'text', text: 'from alpha' }]);
+    expect(records).toMatchObject([{ endpoint: 'docs', tool: 'alpha', arguments: { n: 1 } }]);
+
+    // Removed: its server closed once the reload is done, its session with it.
+    const removed = await gateway.reload(parseGatewayConfig({ mcpServers: servers, policies }), {
+      audit: null,
+    });
+    expect(removed).toMatchObject({ endpoints: { removed: ['docs'] }, audit: 'changed' });
+    expect(gateway.endpoints.has('docs')).toBe(false);
+    await expect(client.callTool({ name: 'alpha', arguments: {} })).rejects.toThrow();
+    await client.close();
+    await docsServed.close();
   });
 });

@@ -136,15 +136,19 @@ describe('hot reload of the gateway config', () => {
     await client.close();
   });
 
-  it('refuses policies added to a gateway started without policies or audit log', async () => {
+  it('applies policies added to a gateway started with neither policies nor an audit log', async () => {
     const client = new Client(info);
     await client.connect(createStreamableHttpClientTransport(served.url));
     const before = (await client.listTools()).map((tool) => tool.name);
-    const refused = nextEvent(events, (e) => e['event'] === 'reload-refused');
-    write({ b: { url: betaChanged.url } }, { policies: [{ tools: { allow: ['b/*'] } }] });
-    expect((await refused)['error']).toBe(
-      'policies added to a gateway started with neither policies nor an audit log need a restart',
-    );
+    expect(before).toEqual(['beta']);
+    let reloaded = nextEvent(events, (e) => e['event'] === 'reloaded');
+    write({ b: { url: betaChanged.url } }, { policies: [{ tools: { allow: ['a/*'] } }] });
+    expect(await reloaded).toMatchObject({ policies: 'changed', kept: ['b'] });
+    expect(await client.listTools()).toEqual([]);
+    await expect(client.callTool('beta', {})).rejects.toMatchObject({ code: -32602 });
+    reloaded = nextEvent(events, (e) => e['event'] === 'reloaded');
+    write({ b: { url: betaChanged.url } });
+    expect(await reloaded).toMatchObject({ policies: 'changed' });
     expect((await client.listTools()).map((tool) => tool.name)).toEqual(before);
     await client.close();
   });

@@ -5,16 +5,10 @@ import { readFileSync } from 'node:fs';
 import {
   Gateway,
   createRedisLimitStore,
-  openAuditLog,
   parseGatewayConfig,
   watchConfig,
 } from '../../gateway/index.js';
-import type {
-  AuditLog,
-  GatewayConfig,
-  GatewayOptions,
-  RedisEvalLike,
-} from '../../gateway/index.js';
+import type { GatewayConfig, GatewayOptions, RedisEvalLike } from '../../gateway/index.js';
 import { loadTokenizerOrEstimate } from '../../catalogue/index.js';
 import { listen } from '../../transports/http/node.js';
 import { createStdioServerTransport } from '../../transports/stdio/index.js';
@@ -30,7 +24,10 @@ import {
   withHttpDefault,
 } from '../serving.js';
 import { portFor } from '../serve-auth.js';
-import { endpointsHandler } from '../gateway-http.js';
+import type { GatewayHttp } from '../gateway-http.js';
+import { gatewayHttp } from '../gateway-http.js';
+import { GatewayAudit, reloader } from '../gateway-reload.js';
+import type { CliTelemetry } from '../otel.js';
 import {
   METRICS_FLAG_HELP,
   OTEL_FLAG_HELP,
@@ -64,9 +61,9 @@ retry), per principal, per tool and per upstream, with concurrency caps per upst
                  "tools": {"search_*": {"rate": 5, "per": "second"}},
                  "upstreams": {"docs": {"rate": 600, "per": "minute", "maxConcurrent": 8}}}
 
-The config file is watched (and re-read on SIGHUP): upstreams added, removed or changed, and
-policies, are applied without dropping a client's session; an invalid file is refused, the old
-config kept.
+The config file is watched (and re-read on SIGHUP): upstreams, curation, rate limits, policies,
+endpoints, identity and the audit log are applied without dropping the session of a client of an
+endpoint kept; an invalid file is refused, the old config kept. Flags win over the file.
 
 By default the gateway speaks stdio (put it in a host's config in place of the servers);
 with --http it serves Streamable HTTP on 127.0.0.1 (Host header checked) and GET /healthz.
@@ -166,7 +163,7 @@ export function run(args: readonly string[], io: CommandContext['io']): Promise<
       const budget = budgetText === undefined ? undefined : positiveInteger(budgetText, '--budget');
       const log = eventLog(ctx);
       const metrics = text(ctx.parsed, 'metrics');
-      const audit = openAudit(ctx, config, http === undefined);
+      const audit = new GatewayAudit(ctx, config, http === undefined);
       const telemetry = await startTelemetry(
         {
           otel: flag(ctx.parsed, 'otel'),
@@ -185,7 +182,7 @@ export function run(args: readonly string[], io: CommandContext['io']): Promise<
         ...traced?.options,
         codeMode: flag(ctx.parsed, 'code-mode'),
         onEvent: log,
-        ...(audit === undefined ? {} : { audit: audit.sink }),
+        ...(audit.sink === undefined ? {} : { audit: audit.sink }),
         server: {
           ...shared?.server,
           onError: (error, where) => {
@@ -203,11 +200,11 @@ export function run(args: readonly string[], io: CommandContext['io']): Promise<
       if (telemetry?.metricsUrl !== undefined) log({ event: 'metrics', url: telemetry.metricsUrl });
       try {
         if (flag(ctx.parsed, 'check')) return await check(ctx, gateway);
-        await serveWatched(ctx, { file, gateway, config, shared }, { http, log });
+        await serveWatched(ctx, { file, gateway, config, shared, audit, telemetry }, { http, log });
       } finally {
         await gateway.close();
         traced?.close();
-        await audit?.close();
+        await audit.close();
         await shared?.close();
         await telemetry?.shutdown();
       }
@@ -227,51 +224,53 @@ function eventLog(ctx: CommandContext): (event: Record<string, unknown>) => void
   };
 }
 
-/** Serves until stopped (stdio, or HTTP at `http`), the config file watched for reloads. */
-async function serveWatched(
-  ctx: CommandContext,
-  served: {
-    file: string;
-    gateway: Gateway;
-    config: GatewayConfig;
-    shared: SharedState | undefined;
-  },
-  { http, log }: { http: string | undefined; log: (event: Record<string, unknown>) => void },
-): Promise<void> {
-  const { file, gateway } = served;
-  const watch = watchConfig(file, {
-    load: () => readConfig(file),
-    apply: (next) => gateway.reload(next),
-    onEvent: log,
-  });
-  try {
-    if (http === undefined) await serveStdio(gateway, log);
-    else await serveHttp(ctx, served, { address: parseAddress(http), log });
-  } finally {
-    watch.close();
-  }
+/** What `mcpkit gateway` serves, and what a reload of its config changes. */
+interface Served {
+  file: string;
+  gateway: Gateway;
+  config: GatewayConfig;
+  shared: SharedState | undefined;
+  audit: GatewayAudit;
+  telemetry: CliTelemetry | undefined;
 }
 
-/** The audit log of --audit, else of the config's `audit.to`; undefined for none. */
-function openAudit(
+/**
+ * Serves until stopped (stdio, or HTTP at `http`), the config file watched for reloads from the
+ * moment every endpoint has its handler.
+ */
+async function serveWatched(
   ctx: CommandContext,
-  config: GatewayConfig,
-  stdio: boolean,
-): AuditLog | undefined {
-  const to = text(ctx.parsed, 'audit') ?? config.audit?.to;
-  if (to === undefined) return undefined;
-  if (stdio && (to === '-' || to === 'stdout')) {
-    throw new UsageError(
-      'the audit log cannot go to stdout when the gateway speaks stdio',
-      'give --audit a file, or serve with --http',
-    );
+  served: Served,
+  { http, log }: { http: string | undefined; log: (event: Record<string, unknown>) => void },
+): Promise<void> {
+  const { file, gateway, audit, telemetry } = served;
+  let face: GatewayHttp | undefined;
+  const watch = () =>
+    watchConfig(file, {
+      load: () => readConfig(file),
+      apply: reloader({
+        gateway,
+        audit,
+        http: () => face,
+        instrument: (server) => telemetry?.instrument(server),
+      }),
+      onEvent: log,
+    });
+  if (http === undefined) {
+    const watching = watch();
+    try {
+      await serveStdio(gateway, log);
+    } finally {
+      watching.close();
+    }
+    return;
   }
-  return openAuditLog(to, {
-    stdout: ctx.io.stdout,
-    onError: (error) => {
-      ctx.io.stderr.write(
-        `mcpkit gateway: cannot write the audit log ${to}: ${error instanceof Error ? error.message : String(error)}\n`,
-      );
+  await serveHttp(ctx, served, {
+    address: parseAddress(http),
+    log,
+    made: (made) => {
+      face = made;
+      return watch();
     },
   });
 }
@@ -377,32 +376,43 @@ async function serveStdio(
 
 async function serveHttp(
   ctx: CommandContext,
-  served: { gateway: Gateway; config: GatewayConfig; shared: SharedState | undefined },
+  served: Served,
   {
     address,
     log,
-  }: { address: { host: string; port: number }; log: (event: Record<string, unknown>) => void },
+    made,
+  }: {
+    address: { host: string; port: number };
+    log: (event: Record<string, unknown>) => void;
+    /** Told of the HTTP face once made, before it listens; what it returns is closed at the end. */
+    made: (face: GatewayHttp) => { close(): void };
+  },
 ): Promise<void> {
   const loopback = ['127.0.0.1', 'localhost', '::1'].includes(address.host);
   if (!loopback && texts(ctx.parsed, 'allowed-host').length === 0) {
     throw listenError(new TypeError('allowedHosts'), address);
   }
   const port = await portFor(ctx, address);
-  const handler = await endpointsHandler(ctx, served, { host: address.host, port });
-  let listening;
+  const face = await gatewayHttp(ctx, served, { host: address.host, port });
+  const watching = made(face);
   try {
-    listening = await listen(handler, { host: address.host, port });
-  } catch (error) {
-    await handler.close();
-    throw listenError(error, address);
+    let listening;
+    try {
+      listening = await listen(face.handler, { host: address.host, port });
+    } catch (error) {
+      await face.handler.close();
+      throw listenError(error, address);
+    }
+    ctx.io.stderr.write(
+      ctx.common.quiet ? `${listening.url}\n` : `mcpkit gateway: serving at ${listening.url}\n`,
+    );
+    for (const name of served.gateway.endpoints.keys()) {
+      log({ event: 'endpoint', url: `${listening.url}/${name}` });
+    }
+    const reason = await untilStopped();
+    log({ event: 'stopping', reason });
+    await listening.close();
+  } finally {
+    watching.close();
   }
-  ctx.io.stderr.write(
-    ctx.common.quiet ? `${listening.url}\n` : `mcpkit gateway: serving at ${listening.url}\n`,
-  );
-  for (const name of served.gateway.endpoints.keys()) {
-    log({ event: 'endpoint', url: `${listening.url}/${name}` });
-  }
-  const reason = await untilStopped();
-  log({ event: 'stopping', reason });
-  await listening.close();
 }
