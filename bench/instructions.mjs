@@ -55,6 +55,8 @@ import {
   kindServer,
   openSession,
   openStdioSession,
+  ownCounts,
+  perfMap,
   post,
   startServer,
   stdioPeer,
@@ -288,56 +290,11 @@ function callgrindControl(command, pid) {
  * callgrind_annotate's list, with JIT code addresses named from the perf map.
  */
 function byFunction(dump, pid, n) {
-  const annotate = spawnSync('callgrind_annotate', ['--inclusive=no', '--threshold=100', dump], {
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  const names = perfMap(`/tmp/perf-${String(pid)}.map`);
-  const totals = new Map();
-  for (const line of annotate.stdout.split('\n')) {
-    const row = /^\s*([\d,]+)\s+\([^)]*\)\s+(.+)$/.exec(line);
-    if (row === null || row[2].includes('PROGRAM TOTALS')) continue;
-    let name = row[2].replace(/^\?\?\?:/, '').replace(/ \[[^\]]*\]$/, '');
-    const address = /^0x([0-9a-f]+)$/.exec(name);
-    if (address !== null) name = names(Number.parseInt(address[1], 16)) ?? name;
-    // A JS function by its name and file, whatever its tier (*, ^, ~) and chunk hash.
-    name = name
-      .replace(/^JS:[*^~+]?/, 'JS ')
-      .replace(/\S*\/chunks\/chunk-\w+\.js:\d+:\d+/, 'mcpkit');
-    const count = Number(row[1].replaceAll(',', ''));
-    totals.set(name, (totals.get(name) ?? 0) + count);
-  }
+  const totals = ownCounts(dump, perfMap(`/tmp/perf-${String(pid)}.map`));
   const all = [...totals].sort((a, b) => b[1] - a[1]);
   // callgrind_annotate lists the entry points (main and the like) with everything below them.
   const own = all.filter(([, count]) => count < all[0][1] / 2);
   return own.slice(0, Number(flags.top)).map(([name, count]) => [name, count / n]);
-}
-
-/** A lookup of JIT code addresses in node's perf map (start, size, name per line). */
-function perfMap(path) {
-  const entries = readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => {
-      const [start, size, ...name] = line.split(' ');
-      return {
-        start: Number.parseInt(start, 16),
-        size: Number.parseInt(size, 16),
-        name: name.join(' '),
-      };
-    })
-    .sort((a, b) => a.start - b.start);
-  return (address) => {
-    let low = 0;
-    let high = entries.length - 1;
-    while (low <= high) {
-      const mid = (low + high) >> 1;
-      if (entries[mid].start <= address) low = mid + 1;
-      else high = mid - 1;
-    }
-    const entry = entries[high];
-    return entry !== undefined && address < entry.start + entry.size ? entry.name : undefined;
-  };
 }
 
 const where = flags.http ? 'HTTP' : flags.stdio ? 'stdio' : 'in process';

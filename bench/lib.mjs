@@ -1,6 +1,6 @@
 // Helpers of the orchestrator: the requests each era sends, a small HTTP client, server
 // processes, and statistics.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest, Agent } from 'node:http';
 import { createServer } from 'node:net';
@@ -367,4 +367,57 @@ export function cpuSeconds(pid) {
   } catch {
     return undefined;
   }
+}
+
+/** A lookup of JIT code addresses in node's perf map (start, size, name per line). */
+export function perfMap(path) {
+  const entries = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => {
+      const [start, size, ...name] = line.split(' ');
+      return {
+        start: Number.parseInt(start, 16),
+        size: Number.parseInt(size, 16),
+        name: name.join(' '),
+      };
+    })
+    .sort((a, b) => a.start - b.start);
+  return (address) => {
+    let low = 0;
+    let high = entries.length - 1;
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      if (entries[mid].start <= address) low = mid + 1;
+      else high = mid - 1;
+    }
+    const entry = entries[high];
+    return entry !== undefined && address < entry.start + entry.size ? entry.name : undefined;
+  };
+}
+
+/**
+ * The instructions each function executed itself (callees not counted) in a callgrind dump:
+ * callgrind_annotate's list, JIT code addresses named by `names` (a {@link perfMap}), a JS
+ * function by its name and file whatever its tier (*, ^, ~) and chunk hash.
+ */
+export function ownCounts(dump, names) {
+  const annotate = spawnSync('callgrind_annotate', ['--inclusive=no', '--threshold=100', dump], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const totals = new Map();
+  for (const line of annotate.stdout.split('\n')) {
+    const row = /^\s*([\d,]+)\s+\([^)]*\)\s+(.+)$/.exec(line);
+    if (row === null || row[2].includes('PROGRAM TOTALS')) continue;
+    let name = row[2].replace(/^\?\?\?:/, '').replace(/ \[[^\]]*\]$/, '');
+    const address = /^0x([0-9a-f]+)$/.exec(name);
+    if (address !== null) name = names(Number.parseInt(address[1], 16)) ?? name;
+    name = name
+      .replace(/^JS:[*^~+]?/, 'JS ')
+      .replace(/\S*\/chunks\/chunk-\w+\.js:\d+:\d+/, 'mcpkit');
+    const count = Number(row[1].replaceAll(',', ''));
+    totals.set(name, (totals.get(name) ?? 0) + count);
+  }
+  return totals;
 }

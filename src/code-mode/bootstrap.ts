@@ -1,13 +1,15 @@
 // The sandbox's bootstrap, evaluated in each fresh QuickJS context before the model's code:
-// captures the host functions (and deletes
-// them from the global object), JSON, and builds console, the namespaces and searchTools. It
-// returns the encoder the host uses to read values out (never reachable by the code).
-/** The bootstrap script of a run's context; its value is the encoder. */
+// captures the host functions (and deletes them from the global object), JSON and Promise, and
+// builds console, the namespaces and searchTools. It returns what the host keeps (never reachable
+// by the code): the encoder it reads values out with, and the function it delivers answers with.
+// A tool call: `__call(index, argsJson)` returns the call's id (a number), or the text of a
+// refusal (a string); `deliver(id, outcomeJson)` later settles the call's promise.
+/** The bootstrap script of a run's context; its value is `[encode, deliver]`. */
 export const BOOTSTRAP = `(() => {
   const g = globalThis;
   const hostLog = g.__log, hostCall = g.__call, hostSearch = g.__search;
   delete g.__log; delete g.__call; delete g.__search;
-  const stringify = JSON.stringify, parse = JSON.parse, S = String;
+  const stringify = JSON.stringify, parse = JSON.parse, S = String, P = Promise;
   const text = (v) => {
     if (typeof v === 'string') return v;
     try { const s = stringify(v); return s === undefined ? S(v) : s; } catch { return S(v); }
@@ -17,26 +19,29 @@ export const BOOTSTRAP = `(() => {
     for (let i = 0; i < args.length; i++) out += (i === 0 ? '' : ' ') + text(args[i]);
     hostLog(out);
   };
-  const freeze = Object.freeze, keys = Object.keys;
+  const freeze = Object.freeze, keys = Object.keys, bare = () => Object.create(null);
   g.console = freeze({ log: line(''), info: line(''), debug: line(''), warn: line('warn: '), error: line('error: ') });
   class ToolError extends Error {
     constructor(message, tool) { super(message); this.name = 'ToolError'; this.tool = tool; }
   }
   g.ToolError = ToolError;
-  const spec = parse(g.__namespaces); delete g.__namespaces;
-  for (const ns of keys(spec)) {
-    const fns = {};
-    for (const name of spec[ns]) {
-      fns[name] = async (input) => {
-        let args;
-        try { args = stringify(input === undefined ? {} : input); } catch (e) { throw new TypeError(ns + '.' + name + ': the input is not JSON: ' + S(e)); }
-        const answer = parse(await hostCall(ns, name, args === undefined ? '{}' : args));
-        if (answer.ok) return answer.value;
-        throw new ToolError(answer.error, ns + '.' + name);
-      };
-    }
-    g[ns] = freeze(fns);
+  const waiting = bare();
+  const fn = (index, tool) => async (input) => {
+    let args;
+    try { args = stringify(input === undefined ? {} : input); } catch (e) { throw new TypeError(tool + ': the input is not JSON: ' + S(e)); }
+    const id = hostCall(index, args === undefined ? '{}' : args);
+    if (typeof id === 'string') throw new ToolError(id, tool);
+    const answer = parse(await new P((resolve) => { waiting[id] = resolve; }));
+    if (answer.ok) return answer.value;
+    throw new ToolError(answer.error, tool);
+  };
+  const functions = parse(g.__functions); delete g.__functions;
+  const spaces = bare();
+  for (let i = 0; i < functions.length; i++) {
+    const [ns, name] = functions[i];
+    (spaces[ns] ?? (spaces[ns] = {}))[name] = fn(i, ns + '.' + name);
   }
+  for (const ns of keys(spaces)) g[ns] = freeze(spaces[ns]);
   if (hostSearch !== undefined) g.searchTools = (query, limit) => hostSearch(S(query), limit === undefined ? 5 : Number(limit));
   const describe = (e) => {
     try {
@@ -45,9 +50,16 @@ export const BOOTSTRAP = `(() => {
       return 'thrown: ' + text(e);
     } catch { return 'thrown: (a value that cannot be shown)'; }
   };
-  return (kind, v) => {
+  const encode = (kind, v) => {
     if (kind === 'error') return describe(v);
     if (v === undefined) return undefined;
     try { return stringify(v); } catch (e) { return stringify('(the returned value is not JSON: ' + S(e) + ')'); }
   };
+  const deliver = (id, outcome) => {
+    const resolve = waiting[id];
+    if (resolve === undefined) return;
+    delete waiting[id];
+    resolve(outcome);
+  };
+  return [encode, deliver];
 })()`;

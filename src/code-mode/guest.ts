@@ -1,25 +1,42 @@
 // One run of the model's code in a QuickJS runtime, inside the sandbox worker: the bootstrap, the
 // host functions the code reaches (__log, __call, __search), the job queue driven until the
 // code's promise settles, and the value read out as JSON text. Tool calls and searches leave
-// through a channel to the host thread; the run never touches anything else of the host.
+// through a channel to the host thread; the run never touches anything else of the host. A run
+// is synchronous from start to end: while the code waits on the host, the worker blocks on the
+// channel (the host's answer wakes it), so no event loop turn or promise of the worker's is on a
+// call's path.
 // Time (the code's own, through the interrupt handler), the wall-clock deadline, the host's stop
 // flag, memory (the runtime's limit, inside a capped WebAssembly memory), stack, calls and output
 // are bounded; the first bound hit ends the run with an error naming it.
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten';
 import type { QuickJSWASMModule } from 'quickjs-emscripten';
 import { BOOTSTRAP } from './bootstrap.js';
-import type { HostMessage, Progress, RunRequest, WorkerMessage } from './sandbox-protocol.js';
-import { DEFAULT_LIMITS, timeLimit, wallLimit } from './sandbox-protocol.js';
+import type { Answer, Progress, RunRequest, WorkerMessage } from './sandbox-protocol.js';
+import { DEFAULT_LIMITS, memoryLimit, timeLimit, wallLimit } from './sandbox-protocol.js';
 
 /** How a run talks to the host thread. */
 export interface GuestChannel {
   post(message: WorkerMessage): void;
-  /** The host's next message of this run (an answer, or a wake-up to stop). */
-  next(): Promise<HostMessage>;
-  /** `searchTools` answered by the host, synchronously; '' when the run is stopped meanwhile. */
-  search(query: string, limit: number, progress: Progress): string;
+  /** The host's next answer to a tool call; undefined once the host asked the run to stop. */
+  wait(): Extract<Answer, { id: number }> | undefined;
+  /** `searchTools` answered by the host; '' when the run is stopped meanwhile. */
+  search(query: string, limit: number): string;
   /** True once the host asked the run to stop (cancelled, past its deadline). */
   stopped(): boolean;
+  /**
+   * Tells the host the code's clock: running since `since` (Date.now() ms), or waiting on the
+   * host (undefined), after `computed` ms of running before.
+   */
+  clock(since: number | undefined, computed: number): void;
+}
+
+/** The worker's QuickJS, and the WebAssembly memory it runs in as a run watches it. */
+export interface GuestModule {
+  readonly quickjs: QuickJSWASMModule;
+  readonly memory: {
+    /** False once a copy from the host into the memory failed (it is then corrupt). */
+    intact(): boolean;
+  };
 }
 
 /** The run's outcome as the worker reports it. */
@@ -34,6 +51,9 @@ const FLUSH_MS = 10;
 /** The error of a run the host stopped; the host reports its own reason instead. */
 const STOPPED = 'the run was stopped by the host';
 
+/** The longest query searchTools passes to the host (keywords; the rest is cut). */
+const MAX_QUERY = 1_000;
+
 /** One run's state, shared by its host functions. */
 class Run {
   readonly limits: Required<RunRequest['limits']>;
@@ -44,32 +64,38 @@ class Run {
   chars = 0;
   truncated = false;
   calls = 0;
-  /** Answers received from the host. */
-  seen = 0;
+  /** Calls posted and not answered yet. */
+  inFlight = 0;
   /** The first limit hit, which ends the run. */
   fatal: string | undefined;
-  /** Guest promises of calls not answered yet, by id: disposed with the run. */
-  readonly deferreds = new Map<number, { resolve(h: QuickJSHandle): void; dispose(): void }>();
-  /** Time the code has run so far (ms), and when the current stretch began. */
+  /** True once the memory is found corrupt: nothing more may run in it, not even freeing. */
+  corrupt = false;
+  /** The bootstrap's `deliver(id, outcome)`, once it has run. */
+  deliver: QuickJSHandle | undefined;
+  /** Time the code has run so far (ms) before the current stretch, and when that began. */
   #computed = 0;
-  #sliceStart: number | undefined;
-  /** When lines last went to the host. */
+  #since: number | undefined;
+  /** When lines last went to the host, and the counters it was last told. */
   #flushed = 0;
+  #toldCalls = 0;
+  #toldTruncated = false;
 
   readonly request: RunRequest;
   readonly channel: GuestChannel;
+  readonly memory: GuestModule['memory'];
 
-  constructor(quickjs: QuickJSWASMModule, request: RunRequest, channel: GuestChannel) {
+  constructor({ quickjs, memory }: GuestModule, request: RunRequest, channel: GuestChannel) {
     this.request = request;
     this.channel = channel;
+    this.memory = memory;
     this.limits = request.limits;
+    this.resume();
     this.runtime = quickjs.newRuntime();
     this.runtime.setMemoryLimit(this.limits.memoryBytes);
     this.runtime.setMaxStackSize(Math.min(this.limits.stackBytes, DEFAULT_LIMITS.stackBytes));
     this.runtime.setInterruptHandler(() => {
       const now = Date.now();
-      const since = this.#sliceStart;
-      if (since !== undefined && this.#computed + now - since > this.limits.timeoutMs) {
+      if (this.#computed + now - (this.#since ?? now) > this.limits.timeoutMs) {
         this.fatal ??= timeLimit(this.limits);
       }
       if (now > request.deadline) this.fatal ??= wallLimit(this.limits);
@@ -80,28 +106,28 @@ class Run {
     this.context = this.runtime.newContext();
   }
 
-  /** Runs `work` (the interpreter running the code) as time the code spends. */
-  running<T>(work: () => T): T {
-    const start = Date.now();
-    this.#sliceStart = start;
-    try {
-      return work();
-    } finally {
-      this.#computed += Date.now() - start;
-      this.#sliceStart = undefined;
-    }
+  /** The code waits on the host from now: its clock stops. */
+  pause(): void {
+    const since = this.#since;
+    if (since === undefined) return;
+    this.#computed += Date.now() - since;
+    this.#since = undefined;
+    this.channel.clock(undefined, this.#computed);
   }
 
-  /** Takes `ms` (spent waiting on the host) off the code's running time. */
-  waited(ms: number): void {
-    this.#computed -= ms;
+  /** The code (or the worker, for it) runs again from now. */
+  resume(): void {
+    this.#since = Date.now();
+    this.channel.clock(this.#since, this.#computed);
   }
 
-  /** The lines printed since the last message, and the counters. */
+  /** The lines printed since the last report, and the counters. */
   progress(): Progress {
     const logs = this.unsent;
     this.unsent = [];
     this.#flushed = Date.now();
+    this.#toldCalls = this.calls;
+    this.#toldTruncated = this.truncated;
     return { logs, calls: this.calls, truncated: this.truncated };
   }
 
@@ -111,9 +137,27 @@ class Run {
     if (Date.now() - this.#flushed >= FLUSH_MS) this.flush();
   }
 
-  /** Sends the lines not sent yet. */
+  /** Sends what the host has not been told yet, if anything. */
   flush(): void {
+    const told = this.#toldCalls === this.calls && this.#toldTruncated === this.truncated;
+    if (told && this.unsent.length === 0) return;
     this.channel.post({ type: 'progress', progress: this.progress() });
+  }
+
+  /** Call `id`, the host is told of by its message (so no report is due for it). */
+  posted(id: number): void {
+    if (this.#toldCalls === id - 1) this.#toldCalls = id;
+  }
+
+  /**
+   * Checks that copying `what` into the memory did not fail; when it did, the run ends out of
+   * memory and runs nothing more (`corrupt`). True when the memory is intact.
+   */
+  intact(what: string): boolean {
+    if (this.corrupt || this.memory.intact()) return !this.corrupt;
+    this.corrupt = true;
+    this.fatal = memoryLimit(this.limits, `${what} did not fit in the sandbox's memory`);
+    return false;
   }
 
   /** The result, with what the run printed. */
@@ -123,8 +167,9 @@ class Run {
 
   /** Frees the runtime; false when QuickJS failed to (the module is then unusable). */
   dispose(): boolean {
+    this.pause();
     try {
-      for (const deferred of this.deferreds.values()) deferred.dispose();
+      this.deliver?.dispose();
       this.context.dispose();
       this.runtime.dispose();
       return true;
@@ -147,42 +192,74 @@ class Run {
 }
 
 /**
- * Runs `request.code` in a fresh runtime of `quickjs` and says how it went. Never throws for the
- * code's behaviour; `reusable` is false when the runtime could not be freed.
+ * Runs `request.code` in a fresh runtime of `module` and says how it went. Never throws;
+ * `reusable` is false when the run hit a limit or its runtime could not be freed (the worker is
+ * then discarded).
  */
-export async function runGuest(
-  quickjs: QuickJSWASMModule,
+export function runGuest(
+  module: GuestModule,
   request: RunRequest,
   channel: GuestChannel,
-): Promise<GuestResult> {
-  const run = new Run(quickjs, request, channel);
+): GuestResult {
+  if (!module.memory.intact()) {
+    return {
+      type: 'done',
+      error: failed('its memory is corrupt'),
+      reusable: false,
+      progress: noProgress,
+    };
+  }
+  let run: Run;
+  try {
+    run = new Run(module, request, channel);
+  } catch (error) {
+    channel.clock(undefined, 0);
+    return { type: 'done', error: failed(error), reusable: false, progress: noProgress };
+  }
   let result: GuestResult;
   try {
-    result = await execute(run);
+    result = execute(run);
   } catch (error) {
     // The interpreter itself failed (a WebAssembly trap): the run ends.
-    run.fatal ??= `the sandbox failed: ${error instanceof Error ? error.message : String(error)}`;
-    result = run.finish({ error: run.fatal });
+    if (!(error instanceof Corrupt)) run.fatal ??= failed(error);
+    result = run.finish({ error: run.fatal ?? failed(error) });
   }
-  const freed = run.dispose();
+  run.intact('a value');
+  const freed = !run.corrupt && run.dispose();
   return freed && run.fatal === undefined ? result : { ...result, reusable: false };
 }
 
-async function execute(run: Run): Promise<GuestResult> {
+const noProgress: Progress = { logs: [], calls: 0, truncated: false };
+
+/** Thrown to leave a run whose memory is corrupt (`run.fatal` says why). */
+class Corrupt extends Error {}
+
+/** Throws {@link Corrupt} when copying `what` into the memory failed. */
+function check(run: Run, what: string): void {
+  if (!run.intact(what)) throw new Corrupt(run.fatal);
+}
+
+function failed(error: unknown): string {
+  return `the sandbox failed: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+function execute(run: Run): GuestResult {
   const { context } = run;
   installHost(run);
-  const encoder = run.running(() => evaluate(context, BOOTSTRAP, 'bootstrap.js'));
-  if (typeof encoder === 'string') {
-    return run.finish({ error: `the sandbox failed to start: ${encoder}` });
-  }
+  const boot = evaluate(context, BOOTSTRAP, 'bootstrap.js');
+  check(run, 'the bootstrap');
+  if (typeof boot === 'string')
+    return run.finish({ error: `the sandbox failed to start: ${boot}` });
+  const encoder = context.getProp(boot, 0);
+  run.deliver = context.getProp(boot, 1);
+  boot.dispose();
   try {
-    const code = `(async () => {\n${run.request.code}\n})()`;
-    const promise = run.running(() => evaluate(context, code, 'code.js'));
+    const promise = evaluate(context, `(async () => {\n${run.request.code}\n})()`, 'code.js');
+    check(run, 'the code');
     if (typeof promise === 'string') return run.finish({ error: run.fatal ?? promise });
     try {
-      const settled = await settle(run, promise);
-      const encoded =
-        run.fatal === undefined ? run.running(() => encode(run, encoder, settled)) : undefined;
+      const settled = settle(run, promise);
+      const encoded = run.fatal === undefined ? encode(run, encoder, settled) : undefined;
       settled.handle.dispose();
       if (run.fatal !== undefined) return run.finish({ error: run.fatal });
       if (!settled.ok) return run.finish({ error: encoded ?? 'the code failed' });
@@ -205,7 +282,7 @@ function evaluate(context: QuickJSContext, code: string, file: string): QuickJSH
   return text;
 }
 
-/** An error handle as text, read without running the guest's code. */
+/** An error handle as text. */
 function errorText(context: QuickJSContext, handle: QuickJSHandle): string {
   try {
     const dumped: unknown = context.dump(handle);
@@ -243,16 +320,12 @@ function encode(
 
 /**
  * Drives the code until its promise settles: runs the pending jobs, then waits for the host's
- * next message (a tool call's answer, or a stop). A promise still pending with no call in
- * flight never settles.
+ * next answer (or a stop). A promise still pending with no call in flight never settles.
  */
-async function settle(
-  run: Run,
-  promise: QuickJSHandle,
-): Promise<{ ok: boolean; handle: QuickJSHandle }> {
+function settle(run: Run, promise: QuickJSHandle): { ok: boolean; handle: QuickJSHandle } {
   const { context, runtime, channel } = run;
   for (;;) {
-    const jobs = run.running(() => runtime.executePendingJobs());
+    const jobs = runtime.executePendingJobs();
     if (jobs.error !== undefined) {
       const text = errorText(context, jobs.error);
       jobs.error.dispose();
@@ -262,46 +335,57 @@ async function settle(
     const state = context.getPromiseState(promise);
     if (state.type === 'fulfilled') return { ok: true, handle: state.value };
     if (state.type === 'rejected') return { ok: false, handle: state.error };
-    if (run.deferreds.size === 0) {
+    if (run.inFlight === 0) {
       run.fatal = 'the code awaits a promise that never settles (no tool call is in flight)';
       continue;
     }
-    channel.post({ type: 'idle', seen: run.seen, progress: run.progress() });
-    const message = await channel.next();
-    if (message.type === 'answer') {
-      run.seen++;
-      answer(run, message.id, message.text);
-    } else if (message.type === 'stop' || channel.stopped()) {
-      run.fatal ??= STOPPED;
-    }
+    run.flush();
+    run.pause();
+    const answer = channel.wait();
+    run.resume();
+    if (answer === undefined) run.fatal ??= STOPPED;
+    else deliver(run, answer.id, answer.text);
   }
 }
 
 /** Settles the guest promise of call `id` with the outcome's JSON text. */
-function answer(run: Run, id: number, text: string): void {
+function deliver(run: Run, id: number, text: string): void {
   const { context } = run;
-  const deferred = run.deferreds.get(id);
-  if (deferred === undefined || !context.alive) return;
-  run.deferreds.delete(id);
+  run.inFlight--;
+  const idHandle = context.newNumber(id);
+  let problem: string | undefined;
   try {
-    const handle = context.newString(text);
-    deferred.resolve(handle);
-    handle.dispose();
+    const textHandle = context.newString(text);
+    check(run, 'the tool result');
+    const result = context.callFunction(
+      run.deliver as QuickJSHandle,
+      context.undefined,
+      idHandle,
+      textHandle,
+    );
+    textHandle.dispose();
+    if (result.error !== undefined) problem = errorText(context, result.error);
+    result.dispose();
   } catch (error) {
-    // The heap is full (a result too big for the memory limit): the run ends.
-    run.fatal ??= `the tool result did not fit in the sandbox's memory: ${String(error)}`;
-    deferred.dispose();
+    if (error instanceof Corrupt) throw error;
+    problem = String(error);
+  } finally {
+    idHandle.dispose();
+  }
+  // The heap is full (a result too big for the memory limit): the run ends.
+  if (problem !== undefined) {
+    run.fatal ??= `the tool result did not fit in the sandbox's memory: ${problem}`;
   }
 }
 
-/** The host functions the bootstrap captures: __log, __call, __search, and the namespaces. */
+/** The host functions the bootstrap captures: __log, __call, __search, and the functions. */
 function installHost(run: Run): void {
   const { context, request } = run;
   const set = (name: string, handle: QuickJSHandle) => {
     context.setProp(context.global, name, handle);
     handle.dispose();
   };
-  set('__namespaces', context.newString(JSON.stringify(request.namespaces)));
+  set('__functions', context.newString(JSON.stringify(request.functions)));
   set(
     '__log',
     context.newFunction('log', (line) => {
@@ -313,14 +397,12 @@ function installHost(run: Run): void {
       }
     }),
   );
+  // Only the bootstrap calls it, always as (index: number, args: JSON text).
   set(
     '__call',
-    context.newFunction('call', (ns, name, args) => {
-      const strings = [ns, name, args].map((h) =>
-        context.typeof(h) === 'string' ? context.getString(h) : undefined,
-      );
-      return callTool(run, strings);
-    }),
+    context.newFunction('call', (fn, args) =>
+      callTool(run, context.getNumber(fn), context.getString(args)),
+    ),
   );
   if (request.search) {
     set(
@@ -328,38 +410,34 @@ function installHost(run: Run): void {
       context.newFunction('search', (query, limit) => {
         const q = context.typeof(query) === 'string' ? context.getString(query) : '';
         const n = context.typeof(limit) === 'number' ? context.getNumber(limit) : 5;
-        const asked = Date.now();
+        run.flush();
+        run.pause();
         const found = run.channel.search(
-          q,
+          q.slice(0, MAX_QUERY),
           Number.isFinite(n) ? Math.max(1, Math.min(20, Math.floor(n))) : 5,
-          run.progress(),
         );
-        run.waited(Date.now() - asked);
-        return context.newString(run.out(found) ?? '');
+        run.resume();
+        const handle = context.newString(run.out(found) ?? '');
+        // A corrupt memory ends the run at the interpreter's next check (a throw from here would
+        // build an error object in it).
+        return run.intact("searchTools' answer") ? handle : undefined;
       }),
     );
   }
 }
 
-let lastId = 0;
-
-/** One tool call from the code: a guest promise the host's answer settles. */
-function callTool(run: Run, [ns, name, args]: (string | undefined)[]): QuickJSHandle {
+/** One tool call from the code: its id (the guest waits for its answer), or why it is refused. */
+function callTool(run: Run, fn: number, args: string): QuickJSHandle {
   const { context } = run;
-  const deferred = context.newPromise();
-  run.calls++;
-  let refusal: string | undefined;
-  if (ns === undefined || name === undefined || args === undefined) {
-    refusal = 'a tool call needs a namespace, a name and JSON arguments';
-  } else if (run.calls > run.limits.maxToolCalls) {
-    refusal = `the limit of ${String(run.limits.maxToolCalls)} tool calls per run is reached`;
+  run.flush();
+  const id = ++run.calls;
+  if (id > run.limits.maxToolCalls) {
+    return context.newString(
+      `the limit of ${String(run.limits.maxToolCalls)} tool calls per run is reached`,
+    );
   }
-  const id = ++lastId;
-  run.deferreds.set(id, deferred);
-  if (refusal !== undefined || ns === undefined || name === undefined || args === undefined) {
-    answer(run, id, JSON.stringify({ ok: false, error: refusal }));
-  } else {
-    run.channel.post({ type: 'call', id, namespace: ns, name, args, progress: run.progress() });
-  }
-  return deferred.handle;
+  run.channel.post({ type: 'call', id, fn, args });
+  run.posted(id);
+  run.inFlight++;
+  return context.newNumber(id);
 }

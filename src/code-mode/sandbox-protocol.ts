@@ -44,6 +44,33 @@ export const DEFAULT_LIMITS: Required<SandboxLimits> = {
   maxOutputChars: 40_000,
 };
 
+const PAGE = 64 * 1024;
+/** QuickJS's build starts its WebAssembly memory at 16 MiB; that much is added to memoryBytes. */
+const BASE_BYTES = 16 * 1024 * 1024;
+/** The most pages the build can grow to (2 GiB). */
+const MAX_PAGES = 32_768;
+
+/**
+ * `limits` over {@link DEFAULT_LIMITS} (a limit left undefined keeps its default). Throws a
+ * RangeError naming the first limit that is not a positive number; `memoryBytes` is capped at
+ * what the WebAssembly memory can hold (2 GiB less the interpreter's 16 MiB).
+ */
+export function limitsOf(limits: SandboxLimits = {}): Required<SandboxLimits> {
+  const out: { -readonly [K in keyof SandboxLimits]-?: number } = { ...DEFAULT_LIMITS };
+  for (const key of Object.keys(DEFAULT_LIMITS) as (keyof SandboxLimits)[]) {
+    const value: unknown = limits[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'number' || !(value > 0)) {
+      throw new RangeError(
+        `the code-mode limit ${key} must be a positive number, not ${typeof value === 'number' ? String(value) : `a ${typeof value}`}`,
+      );
+    }
+    out[key] = value;
+  }
+  out.memoryBytes = Math.floor(Math.min(out.memoryBytes, MAX_PAGES * PAGE - BASE_BYTES));
+  return out;
+}
+
 /** The error of a run that passed `timeoutMs`. */
 export function timeLimit(limits: Required<SandboxLimits>): string {
   return `the code ran past its time limit (${String(limits.timeoutMs)} ms)`;
@@ -59,12 +86,6 @@ export function memoryLimit(limits: Required<SandboxLimits>, detail: string): st
   return `the code ran out of memory (limit ${String(limits.memoryBytes)} bytes): ${detail}`;
 }
 
-const PAGE = 64 * 1024;
-/** QuickJS's build starts its WebAssembly memory at 16 MiB; that much is added to memoryBytes. */
-const BASE_BYTES = 16 * 1024 * 1024;
-/** The most pages the build can grow to (2 GiB). */
-const MAX_PAGES = 32_768;
-
 /** The pages of WebAssembly memory a worker gives QuickJS for `memoryBytes`: its hard cap. */
 export function wasmPages(memoryBytes: number): number {
   const bytes = Math.max(0, Math.floor(memoryBytes)) + BASE_BYTES;
@@ -73,65 +94,75 @@ export function wasmPages(memoryBytes: number): number {
 
 /** What the worker is given when it starts. */
 export interface WorkerData {
-  /** Int32 slots: [STOP] is set by the host to stop the run; [SEARCHED] wakes a search. */
+  /** Int32 slots shared by both threads, indexed by {@link STOP} and the constants after it. */
   readonly control: SharedArrayBuffer;
-  /** The port the host answers `searchTools` on, read synchronously by the worker. */
-  readonly searchPort: MessagePort;
+  /**
+   * The port the host answers on (tool calls' outcomes and searchTools' declarations), read
+   * synchronously by the worker while the code waits: the worker's event loop plays no part in
+   * a run.
+   */
+  readonly answers: MessagePort;
   /** The WebAssembly memory's maximum, in pages. */
   readonly pages: number;
 }
 
-/** Index of the stop flag in `control` (non-zero: end the run). */
+/** Slot of `control`: non-zero once the host asks the run to stop. */
 export const STOP = 0;
-/** Index of the search flag in `control` (non-zero: an answer waits on the search port). */
-export const SEARCHED = 1;
+/** Slot of `control`: bumped by the host after each message on the answer port, and on stop. */
+export const POSTED = 1;
+/**
+ * Slot of `control`: while the code runs (or the worker works for it), when that stretch began,
+ * in ms since the run's `epoch`, plus 1; 0 while the code waits on the host.
+ */
+export const BUSY_SINCE = 2;
+/** Slot of `control`: the code's running time before the current stretch, in ms. */
+export const COMPUTED = 3;
+/** The number of slots of `control`. */
+export const CONTROL_SLOTS = 4;
 
-/** Host → worker: start a run. */
+/** Host → worker (its parent port): start a run. */
 export interface RunRequest {
   readonly type: 'run';
   readonly code: string;
-  readonly namespaces: Readonly<Record<string, readonly string[]>>;
+  /** The functions the code may call, as [namespace, name]; a call names one by its index. */
+  readonly functions: readonly (readonly [string, string])[];
   readonly search: boolean;
   readonly limits: Required<SandboxLimits>;
+  /** When the host started the run (Date.now() ms): the origin of the clock slots. */
+  readonly epoch: number;
   /** The wall-clock deadline (Date.now() ms). */
   readonly deadline: number;
 }
 
-/** Host → worker: a tool call's outcome (JSON text of a CallOutcome), or a wake-up to stop. */
-export type HostMessage =
-  | RunRequest
-  | { readonly type: 'answer'; readonly id: number; readonly text: string }
-  | { readonly type: 'stop' };
+/** Host → worker, on the answer port. */
+export type Answer =
+  /** A tool call's outcome: the JSON text of a CallOutcome. */
+  | { readonly id: number; readonly text: string }
+  /** What searchTools returns. */
+  | { readonly found: string };
 
-/** What the code printed since the worker's last message, and its counters so far. */
+/** What the code printed since the worker's last report, and its counters so far. */
 export interface Progress {
   readonly logs: string[];
   readonly calls: number;
   readonly truncated: boolean;
 }
 
-/** Worker → host. Every message of a run carries the run's progress. */
+/** Worker → host (its parent port). */
 export type WorkerMessage =
   | { readonly type: 'ready' }
   | { readonly type: 'load-failed'; readonly error: string }
-  | {
-      readonly type: 'call';
-      readonly id: number;
-      readonly namespace: string;
-      readonly name: string;
-      readonly args: string;
-      readonly progress: Progress;
-    }
-  | {
-      readonly type: 'search';
-      readonly query: string;
-      readonly limit: number;
-      readonly progress: Progress;
-    }
-  /** Lines printed while the code runs (sent at most every few ms, so a run ended keeps them). */
+  /**
+   * A tool call: `fn` indexes the run's `functions`; `id` is the run's count of calls so far
+   * (refused ones included), which the answer names.
+   */
+  | { readonly type: 'call'; readonly id: number; readonly fn: number; readonly args: string }
+  | { readonly type: 'search'; readonly query: string; readonly limit: number }
+  /**
+   * Lines printed and counters changed since the last report: sent before a call or a wait
+   * when there are any, and at most every few ms while the code runs (so a run ended keeps them).
+   */
   | { readonly type: 'progress'; readonly progress: Progress }
-  /** The code waits on tool calls; `seen` answers have reached it. */
-  | { readonly type: 'idle'; readonly seen: number; readonly progress: Progress }
   | {
       readonly type: 'done';
       readonly value?: string;

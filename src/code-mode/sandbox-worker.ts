@@ -1,25 +1,46 @@
 // The sandbox worker (a node:worker_threads Worker that runCode starts): loads QuickJS once, in a
 // WebAssembly memory capped at `pages` (so no allocation of the code, counted by QuickJS or not,
-// can take more), then runs one run at a time as the host thread asks. Tool calls go to the host
-// as messages; `searchTools` is answered synchronously (the worker blocks on Atomics.wait until
-// the host writes the answer to the search port). The host ends the worker when a run passes its
-// limits without the interpreter noticing; nothing here has to survive that.
+// can take more), then runs one run at a time as the host thread asks. A run is synchronous: tool
+// calls and searches go to the host as messages, and while the code waits the worker blocks on
+// Atomics.wait until the host has put its answer on the answer port (or asked it to stop). The
+// host ends the worker when a run passes its limits without the interpreter noticing; nothing here
+// has to survive that.
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
-import type { QuickJSWASMModule } from 'quickjs-emscripten';
-import type { GuestChannel } from './guest.js';
+import type { GuestChannel, GuestModule } from './guest.js';
 import { runGuest } from './guest.js';
-import type { HostMessage, WorkerData, WorkerMessage } from './sandbox-protocol.js';
-import { SEARCHED, STOP } from './sandbox-protocol.js';
+import type { Answer, RunRequest, WorkerData, WorkerMessage } from './sandbox-protocol.js';
+import { BUSY_SINCE, COMPUTED, POSTED, STOP } from './sandbox-protocol.js';
 
 const data = workerData as WorkerData;
 const control = new Int32Array(data.control);
 const port = parentPort;
 if (port === null) throw new Error('sandbox-worker runs as a worker thread');
 
+/**
+ * Marks written at address 0 of the WebAssembly memory. The build places nothing below 1,024
+ * (its data starts there), and no byte of UTF-8 is 0xF8-0xFF; quickjs-emscripten 0.32 copies a
+ * host string to the address its malloc returned without checking it, so a malloc that failed
+ * (the memory full) writes at 0, over the interpreter's own data past 1,024 bytes.
+ */
+const CANARY = [0xff, 0xfe, 0xfd, 0xfc];
+
+/** The check that nothing wrote at address 0 of `memory` since the marks were set. */
+function guard(memory: WebAssembly.Memory): GuestModule['memory'] {
+  let low = new Uint8Array(memory.buffer, 0, CANARY.length);
+  low.set(CANARY);
+  return {
+    intact: () => {
+      // A memory that grew has a new buffer (the old one's views are empty).
+      if (low.length === 0) low = new Uint8Array(memory.buffer, 0, CANARY.length);
+      return CANARY.every((byte, i) => low[i] === byte);
+    },
+  };
+}
+
 /** QuickJS's release-sync build in a fresh memory of at most `pages` pages. */
-async function loadModule(pages: number): Promise<QuickJSWASMModule> {
+async function loadModule(pages: number): Promise<GuestModule> {
   const quickjs = await import('quickjs-emscripten');
   // The build's .wasm file, found from quickjs-emscripten's own place (its dependency).
   const require = createRequire(createRequire(import.meta.url).resolve('quickjs-emscripten'));
@@ -27,63 +48,83 @@ async function loadModule(pages: number): Promise<QuickJSWASMModule> {
   const wasmModule = await WebAssembly.compile(bytes);
   const wasmMemory = new WebAssembly.Memory({ initial: Math.min(256, pages), maximum: pages });
   const variant = quickjs.newVariant(quickjs.RELEASE_SYNC, { wasmModule, wasmMemory });
-  return quickjs.newQuickJSWASMModuleFromVariant(variant);
+  const loaded = await quickjs.newQuickJSWASMModuleFromVariant(variant);
+  return { quickjs: loaded, memory: guard(wasmMemory) };
 }
 
 const post = (message: WorkerMessage) => {
   port.postMessage(message);
 };
 
-/** Messages of the current run, queued until the run asks for the next one. */
-const inbox: HostMessage[] = [];
-let waiting: ((message: HostMessage) => void) | undefined;
+/** How long one Atomics.wait lasts (the host wakes it sooner; this only bounds a lost wake). */
+const WAIT_MS = 1_000;
+
+/** The host's next message on the answer port, waited for; undefined once the run is stopped. */
+function receive(): Answer | undefined {
+  for (;;) {
+    const posted = Atomics.load(control, POSTED);
+    const got = receiveMessageOnPort(data.answers) as { message: Answer } | undefined;
+    if (got !== undefined) return got.message;
+    if (Atomics.load(control, STOP) !== 0) return undefined;
+    Atomics.wait(control, POSTED, posted, WAIT_MS);
+  }
+}
+
+/** Tool answers that came while a search waited, for the run's next wait. */
+const early: Extract<Answer, { id: number }>[] = [];
+/** The clock slots' origin: the current run's epoch. */
+let epoch = 0;
 
 const channel: GuestChannel = {
   post,
-  next: () => {
-    const queued = inbox.shift();
-    if (queued !== undefined) return Promise.resolve(queued);
-    return new Promise((resolve) => {
-      waiting = resolve;
-    });
-  },
-  search: (query, limit, progress) => {
-    Atomics.store(control, SEARCHED, 0);
-    post({ type: 'search', query, limit, progress });
-    // Short waits, so that a stop (or the host ending the worker) is seen between them.
-    while (Atomics.wait(control, SEARCHED, 0, 50) === 'timed-out') {
-      if (Atomics.load(control, STOP) !== 0) return '';
+  wait: () => {
+    const first = early.shift();
+    if (first !== undefined) return first;
+    for (;;) {
+      const answer = receive();
+      if (answer === undefined || 'id' in answer) return answer;
     }
-    const answer = receiveMessageOnPort(data.searchPort);
-    return typeof answer?.message === 'string' ? answer.message : '';
+  },
+  search: (query, limit) => {
+    post({ type: 'search', query, limit });
+    for (;;) {
+      const answer = receive();
+      if (answer === undefined) return '';
+      if ('found' in answer) return answer.found;
+      early.push(answer);
+    }
   },
   stopped: () => Atomics.load(control, STOP) !== 0,
+  clock: (since, computed) => {
+    // BUSY_SINCE is cleared before COMPUTED grows, so the host never counts a stretch twice.
+    Atomics.store(control, BUSY_SINCE, 0);
+    Atomics.store(control, COMPUTED, Math.min(computed, 2 ** 31 - 1));
+    if (since !== undefined) {
+      Atomics.store(control, BUSY_SINCE, Math.max(0, Math.min(since - epoch, 2 ** 31 - 2)) + 1);
+    }
+  },
 };
 
-let loading: Promise<QuickJSWASMModule> | undefined;
+let loading: Promise<GuestModule> | undefined;
 
-async function start(request: Extract<HostMessage, { type: 'run' }>): Promise<void> {
-  let quickjs: QuickJSWASMModule;
+async function start(request: RunRequest): Promise<void> {
+  let loaded: GuestModule;
   try {
     loading ??= loadModule(data.pages);
-    quickjs = await loading;
+    loaded = await loading;
   } catch (error) {
     post({ type: 'load-failed', error: error instanceof Error ? error.message : String(error) });
     return;
   }
-  inbox.length = 0;
-  post(await runGuest(quickjs, request, channel));
+  // Answers of an earlier run that came after its end (a call the code did not await).
+  while (receiveMessageOnPort(data.answers) !== undefined);
+  early.length = 0;
+  epoch = request.epoch;
+  post(runGuest(loaded, request, channel));
 }
 
-port.on('message', (message: HostMessage) => {
-  if (message.type === 'run') {
-    void start(message);
-    return;
-  }
-  const resolve = waiting;
-  waiting = undefined;
-  if (resolve === undefined) inbox.push(message);
-  else resolve(message);
+port.on('message', (message: RunRequest) => {
+  void start(message);
 });
 
 // Loaded before the first run asks: the host waits for this before it starts its clocks.

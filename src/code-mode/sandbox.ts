@@ -9,13 +9,7 @@
 // running time passes its limit without the interpreter stopping it.
 import type { QuickJSWASMModule } from 'quickjs-emscripten';
 import type { Progress, SandboxLimits, WorkerMessage } from './sandbox-protocol.js';
-import {
-  DEFAULT_LIMITS,
-  memoryLimit,
-  timeLimit,
-  wallLimit,
-  wasmPages,
-} from './sandbox-protocol.js';
+import { limitsOf, memoryLimit, timeLimit, wallLimit, wasmPages } from './sandbox-protocol.js';
 import type { SandboxWorker, WorkerListener } from './worker-pool.js';
 import { QuickJsLoadError, takeWorker } from './worker-pool.js';
 
@@ -103,11 +97,11 @@ const MAX_DELAY = 2_147_483_647;
 /**
  * Runs `options.code` in a fresh QuickJS runtime, in a worker thread, and resolves with what it
  * printed and returned. Never rejects for the code's behaviour (an exception, a limit hit, an
- * abort are a failed result); rejects only when the sandbox cannot start (quickjs-emscripten
- * missing).
+ * abort are a failed result); rejects when the sandbox cannot start (quickjs-emscripten missing)
+ * and, with a RangeError, when a limit is not a positive number.
  */
 export async function runCode(options: RunCodeOptions): Promise<CodeRunResult> {
-  const limits: Required<SandboxLimits> = { ...DEFAULT_LIMITS, ...options.limits };
+  const limits = limitsOf(options.limits);
   const cancelled = {
     ok: false,
     logs: [],
@@ -137,6 +131,13 @@ export async function runCode(options: RunCodeOptions): Promise<CodeRunResult> {
   return new HostRun(worker, options, limits).start();
 }
 
+/** The functions of `namespaces` in order, as [namespace, name]: a call names one by index. */
+function functionsOf(namespaces: RunCodeOptions['namespaces']): (readonly [string, string])[] {
+  return Object.entries(namespaces).flatMap(([ns, names]) =>
+    names.map((name) => [ns, name] as const),
+  );
+}
+
 /** One run, seen from the host thread: its calls, clocks and result. */
 class HostRun implements WorkerListener {
   readonly #logs: string[] = [];
@@ -147,11 +148,9 @@ class HostRun implements WorkerListener {
   #ended = false;
   #terminating = false;
   readonly #abort = new AbortController();
-  /** The code's running time (ms) before the current stretch, and when that stretch began. */
-  #computed = 0;
-  #busySince: number | undefined;
-  /** Answers posted to the worker. */
-  #sent = 0;
+  readonly #functions: (readonly [string, string])[];
+  /** When the run started (Date.now() ms): the origin of the worker's clock slots. */
+  #epoch = 0;
   #watchdog: ReturnType<typeof setTimeout> | undefined;
   #wall: ReturnType<typeof setTimeout> | undefined;
   #kill: ReturnType<typeof setTimeout> | undefined;
@@ -168,6 +167,7 @@ class HostRun implements WorkerListener {
     this.worker = worker;
     this.options = options;
     this.limits = limits;
+    this.#functions = functionsOf(options.namespaces);
   }
 
   start(): Promise<CodeRunResult> {
@@ -175,17 +175,19 @@ class HostRun implements WorkerListener {
     const result = new Promise<CodeRunResult>((resolve) => {
       this.#resolve = resolve;
     });
+    this.#epoch = Date.now();
+    const deadline = this.#epoch + limits.wallTimeoutMs;
     worker.attach(this);
-    const deadline = Date.now() + limits.wallTimeoutMs;
-    worker.post({
+    worker.run({
       type: 'run',
       code: options.code,
-      namespaces: options.namespaces,
+      functions: this.#functions,
       search: options.search !== undefined,
       limits,
+      epoch: this.#epoch,
       deadline,
     });
-    this.#busy();
+    this.#armWatchdog();
     this.#armWall(deadline);
     options.signal?.addEventListener('abort', this.#onAbort, { once: true });
     return result;
@@ -193,19 +195,20 @@ class HostRun implements WorkerListener {
 
   message(message: WorkerMessage): void {
     if (this.#ended) return;
-    if ('progress' in message) this.#progress(message.progress);
     switch (message.type) {
       case 'call':
-        void this.#call(message);
+        this.#calls = Math.max(this.#calls, message.id);
+        // Once the run is stopping, its calls are not started (the worker is told to stop).
+        if (this.#fatal === undefined) void this.#call(message);
         break;
       case 'search':
         this.#search(message.query, message.limit);
         break;
-      case 'idle':
-        // An answer still on its way means the code is about to run again.
-        if (message.seen === this.#sent) this.#idle();
+      case 'progress':
+        this.#progress(message.progress);
         break;
       case 'done': {
+        this.#progress(message.progress);
         const error = this.#fatal ?? message.error;
         this.#finish(
           error === undefined
@@ -217,7 +220,6 @@ class HostRun implements WorkerListener {
         );
         break;
       }
-      case 'progress':
       case 'ready':
       case 'load-failed':
         break;
@@ -239,7 +241,7 @@ class HostRun implements WorkerListener {
 
   #progress(progress: Progress): void {
     for (const line of progress.logs) this.#logs.push(line);
-    this.#calls = progress.calls;
+    this.#calls = Math.max(this.#calls, progress.calls);
     this.#truncated = progress.truncated;
   }
 
@@ -254,48 +256,34 @@ class HostRun implements WorkerListener {
     );
   }
 
-  /** The code runs (from the start, or since an answer reached it while it waited). */
-  #busy(): void {
-    if (this.#busySince !== undefined) return;
-    this.#busySince = Date.now();
-    this.#armWatchdog();
-  }
-
+  /**
+   * Ends the worker once the code's running time (as the worker publishes it, so also while one
+   * operation holds the interpreter) passes `timeoutMs` + GRACE_MS. The timer is set for the
+   * time left, which the code cannot spend sooner; it is set again while time is left.
+   */
   #armWatchdog(): void {
-    clearTimeout(this.#watchdog);
-    const since = this.#busySince;
-    if (since === undefined) return;
-    const left = this.limits.timeoutMs + GRACE_MS - this.#computed - (Date.now() - since);
-    this.#watchdog = setTimeout(
-      () => {
-        const start = this.#busySince;
-        if (start === undefined) return;
-        if (this.#computed + Date.now() - start < this.limits.timeoutMs + GRACE_MS) {
+    const left = this.limits.timeoutMs + GRACE_MS - this.worker.codeTime(this.#epoch);
+    if (left > 0) {
+      this.#watchdog = setTimeout(
+        () => {
           this.#armWatchdog();
-          return;
-        }
-        this.#fatal ??= timeLimit(this.limits);
-        void this.#terminate();
-      },
-      Math.max(0, left),
-    );
+        },
+        Math.min(MAX_DELAY, left),
+      );
+      return;
+    }
+    this.#fatal ??= timeLimit(this.limits);
+    void this.#terminate();
   }
 
-  /** The code waits on tool calls: its clock stops. */
-  #idle(): void {
-    const since = this.#busySince;
-    if (since === undefined) return;
-    this.#computed += Date.now() - since;
-    this.#busySince = undefined;
-    clearTimeout(this.#watchdog);
-  }
-
-  async #call(message: Extract<WorkerMessage, { type: 'call' }>): Promise<void> {
+  async #call({ id, fn, args }: Extract<WorkerMessage, { type: 'call' }>): Promise<void> {
     let outcome: CallOutcome;
     try {
-      const parsed: unknown = JSON.parse(message.args);
+      const target = this.#functions[fn];
+      if (target === undefined) throw new Error(`no function #${String(fn)}`);
+      const parsed: unknown = JSON.parse(args);
       outcome = await this.options.call(
-        { namespace: message.namespace, name: message.name, arguments: parsed },
+        { namespace: target[0], name: target[1], arguments: parsed },
         this.#abort.signal,
       );
     } catch (error) {
@@ -314,19 +302,19 @@ class HostRun implements WorkerListener {
       );
       return;
     }
-    this.#sent++;
-    this.worker.post({ type: 'answer', id: message.id, text });
-    this.#busy();
+    this.worker.answer({ id, text });
   }
 
   #search(query: string, limit: number): void {
-    let text: string;
+    let found: string;
     try {
-      text = this.options.search?.(query, limit) ?? '';
+      found = this.options.search?.(query, limit) ?? '';
     } catch (error) {
-      text = `searchTools failed: ${error instanceof Error ? error.message : String(error)}`;
+      found = `searchTools failed: ${error instanceof Error ? error.message : String(error)}`;
     }
-    this.worker.answerSearch(text);
+    // No more than the run may print: the worker keeps at most that much of it.
+    const text = typeof found === 'string' ? found : String(found);
+    this.worker.answer({ found: text.slice(0, this.limits.maxOutputChars + 1) });
   }
 
   /** Ends the run for `reason`: the worker stops at its next check, or is ended after a grace. */

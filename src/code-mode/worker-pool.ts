@@ -2,13 +2,14 @@
 // code's computing never holds the host's event loop, and the host can end it at any moment
 // (`terminate`). One idle worker is kept warm (started by the first run, reused by the next run
 // with the same memory cap, `unref`ed so it never keeps the process alive); a worker whose run
-// hit a limit, crashed or was ended is discarded.
+// hit a limit, crashed or was ended is discarded, and a replacement is started in the background
+// at once, so that the next run does not wait for a worker to start.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
-import type { HostMessage, WorkerData, WorkerMessage } from './sandbox-protocol.js';
-import { STOP, SEARCHED } from './sandbox-protocol.js';
+import type { Answer, RunRequest, WorkerData, WorkerMessage } from './sandbox-protocol.js';
+import { BUSY_SINCE, COMPUTED, CONTROL_SLOTS, POSTED, STOP } from './sandbox-protocol.js';
 
 /** What a run hears from its worker. */
 export interface WorkerListener {
@@ -64,18 +65,20 @@ export class SandboxWorker {
   /** Resolves when QuickJS is loaded; rejects with why it could not be. */
   readonly ready: Promise<void>;
   #worker: Worker;
-  #searchPort: MessagePort;
+  #answers: MessagePort;
   #listener: WorkerListener | undefined;
   #dead = false;
+  /** True once terminate() was called (the thread may not be gone yet). */
+  #ending = false;
 
   constructor(pages: number) {
     this.pages = pages;
-    const buffer = new SharedArrayBuffer(8);
+    const buffer = new SharedArrayBuffer(4 * CONTROL_SLOTS);
     this.control = new Int32Array(buffer);
     const { port1, port2 } = new MessageChannel();
-    this.#searchPort = port1;
+    this.#answers = port1;
     const script = workerScript();
-    const data: WorkerData = { control: buffer, searchPort: port2, pages };
+    const data: WorkerData = { control: buffer, answers: port2, pages };
     this.#worker = new Worker(script.script, {
       workerData: data,
       transferList: [port2],
@@ -105,9 +108,9 @@ export class SandboxWorker {
     });
   }
 
-  /** False once the worker has died or been ended. */
+  /** False once the worker has died or is being ended. */
   get alive(): boolean {
-    return !this.#dead;
+    return !this.#dead && !this.#ending;
   }
 
   #died(error: Error | undefined): void {
@@ -119,49 +122,82 @@ export class SandboxWorker {
     listener?.exit(error);
   }
 
-  /** Gives the worker to a run: its messages go to `listener` until {@link release}. */
+  /**
+   * Gives the worker to a run: its messages go to `listener` until {@link release}. A worker
+   * that died already tells the listener so at once (in a microtask).
+   */
   attach(listener: WorkerListener): void {
+    if (!this.alive) {
+      queueMicrotask(() => {
+        listener.exit(undefined);
+      });
+      return;
+    }
     this.#listener = listener;
-    Atomics.store(this.control, STOP, 0);
-    Atomics.store(this.control, SEARCHED, 0);
+    for (const slot of [STOP, BUSY_SINCE, COMPUTED]) Atomics.store(this.control, slot, 0);
     this.#worker.ref();
   }
 
-  post(message: HostMessage): void {
-    if (!this.#dead) this.#worker.postMessage(message);
+  /** Starts a run. */
+  run(request: RunRequest): void {
+    if (this.alive) this.#worker.postMessage(request);
   }
 
-  /** Answers a `searchTools` the worker is blocked on. */
-  answerSearch(text: string): void {
-    this.#searchPort.postMessage(text);
-    Atomics.store(this.control, SEARCHED, 1);
-    Atomics.notify(this.control, SEARCHED);
+  /** Answers a tool call or a `searchTools` of the run, waking the worker if it waits. */
+  answer(answer: Answer): void {
+    this.#answers.postMessage(answer);
+    this.#wake();
   }
 
   /** Asks the run to stop at the interpreter's next check (or at once when it waits). */
   stop(): void {
     Atomics.store(this.control, STOP, 1);
-    Atomics.notify(this.control, SEARCHED);
-    this.post({ type: 'stop' });
+    this.#wake();
   }
 
-  /** Ends the worker now, whatever it is doing; resolves once its thread is gone. */
+  #wake(): void {
+    Atomics.add(this.control, POSTED, 1);
+    Atomics.notify(this.control, POSTED);
+  }
+
+  /**
+   * The code's running time so far in the current run (ms), from what the worker published:
+   * `epoch` is the run's.
+   */
+  codeTime(epoch: number): number {
+    const computed = Atomics.load(this.control, COMPUTED);
+    const since = Atomics.load(this.control, BUSY_SINCE);
+    return since === 0 ? computed : computed + Math.max(0, Date.now() - epoch - (since - 1));
+  }
+
+  /**
+   * Ends the worker now, whatever it is doing; resolves once its thread is gone, after telling
+   * the run it was given to (if any) that it stopped.
+   */
   async terminate(): Promise<void> {
-    this.#listener = undefined;
-    this.#dead = true;
+    this.#ending = true;
     if (idle === this) idle = undefined;
     await this.#worker.terminate().catch(() => undefined);
+    this.#died(undefined);
   }
 
-  /** The run is over: keeps the worker warm when `reusable`, else ends it. */
+  /**
+   * The run is over: keeps the worker warm when `reusable`; else ends it, and starts a
+   * replacement in the background when no worker is warm.
+   */
   release(reusable: boolean): void {
     this.#listener = undefined;
-    if (!reusable || this.#dead) {
-      void this.terminate();
+    if (reusable && this.alive) {
+      this.#worker.unref();
+      keepWarm(this);
       return;
     }
-    this.#worker.unref();
-    keepWarm(this);
+    void this.terminate();
+    if (idle === undefined) {
+      const replacement = new SandboxWorker(this.pages);
+      replacement.#worker.unref();
+      idle = replacement;
+    }
   }
 }
 
@@ -169,7 +205,7 @@ export class SandboxWorker {
 function keepWarm(worker: SandboxWorker): void {
   const previous = idle;
   idle = worker;
-  if (previous !== undefined) void previous.terminate();
+  if (previous !== undefined && previous !== worker) void previous.terminate();
 }
 
 /** The warm worker, when one is idle. */
