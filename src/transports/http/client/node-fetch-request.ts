@@ -16,6 +16,7 @@ const FORBIDDEN = new Set([
   'upgrade',
 ]);
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const BAD_VALUE = /[\r\n\0]/;
 
 /** createNodeFetch's options, checked and defaulted. */
 export interface Settings {
@@ -156,11 +157,8 @@ function headerValue(name: string, given: unknown): string {
     last >= 0 && (edgeMayTrim(value.charCodeAt(0)) || edgeMayTrim(value.charCodeAt(last)))
       ? value.trim()
       : value;
-  for (let i = 0; i < trimmed.length; i++) {
-    const c = trimmed.charCodeAt(i);
-    if (c === 13 || c === 10 || c === 0) {
-      throw new TypeError(`fetch: invalid value of header ${name} (CR, LF or NUL)`);
-    }
+  if (BAD_VALUE.test(trimmed)) {
+    throw new TypeError(`fetch: invalid value of header ${name} (CR, LF or NUL)`);
   }
   return trimmed;
 }
