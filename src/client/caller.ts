@@ -6,6 +6,7 @@ import type { SignalSource } from '../internal/abort.js';
 import { linkSignals } from '../internal/abort.js';
 import type { ClientExtensionIo, ResultHandler } from './extension.js';
 import { isObject } from '../internal/json.js';
+import { LiveSet } from '../internal/live-set.js';
 import type { AbandonedCall, Connection } from '../jsonrpc/connection.js';
 import type { CallOptions as ConnectionCallOptions } from '../jsonrpc/serve.js';
 import { LocalError, LocalErrorCode } from '../jsonrpc/errors.js';
@@ -55,8 +56,13 @@ type ProgressListener = (params: Params) => void;
 export class Caller {
   readonly #settings: CallerSettings;
   readonly #progress = new Map<RequestId, ProgressListener>();
-  /** The `tag` of each request in flight that has one, by its id (this round's). */
-  readonly #tags = new Map<RequestId, unknown>();
+  /**
+   * The `tag` of each request in flight that has one, with its id (this round's): a LiveSet, not
+   * a Map, for a removed entry holds nothing (a churning Map's old tables kept the tagged calls
+   * alive through scavenges; bench/RESULTS.md, the LiveSet story). Read only when the server
+   * asks or logs something in a request's course.
+   */
+  readonly #tags = new LiveSet<{ readonly id: RequestId; readonly tag: unknown }>();
   #nextId = 0;
   #revision: ProtocolRevision = LATEST_REVISION;
   /** The lowest log level asked for in 2026-07-28 `_meta`; undefined asks for none. */
@@ -93,7 +99,8 @@ export class Caller {
 
   /** The `tag` of request `id` while it is in flight; undefined for none (or no id). */
   tagOf(id: RequestId | undefined): unknown {
-    return id === undefined ? undefined : this.#tags.get(id);
+    if (id === undefined) return undefined;
+    return this.#tags.values().find((entry) => entry.id === id)?.tag;
   }
 
   /** A fresh request id. */
@@ -203,12 +210,12 @@ export class Caller {
       const own = round === 0 ? params : { ...params, ...extra };
       const wire = this.#withMeta(own, call, start.token);
       // While the round is in flight, what the server asks or logs in its course has its tag.
-      if (call.tag !== undefined) this.#tags.set(id, call.tag);
+      const tagged = call.tag === undefined ? undefined : this.#tags.add({ id, tag: call.tag });
       let result: unknown;
       try {
         result = await this.#send(method, wire, this.#roundOptions(call, id));
       } finally {
-        if (call.tag !== undefined) this.#tags.delete(id);
+        if (tagged !== undefined) this.#tags.delete(tagged);
       }
       // A result of a resultType an extension defines (the tasks extension's `task`): its own.
       if (this.#settings.results.size > 0 && this.era === 'modern') {

@@ -55,7 +55,9 @@ export class LazySignal {
   #released = false;
   /** What detaches this from its sources, once attached. */
   #detach: (() => void)[] | undefined;
-  /** The listeners of {@link follow}. */
+  /** The first listener of {@link follow} (most have one: no Set made for it)… */
+  #follower: ((reason: unknown) => void) | undefined;
+  /** …and the others. */
   #followers: Set<(reason: unknown) => void> | undefined;
 
   /** `sources` is called once, on the first read or follow. */
@@ -102,6 +104,12 @@ export class LazySignal {
       listener(aborted.reason);
       return noop;
     }
+    if (this.#follower === undefined && this.#followers === undefined) {
+      this.#follower = listener;
+      return () => {
+        if (this.#follower === listener) this.#follower = undefined;
+      };
+    }
     const followers = (this.#followers ??= new Set());
     followers.add(listener);
     return () => {
@@ -115,8 +123,11 @@ export class LazySignal {
     this.#aborted = { reason };
     this.release();
     this.#controller?.abort(reason);
+    const first = this.#follower;
     const followers = this.#followers;
+    this.#follower = undefined;
     this.#followers = undefined;
+    first?.(reason);
     if (followers !== undefined) for (const listener of followers) listener(reason);
   }
 

@@ -122,6 +122,50 @@ describe('Connection', () => {
     ]);
   });
 
+  it('times calls out on one timer, each at its own deadline, and keeps none once they end', async () => {
+    vi.useFakeTimers();
+    let answer: (value: string) => void = () => undefined;
+    const { client } = await pair({
+      onRequest: (request) =>
+        request.method === 'answered'
+          ? new Promise<string>((resolve) => (answer = resolve))
+          : new Promise(() => undefined),
+    });
+    const settled = new Map<string, unknown>();
+    const call = (id: string, timeoutMs?: number, method = 'slow') => {
+      client.request(method, undefined, timeoutMs === undefined ? { id } : { id, timeoutMs }).then(
+        (value: unknown) => settled.set(id, value),
+        (e: unknown) => settled.set(id, e),
+      );
+    };
+    call('a', 100);
+    call('b', 50);
+    call('c', 200);
+    call('d', 150, 'answered');
+    call('e'); // no timeout
+    await vi.advanceTimersByTimeAsync(0);
+    expect(vi.getTimerCount()).toBe(1);
+    await vi.advanceTimersByTimeAsync(49);
+    expect(settled.size).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect([...settled.keys()]).toEqual(['b']);
+    answer('done');
+    await vi.advanceTimersByTimeAsync(50);
+    expect(settled.get('d')).toBe('done');
+    expect(settled.get('a')).toMatchObject({ code: 'REQUEST_TIMEOUT' });
+    expect(client.touch('c')).toBe(true); // at 100: its deadline moves from 200 to 300
+    await vi.advanceTimersByTimeAsync(199);
+    expect(settled.has('c')).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(settled.get('c')).toMatchObject({
+      code: 'REQUEST_TIMEOUT',
+      message: 'request "slow" timed out after 200 ms',
+    });
+    // Only the call without a timeout is left: no timer keeps the process up.
+    expect(vi.getTimerCount()).toBe(0);
+    expect(settled.has('e')).toBe(false);
+  });
+
   it('restarts the timeout on touch', async () => {
     vi.useFakeTimers();
     const { client } = await pair({ onRequest: () => new Promise(() => undefined) });

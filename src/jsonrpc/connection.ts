@@ -12,6 +12,8 @@ import type { Message, Notification, Params, Request, RequestId, Response } from
 import type { CallOptions, Peer, RequestHandlers } from './serve.js';
 import { ServedRequest, serveRequest } from './serve.js';
 import type { MessageInfo, Receiver, SendOptions, Transport } from './transport.js';
+import type { Timed } from './deadlines.js';
+import { Deadlines } from './deadlines.js';
 
 /** Receives one incoming notification, synchronously and in arrival order. */
 export type NotificationHandler = (
@@ -52,17 +54,57 @@ export interface AbandonedCall {
   readonly relatedRequestId: RequestId | undefined;
 }
 
-interface Pending {
-  method: string;
-  relatedRequestId: RequestId | undefined;
-  resolve: (result: unknown) => void;
-  reject: (error: unknown) => void;
-  timeoutMs: number | undefined;
-  timer: ReturnType<typeof setTimeout> | undefined;
+/**
+ * An outgoing call awaiting its response. Once settled it holds nothing of the call (its
+ * settling functions are dropped): a map's old table may still reach it, and through it the
+ * young generation (bench/RESULTS.md, the LiveSet story).
+ */
+class Pending implements Timed {
+  readonly method: string;
+  readonly relatedRequestId: RequestId | undefined;
+  readonly timeoutMs: number | undefined;
+  deadline: number | undefined = undefined;
   /** The caller's signal and the listener on it, when the call has one. */
   aborts: { readonly signal: AbortSignal; readonly listener: () => void } | undefined;
   /** What removes the listener on the caller's Cancellation, when the call has one. */
   unfollow: (() => void) | undefined;
+  #resolve: ((result: unknown) => void) | undefined;
+  #reject: ((error: unknown) => void) | undefined;
+
+  constructor(call: {
+    method: string;
+    relatedRequestId: RequestId | undefined;
+    timeoutMs: number | undefined;
+    resolve: (result: unknown) => void;
+    reject: (error: unknown) => void;
+  }) {
+    this.method = call.method;
+    this.relatedRequestId = call.relatedRequestId;
+    this.timeoutMs = call.timeoutMs;
+    this.aborts = undefined;
+    this.unfollow = undefined;
+    this.#resolve = call.resolve;
+    this.#reject = call.reject;
+  }
+
+  resolve(result: unknown): void {
+    const resolve = this.#resolve;
+    this.#drop();
+    resolve?.(result);
+  }
+
+  reject(error: unknown): void {
+    const reject = this.#reject;
+    this.#drop();
+    reject?.(error);
+  }
+
+  #drop(): void {
+    this.#resolve = undefined;
+    this.#reject = undefined;
+    this.aborts = undefined;
+    this.unfollow = undefined;
+  }
 }
 
 const ONCE = { once: true } as const;
@@ -81,6 +123,8 @@ export class Connection implements Peer {
   #pending: Map<RequestId, Pending> | undefined;
   /** Incoming requests being served; dropped when the last one ends (an idle session holds none). */
   #incoming: SlotMap<RequestId, ServedRequest> | undefined;
+  /** The timeouts of the pending calls, on one timer; made by the first call with a timeout. */
+  #deadlines: Deadlines<RequestId, Pending> | undefined;
   #nextId = 0;
   #started = false;
   #closed = false;
@@ -163,16 +207,14 @@ export class Connection implements Peer {
       return Promise.reject(stopped.reason);
     }
     return new Promise((resolve, reject) => {
-      const pending: Pending = {
+      const pending = new Pending({
         method,
         relatedRequestId: options.relatedRequestId,
+        timeoutMs: options.timeoutMs ?? this.#options.timeoutMs,
         resolve,
         reject,
-        timeoutMs: options.timeoutMs ?? this.#options.timeoutMs,
-        timer: undefined,
-        aborts: undefined,
-        unfollow,
-      };
+      });
+      pending.unfollow = unfollow;
       (this.#pending ??= new Map()).set(id, pending);
       tracked = true;
       if (signal !== undefined) {
@@ -182,7 +224,7 @@ export class Connection implements Peer {
         pending.aborts = { signal, listener };
         signal.addEventListener('abort', listener, ONCE);
       }
-      this.#arm(id, pending);
+      this.#arm(pending);
       const message: Request =
         params === undefined
           ? { jsonrpc: '2.0', id, method }
@@ -208,7 +250,7 @@ export class Connection implements Peer {
   touch(id: RequestId): boolean {
     const pending = this.#pending?.get(id);
     if (pending === undefined) return false;
-    this.#arm(id, pending);
+    this.#arm(pending);
     return true;
   }
 
@@ -231,14 +273,17 @@ export class Connection implements Peer {
     this.#onClosed();
   }
 
-  #arm(id: RequestId, pending: Pending): void {
-    if (pending.timer !== undefined) clearTimeout(pending.timer);
+  #arm(pending: Pending): void {
     const { timeoutMs } = pending;
     if (timeoutMs === undefined) return;
-    pending.timer = setTimeout(() => {
-      const message = `request "${pending.method}" timed out after ${String(timeoutMs)} ms`;
-      this.#abandon(id, new LocalError(LocalErrorCode.RequestTimeout, message));
-    }, timeoutMs);
+    this.#deadlines ??= new Deadlines(
+      () => this.#pending,
+      (id, expired) => {
+        const message = `request "${expired.method}" timed out after ${String(expired.timeoutMs)} ms`;
+        this.#abandon(id, new LocalError(LocalErrorCode.RequestTimeout, message));
+      },
+    );
+    this.#deadlines.arm(pending, timeoutMs);
   }
 
   /** Gives up on a pending call: it rejects with `reason`, and onAbandon hears of it. */
@@ -259,7 +304,7 @@ export class Connection implements Peer {
     const pending = this.#pending?.get(id);
     if (pending === undefined) return undefined;
     this.#pending?.delete(id);
-    if (pending.timer !== undefined) clearTimeout(pending.timer);
+    this.#deadlines?.clear(pending);
     const { aborts } = pending;
     if (aborts !== undefined) aborts.signal.removeEventListener('abort', aborts.listener);
     pending.unfollow?.();

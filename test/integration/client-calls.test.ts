@@ -230,7 +230,8 @@ describe('calls', () => {
     const started = async (count: number) => {
       while (state.long < count) await new Promise((resolve) => setImmediate(resolve));
     };
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    // The client's timeouts are measured on performance.now(): fake time moves it too.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     const progress: number[] = [];
     const call = client.callTool(
       'long',

@@ -3,8 +3,6 @@
 // what is wrong; the caller turns it into a "fetch failed" with that cause.
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 
-/** The status line: version, status code, reason phrase (HTAB, SP, VCHAR, obs-text). */
-const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: ([\t\x20-\x7e\x80-\xff]*))?$/;
 /** A field line: a token, a colon right after it, a value of HTAB, SP, VCHAR and obs-text. */
 const FIELD_LINE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+:[\t\x20-\x7e\x80-\xff]*$/;
 /** An obs-fold continuation line (RFC 9112 §5.2). */
@@ -19,41 +17,77 @@ const CHUNK_LINE = new RegExp(
 /** The longest chunk size line accepted, extensions included. */
 export const MAX_CHUNK_LINE = 1024;
 
-/** The parsed status line of `line`: HTTP/1.0 or 1.1, a status code of 100 or more. */
-export function statusLine(line: string): { http10: boolean; status: number; reason: string } {
-  const match = STATUS_LINE.exec(line);
-  const status = Number(match?.[2]);
-  if (match === null || status < 100) {
-    throw new Error(`not an HTTP/1.x response: ${JSON.stringify(line.slice(0, 80))}`);
-  }
-  return { http10: match[1] === '0', status, reason: match[3] ?? '' };
+/** The status line of a response head: HTTP/1.0 or 1.1, and a status code of 100 or more. */
+export interface StatusLine {
+  readonly http10: boolean;
+  readonly status: number;
+  readonly reason: string;
 }
 
 /**
- * Adds the field lines `lines[1..]` to `fields` (lower-case names; a repeated name's values joined
- * with ", "). An obs-fold continues the value before it, with one space, as RFC 9112 §5.2 asks of
- * a user agent. Throws on a line that is not a field line (whitespace before the colon, a bad
- * name, a CR, LF, NUL or other control character in a value).
+ * The field lines after a status line, each preceded by its CRLF: a token, a colon right after
+ * it and a value, or an obs-fold (SP or HTAB first); values of HTAB, SP, VCHAR and obs-text.
  */
-export function fieldLines(lines: readonly string[], fields: Map<string, string>): void {
+const FIELD_BLOCK = /^(?:\r\n(?:[!#$%&'*+.^_`|~0-9A-Za-z-]+:|[\t ])[\t\x20-\x7e\x80-\xff]*)*$/;
+const STATUS_LINE = /^HTTP\/1\.([01]) ([1-9]\d\d)(?: ([\t\x20-\x7e\x80-\xff]*))?$/;
+
+/**
+ * Parses a response head `text` (latin1, up to the blank line, which it does not hold): returns
+ * its status line and adds its fields to `fields` (lower-case names; a repeated name's values
+ * joined with ", "; values trimmed). An obs-fold continues the value before it, with one space,
+ * as RFC 9112 §5.2 asks of a user agent. Throws on a status line that is not `HTTP/1.x DDD[
+ * reason]` with a status of 100 or more, and on a line that is not a field line (whitespace
+ * before the colon, a bad name, a CR, LF, NUL or other control character in a value). The field
+ * lines are checked by one regular expression, then read with `indexOf` (not split, not a
+ * regular expression per line).
+ */
+export function parseHead(text: string, fields: Map<string, string>): StatusLine {
+  let end = text.indexOf('\r\n');
+  if (end < 0) end = text.length;
+  const status = statusLineOf(text.slice(0, end));
+  if (end === text.length) return status;
+  if (!FIELD_BLOCK.test(end === 0 ? text : text.slice(end))) throw badField(text, end);
   let last: string | undefined;
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i] as string;
-    if (!FIELD_LINE.test(line)) {
-      if (last === undefined || !FOLD_LINE.test(line)) {
-        throw new Error(`an invalid response header line ${JSON.stringify(line.slice(0, 80))}`);
-      }
-      const more = line.trim();
+  for (let at = end + 2; at < text.length + 2; at = end + 2) {
+    end = text.indexOf('\r\n', at);
+    if (end < 0) end = text.length;
+    const first = text.charCodeAt(at);
+    if (first === 32 || first === 9) {
+      if (last === undefined) throw badField(text, at - 2);
+      const more = text.slice(at, end).trim();
       const before = fields.get(last) as string;
       if (more !== '') fields.set(last, before === '' ? more : `${before} ${more}`);
       continue;
     }
-    const colon = line.indexOf(':');
-    const name = line.slice(0, colon).toLowerCase();
-    const value = line.slice(colon + 1).trim();
+    const colon = text.indexOf(':', at);
+    const name = text.slice(at, colon).toLowerCase();
+    const value = text.slice(colon + 1, end).trim();
     const before = fields.get(name);
     fields.set(name, before === undefined ? value : `${before}, ${value}`);
     last = name;
+  }
+  return status;
+}
+
+function statusLineOf(line: string): StatusLine {
+  const match = STATUS_LINE.exec(line);
+  if (match === null) {
+    throw new Error(`not an HTTP/1.x response: ${JSON.stringify(line.slice(0, 80))}`);
+  }
+  return { http10: match[1] === '0', status: Number(match[2]), reason: match[3] ?? '' };
+}
+
+/** The error of the first field line from `from` (at its CRLF) that is not one. */
+function badField(text: string, from: number): Error {
+  for (let at = from + 2; ;) {
+    const next = text.indexOf('\r\n', at);
+    const line = text.slice(at, next < 0 ? text.length : next);
+    const first = line.charCodeAt(0);
+    const fold = (first === 32 || first === 9) && at > from + 2;
+    if (next < 0 || !(fold ? FOLD_LINE : FIELD_LINE).test(line)) {
+      return new Error(`an invalid response header line ${JSON.stringify(line.slice(0, 80))}`);
+    }
+    at = next + 2;
   }
 }
 

@@ -25,6 +25,8 @@ export class Connection {
   readonly #settings: Settings;
   readonly #hooks: PoolHooks;
   #used = false;
+  /** When it was last released idle, on performance.now()'s clock (the pool's idle sweep reads it). */
+  idleSince = 0;
   #dead = false;
   #exchange: Exchange | undefined;
   /** What each exchange calls to read on, or to give the connection up: made once per socket. */
@@ -51,9 +53,6 @@ export class Connection {
     socket.on('close', () => {
       this.#close();
     });
-    socket.on('timeout', () => {
-      this.destroy();
-    });
   }
 
   /** Whether it can carry a request now. */
@@ -67,9 +66,13 @@ export class Connection {
   }
 
   exchange(request: Request1, cancel: FetchCancellation | undefined): Promise<Response> {
+    if (cancel?.aborted === true && this.usable) {
+      // Cancelled while the connection was found: nothing was sent, so the connection stays.
+      this.#hooks.release(this);
+      return Promise.reject(abortError(cancel.reason));
+    }
     const reused = this.#used;
     this.#used = true;
-    this.#socket.setTimeout(0);
     this.#socket.ref();
     return new Promise<Response>((resolve, reject) => {
       const exchange = new Exchange({ request, settings: this.#settings, reused }, resolve, reject);
@@ -159,7 +162,6 @@ export class Connection {
       this.destroy();
       return;
     }
-    this.#socket.setTimeout(this.#settings.idleTimeoutMs);
     this.#socket.unref();
     this.#hooks.release(this);
   }

@@ -3,14 +3,7 @@
 // the connection. A buffered body (at most maxBodyBytes, decoded) resolves as a BufferedResponse;
 // text/event-stream resolves at once as a Response whose stream pauses the socket when full.
 import { BufferedResponse, NO_BODY_STATUS } from './buffered-response.js';
-import {
-  MAX_CHUNK_LINE,
-  chunkSize,
-  decoded,
-  fieldLines,
-  isTrailerLine,
-  statusLine,
-} from './http1-syntax.js';
+import { MAX_CHUNK_LINE, chunkSize, decoded, isTrailerLine, parseHead } from './http1-syntax.js';
 import type { Request1, Settings } from './node-fetch-request.js';
 import { fetchFailed } from './node-fetch-request.js';
 
@@ -230,11 +223,10 @@ export class Exchange {
 
   /** Parses a response head; false for an informational (1xx) one, which another follows. */
   #head(text: string): boolean {
-    const lines = text.split('\r\n');
-    const { http10, status, reason } = statusLine(lines[0] as string);
-    const informational = status < 200;
-    fieldLines(lines, informational ? new Map<string, string>() : this.#headers);
-    if (informational) {
+    const fields = this.#headers;
+    const { http10, status, reason } = parseHead(text, fields);
+    if (status < 200) {
+      fields.clear(); // an informational head's fields are not the response's
       if (status === 101)
         throw new Error('the server switched protocols (101), which fetch does not do');
       return false;
@@ -269,7 +261,7 @@ export class Exchange {
       }
       this.#phase = 'chunk-size';
     } else if (length !== undefined) {
-      if (!/^\d+$/.test(length) || !Number.isSafeInteger(Number(length))) {
+      if (!isDigits(length) || !Number.isSafeInteger(Number(length))) {
         throw new Error(`an invalid content-length ${JSON.stringify(length)}`);
       }
       this.#phase = 'length';
@@ -367,4 +359,14 @@ export class Exchange {
     this.#reject = undefined;
     resolve?.(response);
   }
+}
+
+/** Whether `text` is one or more ASCII digits. */
+function isDigits(text: string): boolean {
+  if (text.length === 0) return false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
 }

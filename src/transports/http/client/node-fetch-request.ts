@@ -78,28 +78,25 @@ export function targetOf(input: string | URL, cache: Map<string, Target>): Targe
 }
 
 export function requestOf(target: Target, init: RequestInit): Request1 {
-  const method = (init.method ?? 'GET').toUpperCase();
-  if (!TOKEN.test(method)) throw new TypeError(`fetch: invalid method ${JSON.stringify(method)}`);
+  const method = methodOf(init.method);
   let head = `${method} ${target.path} HTTP/1.1\r\nhost: ${target.hostHeader}\r\n`;
-  const has = { accept: false, type: false };
-  const add = (name: string, value: string): void => {
-    const lower = headerName(name);
-    if (lower === null) return;
-    const trimmed = value.trim();
-    if (BAD_VALUE.test(trimmed)) {
-      throw new TypeError(`fetch: invalid value of header ${name} (CR, LF or NUL)`);
+  const fields = new FieldLines();
+  const { headers } = init;
+  if (headers !== undefined) {
+    // A record, as the client transports give, is read in place; any other form as pairs.
+    if (isRecord(headers)) {
+      for (const name in headers) fields.add(name, headers[name]);
+    } else {
+      for (const [name, value] of pairsOf(headers)) fields.add(name, value);
     }
-    if (lower === 'accept') has.accept = true;
-    else if (lower === 'content-type') has.type = true;
-    head += `${lower}: ${trimmed}\r\n`;
-  };
-  forEachHeader(init.headers, add);
-  const { body, type } = bodyOf(init.body);
+    head += fields.text;
+  }
+  const { body, type: bodyType } = bodyOf(init.body);
   if (body !== undefined && (method === 'GET' || method === 'HEAD')) {
     throw new TypeError(`fetch: a ${method} request cannot have a body`);
   }
-  if (!has.accept) head += 'accept: */*\r\n';
-  if (type !== undefined && !has.type) head += `content-type: ${type}\r\n`;
+  if (!fields.accept) head += 'accept: */*\r\n';
+  if (bodyType !== undefined && !fields.type) head += `content-type: ${bodyType}\r\n`;
   const length =
     body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.length;
   if (body !== undefined || method === 'POST' || method === 'PUT' || method === 'PATCH') {
@@ -109,6 +106,14 @@ export function requestOf(target: Target, init: RequestInit): Request1 {
   const idempotent =
     method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || method === 'DELETE';
   return { method, head, body, idempotent };
+}
+
+/** The method of a request, upper case; throws a TypeError for one that is not a token. */
+function methodOf(given: string | undefined): string {
+  if (given === undefined || given === 'POST') return given ?? 'GET';
+  const method = given.toUpperCase();
+  if (!TOKEN.test(method)) throw new TypeError(`fetch: invalid method ${JSON.stringify(method)}`);
+  return method;
 }
 
 /** Header names already checked: their lower case, or null for one the fetch sets itself. */
@@ -126,29 +131,63 @@ function headerName(name: string): string | null {
   return checked;
 }
 
-function forEachHeader(
-  headers: RequestInit['headers'],
-  add: (name: string, value: string) => void,
-): void {
-  if (headers === undefined) return;
+/** The field lines of a request's headers, checked, and whether they hold accept and content-type. */
+class FieldLines {
+  text = '';
+  accept = false;
+  type = false;
+
+  /** Adds header `name` (skipped when undefined, or one the fetch sets itself). Throws a TypeError for an invalid one. */
+  add(name: string, value: unknown): void {
+    if (value === undefined) return;
+    const lower = headerName(name);
+    if (lower === null) return;
+    this.text += `${lower}: ${headerValue(name, value)}\r\n`;
+    if (lower === 'accept') this.accept = true;
+    else if (lower === 'content-type') this.type = true;
+  }
+}
+
+/** A header's value as sent: a string (other values as JSON), trimmed; throws a TypeError on CR, LF or NUL. */
+function headerValue(name: string, given: unknown): string {
+  const value = typeof given === 'string' ? given : JSON.stringify(given);
+  const last = value.length - 1;
+  // trim() only where an end may be whitespace: most values need none.
+  const trimmed =
+    last >= 0 && (edgeMayTrim(value.charCodeAt(0)) || edgeMayTrim(value.charCodeAt(last)))
+      ? value.trim()
+      : value;
+  if (BAD_VALUE.test(trimmed)) {
+    throw new TypeError(`fetch: invalid value of header ${name} (CR, LF or NUL)`);
+  }
+  return trimmed;
+}
+
+/** Whether a character may be whitespace that `trim` removes (every one that is, and more). */
+function edgeMayTrim(c: number): boolean {
+  return c <= 32 || c >= 127;
+}
+
+function isRecord(headers: HeadersInit): headers is Record<string, string> {
+  return !(headers instanceof Headers) && !Array.isArray(headers);
+}
+
+/** The headers of a Headers object or an array of pairs, as pairs (checked). */
+function pairsOf(headers: Headers | readonly unknown[]): [string, unknown][] {
+  const pairs: [string, unknown][] = [];
   if (headers instanceof Headers) {
     headers.forEach((value, name) => {
-      add(name, value);
+      pairs.push([name, value]);
     });
-  } else if (Array.isArray(headers)) {
-    for (const pair of headers as unknown[]) {
-      if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string') {
-        throw new TypeError('fetch: each header must be a [name, value] pair of strings');
-      }
-      add(pair[0], typeof pair[1] === 'string' ? pair[1] : JSON.stringify(pair[1]));
-    }
-  } else {
-    const record = headers as Record<string, unknown>;
-    for (const name in record) {
-      const value = record[name];
-      if (value !== undefined) add(name, typeof value === 'string' ? value : JSON.stringify(value));
-    }
+    return pairs;
   }
+  for (const pair of headers) {
+    if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string') {
+      throw new TypeError('fetch: each header must be a [name, value] pair of strings');
+    }
+    pairs.push([pair[0], pair[1]]);
+  }
+  return pairs;
 }
 
 function bodyOf(body: RequestInit['body']): { body: string | Buffer | undefined; type?: string } {

@@ -116,6 +116,23 @@ describe('createNodeFetch', () => {
     expect(server.connections()).toBe(1);
   });
 
+  it('closes a connection left idle for idleTimeoutMs, and not one in use', async () => {
+    let closed = 0;
+    const server = await httpServer((req, res) => {
+      req.socket.once('close', () => closed++);
+      if (req.url?.endsWith('slow') === true) setTimeout(() => res.end('slow'), 120);
+      else res.end('ok');
+    });
+    const f = fetcher({ idleTimeoutMs: 40 });
+    expect(await (await f(server.url)).text()).toBe('ok');
+    await until(() => closed === 1);
+    // Busy for three idle timeouts: kept, then closed once idle.
+    expect(await (await f(`${server.url}&slow`)).text()).toBe('slow');
+    expect(closed).toBe(1);
+    await until(() => closed === 2);
+    expect(server.connections()).toBe(2);
+  });
+
   it('opens at most maxSockets connections and queues the rest', async () => {
     const held: ServerResponse[] = [];
     const server = await httpServer((_req, res) => {
@@ -223,6 +240,52 @@ describe('createNodeFetch', () => {
     held[2]?.end('again');
     expect(await (await fourth).text()).toBe('again');
     expect(server.connections()).toBe(2); // the first was dropped by its cancellation
+  });
+
+  it('keeps the connection of a request cancelled before it was sent, and leaves no listener behind', async () => {
+    const server = await httpServer((_req, res) => {
+      res.end('ok');
+    });
+    const f = fetcher({ maxSockets: 1 });
+    // A cancellation that counts its listeners.
+    let listening = 0;
+    const counted = {
+      aborted: false,
+      reason: undefined as unknown,
+      follow(): () => void {
+        listening++;
+        let on = true;
+        return () => {
+          if (on) listening--;
+          on = false;
+        };
+      },
+    };
+    const init = { [FETCH_CANCELLATION]: counted } as RequestInit;
+    expect(await (await f(server.url, init)).text()).toBe('ok'); // answered
+    expect(listening).toBe(0);
+    // Found aborted once a connection is at hand (it aborted after the fetch began, before its
+    // request was written): rejected with the reason, and the connection serves the next one.
+    let reads = 0;
+    const soon = {
+      get aborted(): boolean {
+        return ++reads > 1; // not yet when the fetch begins
+      },
+      reason: new Error('soon'),
+      follow: () => () => undefined,
+    };
+    await expect(f(server.url, { [FETCH_CANCELLATION]: soon } as RequestInit)).rejects.toThrow(
+      'soon',
+    );
+    expect(await (await f(server.url, init)).text()).toBe('ok');
+    expect(server.connections()).toBe(1);
+    expect(listening).toBe(0);
+    // Failed (the server dropped the connection): no listener left either.
+    const gone = await httpServer((req) => {
+      req.socket.destroy();
+    });
+    await expect(f(gone.url, init)).rejects.toThrow('fetch failed');
+    expect(listening).toBe(0);
   });
 
   it('errors a stream when aborted mid-way', async () => {

@@ -27,6 +27,7 @@ import {
   statusLine,
   unreachable,
 } from './http.js';
+import type { LiveEntry, LiveSet } from '../../../internal/live-set.js';
 import type { Carrier, Ledger } from './ledger.js';
 import type { ClientSession } from './session.js';
 import { followPostStream } from './streams.js';
@@ -60,6 +61,8 @@ export interface Post {
   readonly control: LazySignal;
   /** Detaches the caller's abort signal. */
   readonly unlink: () => void;
+  /** The POST's entry among the host's controllers. */
+  readonly entry: LiveEntry<Carrier>;
 }
 
 /** What a POST needs from the transport that sends it. */
@@ -76,7 +79,7 @@ export interface PostHost {
   readonly ledger: Ledger;
   readonly session: ClientSession;
   /** Every POST and stream in flight, aborted by close. */
-  readonly controllers: Set<Carrier>;
+  readonly controllers: LiveSet<Carrier>;
   /** Whether the transport is closed. */
   closed(): boolean;
   /** Records that a POST succeeded: the server speaks Streamable HTTP, so no fallback. */
@@ -109,13 +112,13 @@ export async function sendPost(
   // A new session starts without an id; 2026-07-28 has no sessions.
   const session = isInitialize(single) || modern ? undefined : host.session.id;
   const control = new LazySignal(NO_SOURCES);
-  host.controllers.add(control);
+  const entry = host.controllers.add(control);
   host.ledger.track(ids, control);
   if (isInitialize(single)) host.session.awaitInitialize(single.id);
   const unlink = linkSignal(options.signal, (reason) => {
     host.ledger.abandon(control, reason);
   });
-  const post: Post = { message, single, ids, modern, session, control, unlink };
+  const post: Post = { message, single, ids, modern, session, control, unlink, entry };
   let handedOver = false;
   try {
     const response = await postRequest(host, post, options.headers);
@@ -255,5 +258,5 @@ const NO_SOURCES = (): readonly [] => [];
 /** A POST is over (its stream too): close no longer needs to abort it. */
 function finish(host: PostHost, post: Post): void {
   post.unlink();
-  host.controllers.delete(post.control);
+  host.controllers.delete(post.entry);
 }

@@ -16,6 +16,7 @@ import {
   reconnectPolicy,
   sessionExpired,
 } from './http.js';
+import type { LiveSet } from '../../../internal/live-set.js';
 import type { Carrier } from './ledger.js';
 import type { StreamHost } from './streams.js';
 import { runStandaloneStream } from './streams.js';
@@ -44,7 +45,7 @@ export interface SessionHost {
   /** How long the session DELETE may take, in milliseconds. */
   readonly closeTimeoutMs: number;
   /** Every POST and stream in flight, aborted by close; the standalone stream joins it. */
-  readonly controllers: Set<Carrier>;
+  readonly controllers: LiveSet<Carrier>;
   /** Delivers one message read from an SSE stream, with what is known of that stream. */
   receive(message: Message, info?: MessageInfo): void;
   /** Reports a problem no caller is waiting for. Must not throw. */
@@ -165,9 +166,9 @@ export class ClientSession {
     const controller = new AbortController();
     const { controllers } = this.#host;
     this.#standalone = controller;
-    controllers.add(controller);
+    const entry = controllers.add(controller);
     void runStandaloneStream(this.streams, controller.signal).finally(() => {
-      controllers.delete(controller);
+      controllers.delete(entry);
       if (this.#standalone === controller) this.#standalone = undefined;
     });
   }

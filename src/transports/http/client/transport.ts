@@ -22,6 +22,7 @@ import type { ProtocolRevision } from '../../../protocol/version.js';
 import { eraOf } from '../../../protocol/version.js';
 import { withAuthorizer } from './authorized.js';
 import { Inbox } from '../../../jsonrpc/inbox.js';
+import { LiveSet } from '../../../internal/live-set.js';
 import type { Carrier } from './ledger.js';
 import { Ledger } from './ledger.js';
 import type { HttpSendOptions, Post, PostHost } from './post.js';
@@ -123,7 +124,7 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     this.#inbox.message(message, info);
   });
   /** Every POST and stream in flight, aborted by close. */
-  readonly #controllers = new Set<Carrier>();
+  readonly #controllers = new LiveSet<Carrier>();
   /** A POST succeeded: the server speaks Streamable HTTP, so no fallback. */
   #confirmed = false;
   /** The HTTP+SSE transport while it connects, and the outcome of its start. */
@@ -204,20 +205,40 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     return started;
   }
 
-  async send(message: Message | readonly Message[], options: HttpSendOptions = {}): Promise<void> {
-    if (this.#closed) throw closedError();
+  send(message: Message | readonly Message[], options: HttpSendOptions = {}): Promise<void> {
+    if (this.#closed) return Promise.reject(closedError());
+    // While the HTTP+SSE fallback connects, and after: a turn later (no async frame otherwise).
+    if (this.#fallback !== undefined || this.#sse !== undefined) {
+      return this.#sendAfterFallback(message, options);
+    }
+    return this.#post(message, options);
+  }
+
+  /** Sends `message` by POST (the notice of a 2026-07-28 cancellation closes a stream instead). */
+  #post(message: Message | readonly Message[], options: HttpSendOptions): Promise<void> {
+    try {
+      if (this.#cancelsByClosing(message)) return Promise.resolve();
+    } catch (error) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+      return Promise.reject(error);
+    }
+    if (!Array.isArray(message) && !('method' in (message as Message))) {
+      // An answer to a server's request: the server sets the pace, so it is bounded.
+      return this.#answers.run(() => sendPost(this.#posts, message, options));
+    }
+    return sendPost(this.#posts, message, options);
+  }
+
+  async #sendAfterFallback(
+    message: Message | readonly Message[],
+    options: HttpSendOptions,
+  ): Promise<void> {
     if (this.#fallback !== undefined) await this.#fallback.ready;
     if (this.#sse !== undefined) {
       await this.#sse.send(message);
       return;
     }
-    if (this.#cancelsByClosing(message)) return;
-    if (!Array.isArray(message) && !('method' in (message as Message))) {
-      // An answer to a server's request: the server sets the pace, so it is bounded.
-      await this.#answers.run(() => sendPost(this.#posts, message, options));
-      return;
-    }
-    await sendPost(this.#posts, message, options);
+    await this.#post(message, options);
   }
 
   cancel(requestId: RequestId, reason?: unknown): boolean {
@@ -327,8 +348,7 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
   async #shutdown(error: Error | undefined): Promise<void> {
     this.#closed = true;
     const session = this.#sse === undefined ? this.#session.id : undefined;
-    for (const controller of this.#controllers) controller.abort(closedError());
-    this.#controllers.clear();
+    for (const controller of this.#controllers.clear()) controller.abort(closedError());
     this.#ledger.clear();
     this.#session.stopStandalone();
     const tasks: Promise<unknown>[] = [];
