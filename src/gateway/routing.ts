@@ -3,11 +3,14 @@
 // flight while it runs.
 import type { CallOptions, ElicitHandler, RootsHandler, SampleHandler } from '../client/index.js';
 import { APPS_EXTENSION } from '../catalogue/index.js';
-import { LiveSet } from '../internal/live-set.js';
+import { LiveEntry, LiveSet } from '../internal/live-set.js';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { HandlerContext } from '../server/index.js';
 import type { UpstreamHooks } from './upstream.js';
+
+/** What an upstream request made for a {@link Call} is tagged with (see {@link Routing.within}). */
+export type Tag = object;
 
 /** A downstream request being served by an upstream (one run of its handler). */
 export interface Call {
@@ -74,7 +77,8 @@ export class Routing {
   callOf(upstream: string, tag: unknown): Call | undefined {
     const inflight = this.#inflight.get(upstream);
     if (inflight === undefined || inflight.size === 0) return undefined;
-    if (inflight.has(tag as Call)) return tag as Call;
+    const tagged = tag instanceof LiveEntry ? (tag.value as Call | undefined) : undefined;
+    if (tagged !== undefined && tagged.upstream === upstream) return tagged;
     return inflight.last();
   }
 
@@ -90,10 +94,13 @@ export class Routing {
   }
 
   /**
-   * Runs `fn`, the forwarding of `call` (which tags its upstream request with `call`), with
-   * `call` in flight: the upstream's requests and logs meanwhile go to its client.
+   * Runs `fn`, the forwarding of `call`, with `call` in flight: the upstream's requests and logs
+   * meanwhile go to its client. `fn` tags its upstream request with `tag` ({@link forwarded}),
+   * which stands for `call` only while it is in flight: a client may keep what it was given past
+   * the call (in a table the collector has promoted), and a tag that held the call would keep
+   * the whole downstream request alive with it (bench/RESULTS.md, issue 40 point 8).
    */
-  async within<T>(call: Call, fn: (call: Call) => Promise<T>): Promise<T> {
+  async within<T>(call: Call, fn: (call: Call, tag: Tag) => Promise<T>): Promise<T> {
     let inflight = this.#inflight.get(call.upstream);
     if (inflight === undefined) {
       inflight = new LiveSet();
@@ -101,7 +108,7 @@ export class Routing {
     }
     const entry = inflight.add(call);
     try {
-      return await fn(call);
+      return await fn(call, entry);
     } finally {
       inflight.delete(entry);
     }
@@ -109,15 +116,15 @@ export class Routing {
 }
 
 /**
- * The options of an upstream request made for downstream `call`: tagged with it (so that what
- * the upstream asks or logs meanwhile goes to its client), cancelled with it, and, for a
+ * The options of an upstream request made for downstream `call`: tagged with its `tag` (so that
+ * what the upstream asks or logs meanwhile goes to its client), cancelled with it, and, for a
  * 2026-07-28 upstream, asking for the downstream client's log level and declaring its
  * elicitation, sampling and roots capabilities (the gateway forwards those requests to it), so
  * that an upstream asks only what that client can answer, and its MCP Apps extension settings
  * when it declared them (whether it renders views). Legacy upstreams learn the gateway's
  * capabilities (all three) once, at initialize.
  */
-export function forwarded(call: Call): CallOptions {
+export function forwarded(call: Call, tag: Tag): CallOptions {
   const { ctx } = call;
   const { elicitation, sampling, roots } = ctx.client.capabilities;
   const capabilities: Spec.ClientCapabilities = {};
@@ -128,7 +135,7 @@ export function forwarded(call: Call): CallOptions {
   const ui = ctx.client.capabilities.extensions?.[APPS_EXTENSION];
   if (ui !== undefined) capabilities.extensions = { [APPS_EXTENSION]: ui };
   return {
-    tag: call,
+    tag,
     cancellation: ctx.cancellation, // not ctx.signal: no AbortSignal made per forwarded call
     clientCapabilities: capabilities,
     logLevel: ctx.logLevel ?? null,
