@@ -34,6 +34,7 @@ import {
   forwardedTool,
   joinInstructions,
   listedFields,
+  metaField,
   reconcile,
   reconcileTools,
   rethrow,
@@ -415,10 +416,7 @@ export class Endpoint {
       (client, o) => client.readResource(uri, o),
     );
     this.#subscribe(owner, uri);
-    return {
-      contents: servedContents(owner, result.contents),
-      ...(result._meta === undefined ? {} : { _meta: result._meta }),
-    };
+    return { contents: servedContents(owner, result.contents), ...metaField(result) };
   }
 
   #templateCompleters(
@@ -491,7 +489,7 @@ export class Endpoint {
           return {
             messages: result.messages,
             ...(result.description === undefined ? {} : { description: result.description }),
-            ...(result._meta === undefined ? {} : { _meta: result._meta }),
+            ...metaField(result),
           };
         },
       );
