@@ -28,7 +28,7 @@ import { CODE_TOOL, codeModeOf } from './code-mode.js';
 import { forwardToolCall } from './forward.js';
 import { forwardRequest } from './forward-request.js';
 import { wantedResources } from './resources.js';
-import type { Call, Routing, Tag } from './routing.js';
+import type { Call, Routing } from './routing.js';
 import type { Handle, ServedTool } from './served.js';
 import {
   forwardedTool,
@@ -97,9 +97,7 @@ export class Endpoint {
     this.#curation = settings.curation;
     this.lookup = this.#makeLookup();
     this.#code = codeModeOf(settings.codeMode, (tool, args, ctx) =>
-      this.#routing.within({ upstream: tool.upstream, ctx }, (call, tag) =>
-        this.#callTool(call, tag, tool.original, args),
-      ),
+      this.#routing.within(tool.upstream, ctx, (call) => this.#callTool(call, tool.original, args)),
     );
     this.#server = this.#createServer();
   }
@@ -304,17 +302,14 @@ export class Endpoint {
   #registerTool(tool: ServedTool): RegisteredHandle<unknown> {
     const { upstream, original } = tool;
     const handler = (args: Record<string, unknown>, ctx: HandlerContext) =>
-      this.#routing.within({ upstream, ctx }, (call, tag) =>
-        this.#callTool(call, tag, original, args),
-      );
+      this.#routing.within(upstream, ctx, (call) => this.#callTool(call, original, args));
     const definition = { ...tool.definition } as Record<string, unknown>;
     return this.server.tool(definition as never, handler as never);
   }
 
-  #callTool(call: Call, tag: Tag, tool: string, args: Record<string, unknown>) {
+  #callTool(call: Call, tool: string, args: Record<string, unknown>) {
     return forwardToolCall(
       call,
-      tag,
       { upstream: this.#upstream(call.upstream), tool, args },
       this.#settings,
     );

@@ -28,8 +28,8 @@ export function forwardRequest<T>(
   send: (client: Client, options: CallOptions) => Promise<T>,
 ): Promise<T> {
   return via.routing
-    .within({ upstream: upstream.name, ctx }, async (call, tag) => {
-      const options = forwarded(call, tag);
+    .within(upstream.name, ctx, async (call) => {
+      const options = forwarded(call);
       const credentials = via.credentials(upstream);
       if (credentials !== undefined) {
         const auth = await credentials.forCall(ctx);

@@ -4,7 +4,7 @@
 import { JsonRpcError } from '../jsonrpc/errors.js';
 import { MetaKey } from '../protocol/version.js';
 import type { CallCredentials, Secrets, UpstreamCredentials } from './credentials.js';
-import type { Call, Tag } from './routing.js';
+import type { Call } from './routing.js';
 import { forwarded, relay } from './routing.js';
 import { toolResult } from './served.js';
 import type { Upstream } from './upstream.js';
@@ -18,15 +18,13 @@ export interface ForwardVia {
 }
 
 /**
- * Calls `tool` of `upstream` with `args` within the downstream `call` (its upstream request tagged
- * with `tag`, see Routing.within), with the headers
+ * Calls `tool` of `upstream` with `args` within the downstream `call`, with the headers
  * `via.credentials` gives for the caller (none without). Resolves with the upstream's result, or an
  * `isError` result saying why it could not be had, `via.secrets` taken out; rejects only with the
  * upstream's JSON-RPC error, or when the downstream request was cancelled.
  */
 export async function forwardToolCall(
   call: Call,
-  tag: Tag,
   request: { readonly upstream: Upstream; readonly tool: string; readonly args: unknown },
   via: ForwardVia,
 ): Promise<Record<string, unknown>> {
@@ -38,7 +36,7 @@ export async function forwardToolCall(
   const auth: CallCredentials = credentials === undefined ? {} : await credentials.forCall(ctx);
   if ('error' in auth) return { content: [{ type: 'text', text: auth.error }], isError: true };
   try {
-    const options = forwarded(call, tag);
+    const options = forwarded(call);
     if (auth.headers !== undefined) options.headers = auth.headers;
     // Progress is asked of the upstream only when the downstream client asked for it.
     if (ctx.meta?.[MetaKey.ProgressToken] !== undefined) options.onProgress = relay(ctx);

@@ -9,15 +9,26 @@ import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { HandlerContext } from '../server/index.js';
 import type { UpstreamHooks } from './upstream.js';
 
-/** What an upstream request made for a {@link Call} is tagged with (see {@link Routing.within}). */
-export type Tag = object;
-
-/** A downstream request being served by an upstream (one run of its handler). */
-export interface Call {
+/** A downstream request being served by an upstream (one run of its handler), while in flight. */
+export class Call {
   readonly upstream: string;
   readonly ctx: HandlerContext;
+  /**
+   * What its upstream request is tagged with: its entry among the calls in flight, which stands
+   * for it only while it is in flight. A client may keep what it was given past the call (in a
+   * table the collector has promoted), and a tag that held the call would keep the whole
+   * downstream request alive with it (bench/RESULTS.md, issue 40 point 8).
+   */
+  readonly tag: LiveEntry<Call>;
   /** The input keys this run has asked under (2026-07-28 downstream). */
-  keys?: Set<string>;
+  keys: Set<string> | undefined = undefined;
+
+  /** A call of `ctx`'s request to `upstream`, in flight in `inflight` from now on. */
+  constructor(upstream: string, ctx: HandlerContext, inflight: LiveSet<Call>) {
+    this.upstream = upstream;
+    this.ctx = ctx;
+    this.tag = inflight.add(this);
+  }
 }
 
 /**
@@ -94,29 +105,31 @@ export class Routing {
   }
 
   /**
-   * Runs `fn`, the forwarding of `call`, with `call` in flight: the upstream's requests and logs
-   * meanwhile go to its client. `fn` tags its upstream request with `tag` ({@link forwarded}),
-   * which stands for `call` only while it is in flight: a client may keep what it was given past
-   * the call (in a table the collector has promoted), and a tag that held the call would keep
-   * the whole downstream request alive with it (bench/RESULTS.md, issue 40 point 8).
+   * Runs `fn`, the forwarding of `ctx`'s request to `upstream` (which tags its upstream request
+   * with the call's tag, see {@link forwarded}), with the call in flight: the upstream's
+   * requests and logs meanwhile go to its client.
    */
-  async within<T>(call: Call, fn: (call: Call, tag: Tag) => Promise<T>): Promise<T> {
-    let inflight = this.#inflight.get(call.upstream);
+  async within<T>(
+    upstream: string,
+    ctx: HandlerContext,
+    fn: (call: Call) => Promise<T>,
+  ): Promise<T> {
+    let inflight = this.#inflight.get(upstream);
     if (inflight === undefined) {
       inflight = new LiveSet();
-      this.#inflight.set(call.upstream, inflight);
+      this.#inflight.set(upstream, inflight);
     }
-    const entry = inflight.add(call);
+    const call = new Call(upstream, ctx, inflight);
     try {
-      return await fn(call, entry);
+      return await fn(call);
     } finally {
-      inflight.delete(entry);
+      inflight.delete(call.tag);
     }
   }
 }
 
 /**
- * The options of an upstream request made for downstream `call`: tagged with its `tag` (so that
+ * The options of an upstream request made for downstream `call`: tagged with its tag (so that
  * what the upstream asks or logs meanwhile goes to its client), cancelled with it, and, for a
  * 2026-07-28 upstream, asking for the downstream client's log level and declaring its
  * elicitation, sampling and roots capabilities (the gateway forwards those requests to it), so
@@ -124,7 +137,7 @@ export class Routing {
  * when it declared them (whether it renders views). Legacy upstreams learn the gateway's
  * capabilities (all three) once, at initialize.
  */
-export function forwarded(call: Call, tag: Tag): CallOptions {
+export function forwarded(call: Call): CallOptions {
   const { ctx } = call;
   const { elicitation, sampling, roots } = ctx.client.capabilities;
   const capabilities: Spec.ClientCapabilities = {};
@@ -135,7 +148,7 @@ export function forwarded(call: Call, tag: Tag): CallOptions {
   const ui = ctx.client.capabilities.extensions?.[APPS_EXTENSION];
   if (ui !== undefined) capabilities.extensions = { [APPS_EXTENSION]: ui };
   return {
-    tag,
+    tag: call.tag,
     cancellation: ctx.cancellation, // not ctx.signal: no AbortSignal made per forwarded call
     clientCapabilities: capabilities,
     logLevel: ctx.logLevel ?? null,
