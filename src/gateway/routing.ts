@@ -22,12 +22,19 @@ export class Call {
   readonly tag: LiveEntry<Call>;
   /** The input keys this run has asked under (2026-07-28 downstream). */
   keys: Set<string> | undefined = undefined;
+  readonly #inflight: LiveSet<Call>;
 
-  /** A call of `ctx`'s request to `upstream`, in flight in `inflight` from now on. */
+  /** A call of `ctx`'s request to `upstream`, in flight in `inflight` until {@link end}. */
   constructor(upstream: string, ctx: HandlerContext, inflight: LiveSet<Call>) {
     this.upstream = upstream;
     this.ctx = ctx;
+    this.#inflight = inflight;
     this.tag = inflight.add(this);
+  }
+
+  /** The call is over: no longer in flight, its tag no longer stands for it. Idempotent. */
+  end(): void {
+    this.#inflight.delete(this.tag);
   }
 }
 
@@ -105,26 +112,17 @@ export class Routing {
   }
 
   /**
-   * Runs `fn`, the forwarding of `ctx`'s request to `upstream` (which tags its upstream request
-   * with the call's tag, see {@link forwarded}), with the call in flight: the upstream's
-   * requests and logs meanwhile go to its client.
+   * Starts a call of `ctx`'s request to `upstream` (the forwarding tags its upstream request with
+   * the call's tag, see {@link forwarded}), in flight until its `end()`: the upstream's requests
+   * and logs meanwhile go to its client. Whoever starts a call ends it, however it settles.
    */
-  async within<T>(
-    upstream: string,
-    ctx: HandlerContext,
-    fn: (call: Call) => Promise<T>,
-  ): Promise<T> {
+  start(upstream: string, ctx: HandlerContext): Call {
     let inflight = this.#inflight.get(upstream);
     if (inflight === undefined) {
       inflight = new LiveSet();
       this.#inflight.set(upstream, inflight);
     }
-    const call = new Call(upstream, ctx, inflight);
-    try {
-      return await fn(call);
-    } finally {
-      inflight.delete(call.tag);
-    }
+    return new Call(upstream, ctx, inflight);
   }
 }
 
