@@ -7,7 +7,7 @@ import { Gateway, parseGatewayConfig } from '../../src/gateway/index.js';
 import { MetaKey } from '../../src/protocol/version.js';
 import type { ProtocolRevision } from '../../src/protocol/version.js';
 import { McpServer } from '../../src/server/index.js';
-import { createMemoryPair } from '../../src/transports/memory.js';
+import { memoryUpstream } from '../helpers/memory-upstream.js';
 import type { Wire } from '../helpers/wire.js';
 import { MODERN, connectWire } from '../helpers/wire.js';
 
@@ -35,15 +35,7 @@ function upstreamServer(revision: ProtocolRevision): McpServer {
 
 async function gatewayOver(upstream: McpServer): Promise<Wire> {
   const config = parseGatewayConfig({ mcpServers: {} });
-  const servers = {
-    up: {
-      transport: async () => {
-        const [client, side] = createMemoryPair();
-        await upstream.connect(side);
-        return client;
-      },
-    },
-  };
+  const servers = { up: memoryUpstream(upstream) };
   const gateway = await Gateway.start(
     { ...config, servers },
     { timing: { pingIntervalMs: 0 }, info: GATEWAY_INFO },
