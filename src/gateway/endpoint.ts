@@ -28,12 +28,13 @@ import { CODE_TOOL, codeModeOf } from './code-mode.js';
 import { forwardToolCall } from './forward.js';
 import { forwardRequest } from './forward-request.js';
 import { wantedResources } from './resources.js';
-import type { Call, Routing } from './routing.js';
+import type { Routing } from './routing.js';
 import type { Handle, ServedTool } from './served.js';
 import {
   forwardedTool,
   joinInstructions,
   listedFields,
+  metaField,
   reconcile,
   reconcileTools,
   rethrow,
@@ -101,9 +102,7 @@ export class Endpoint {
     this.#curation = settings.curation;
     this.lookup = this.#makeLookup();
     this.#code = codeModeOf(settings.codeMode, (tool, args, ctx) =>
-      this.#routing.within({ upstream: tool.upstream, ctx }, (call) =>
-        this.#callTool(call, tool.original, args),
-      ),
+      this.#callTool(tool, args, ctx),
     );
     this.#server = this.#createServer();
   }
@@ -304,19 +303,17 @@ export class Endpoint {
   }
 
   #registerTool(tool: ServedTool): RegisteredHandle<unknown> {
-    const { upstream, original } = tool;
     const handler = (args: Record<string, unknown>, ctx: HandlerContext) =>
-      this.#routing.within({ upstream, ctx }, (call) => this.#callTool(call, original, args));
+      this.#callTool(tool, args, ctx);
     const definition = { ...tool.definition } as Record<string, unknown>;
     return this.server.tool(definition as never, handler as never);
   }
 
-  #callTool(call: Call, tool: string, args: Record<string, unknown>) {
-    return forwardToolCall(
-      call,
-      { upstream: this.#upstream(call.upstream), tool, args },
-      this.#settings,
-    );
+  /** Forwards a call of `served` for the request of `ctx` (throws for an upstream gone). */
+  #callTool(served: ServedTool, args: Record<string, unknown>, ctx: HandlerContext) {
+    const upstream = this.#upstream(served.upstream);
+    const call = this.#routing.start(served.upstream, ctx);
+    return forwardToolCall(call, { upstream, tool: served.original, args }, this.#settings);
   }
 
   #registerSearch(): Handle {
@@ -415,10 +412,7 @@ export class Endpoint {
       (client, o) => client.readResource(uri, o),
     );
     this.#subscribe(owner, uri);
-    return {
-      contents: servedContents(owner, result.contents),
-      ...(result._meta === undefined ? {} : { _meta: result._meta }),
-    };
+    return { contents: servedContents(owner, result.contents), ...metaField(result) };
   }
 
   #templateCompleters(
@@ -491,7 +485,7 @@ export class Endpoint {
           return {
             messages: result.messages,
             ...(result.description === undefined ? {} : { description: result.description }),
-            ...(result._meta === undefined ? {} : { _meta: result._meta }),
+            ...metaField(result),
           };
         },
       );

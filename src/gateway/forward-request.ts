@@ -22,21 +22,24 @@ export interface RequestVia {
  * JSON-RPC error as is, anything else as -32603 with its message; a caller the gateway could
  * not obtain a token for gets -32603 saying so (no secret in it).
  */
-export function forwardRequest<T>(
+export async function forwardRequest<T>(
   via: RequestVia,
   { upstream, ctx }: { readonly upstream: Upstream; readonly ctx: HandlerContext },
   send: (client: Client, options: CallOptions) => Promise<T>,
 ): Promise<T> {
-  return via.routing
-    .within({ upstream: upstream.name, ctx }, async (call) => {
-      const options = forwarded(call);
-      const credentials = via.credentials(upstream);
-      if (credentials !== undefined) {
-        const auth = await credentials.forCall(ctx);
-        if ('error' in auth) throw new JsonRpcError(ErrorCode.InternalError, auth.error);
-        if (auth.headers !== undefined) options.headers = auth.headers;
-      }
-      return upstream.use((client) => send(client, options));
-    })
-    .catch(rethrow);
+  const call = via.routing.start(upstream.name, ctx);
+  try {
+    const options = forwarded(call);
+    const credentials = via.credentials(upstream);
+    if (credentials !== undefined) {
+      const auth = await credentials.forCall(ctx);
+      if ('error' in auth) throw new JsonRpcError(ErrorCode.InternalError, auth.error);
+      if (auth.headers !== undefined) options.headers = auth.headers;
+    }
+    return await upstream.use((client) => send(client, options));
+  } catch (error) {
+    return rethrow(error);
+  } finally {
+    call.end();
+  }
 }

@@ -3,18 +3,39 @@
 // flight while it runs.
 import type { CallOptions, ElicitHandler, RootsHandler, SampleHandler } from '../client/index.js';
 import { APPS_EXTENSION } from '../catalogue/index.js';
-import { LiveSet } from '../internal/live-set.js';
+import { LiveEntry, LiveSet } from '../internal/live-set.js';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { HandlerContext } from '../server/index.js';
 import type { UpstreamHooks } from './upstream.js';
 
-/** A downstream request being served by an upstream (one run of its handler). */
-export interface Call {
+/** A downstream request being served by an upstream (one run of its handler), while in flight. */
+export class Call {
   readonly upstream: string;
   readonly ctx: HandlerContext;
+  /**
+   * What its upstream request is tagged with: its entry among the calls in flight, which stands
+   * for it only while it is in flight. A client may keep what it was given past the call (in a
+   * table the collector has promoted), and a tag that held the call would keep the whole
+   * downstream request alive with it (bench/RESULTS.md, issue 40 point 8).
+   */
+  readonly tag: LiveEntry<Call>;
   /** The input keys this run has asked under (2026-07-28 downstream). */
-  keys?: Set<string>;
+  keys: Set<string> | undefined = undefined;
+  readonly #inflight: LiveSet<Call>;
+
+  /** A call of `ctx`'s request to `upstream`, in flight in `inflight` until {@link end}. */
+  constructor(upstream: string, ctx: HandlerContext, inflight: LiveSet<Call>) {
+    this.upstream = upstream;
+    this.ctx = ctx;
+    this.#inflight = inflight;
+    this.tag = inflight.add(this);
+  }
+
+  /** The call is over: no longer in flight, its tag no longer stands for it. Idempotent. */
+  end(): void {
+    this.#inflight.delete(this.tag);
+  }
 }
 
 /**
@@ -74,7 +95,8 @@ export class Routing {
   callOf(upstream: string, tag: unknown): Call | undefined {
     const inflight = this.#inflight.get(upstream);
     if (inflight === undefined || inflight.size === 0) return undefined;
-    if (inflight.has(tag as Call)) return tag as Call;
+    const tagged = tag instanceof LiveEntry ? (tag.value as Call | undefined) : undefined;
+    if (tagged !== undefined && tagged.upstream === upstream) return tagged;
     return inflight.last();
   }
 
@@ -90,27 +112,23 @@ export class Routing {
   }
 
   /**
-   * Runs `fn`, the forwarding of `call` (which tags its upstream request with `call`), with
-   * `call` in flight: the upstream's requests and logs meanwhile go to its client.
+   * Starts a call of `ctx`'s request to `upstream` (the forwarding tags its upstream request with
+   * the call's tag, see {@link forwarded}), in flight until its `end()`: the upstream's requests
+   * and logs meanwhile go to its client. Whoever starts a call ends it, however it settles.
    */
-  async within<T>(call: Call, fn: (call: Call) => Promise<T>): Promise<T> {
-    let inflight = this.#inflight.get(call.upstream);
+  start(upstream: string, ctx: HandlerContext): Call {
+    let inflight = this.#inflight.get(upstream);
     if (inflight === undefined) {
       inflight = new LiveSet();
-      this.#inflight.set(call.upstream, inflight);
+      this.#inflight.set(upstream, inflight);
     }
-    const entry = inflight.add(call);
-    try {
-      return await fn(call);
-    } finally {
-      inflight.delete(entry);
-    }
+    return new Call(upstream, ctx, inflight);
   }
 }
 
 /**
- * The options of an upstream request made for downstream `call`: tagged with it (so that what
- * the upstream asks or logs meanwhile goes to its client), cancelled with it, and, for a
+ * The options of an upstream request made for downstream `call`: tagged with its tag (so that
+ * what the upstream asks or logs meanwhile goes to its client), cancelled with it, and, for a
  * 2026-07-28 upstream, asking for the downstream client's log level and declaring its
  * elicitation, sampling and roots capabilities (the gateway forwards those requests to it), so
  * that an upstream asks only what that client can answer, and its MCP Apps extension settings
@@ -128,7 +146,7 @@ export function forwarded(call: Call): CallOptions {
   const ui = ctx.client.capabilities.extensions?.[APPS_EXTENSION];
   if (ui !== undefined) capabilities.extensions = { [APPS_EXTENSION]: ui };
   return {
-    tag: call,
+    tag: call.tag,
     cancellation: ctx.cancellation, // not ctx.signal: no AbortSignal made per forwarded call
     clientCapabilities: capabilities,
     logLevel: ctx.logLevel ?? null,

@@ -3,6 +3,7 @@
 import type { CallToolResult, Tool } from '../client/index.js';
 import { ErrorCode, JsonRpcError } from '../jsonrpc/errors.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
+import { MetaKey } from '../protocol/version.js';
 import { searchTools } from '../catalogue/index.js';
 import type { RegisteredHandle } from '../server/index.js';
 
@@ -160,13 +161,43 @@ export function forwardedTool(
   ) as unknown as Spec.Tool;
 }
 
-/** An upstream tool result as a handler returns it: the fields a result may have. */
+/**
+ * An upstream tool result as a handler returns it: the fields a result may have, its `_meta`
+ * without the upstream's serverInfo (the gateway answers as itself).
+ */
 export function toolResult(result: CallToolResult): Record<string, unknown> {
   const out: Record<string, unknown> = { content: result.content };
   if (result.structuredContent !== undefined) out['structuredContent'] = result.structuredContent;
   if (result.isError !== undefined) out['isError'] = result.isError;
-  if (result._meta !== undefined) out['_meta'] = result._meta;
+  const meta = forwardedMeta(result._meta);
+  if (meta !== undefined) out['_meta'] = meta;
   return out;
+}
+
+/** The `_meta` field of an upstream's resource or prompt result as passed on, or none. */
+export function metaField(result: { readonly _meta?: unknown }): {
+  _meta?: Record<string, unknown>;
+} {
+  const meta = forwardedMeta(result._meta);
+  return meta === undefined ? {} : { _meta: meta };
+}
+
+/**
+ * The `_meta` of an upstream's result as the gateway passes it on: without the upstream's
+ * serverInfo, which names the server that answered (the gateway's server adds its own to a
+ * 2026-07-28 result); undefined when nothing else is in it. A result left with no `_meta` is
+ * one the server writes as the upstream's was (its text made around the result's own, not the
+ * whole copy serialized): the usual forwarded call.
+ */
+export function forwardedMeta(meta: unknown): Record<string, unknown> | undefined {
+  if (typeof meta !== 'object' || meta === null) return undefined;
+  const fields = meta as Record<string, unknown>;
+  if (!Object.hasOwn(fields, MetaKey.ServerInfo)) return fields;
+  let rest: Record<string, unknown> | undefined;
+  for (const key in fields) {
+    if (key !== MetaKey.ServerInfo && Object.hasOwn(fields, key)) (rest ??= {})[key] = fields[key];
+  }
+  return rest;
 }
 
 /**

@@ -48,11 +48,14 @@ export type SignalSource = AbortSignal | Followable;
  * is remembered; after `release` it no longer follows the sources.
  */
 export class LazySignal {
-  readonly #sources: () => readonly SignalSource[];
+  /**
+   * Undefined once read (attached) or released: a LazySignal handed on (a forwarded call's
+   * cancellation, which a client may keep past the call) then holds nothing of what made it,
+   * such as the request it follows.
+   */
+  #sources: (() => readonly SignalSource[]) | undefined;
   #controller: AbortController | undefined;
   #aborted: { reason: unknown } | undefined;
-  #attached = false;
-  #released = false;
   /** What detaches this from its sources, once attached. */
   #detach: (() => void)[] | undefined;
   /** The first listener of {@link follow} (most have one: no Set made for it)… */
@@ -133,7 +136,7 @@ export class LazySignal {
 
   /** Detaches from the sources. Idempotent. */
   release(): void {
-    this.#released = true;
+    this.#sources = undefined;
     const detach = this.#detach;
     this.#detach = undefined;
     if (detach !== undefined) for (const off of detach) off();
@@ -141,9 +144,10 @@ export class LazySignal {
 
   /** Starts following the sources, once (not after release). */
   #attach(): void {
-    if (this.#attached || this.#released) return;
-    this.#attached = true;
-    for (const source of this.#sources()) {
+    const sources = this.#sources;
+    if (sources === undefined) return;
+    this.#sources = undefined;
+    for (const source of sources()) {
       if (isFollowable(source)) {
         const off = source.follow((reason) => {
           this.abort(reason);

@@ -25,27 +25,3 @@ export function andThen<T, U>(
 ): MaybePromise<U> {
   return isPromise(value) ? value.then(next) : next(value);
 }
-
-/**
- * Calls `run` and releases `held` once its value is final: at once after a value or a throw,
- * when the promise settles otherwise. What `run` answers passes through unchanged.
- */
-export function releasing<T>(
-  run: () => MaybePromise<T>,
-  held: { release(): void },
-): MaybePromise<T> {
-  let value: MaybePromise<T>;
-  try {
-    value = run();
-  } catch (error) {
-    held.release();
-    throw error;
-  }
-  if (!isPromise(value)) {
-    held.release();
-    return value;
-  }
-  return value.finally(() => {
-    held.release();
-  });
-}

@@ -3,12 +3,12 @@
 // legacy era it runs as is.
 import { LazySignal } from '../internal/abort.js';
 import type { MaybePromise } from '../internal/maybe.js';
-import { isPromise, releasing } from '../internal/maybe.js';
+import { isPromise } from '../internal/maybe.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { InputAsker, RoundAccess } from './context.js';
 import { createContext } from './context.js';
 import type { Call } from './call.js';
-import { InputRound, NEEDS_INPUT } from './input-required.js';
+import { InputRound } from './input-required.js';
 import type { HandlerContext } from './types.js';
 
 /**
@@ -33,14 +33,17 @@ export function withInput<T>(
 }
 
 /**
- * The round and the stop signal of one 2026-07-28 run, each made when first needed: most runs
- * ask for no input and never read their signal.
+ * The round, the stop signal and the outcome of one 2026-07-28 run, the first two made when
+ * first needed: most runs ask for no input and never read their signal.
  */
 class RunInputs implements RoundAccess {
   readonly #call: Call;
   readonly #target: { readonly name: string; readonly args: unknown };
   #round: InputRound | undefined;
   #stop: LazySignal | undefined;
+  /** What settles the run's outcome (see {@link outcome}), while it waits. */
+  #resolve: ((value: unknown) => void) | undefined;
+  #reject: ((error: unknown) => void) | undefined;
 
   constructor(
     call: Call,
@@ -50,6 +53,9 @@ class RunInputs implements RoundAccess {
     this.#call = call;
     this.#target = target;
     this.#round = round;
+    round?.whenNeeded(() => {
+      this.#needed();
+    });
   }
 
   get round(): InputAsker {
@@ -61,7 +67,11 @@ class RunInputs implements RoundAccess {
     if (this.#round === undefined) {
       const call = this.#call;
       const { name, args } = this.#target;
-      this.#round = InputRound.first(call.params, { method: call.method, name, args });
+      const round = InputRound.first(call.params, { method: call.method, name, args });
+      round.whenNeeded(() => {
+        this.#needed();
+      });
+      this.#round = round;
     }
     return this.#round;
   }
@@ -76,14 +86,52 @@ class RunInputs implements RoundAccess {
     return (this.#stop ??= new LazySignal(() => [scope.source]));
   }
 
-  /** Stops the run: its signal aborts (if it was ever read). */
-  abort(reason: unknown): void {
-    this.#stop?.abort(reason);
-  }
-
   /** Detaches the signal from the request's. */
   release(): void {
     this.#stop?.release();
+  }
+
+  /**
+   * What a run still going (`running`) answers: its value (or rejection), unless the handler
+   * waits for input first, when the run is stopped and answers the `input_required` result.
+   * One promise and one reaction on `running`: this is the path of every 2026-07-28 call whose
+   * handler waits (a gateway's forwarded call among them).
+   */
+  outcome<T>(running: Promise<T>): Promise<T | Spec.InputRequiredResult> {
+    return new Promise<T | Spec.InputRequiredResult>((resolve, reject) => {
+      this.#resolve = resolve as (value: unknown) => void;
+      this.#reject = reject;
+      // Read from the fields: once the run stopped for input, what it answers is not the outcome.
+      running.then(
+        (value) => {
+          const answer = this.#resolve;
+          this.#settled();
+          answer?.(value);
+        },
+        (error: unknown) => {
+          const fail = this.#reject;
+          this.#settled();
+          fail?.(error);
+        },
+      );
+    });
+  }
+
+  /** The run answered (or stopped for input): its signal is detached, its outcome decided. */
+  #settled(): void {
+    this.#resolve = undefined;
+    this.#reject = undefined;
+    this.release();
+  }
+
+  /** The handler waits for input: the run stops, and answers the round's `input_required` result. */
+  #needed(): void {
+    const resolve = this.#resolve;
+    const reject = this.#reject;
+    if (resolve === undefined || reject === undefined) return; // answered already
+    this.#stop?.abort(new Error('the request needs client input first'));
+    this.#settled();
+    this.inputRound().result(this.#call.core.rounds).then(resolve, reject);
   }
 }
 
@@ -93,15 +141,17 @@ function runRound<T>(
   inputs: RunInputs,
   run: (ctx: HandlerContext) => MaybePromise<T>,
 ): MaybePromise<T | Spec.InputRequiredResult> {
-  return releasing(() => {
-    const running = run(createContext(call.scope, inputs));
-    // A value at hand won: input the handler asked for is needed only when it is still waiting.
-    if (!isPromise(running)) return running;
-    const round = inputs.inputRound();
-    return round.race(running).then<T | Spec.InputRequiredResult>((outcome) => {
-      if (outcome !== NEEDS_INPUT) return outcome;
-      inputs.abort(new Error('the request needs client input first'));
-      return round.result(call.core.rounds);
-    });
-  }, inputs);
+  let running: MaybePromise<T>;
+  try {
+    running = run(createContext(call.scope, inputs));
+  } catch (error) {
+    inputs.release();
+    throw error;
+  }
+  // A value at hand won: input the handler asked for is needed only when it is still waiting.
+  if (!isPromise(running)) {
+    inputs.release();
+    return running;
+  }
+  return inputs.outcome(running);
 }

@@ -16,9 +16,6 @@ export type InputRequest = Spec.InputRequest;
 /** The answers of a first round without inputResponses (never written to). */
 const NO_ANSWERS: Record<string, unknown> = Object.freeze({});
 
-/** What {@link InputRound.race} resolves with when the handler needs client input first. */
-export const NEEDS_INPUT: unique symbol = Symbol('needs input');
-
 /** What a sealed requestState holds. */
 interface RoundState {
   /** Method and target the state belongs to, and a digest of the arguments. */
@@ -53,7 +50,7 @@ export class InputRound {
   #count = 0;
   #used: Set<string> | undefined;
   #scheduled = false;
-  #onNeeded: ((value: typeof NEEDS_INPUT) => void) | undefined;
+  #onNeeded: (() => void) | undefined;
 
   private constructor(
     bound: { target: BindingTarget; binding: string | undefined },
@@ -129,21 +126,17 @@ export class InputRound {
     if (!this.#scheduled) {
       this.#scheduled = true;
       // Let parallel calls of the same run (Promise.all) join this round before it is sent.
-      setTimeout(() => this.#onNeeded?.(NEEDS_INPUT), 0);
+      setTimeout(() => this.#onNeeded?.(), 0);
     }
     return new Promise(noop);
   }
 
   /**
-   * Waits for `running` (the handler's run) or for the handler to need input, whichever comes
-   * first: resolves with the run's value, or with NEEDS_INPUT; rejects when the run does first.
-   * One promise, not a Promise.race of wrappers: it is on the path of every 2026-07-28 call.
+   * Calls `listener` once the handler waits for input this round does not have: a turn of the
+   * event loop after its first such request (so that the requests it makes in parallel join it).
    */
-  race<T>(running: Promise<T>): Promise<T | typeof NEEDS_INPUT> {
-    return new Promise((resolve, reject) => {
-      this.#onNeeded = resolve;
-      running.then(resolve, reject);
-    });
+  whenNeeded(listener: () => void): void {
+    this.#onNeeded = listener;
   }
 
   /** Builds the `input_required` result for the parked requests. */

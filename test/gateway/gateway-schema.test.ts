@@ -10,9 +10,9 @@ import { Gateway, parseGatewayConfig } from '../../src/gateway/index.js';
 import { RETRY_AFTER_META } from '../../src/gateway/limits/index.js';
 import { McpServer } from '../../src/server/index.js';
 import type { ProtocolRevision } from '../../src/protocol/version.js';
-import { createMemoryPair } from '../../src/transports/memory.js';
 import { useOtelSdk } from '../helpers/otel-sdk.js';
 import { validateAgainstSpec } from '../helpers/spec-schema.js';
+import { memoryUpstream } from '../helpers/memory-upstream.js';
 import type { Wire } from '../helpers/wire.js';
 import { MODERN, connectWire } from '../helpers/wire.js';
 
@@ -26,15 +26,7 @@ afterEach(async () => {
 /** A gateway over one in-memory upstream (`upstream`), with `extra` config and middleware. */
 async function gatewayOver(upstream: McpServer, extra: Record<string, unknown> = {}) {
   const config = parseGatewayConfig({ mcpServers: {}, ...extra });
-  const servers = {
-    up: {
-      transport: async () => {
-        const [client, side] = createMemoryPair();
-        await upstream.connect(side);
-        return client;
-      },
-    },
-  };
+  const servers = { up: memoryUpstream(upstream) };
   const telemetry = serverTelemetry();
   if (telemetry === undefined) throw new Error('@opentelemetry/api is not installed');
   const gateway = await Gateway.start(
