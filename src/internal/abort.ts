@@ -169,6 +169,25 @@ export class LazySignal {
   }
 }
 
+/**
+ * Calls `listener` once with the reason when `source` aborts (at once when it has), and returns
+ * what removes it: one way to wait on either kind of {@link SignalSource}.
+ */
+export function onAbort(source: SignalSource, listener: (reason: unknown) => void): () => void {
+  if (isFollowable(source)) return source.follow(listener);
+  if (source.aborted) {
+    listener(source.reason);
+    return noop;
+  }
+  const abort = (): void => {
+    listener(source.reason);
+  };
+  source.addEventListener('abort', abort, { once: true });
+  return () => {
+    source.removeEventListener('abort', abort);
+  };
+}
+
 function isFollowable(source: SignalSource): source is Followable {
   return typeof (source as Partial<Followable>).follow === 'function';
 }

@@ -1,6 +1,7 @@
 import process from 'node:process';
 import { createClient } from 'redis';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { LazySignal } from '../../internal/abort.js';
 import { Limiter, RETRY_AFTER_META } from './limiter.js';
 import type { Refusal } from './limiter.js';
 import { createRedisLimitStore } from './redis-store.js';
@@ -12,7 +13,7 @@ if (REDIS_URL === undefined)
   console.log('skipping the Redis limit store test: no MCPKIT_TEST_REDIS_URL');
 
 function call(principal: string, tool = 'search', upstream = 'docs') {
-  return { principal, tool, upstream, signal: new AbortController().signal };
+  return { principal, tool, upstream, cancellation: new AbortController().signal };
 }
 
 const ok = () => Promise.resolve('ran');
@@ -123,7 +124,7 @@ describe('Limiter', () => {
       return Promise.resolve('second');
     });
     const controller = new AbortController();
-    const third = limiter.run({ ...call('c'), signal: controller.signal }, ok);
+    const third = limiter.run({ ...call('c'), cancellation: controller.signal }, ok);
     await Promise.resolve();
     expect(order).toEqual([]);
     controller.abort(new Error('cancelled'));
@@ -132,6 +133,40 @@ describe('Limiter', () => {
     expect(await first).toBe('first');
     expect(await second).toBe('second');
     expect(order).toEqual(['second started']);
+  });
+
+  it("cancels a waiter through a handler's cancellation (a Followable), and one already cancelled at once", async () => {
+    const limiter = new Limiter(
+      parseRateLimits({ upstreams: { docs: { maxConcurrent: 1 } } }, ['docs']),
+    );
+    let release!: () => void;
+    const first = limiter.run(
+      call('a'),
+      () =>
+        new Promise<string>((resolve) => {
+          release = () => {
+            resolve('first');
+          };
+        }),
+    );
+    const cancellation = new LazySignal(() => []);
+    const waiting = limiter.run({ ...call('b'), cancellation }, ok);
+    cancellation.abort(new Error('cancelled while waiting'));
+    await expect(waiting).rejects.toThrow('cancelled while waiting');
+    const done = new LazySignal(() => []);
+    done.abort(new Error('cancelled before'));
+    await expect(limiter.run({ ...call('c'), cancellation: done }, ok)).rejects.toThrow(
+      'cancelled before',
+    );
+    let started = false;
+    const next = limiter.run(call('d'), () => {
+      started = true;
+      return Promise.resolve('next');
+    });
+    release();
+    expect(await first).toBe('first');
+    expect(await next).toBe('next');
+    expect(started).toBe(true);
   });
 
   it('refuses a call when the store cannot answer (limits are not waived)', async () => {

@@ -3,6 +3,8 @@
 // a place under the upstream's concurrency cap. A refusal is a tool result (`isError`, MCP's
 // way of telling the model what failed and what to do: wait), never a protocol error: the call
 // was well formed, the gateway declined to run it now.
+import type { SignalSource } from '../../internal/abort.js';
+import { onAbort } from '../../internal/abort.js';
 import { matchesGlob } from '../config.js';
 import type { Bucket, RateLimitRules } from './rules.js';
 import type { BucketTake, RateLimitStore } from './store.js';
@@ -18,7 +20,8 @@ export interface LimitedCall {
   readonly upstream: string;
   /** The tool's served name. */
   readonly tool: string;
-  readonly signal: AbortSignal;
+  /** The call's cancellation (the handler's `ctx.cancellation`: no AbortSignal made for it). */
+  readonly cancellation: SignalSource;
 }
 
 /** A refused call's result. */
@@ -31,7 +34,7 @@ export interface Refusal {
 /** Most calls waiting for a place under one upstream's concurrency cap, per place. */
 const QUEUE_PER_PLACE = 16;
 
-/** A counting semaphore whose waiters leave when their signal aborts. */
+/** A counting semaphore whose waiters leave when their cancellation aborts. */
 class Places {
   #inUse = 0;
   readonly #waiting = new Set<() => void>();
@@ -42,23 +45,23 @@ class Places {
   }
 
   /** Resolves with true once a place is taken, false when the queue is full. */
-  async take(signal: AbortSignal): Promise<boolean> {
+  async take(cancellation: SignalSource): Promise<boolean> {
     if (this.#inUse < this.max) {
       this.#inUse++;
       return true;
     }
     if (this.#waiting.size >= this.max * QUEUE_PER_PLACE) return false;
-    await new Promise<void>((resolve, reject) => {
+    await new Promise<void>((resolve, reject: (reason: Error) => void) => {
+      // Queued before following: a cancellation that has already aborted takes it out at once.
       const wake = () => {
-        signal.removeEventListener('abort', abort);
+        off();
         resolve();
       };
-      const abort = () => {
-        this.#waiting.delete(wake);
-        reject(signal.reason as Error);
-      };
       this.#waiting.add(wake);
-      signal.addEventListener('abort', abort, { once: true });
+      const off = onAbort(cancellation, (reason) => {
+        this.#waiting.delete(wake);
+        reject(reason as Error);
+      });
     });
     return true;
   }
@@ -115,7 +118,7 @@ export class Limiter {
   /**
    * Runs `fn` when `call` is within its limits, and resolves with its result; else resolves with
    * a {@link Refusal} saying which limit and when to retry. Rejects as `fn` does, or with the
-   * signal's reason when the call is cancelled while waiting for a place.
+   * cancellation's reason when the call is cancelled while waiting for a place.
    */
   async run<T>(call: LimitedCall, fn: () => Promise<T>): Promise<T | Refusal> {
     const takes = this.#takes(call);
@@ -140,7 +143,7 @@ export class Limiter {
         ? undefined
         : this.#places.get(call.upstream);
     if (places === undefined) return fn();
-    if (!(await places.take(call.signal))) {
+    if (!(await places.take(call.cancellation))) {
       return refusal(
         `too many calls are waiting for the server "${call.upstream}" behind this gateway (at most ${String(places.max)} at a time); retry shortly`,
         1000,

@@ -22,7 +22,7 @@ export function rateLimits(
       if (upstream === undefined) return next();
       const limited = { principal: principalOf(call.ctx).key, upstream, tool: call.name };
       return limiter.run(
-        { ...limited, signal: call.ctx.signal },
+        { ...limited, cancellation: call.ctx.cancellation },
         async (): Promise<ToolCallResult> => next(),
       );
     },
