@@ -76,6 +76,21 @@ function client(url: string, headers: Record<string, string>) {
  * Writes `config` to `file` and resolves with the reload event (`reloaded`, `reload-refused`)
  * it causes, read from the --json lines of `stderr`.
  */
+/** Runs `mcpkit gateway` with `args` in process; resolves once it serves, with its URL. */
+async function serve(args: string[]) {
+  const captured = captureIo();
+  const done = run(args, captured.io);
+  const url = await vi.waitFor(
+    () => {
+      const match = /serving at (http:\/\/\S+)\n/.exec(captured.stderr());
+      if (match === null) throw new Error(`not serving yet: ${captured.stderr()}`);
+      return match[1] ?? '';
+    },
+    { timeout: 15_000 },
+  );
+  return { done, url, stderr: captured.stderr };
+}
+
 async function reloadWith(file: string, config: unknown, stderr: () => string) {
   const reloads = () =>
     stderr()
@@ -132,17 +147,7 @@ describe('hot reload of endpoints, identity, audit and policies (mcpkit gateway 
         }),
       ),
     );
-    const captured = captureIo();
-    stderr = captured.stderr;
-    done = run(['--config', file, '--http', '127.0.0.1:0', '--json'], captured.io);
-    url = await vi.waitFor(
-      () => {
-        const match = /serving at (http:\/\/\S+)\n/.exec(stderr());
-        if (match === null) throw new Error(`not serving yet: ${stderr()}`);
-        return match[1] ?? '';
-      },
-      { timeout: 15_000 },
-    );
+    ({ done, url, stderr } = await serve(['--config', file, '--http', '127.0.0.1:0', '--json']));
   });
 
   afterAll(async () => {
@@ -306,20 +311,15 @@ describe('hot reload of endpoints behind --auth-issuer (flags win over the file)
     as = await startAuthorizationServer(['mcp']);
     file = join(mkdtempSync(join(tmpdir(), 'mcpkit-gw-reload-auth-')), 'gateway.json');
     writeFileSync(file, JSON.stringify({ mcpServers: { a: { url: alpha.url } } }));
-    const captured = captureIo();
-    stderr = captured.stderr;
-    done = run(
-      ['--config', file, '--http', '127.0.0.1:0', '--auth-issuer', as.issuer, '--json'],
-      captured.io,
-    );
-    url = await vi.waitFor(
-      () => {
-        const match = /serving at (http:\/\/\S+)\n/.exec(stderr());
-        if (match === null) throw new Error(`not serving yet: ${stderr()}`);
-        return match[1] ?? '';
-      },
-      { timeout: 15_000 },
-    );
+    ({ done, url, stderr } = await serve([
+      '--config',
+      file,
+      '--http',
+      '127.0.0.1:0',
+      '--auth-issuer',
+      as.issuer,
+      '--json',
+    ]));
   });
 
   afterAll(async () => {

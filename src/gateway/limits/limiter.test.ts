@@ -18,6 +18,30 @@ function call(principal: string, tool = 'search', upstream = 'docs') {
 
 const ok = () => Promise.resolve('ran');
 
+/** A limiter with one place for `docs`, taken by a first call until `release`. */
+function heldPlace() {
+  const limiter = new Limiter(
+    parseRateLimits({ upstreams: { docs: { maxConcurrent: 1 } } }, ['docs']),
+  );
+  let release!: () => void;
+  const first = limiter.run(
+    call('a'),
+    () =>
+      new Promise<string>((resolve) => {
+        release = () => {
+          resolve('first');
+        };
+      }),
+  );
+  return {
+    limiter,
+    first,
+    release: () => {
+      release();
+    },
+  };
+}
+
 function isRefusal(value: unknown): value is Refusal {
   return typeof value === 'object' && value !== null && (value as Refusal).isError;
 }
@@ -104,20 +128,7 @@ describe('Limiter', () => {
   });
 
   it('holds calls past an upstream concurrency cap until a place frees, and cancels waiters', async () => {
-    const limiter = new Limiter(
-      parseRateLimits({ upstreams: { docs: { maxConcurrent: 1 } } }, ['docs']),
-    );
-    let release!: () => void;
-    const first = limiter.run(
-      call('a'),
-      () =>
-        new Promise<string>(
-          (resolve) =>
-            (release = () => {
-              resolve('first');
-            }),
-        ),
-    );
+    const { limiter, first, release } = heldPlace();
     const order: string[] = [];
     const second = limiter.run(call('b'), () => {
       order.push('second started');
@@ -136,19 +147,7 @@ describe('Limiter', () => {
   });
 
   it("cancels a waiter through a handler's cancellation (a Followable), and one already cancelled at once", async () => {
-    const limiter = new Limiter(
-      parseRateLimits({ upstreams: { docs: { maxConcurrent: 1 } } }, ['docs']),
-    );
-    let release!: () => void;
-    const first = limiter.run(
-      call('a'),
-      () =>
-        new Promise<string>((resolve) => {
-          release = () => {
-            resolve('first');
-          };
-        }),
-    );
+    const { limiter, first, release } = heldPlace();
     const cancellation = new LazySignal(() => []);
     const waiting = limiter.run({ ...call('b'), cancellation }, ok);
     cancellation.abort(new Error('cancelled while waiting'));

@@ -3,7 +3,7 @@
 // (invalid names, values and bodies throw a TypeError before anything is sent), and the errors a
 // fetch rejects with.
 import type { ConnectionOptions } from 'node:tls';
-import { noop } from '../../../internal/noop.js';
+import { onAbort } from '../../../internal/abort.js';
 import type { CancellableInit, FetchCancellation } from './http.js';
 import { FETCH_CANCELLATION } from './http.js';
 
@@ -237,19 +237,9 @@ class SignalCancellation implements FetchCancellation {
   }
 
   follow(listener: (reason: unknown) => void): () => void {
-    const signal = this.#signal;
-    if (signal.aborted) {
-      listener(signal.reason);
-      return noop;
-    }
-    const onAbort = (): void => {
-      listener(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    return () => {
-      signal.removeEventListener('abort', onAbort);
-    };
+    return onAbort(this.#signal, listener);
   }
+
 }
 
 export function fetchFailed(cause: unknown): TypeError {
