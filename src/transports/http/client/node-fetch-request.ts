@@ -239,7 +239,6 @@ class SignalCancellation implements FetchCancellation {
   follow(listener: (reason: unknown) => void): () => void {
     return onAbort(this.#signal, listener);
   }
-
 }
 
 export function fetchFailed(cause: unknown): TypeError {
