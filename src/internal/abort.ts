@@ -148,23 +148,12 @@ export class LazySignal {
     if (sources === undefined) return;
     this.#sources = undefined;
     for (const source of sources()) {
-      if (isFollowable(source)) {
-        const off = source.follow((reason) => {
-          this.abort(reason);
-        });
-        (this.#detach ??= []).push(off);
-      } else if (source.aborted) {
-        this.abort(source.reason);
-      } else {
-        const listener = (): void => {
-          this.abort(source.reason);
-        };
-        source.addEventListener('abort', listener, { once: true });
-        (this.#detach ??= []).push(() => {
-          source.removeEventListener('abort', listener);
-        });
-      }
+      const off = onAbort(source, (reason) => {
+        this.abort(reason);
+      });
+      // Aborted at once: abort() has released what came before; nothing of this one to keep.
       if (this.#aborted !== undefined) return;
+      (this.#detach ??= []).push(off);
     }
   }
 }
