@@ -46,7 +46,7 @@ export function parseHead(text: string, fields: Map<string, string>): StatusLine
   if (end < 0) end = text.length;
   const status = statusLineOf(text.slice(0, end));
   if (end === text.length) return status;
-  if (!FIELD_BLOCK.test(end === 0 ? text : text.slice(end))) throw badField(text, end);
+  if (!FIELD_BLOCK.test(text.slice(end))) throw badField(text, end);
   let last: string | undefined;
   for (let at = end + 2; at < text.length + 2; at = end + 2) {
     end = text.indexOf('\r\n', at);
