@@ -16,6 +16,7 @@ import { text } from './args.js';
 import type { CommandContext } from './command.js';
 import { CliError, UsageError } from './errors.js';
 import type { GatewayHttp } from './gateway-http.js';
+import { messageOf } from '../internal/message-of.js';
 
 /** A new audit log made ready by {@link GatewayAudit.prepare}. */
 interface AuditChange {
@@ -150,8 +151,4 @@ export function reloader(parts: ReloadParts): (config: GatewayConfig) => Promise
       throw error;
     }
   };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -8,6 +8,7 @@ import { basename, dirname } from 'node:path';
 import process from 'node:process';
 import type { ServerConfig } from '../catalogue/index.js';
 import type { GatewayConfig } from './config.js';
+import { messageOf } from '../internal/message-of.js';
 
 /** The upstreams a reload added, removed, changed (replaced) and kept, by name; what else changed. */
 export interface ReloadSummary {
@@ -179,10 +180,6 @@ export function watchConfig(file: string, options: WatchConfigOptions): ConfigWa
       if (sighup) process.off('SIGHUP', hangup);
     },
   };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** How {@link applyReload} makes and swaps a gateway's upstreams. */

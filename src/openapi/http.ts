@@ -10,6 +10,7 @@ import type { IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import type { TargetCheck } from '../internal/address-policy.js';
+import { messageOf } from '../internal/message-of.js';
 
 /** One HTTP request. */
 export interface HttpRequest {
@@ -218,8 +219,4 @@ function guardedLookup(targets: TargetCheck) {
       else callback(null, first.address, first.family);
     });
   };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -4,6 +4,7 @@
 // peer; its 0.1 line is the one that runs on Node 20). Circular references stay as cycles in the
 // objects; the schema conversion cuts them.
 import type { OpenApiDocument } from './types.js';
+import { messageOf } from '../internal/message-of.js';
 
 /** The part of @readme/openapi-parser used here. */
 interface Parser {
@@ -155,8 +156,4 @@ function again(source: string | object, parsed: object): unknown {
 
 function describe(source: string | object): string {
   return typeof source === 'string' ? source : 'the document';
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

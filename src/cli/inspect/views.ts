@@ -4,6 +4,7 @@
 import type { Prompt, Resource, ResourceTemplate, Root, Tool } from '../../client/index.js';
 import { JsonRpcError, LocalError } from '../../client/index.js';
 import type { ProtocolRevision } from '../../protocol/index.js';
+import { messageOf } from '../../internal/message-of.js';
 
 /** How the page sees the target (secret header values masked). */
 export type TargetView =
@@ -88,7 +89,5 @@ export function failure(error: unknown, cancelled: boolean): Envelope {
   };
 }
 
-/** An error's message (the text of anything else thrown). */
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+/** An error's message (the text of anything else thrown), for the inspector's modules. */
+export { messageOf } from '../../internal/message-of.js';

@@ -16,6 +16,7 @@ import {
   skillFileUri,
 } from '../protocol.js';
 import type { PublishedFile, PublishedSkill } from './catalog.js';
+import { messageOf } from '../../../internal/message-of.js';
 
 type Fs = typeof FsPromises;
 type Path = typeof NodePath;
@@ -233,8 +234,4 @@ function publishedFile(skill: string, path: string, bytes: Uint8Array): Publishe
   const mimeType =
     MEDIA_TYPES[extension] ?? (text === undefined ? 'application/octet-stream' : 'text/plain');
   return { path, uri: skillFileUri(skill, path), mimeType, size: bytes.byteLength, text, bytes };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
