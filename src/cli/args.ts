@@ -7,6 +7,7 @@ import { PROTOCOL_REVISIONS, isProtocolRevision } from '../protocol/index.js';
 import { UsageError } from './errors.js';
 import type { HostSettings } from './host.js';
 import { parseCapabilities, parseRoots } from './host.js';
+import { messageOf } from '../internal/message-of.js';
 
 /** Option definitions, as parseArgs takes them. */
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
@@ -79,7 +80,7 @@ export function parse(args: readonly string[], options: OptionSpec): ParsedArgs 
     });
     return { values, positionals, command };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     throw new UsageError(cleanParseError(message));
   }
 }
@@ -228,7 +229,7 @@ export function jsonObject(value: string, what: string): Record<string, unknown>
   try {
     parsed = JSON.parse(value);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     throw new UsageError(
       `invalid JSON in ${what}: ${reason}`,
       `quote it for the shell: '{"key":"value"}', or use --arg key=value`,

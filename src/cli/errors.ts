@@ -5,6 +5,7 @@ import { ErrorCode } from '../jsonrpc/index.js';
 import { ProcessExitError } from '../transports/stdio/index.js';
 import type { Io } from './io.js';
 import type { Style } from './output.js';
+import { messageOf } from '../internal/message-of.js';
 
 /** The exit codes of every command. */
 export const ExitCode = {
@@ -81,7 +82,7 @@ export function explain(error: unknown, stderrShown = false): Explained {
   if (error instanceof LocalError) return explainLocal(error);
   // Matched by name: importing mcpkit/client here would load it on every start.
   if (error instanceof Error && error.name === 'AuthorizationError') return explainAuth(error);
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   return {
     message: `unexpected error: ${message}`,
     hint: 'run again with --debug to see where it happened',

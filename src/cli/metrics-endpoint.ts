@@ -8,6 +8,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type * as Prometheus from '@opentelemetry/exporter-prometheus';
+import { messageOf } from '../internal/message-of.js';
 
 type ResourceMetrics = Parameters<Prometheus.PrometheusSerializer['serialize']>[0];
 
@@ -88,7 +89,7 @@ function answer(
       response.end(request.method === 'HEAD' ? undefined : text);
     },
     (error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = messageOf(error);
       response.writeHead(500, { 'content-type': 'text/plain' }).end(`# ${message}\n`);
     },
   );

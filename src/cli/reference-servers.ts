@@ -10,6 +10,7 @@ import type { TasksOptions } from '../ext/tasks/index.js';
 import { CliError, UsageError } from './errors.js';
 import { importModule } from './load-module.js';
 import { version } from './version.js';
+import { messageOf } from '../internal/message-of.js';
 
 /** A server ready to be connected to transports, and how to stop it. */
 export interface Served {
@@ -228,7 +229,7 @@ async function loadModule(path: string, cwd: string, options: ModuleOptions): Pr
   const module = await importModule(file).catch((error: unknown) => {
     // A module that does not compile or throws at start is the user's to fix, not "unexpected".
     if (error instanceof CliError || missingPackage(error) !== undefined) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     throw new CliError(`${path} failed to load: ${reason}`, {
       hint: 'fix the module (--debug shows where it failed)',
       cause: error,

@@ -10,6 +10,7 @@ import type { Connectable } from '../protocol/index.js';
 import { flag, positiveInteger, text } from './args.js';
 import type { CommandContext } from './command.js';
 import { CliError, UsageError } from './errors.js';
+import { messageOf } from '../internal/message-of.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -112,13 +113,10 @@ export async function tokenAuth(
     // The metadata and the keys, each within the time limit: a hung issuer stops start-up.
     await verify.health?.();
   } catch (error) {
-    throw new CliError(
-      `cannot use ${issuer} as the authorization server: ${error instanceof Error ? error.message : String(error)}`,
-      {
-        hint: 'give the issuer URL exactly as its metadata names it (https, or http on loopback)',
-        cause: error,
-      },
-    );
+    throw new CliError(`cannot use ${issuer} as the authorization server: ${messageOf(error)}`, {
+      hint: 'give the issuer URL exactly as its metadata names it (https, or http on loopback)',
+      cause: error,
+    });
   }
   return {
     resource,

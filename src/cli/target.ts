@@ -22,6 +22,7 @@ import { cliOAuth, storedTokensUsable, tokenFile } from './oauth.js';
 import { traceTransport } from './trace.js';
 import { version } from './version.js';
 import { withTasks } from './tasks-api.js';
+import { messageOf } from '../internal/message-of.js';
 
 /** A server reached over Streamable HTTP. */
 export interface UrlTarget {
@@ -156,13 +157,13 @@ export async function readServersFile(
   try {
     parsed = JSON.parse(await readFile(path, 'utf8'));
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     throw new UsageError(`cannot read config ${path}: ${reason}`);
   }
   try {
     return parseServersConfig(parsed, { source: path });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error), CONFIG_HINT);
+    throw new UsageError(messageOf(error), CONFIG_HINT);
   }
 }
 

@@ -15,6 +15,7 @@ import type {
   PlannedParameter,
   ToolPlan,
 } from './types.js';
+import { messageOf } from '../internal/message-of.js';
 
 /** How tools are generated; every field optional. */
 export interface GenerateOptions {
@@ -86,7 +87,7 @@ export function generateTools(
     try {
       generated.tools.push(planOperation(document, ref, { name, options }));
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = messageOf(error);
       generated.skipped.push({ method: ref.method, path: ref.path, reason });
     }
   }

@@ -16,6 +16,7 @@ import { cliOAuth, storedTokensUsable, tokenFile } from '../oauth.js';
 import { listenError, untilStopped } from '../serving.js';
 import type { Target } from '../target.js';
 import { singleTarget, targetLabel } from '../target.js';
+import { messageOf } from '../../internal/message-of.js';
 
 /** The --help text. */
 export const help: string = `Usage: mcpkit inspect [<url> | -- <command …>] [flags]
@@ -127,7 +128,7 @@ export function run(args: readonly string[], io: Io): Promise<number> {
 /** Connects at start; a failure is told on stderr (and shown in the page). */
 async function connectTo(ctx: CommandContext, inspector: Inspector, target: Target): Promise<void> {
   const state = await inspector.connect(target).catch((error: unknown) => ({
-    error: error instanceof Error ? error.message : String(error),
+    error: messageOf(error),
     revision: undefined,
   }));
   if (state.error !== undefined) {

@@ -11,6 +11,7 @@ import { columns, writeJson } from '../output.js';
 import type { Target } from '../target.js';
 import { openSession, singleTarget, withSession } from '../target.js';
 import { tasksOf } from '../tasks-api.js';
+import { messageOf } from '../../internal/message-of.js';
 
 /** The --help text. */
 export const help: string = `Usage: mcpkit tasks <list|get|result|cancel> <url> [task-id] [flags]
@@ -102,7 +103,7 @@ async function list(ctx: CommandContext, target: Target): Promise<number> {
   const session = await openSession(target, options).catch((error: unknown) => {
     if (!refusedRevision(error)) throw error;
     throw new CliError(
-      `the server does not speak ${common.protocol}, the last revision with tasks/list (${error instanceof Error ? error.message : String(error)})`,
+      `the server does not speak ${common.protocol}, the last revision with tasks/list (${messageOf(error)})`,
       { hint: `its tasks are found by id only: ${BY_ID_HINT}`, cause: error },
     );
   });

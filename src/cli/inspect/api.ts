@@ -8,6 +8,7 @@ import type { EventHub } from './events.js';
 import type { InspectorSession } from './session.js';
 import { parseMode, parseTarget } from './inputs.js';
 import type { WireLog } from './wire-log.js';
+import { messageOf } from '../../internal/message-of.js';
 
 /** The largest request body taken. */
 export const MAX_BODY_BYTES: number = 1024 * 1024;
@@ -128,7 +129,7 @@ export async function handleApi(
       return;
     }
     if (error instanceof ApiError) sendJson(res, error.status, { error: error.message });
-    else sendJson(res, 500, { error: error instanceof Error ? error.message : String(error) });
+    else sendJson(res, 500, { error: messageOf(error) });
   }
 }
 

@@ -6,6 +6,7 @@ import { serializeTool } from '../../catalogue/index.js';
 import { compileJsonSchema, formatIssues } from '../../protocol/index.js';
 import { lintServers } from '../lint-rules.js';
 import type { LintView, State } from './views.js';
+import { messageOf } from '../../internal/message-of.js';
 
 /**
  * The budget of `tools` (each definition's tokens; the total adds the instructions, which
@@ -62,7 +63,7 @@ export function outputCheck(
       ? { valid: true }
       : { valid: false, errors: formatIssues(checked.issues).split('\n') };
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     return { valid: false, errors: [`the outputSchema cannot be used: ${reason}`] };
   }
 }

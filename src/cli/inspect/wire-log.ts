@@ -7,6 +7,7 @@ import type { FetchLike } from '../../transports/http/index.js';
 import { MetaKey } from '../../protocol/index.js';
 import type { TracedTransport } from '../trace.js';
 import { observeTransport } from '../trace.js';
+import { messageOf } from '../../internal/message-of.js';
 
 /** Client to server (`>>`) or server to client (`<<`), as in the golden transcripts. */
 export type Direction = '>>' | '<<';
@@ -227,7 +228,7 @@ export function logFetch(log: WireLog, inner: FetchLike = globalThis.fetch): Fet
           url,
           headers: {},
           durationMs: Date.now() - started,
-          error: error instanceof Error ? error.message : String(error),
+          error: messageOf(error),
         },
       });
       throw error;

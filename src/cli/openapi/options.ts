@@ -6,6 +6,7 @@ import type { OpenApiOptions, Selector } from '../../openapi/index.js';
 import type { ParsedArgs } from '../args.js';
 import { flag, parseHeaders, positiveInteger, text, texts } from '../args.js';
 import { UsageError } from '../errors.js';
+import { messageOf } from '../../internal/message-of.js';
 
 /** The flags of `mcpkit serve openapi` beyond serving's. */
 export const OPENAPI_OPTIONS = {
@@ -53,7 +54,7 @@ async function readConfig(path: string | undefined): Promise<Record<string, unkn
   try {
     parsed = JSON.parse(await readFile(path, 'utf8'));
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     throw new UsageError(`cannot read the config ${path}: ${reason}`, 'write it as JSON');
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {

@@ -30,6 +30,7 @@ import {
   withHttpDefault,
 } from '../serving.js';
 import { OPENAPI_OPTIONS, openApiOptions } from './options.js';
+import { messageOf } from '../../internal/message-of.js';
 
 /** The --help text. */
 export const help: string = `Usage: mcpkit serve openapi <file|url> [--stdio | --http [host:]port] [flags]
@@ -103,7 +104,7 @@ export function run(args: readonly string[], io: Io): Promise<number> {
       const document = await loadDocument(source, {
         validate: !flag(ctx.parsed, 'no-validate'),
       }).catch((error: unknown) => {
-        throw new CliError(error instanceof Error ? error.message : String(error), {
+        throw new CliError(messageOf(error), {
           hint: 'check the path or URL, and that it is an OpenAPI 3.0 or 3.1 (or Swagger 2.0) document',
           cause: error,
         });

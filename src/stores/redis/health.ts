@@ -1,3 +1,4 @@
+import { messageOf } from '../../internal/message-of.js';
 // redisHealthCheck: the `check` of the HTTP handler's health endpoint for a server that depends
 // on Redis. `GET /healthz` then answers 200 {"status":"ok","redis":"ok"} while Redis answers
 // PING in time, and 503 {"status":"unavailable","redis":"unreachable","error":…} otherwise.
@@ -58,7 +59,7 @@ export function redisHealthCheck(
       await Promise.race([client.ping(), late]);
     } catch (error) {
       if (error instanceof HealthCheckError) throw error;
-      throw down(error instanceof Error ? error.message : String(error));
+      throw down(messageOf(error));
     } finally {
       clearTimeout(timer);
     }
