@@ -17,13 +17,12 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as StreamableHttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { run } from '../../src/cli/commands/gateway.js';
 import { McpServer } from '../../src/server/index.js';
 import type { Listening } from '../../src/transports/http/server/node.js';
 import { listen } from '../../src/transports/http/server/node.js';
-import { captureIo } from '../helpers/capture-io.js';
 import type { AuthorizationServer } from '../helpers/oidc.js';
 import { startAuthorizationServer } from '../helpers/oidc.js';
+import { failureOf, reloadWith, serveGateway } from './harness.js';
 
 const info = { name: 'reload-team-test', version: '1.0.0' };
 
@@ -72,53 +71,6 @@ function client(url: string, headers: Record<string, string>) {
   };
 }
 
-/**
- * Writes `config` to `file` and resolves with the reload event (`reloaded`, `reload-refused`)
- * it causes, read from the --json lines of `stderr`.
- */
-/** Runs `mcpkit gateway` with `args` in process; resolves once it serves, with its URL. */
-async function serve(args: string[]) {
-  const captured = captureIo();
-  const done = run(args, captured.io);
-  const url = await vi.waitFor(
-    () => {
-      const match = /serving at (http:\/\/\S+)\n/.exec(captured.stderr());
-      if (match === null) throw new Error(`not serving yet: ${captured.stderr()}`);
-      return match[1] ?? '';
-    },
-    { timeout: 15_000 },
-  );
-  return { done, url, stderr: captured.stderr };
-}
-
-async function reloadWith(file: string, config: unknown, stderr: () => string) {
-  const reloads = () =>
-    stderr()
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .filter((event) => String(event['event']).startsWith('reload'));
-  const seen = reloads().length;
-  writeFileSync(file, JSON.stringify(config));
-  return vi.waitFor(
-    () => {
-      const found = reloads()[seen];
-      if (found === undefined) throw new Error('not reloaded yet');
-      return found;
-    },
-    { timeout: 15_000, interval: 20 },
-  );
-}
-
-async function failureOf(call: Promise<unknown>): Promise<{ code?: number; message: string }> {
-  try {
-    await call;
-  } catch (error) {
-    return error as { code?: number; message: string };
-  }
-  throw new Error('the call succeeded');
-}
-
 describe('hot reload of endpoints, identity, audit and policies (mcpkit gateway --http)', () => {
   let alpha: Listening;
   let beta: Listening;
@@ -147,7 +99,13 @@ describe('hot reload of endpoints, identity, audit and policies (mcpkit gateway 
         }),
       ),
     );
-    ({ done, url, stderr } = await serve(['--config', file, '--http', '127.0.0.1:0', '--json']));
+    ({ done, url, stderr } = await serveGateway([
+      '--config',
+      file,
+      '--http',
+      '127.0.0.1:0',
+      '--json',
+    ]));
   });
 
   afterAll(async () => {
@@ -311,7 +269,7 @@ describe('hot reload of endpoints behind --auth-issuer (flags win over the file)
     as = await startAuthorizationServer(['mcp']);
     file = join(mkdtempSync(join(tmpdir(), 'mcpkit-gw-reload-auth-')), 'gateway.json');
     writeFileSync(file, JSON.stringify({ mcpServers: { a: { url: alpha.url } } }));
-    ({ done, url, stderr } = await serve([
+    ({ done, url, stderr } = await serveGateway([
       '--config',
       file,
       '--http',

@@ -1,9 +1,14 @@
 // Shared by the gateway tests that hold a live session: the JSON-RPC code of a refused call, the
-// next event a config watch reports, and an SDK v1 session that records its HTTP requests and is
-// told of tool list changes (the reload tests).
+// next event a config watch reports, an SDK v1 session that records its HTTP requests and is
+// told of tool list changes, and `mcpkit gateway` run in process, its config file rewritten
+// (the reload tests).
+import { writeFileSync } from 'node:fs';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as StreamableHttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { vi } from 'vitest';
+import { run } from '../../src/cli/commands/gateway.js';
+import { captureIo } from '../helpers/capture-io.js';
 
 /** The JSON-RPC code of a rejected call (the SDKs and mcpkit all keep it as `code`). */
 export async function codeOf(call: Promise<unknown>): Promise<number | undefined> {
@@ -13,6 +18,18 @@ export async function codeOf(call: Promise<unknown>): Promise<number | undefined
   } catch (error) {
     return (error as { code?: number }).code;
   }
+}
+
+/** The error a call rejects with; throws when it succeeds. */
+export async function failureOf(
+  call: Promise<unknown>,
+): Promise<{ code?: number; message: string }> {
+  try {
+    await call;
+  } catch (error) {
+    return error as { code?: number; message: string };
+  }
+  throw new Error('the call succeeded');
 }
 
 /** Resolves with the first event pushed to `events` after now that `accept` takes. */
@@ -36,8 +53,11 @@ export function nextEvent(
 export interface WatchedSession {
   readonly client: ClientV1;
   readonly transport: StreamableHttpV1;
-  /** Every HTTP request of the session so far: its method, and its body when a string. */
-  readonly requests: { method: string; body: string }[];
+  /**
+   * Every HTTP request of the session so far: its method, its body when a string, and the status
+   * of its response (0 until answered).
+   */
+  readonly requests: { method: string; body: string; status: number }[];
   /** Resolves at the next `notifications/tools/list_changed` (call it before the change). */
   readonly told: () => Promise<void>;
   /** How many `notifications/tools/list_changed` it was sent. */
@@ -50,13 +70,17 @@ export async function watchedSession(
   info: { name: string; version: string },
   headers: Record<string, string> = {},
 ): Promise<WatchedSession> {
-  const requests: { method: string; body: string }[] = [];
+  const requests: { method: string; body: string; status: number }[] = [];
   const recording = async (input: string | URL | Request, init?: RequestInit) => {
-    requests.push({
+    const request = {
       method: init?.method ?? 'GET',
       body: typeof init?.body === 'string' ? init.body : '',
-    });
-    return fetch(input, init);
+      status: 0,
+    };
+    requests.push(request);
+    const response = await fetch(input, init);
+    request.status = response.status;
+    return response;
   };
   const client = new ClientV1(info);
   const transport = new StreamableHttpV1(new URL(url), {
@@ -80,4 +104,56 @@ export async function watchedSession(
       }),
     changes: () => changes,
   };
+}
+
+/** `mcpkit gateway` run in this process by {@link serveGateway}. */
+export interface ServedGateway {
+  /** Resolves with its exit code (send `process.emit('SIGTERM')` to stop it). */
+  readonly done: Promise<number>;
+  /** Its default endpoint's URL (`…/mcp`). */
+  readonly url: string;
+  /** What it wrote to stderr so far. */
+  readonly stderr: () => string;
+}
+
+/** Runs `mcpkit gateway` with `args` in process; resolves once it serves. */
+export async function serveGateway(args: string[]): Promise<ServedGateway> {
+  const captured = captureIo();
+  const done = run(args, captured.io);
+  const url = await vi.waitFor(
+    () => {
+      const match = /serving at (http:\/\/\S+)\n/.exec(captured.stderr());
+      if (match === null) throw new Error(`not serving yet: ${captured.stderr()}`);
+      return match[1] ?? '';
+    },
+    { timeout: 15_000 },
+  );
+  return { done, url, stderr: captured.stderr };
+}
+
+/**
+ * Writes `config` to `file` and resolves with the reload event (`reloaded`, `reload-refused`)
+ * it causes, read from the --json lines of `stderr`.
+ */
+export async function reloadWith(
+  file: string,
+  config: unknown,
+  stderr: () => string,
+): Promise<Record<string, unknown>> {
+  const reloads = () =>
+    stderr()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((event) => String(event['event']).startsWith('reload'));
+  const seen = reloads().length;
+  writeFileSync(file, JSON.stringify(config));
+  return vi.waitFor(
+    () => {
+      const found = reloads()[seen];
+      if (found === undefined) throw new Error('not reloaded yet');
+      return found;
+    },
+    { timeout: 15_000, interval: 20 },
+  );
 }

@@ -29,7 +29,9 @@ function slowServer() {
     started = resolve;
   });
   const server = new McpServer({ name: 'shutdown', version: '1.0.0' }, { onError: () => {} });
-  server.tool({ name: 'slow', description: 'Waits until released.' }, async () => {
+  server.tool({ name: 'slow', description: 'Waits until released.' }, async (_args, ctx) => {
+    // With a progress token, its POST's reply becomes a stream.
+    void ctx.progress(0, 1);
     started();
     await released;
     return 'finished';
@@ -125,6 +127,35 @@ describe('graceful shutdown of listen', () => {
     expect(outcome === 'connection closed' || (typeof outcome === 'number' && outcome >= 400)).toBe(
       true,
     );
+  });
+
+  it('sends a request still answering on its stream an error when the grace runs out', async () => {
+    const { server, release, running: toolRunning } = slowServer();
+    cleanups.push(release);
+    const running = await listen(() => server, {});
+    cleanups.push(() => running.close());
+    const id = await openSession(running);
+    const post = await requestTo(running, {
+      body: call('slow', {}, 7, { progressToken: 'p' }),
+      headers: inSession(id, ACCEPT_BOTH),
+    });
+    expect(post.headers.get('content-type')).toContain('text/event-stream');
+    await toolRunning;
+    const [text] = await Promise.all([
+      readTextUntil(post, () => false),
+      running.close({ graceMs: 200 }),
+    ]);
+    // Its client is not left to resume a stream whose answer cannot come.
+    const last = text
+      .trim()
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .pop();
+    expect(JSON.parse(last?.slice('data: '.length) ?? '')).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: -32603, message: 'session closed before the request was answered' },
+    });
   });
 
   it('refuses a negative grace period', async () => {

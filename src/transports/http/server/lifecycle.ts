@@ -58,7 +58,9 @@ export class Lifecycle {
 
   /**
    * Closes: new exchanges get 503, GET streams end at once with a `retry` hint, requests in
-   * flight get `graceMs` to finish, then `stop` ends the rest. Idempotent.
+   * flight get `graceMs` to finish, then `stop` ends the rest: the sessions close (a request
+   * still answering on its POST's stream is sent an error response there), and the streams
+   * left end with a `retry` hint. Idempotent.
    */
   close(ctx: HttpContext, options: CloseOptions, stop: () => void): Promise<void> {
     const graceMs = options.graceMs ?? 0;
@@ -69,10 +71,12 @@ export class Lifecycle {
       // GET streams carry no request: their clients reconnect at once (elsewhere).
       this.#streams.end(retryMs, false);
       if (graceMs > 0) await this.#drain(ctx, graceMs);
-      this.#streams.end(retryMs, true);
       const open = ctx.open.clear();
       stop();
-      await Promise.all([ctx.sessions.closeAll(), ...open.map((t) => t.close())]);
+      // Sessions first: their requests' errors go out on the POST streams before these end.
+      const closed = Promise.all([ctx.sessions.closeAll(), ...open.map((t) => t.close())]);
+      this.#streams.end(retryMs, true);
+      await closed;
     })();
     return this.#closing;
   }

@@ -176,10 +176,16 @@ export class PostReply {
     this.#sink?.disconnect();
   }
 
-  /** Gives up: answers `reply` if nothing was answered yet, and ends an open stream. */
-  abandon(reply: HttpReply): void {
+  /**
+   * Gives up: answers `reply` if nothing was answered yet; an open stream is sent `last` (the
+   * error responses of the requests it carries, when none will be answered) and ends.
+   */
+  abandon(reply: HttpReply, last?: Response | readonly Response[]): void {
     if (this.#state === 'done') return;
-    if (this.#state === 'stream') this.#sink?.finish();
+    if (this.#state === 'stream') {
+      if (last !== undefined) this.#sink?.send(last);
+      this.#sink?.finish();
+    }
     this.#finish(reply);
   }
 

@@ -4,8 +4,8 @@
 // (spec 2025-11-25 basic/transports#listening-for-messages-from-the-server).
 import { SlotMap } from '../../../internal/slot-map.js';
 import type { BatchItem } from '../../../jsonrpc/codec.js';
-import { LocalError, LocalErrorCode } from '../../../jsonrpc/errors.js';
-import type { Message, RequestId, Response } from '../../../jsonrpc/message.js';
+import { ErrorCode, LocalError, LocalErrorCode } from '../../../jsonrpc/errors.js';
+import type { ErrorResponse, Message, RequestId, Response } from '../../../jsonrpc/message.js';
 import { isRequest } from '../../../jsonrpc/message.js';
 import { Inbox } from '../../../jsonrpc/inbox.js';
 import type { MessageInfo, Receiver, SendOptions, Transport } from '../../../jsonrpc/transport.js';
@@ -37,6 +37,12 @@ const UNANSWERED: HttpReply = emptyReply(202);
 
 /** The reply a POST gets when its session ends before answering. */
 const SESSION_ENDED: HttpReply = refusedReply(404, 'session terminated');
+
+/** The error of a request whose session closed while it was answered on its POST's stream. */
+const STREAM_ENDED = {
+  code: ErrorCode.InternalError,
+  message: 'session closed before the request was answered',
+};
 
 /** The reply to a batch when the connected server takes none. */
 const NO_BATCHES: HttpReply = refusedReply(400, 'invalid request: batches are not supported');
@@ -369,10 +375,24 @@ export class SessionTransport implements Transport, SessionEntry {
     if (change !== undefined) (this.#changes ??= new Map()).set(message.id, change);
   }
 
+  /**
+   * Ends the session. A POST still waiting is answered 404; one answering on its stream is sent
+   * an error response for each request it carries, then ends, so that its client does not wait
+   * for an answer (or resume a stream) that cannot come.
+   */
   close(): Promise<void> {
     if (this.#inbox.closed) return Promise.resolve();
-    for (const reply of new Set(this.#routes?.values())) reply.abandon(SESSION_ENDED);
+    const routes = this.#routes;
     this.#routes = undefined;
+    const unanswered = new Map<PostReply, ErrorResponse[]>();
+    for (const id of routes?.keys() ?? []) {
+      const reply = routes?.get(id) as PostReply;
+      const error = { jsonrpc: '2.0' as const, id, error: STREAM_ENDED };
+      unanswered.set(reply, [...(unanswered.get(reply) ?? []), error]);
+    }
+    for (const [reply, errors] of unanswered) {
+      reply.abandon(SESSION_ENDED, errors.length === 1 ? errors[0] : errors);
+    }
     for (const stream of this.#streams?.values() ?? []) stream.close();
     this.#streams = undefined;
     if (this.#standalone instanceof PlainStream) this.#standalone.finish();
