@@ -119,6 +119,28 @@ describe('the sandbox worker across runs', () => {
 });
 
 describe('the sandbox memory', () => {
+  it('frees the runtime after a tool result of 4 MiB and more, and keeps the worker warm', async () => {
+    // The code's jobs grew the WebAssembly memory (a 4 MiB result, parsed after an await), and
+    // quickjs-emscripten 0.32 then read the job's context through a view of the memory before
+    // it grew: it made a context no one freed, JS_FreeRuntime failed its assertion, and every
+    // such run paid a new worker.
+    const limits = { memoryBytes: 48 * MiB };
+    const worker = takeWorker(wasmPages(limits.memoryBytes));
+    await worker.ready;
+    worker.release(true);
+    const value = 'x'.repeat(4 * MiB);
+    const result = await run('const r = await db.get({}); return r.length', {
+      limits,
+      call: () => Promise.resolve<CallOutcome>({ ok: true, value }),
+    });
+    expect(result).toMatchObject({ ok: true, value: String(4 * MiB), calls: 1 });
+    const next = takeWorker(wasmPages(limits.memoryBytes));
+    expect(next).toBe(worker);
+    expect(next.alive).toBe(true);
+    next.release(true);
+    expect(await run('return 6 * 7', { limits })).toMatchObject({ ok: true, value: '42' });
+  }, 60_000);
+
   it('ends the run when a tool result meets a memory the code filled, and discards the worker', async () => {
     // Large strings QuickJS does not count fill the WebAssembly memory to its cap; the copy of a
     // 16 KB answer into it then fails, and quickjs-emscripten writes it at address 0, over the

@@ -46,7 +46,11 @@ async function loadModule(pages: number): Promise<GuestModule> {
   const require = createRequire(createRequire(import.meta.url).resolve('quickjs-emscripten'));
   const bytes = await readFile(require.resolve('@jitl/quickjs-wasmfile-release-sync/wasm'));
   const wasmModule = await WebAssembly.compile(bytes);
-  const wasmMemory = new WebAssembly.Memory({ initial: Math.min(256, pages), maximum: pages });
+  // The whole cap from the start, so the memory never grows (pages the code does not touch cost
+  // no RSS): quickjs-emscripten 0.32's executePendingJobs reads the job's context through a view
+  // made before the jobs ran, which a growth during them detaches; it then makes a context that
+  // nobody frees, and freeing the runtime fails its assertion (a 4 MiB tool result did that).
+  const wasmMemory = new WebAssembly.Memory({ initial: pages, maximum: pages });
   const variant = quickjs.newVariant(quickjs.RELEASE_SYNC, { wasmModule, wasmMemory });
   const loaded = await quickjs.newQuickJSWASMModuleFromVariant(variant);
   return { quickjs: loaded, memory: guard(wasmMemory) };
