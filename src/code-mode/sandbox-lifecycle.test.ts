@@ -105,6 +105,25 @@ describe('the sandbox worker across runs', () => {
     expect(await run('return 6 * 7')).toMatchObject({ ok: true, value: '42' });
   });
 
+  it('aborts the call in flight with the reason of the signal that cancelled the run', async () => {
+    const controller = new AbortController();
+    const reason = new Error('the user left');
+    let seen: unknown;
+    const result = await run('await db.slow({}); return 1', {
+      signal: controller.signal,
+      call: (_call, signal) =>
+        new Promise<CallOutcome>((resolve) => {
+          signal.addEventListener('abort', () => {
+            seen = signal.reason;
+            resolve({ ok: false, error: 'aborted' });
+          });
+          controller.abort(reason);
+        }),
+    });
+    expect(result).toMatchObject({ ok: false, error: 'the run was cancelled', calls: 1 });
+    expect(seen).toBe(reason);
+  });
+
   it('passes the host at most 1,000 characters of a searchTools query', async () => {
     let seen = -1;
     const result = await run('return searchTools("a".repeat(100000), 1e9)', {

@@ -43,7 +43,10 @@ export interface RunCodeOptions {
    */
   readonly search?: (query: string, limit: number) => string;
   readonly limits?: SandboxLimits;
-  /** Ends the run (and aborts its tool calls). */
+  /**
+   * Ends the run, and aborts its tool calls: their signal aborts with this one's reason, at
+   * once (a caller need not follow this signal too).
+   */
   readonly signal?: AbortSignal;
 }
 
@@ -156,7 +159,7 @@ class HostRun implements WorkerListener {
   #kill: ReturnType<typeof setTimeout> | undefined;
   #resolve: ((result: CodeRunResult) => void) | undefined;
   readonly #onAbort = () => {
-    this.#stop('the run was cancelled');
+    this.#stop('the run was cancelled', this.options.signal?.reason);
   };
 
   readonly worker: SandboxWorker;
@@ -317,12 +320,15 @@ class HostRun implements WorkerListener {
     this.worker.answer({ found: text.slice(0, this.limits.maxOutputChars + 1) });
   }
 
-  /** Ends the run for `reason`: the worker stops at its next check, or is ended after a grace. */
-  #stop(reason: string): void {
+  /**
+   * Ends the run for `reason`: the worker stops at its next check, or is ended after a grace.
+   * The calls in flight are aborted with `cause` (the caller's reason when it cancelled).
+   */
+  #stop(reason: string, cause?: unknown): void {
     if (this.#ended || this.#fatal !== undefined) return;
     this.#fatal = reason;
     this.worker.stop();
-    this.#abort.abort();
+    this.#abort.abort(cause);
     this.#kill = setTimeout(() => void this.#terminate(), GRACE_MS);
   }
 
