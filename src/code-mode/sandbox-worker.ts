@@ -75,7 +75,7 @@ function receive(): Answer | undefined {
 }
 
 /** Tool answers that came while a search waited, for the run's next wait. */
-const early: Extract<Answer, { id: number }>[] = [];
+const early: Extract<Answer, string>[] = [];
 /** The clock slots' origin: the current run's epoch. */
 let epoch = 0;
 
@@ -86,7 +86,7 @@ const channel: GuestChannel = {
     if (first !== undefined) return first;
     for (;;) {
       const answer = receive();
-      if (answer === undefined || 'id' in answer) return answer;
+      if (answer === undefined || typeof answer === 'string') return answer;
     }
   },
   search: (query, limit) => {
@@ -94,7 +94,7 @@ const channel: GuestChannel = {
     for (;;) {
       const answer = receive();
       if (answer === undefined) return '';
-      if ('found' in answer) return answer.found;
+      if (typeof answer !== 'string') return answer.found;
       early.push(answer);
     }
   },

@@ -198,12 +198,11 @@ class HostRun implements WorkerListener {
 
   message(message: WorkerMessage): void {
     if (this.#ended) return;
+    if (typeof message === 'string') {
+      this.#callOf(message);
+      return;
+    }
     switch (message.type) {
-      case 'call':
-        this.#calls = Math.max(this.#calls, message.id);
-        // Once the run is stopping, its calls are not started (the worker is told to stop).
-        if (this.#fatal === undefined) void this.#call(message);
-        break;
       case 'search':
         this.#search(message.query, message.limit);
         break;
@@ -279,14 +278,29 @@ class HostRun implements WorkerListener {
     void this.#terminate();
   }
 
-  async #call({ id, fn, args }: Extract<WorkerMessage, { type: 'call' }>): Promise<void> {
+  /** A tool call of the worker's (the JSON text of `[id, fn, input]`), started. */
+  #callOf(message: string): void {
+    let call: [number, number, unknown];
+    try {
+      call = JSON.parse(message) as [number, number, unknown];
+    } catch {
+      // The worker writes the input as the guest's JSON.stringify gave it: never reached.
+      this.#stop('the sandbox sent a tool call that is not JSON');
+      return;
+    }
+    const [id, fn, input] = call;
+    this.#calls = Math.max(this.#calls, id);
+    // Once the run is stopping, its calls are not started (the worker is told to stop).
+    if (this.#fatal === undefined) void this.#call(id, fn, input);
+  }
+
+  async #call(id: number, fn: number, input: unknown): Promise<void> {
     let outcome: CallOutcome;
     try {
       const target = this.#functions[fn];
       if (target === undefined) throw new Error(`no function #${String(fn)}`);
-      const parsed: unknown = JSON.parse(args);
       outcome = await this.options.call(
-        { namespace: target[0], name: target[1], arguments: parsed },
+        { namespace: target[0], name: target[1], arguments: input },
         this.#abort.signal,
       );
     } catch (error) {
@@ -295,9 +309,9 @@ class HostRun implements WorkerListener {
     if (this.#ended) return;
     let text: string;
     try {
-      text = JSON.stringify(outcome);
+      text = JSON.stringify({ id, ...outcome });
     } catch {
-      text = JSON.stringify({ ok: false, error: 'the tool result is not JSON' });
+      text = JSON.stringify({ id, ok: false, error: 'the tool result is not JSON' });
     }
     if (text.length > this.limits.memoryBytes) {
       this.#stop(
@@ -305,7 +319,7 @@ class HostRun implements WorkerListener {
       );
       return;
     }
-    this.worker.answer({ id, text });
+    this.worker.answer(text);
   }
 
   #search(query: string, limit: number): void {
