@@ -3,7 +3,8 @@
 // builds console, the namespaces and searchTools. It returns what the host keeps (never reachable
 // by the code): the encoder it reads values out with, and the function it delivers answers with.
 // A tool call: `__call(index, argsJson)` returns the call's id (a number), or the text of a
-// refusal (a string); `deliver(id, outcomeJson)` later settles the call's promise.
+// refusal (a string); `deliver(answerJson)` later settles the call's promise with the answer,
+// `{ id, ok, value | error }`.
 /** The bootstrap script of a run's context; its value is `[encode, deliver]`. */
 export const BOOTSTRAP = `(() => {
   const g = globalThis;
@@ -31,7 +32,7 @@ export const BOOTSTRAP = `(() => {
     try { args = stringify(input === undefined ? {} : input); } catch (e) { throw new TypeError(tool + ': the input is not JSON: ' + S(e)); }
     const id = hostCall(index, args === undefined ? '{}' : args);
     if (typeof id === 'string') throw new ToolError(id, tool);
-    const answer = parse(await new P((resolve) => { waiting[id] = resolve; }));
+    const answer = await new P((resolve) => { waiting[id] = resolve; });
     if (answer.ok) return answer.value;
     throw new ToolError(answer.error, tool);
   };
@@ -55,11 +56,11 @@ export const BOOTSTRAP = `(() => {
     if (v === undefined) return undefined;
     try { return stringify(v); } catch (e) { return stringify('(the returned value is not JSON: ' + S(e) + ')'); }
   };
-  const deliver = (id, outcome) => {
-    const resolve = waiting[id];
+  const deliver = (text) => {
+    const answer = parse(text), resolve = waiting[answer.id];
     if (resolve === undefined) return;
-    delete waiting[id];
-    resolve(outcome);
+    delete waiting[answer.id];
+    resolve(answer);
   };
   return [encode, deliver];
 })()`;

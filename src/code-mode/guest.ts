@@ -18,7 +18,7 @@ import { DEFAULT_LIMITS, memoryLimit, timeLimit, wallLimit } from './sandbox-pro
 export interface GuestChannel {
   post(message: WorkerMessage): void;
   /** The host's next answer to a tool call; undefined once the host asked the run to stop. */
-  wait(): Extract<Answer, { id: number }> | undefined;
+  wait(): Extract<Answer, string> | undefined;
   /** `searchTools` answered by the host; '' when the run is stopped meanwhile. */
   search(query: string, limit: number): string;
   /** True once the host asked the run to stop (cancelled, past its deadline). */
@@ -344,15 +344,14 @@ function settle(run: Run, promise: QuickJSHandle): { ok: boolean; handle: QuickJ
     const answer = channel.wait();
     run.resume();
     if (answer === undefined) run.fatal ??= STOPPED;
-    else deliver(run, answer.id, answer.text);
+    else deliver(run, answer);
   }
 }
 
-/** Settles the guest promise of call `id` with the outcome's JSON text. */
-function deliver(run: Run, id: number, text: string): void {
+/** Settles the guest promise of a call with its answer (the JSON text naming the call). */
+function deliver(run: Run, text: string): void {
   const { context } = run;
   run.inFlight--;
-  const idHandle = context.newNumber(id);
   let problem: string | undefined;
   try {
     const textHandle = context.newString(text);
@@ -360,7 +359,6 @@ function deliver(run: Run, id: number, text: string): void {
     const result = context.callFunction(
       run.deliver as QuickJSHandle,
       context.undefined,
-      idHandle,
       textHandle,
     );
     textHandle.dispose();
@@ -369,8 +367,6 @@ function deliver(run: Run, id: number, text: string): void {
   } catch (error) {
     if (error instanceof Corrupt) throw error;
     problem = String(error);
-  } finally {
-    idHandle.dispose();
   }
   // The heap is full (a result too big for the memory limit): the run ends.
   if (problem !== undefined) {
@@ -436,7 +432,8 @@ function callTool(run: Run, fn: number, args: string): QuickJSHandle {
       `the limit of ${String(run.limits.maxToolCalls)} tool calls per run is reached`,
     );
   }
-  run.channel.post({ type: 'call', id, fn, args });
+  // The input is the guest's JSON text: the message is one string, parsed once by the host.
+  run.channel.post(`[${String(id)},${String(fn)},${args}]`);
   run.posted(id);
   run.inFlight++;
   return context.newNumber(id);

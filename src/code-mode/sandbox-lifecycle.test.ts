@@ -105,6 +105,25 @@ describe('the sandbox worker across runs', () => {
     expect(await run('return 6 * 7')).toMatchObject({ ok: true, value: '42' });
   });
 
+  it('aborts the call in flight with the reason of the signal that cancelled the run', async () => {
+    const controller = new AbortController();
+    const reason = new Error('the user left');
+    let seen: unknown;
+    const result = await run('await db.slow({}); return 1', {
+      signal: controller.signal,
+      call: (_call, signal) =>
+        new Promise<CallOutcome>((resolve) => {
+          signal.addEventListener('abort', () => {
+            seen = signal.reason;
+            resolve({ ok: false, error: 'aborted' });
+          });
+          controller.abort(reason);
+        }),
+    });
+    expect(result).toMatchObject({ ok: false, error: 'the run was cancelled', calls: 1 });
+    expect(seen).toBe(reason);
+  });
+
   it('passes the host at most 1,000 characters of a searchTools query', async () => {
     let seen = -1;
     const result = await run('return searchTools("a".repeat(100000), 1e9)', {
@@ -119,6 +138,28 @@ describe('the sandbox worker across runs', () => {
 });
 
 describe('the sandbox memory', () => {
+  it('frees the runtime after a tool result of 4 MiB and more, and keeps the worker warm', async () => {
+    // The code's jobs grew the WebAssembly memory (a 4 MiB result, parsed after an await), and
+    // quickjs-emscripten 0.32 then read the job's context through a view of the memory before
+    // it grew: it made a context no one freed, JS_FreeRuntime failed its assertion, and every
+    // such run paid a new worker.
+    const limits = { memoryBytes: 48 * MiB };
+    const worker = takeWorker(wasmPages(limits.memoryBytes));
+    await worker.ready;
+    worker.release(true);
+    const value = 'x'.repeat(4 * MiB);
+    const result = await run('const r = await db.get({}); return r.length', {
+      limits,
+      call: () => Promise.resolve<CallOutcome>({ ok: true, value }),
+    });
+    expect(result).toMatchObject({ ok: true, value: String(4 * MiB), calls: 1 });
+    const next = takeWorker(wasmPages(limits.memoryBytes));
+    expect(next).toBe(worker);
+    expect(next.alive).toBe(true);
+    next.release(true);
+    expect(await run('return 6 * 7', { limits })).toMatchObject({ ok: true, value: '42' });
+  }, 60_000);
+
   it('ends the run when a tool result meets a memory the code filled, and discards the worker', async () => {
     // Large strings QuickJS does not count fill the WebAssembly memory to its cap; the copy of a
     // 16 KB answer into it then fails, and quickjs-emscripten writes it at address 0, over the

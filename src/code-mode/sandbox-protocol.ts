@@ -134,10 +134,14 @@ export interface RunRequest {
   readonly deadline: number;
 }
 
-/** Host → worker, on the answer port. */
+/**
+ * Host → worker, on the answer port. A tool call's outcome is a string, the JSON text of
+ * `{ id, ...CallOutcome }` (the call's id first), which the guest parses: a string is the
+ * cheapest message to copy between threads, and the guest reads the id out of it.
+ */
 export type Answer =
-  /** A tool call's outcome: the JSON text of a CallOutcome. */
-  | { readonly id: number; readonly text: string }
+  /** A tool call's outcome. */
+  | string
   /** What searchTools returns. */
   | { readonly found: string };
 
@@ -153,10 +157,11 @@ export type WorkerMessage =
   | { readonly type: 'ready' }
   | { readonly type: 'load-failed'; readonly error: string }
   /**
-   * A tool call: `fn` indexes the run's `functions`; `id` is the run's count of calls so far
-   * (refused ones included), which the answer names.
+   * A tool call, as a string (the cheapest message): the JSON text of `[id, fn, input]`. `fn`
+   * indexes the run's `functions`; `id` is the run's count of calls so far (refused ones
+   * included), which the answer names.
    */
-  | { readonly type: 'call'; readonly id: number; readonly fn: number; readonly args: string }
+  | string
   | { readonly type: 'search'; readonly query: string; readonly limit: number }
   /**
    * Lines printed and counters changed since the last report: sent before a call or a wait

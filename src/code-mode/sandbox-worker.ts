@@ -46,7 +46,11 @@ async function loadModule(pages: number): Promise<GuestModule> {
   const require = createRequire(createRequire(import.meta.url).resolve('quickjs-emscripten'));
   const bytes = await readFile(require.resolve('@jitl/quickjs-wasmfile-release-sync/wasm'));
   const wasmModule = await WebAssembly.compile(bytes);
-  const wasmMemory = new WebAssembly.Memory({ initial: Math.min(256, pages), maximum: pages });
+  // The whole cap from the start, so the memory never grows (pages the code does not touch cost
+  // no RSS): quickjs-emscripten 0.32's executePendingJobs reads the job's context through a view
+  // made before the jobs ran, which a growth during them detaches; it then makes a context that
+  // nobody frees, and freeing the runtime fails its assertion (a 4 MiB tool result did that).
+  const wasmMemory = new WebAssembly.Memory({ initial: pages, maximum: pages });
   const variant = quickjs.newVariant(quickjs.RELEASE_SYNC, { wasmModule, wasmMemory });
   const loaded = await quickjs.newQuickJSWASMModuleFromVariant(variant);
   return { quickjs: loaded, memory: guard(wasmMemory) };
@@ -71,7 +75,7 @@ function receive(): Answer | undefined {
 }
 
 /** Tool answers that came while a search waited, for the run's next wait. */
-const early: Extract<Answer, { id: number }>[] = [];
+const early: Extract<Answer, string>[] = [];
 /** The clock slots' origin: the current run's epoch. */
 let epoch = 0;
 
@@ -82,7 +86,7 @@ const channel: GuestChannel = {
     if (first !== undefined) return first;
     for (;;) {
       const answer = receive();
-      if (answer === undefined || 'id' in answer) return answer;
+      if (answer === undefined || typeof answer === 'string') return answer;
     }
   },
   search: (query, limit) => {
@@ -90,7 +94,7 @@ const channel: GuestChannel = {
     for (;;) {
       const answer = receive();
       if (answer === undefined) return '';
-      if ('found' in answer) return answer.found;
+      if (typeof answer !== 'string') return answer.found;
       early.push(answer);
     }
   },

@@ -43,7 +43,10 @@ export interface RunCodeOptions {
    */
   readonly search?: (query: string, limit: number) => string;
   readonly limits?: SandboxLimits;
-  /** Ends the run (and aborts its tool calls). */
+  /**
+   * Ends the run, and aborts its tool calls: their signal aborts with this one's reason, at
+   * once (a caller need not follow this signal too).
+   */
   readonly signal?: AbortSignal;
 }
 
@@ -156,7 +159,7 @@ class HostRun implements WorkerListener {
   #kill: ReturnType<typeof setTimeout> | undefined;
   #resolve: ((result: CodeRunResult) => void) | undefined;
   readonly #onAbort = () => {
-    this.#stop('the run was cancelled');
+    this.#stop('the run was cancelled', this.options.signal?.reason);
   };
 
   readonly worker: SandboxWorker;
@@ -195,12 +198,11 @@ class HostRun implements WorkerListener {
 
   message(message: WorkerMessage): void {
     if (this.#ended) return;
+    if (typeof message === 'string') {
+      this.#callOf(message);
+      return;
+    }
     switch (message.type) {
-      case 'call':
-        this.#calls = Math.max(this.#calls, message.id);
-        // Once the run is stopping, its calls are not started (the worker is told to stop).
-        if (this.#fatal === undefined) void this.#call(message);
-        break;
       case 'search':
         this.#search(message.query, message.limit);
         break;
@@ -276,14 +278,29 @@ class HostRun implements WorkerListener {
     void this.#terminate();
   }
 
-  async #call({ id, fn, args }: Extract<WorkerMessage, { type: 'call' }>): Promise<void> {
+  /** A tool call of the worker's (the JSON text of `[id, fn, input]`), started. */
+  #callOf(message: string): void {
+    let call: [number, number, unknown];
+    try {
+      call = JSON.parse(message) as [number, number, unknown];
+    } catch {
+      // The worker writes the input as the guest's JSON.stringify gave it: never reached.
+      this.#stop('the sandbox sent a tool call that is not JSON');
+      return;
+    }
+    const [id, fn, input] = call;
+    this.#calls = Math.max(this.#calls, id);
+    // Once the run is stopping, its calls are not started (the worker is told to stop).
+    if (this.#fatal === undefined) void this.#call(id, fn, input);
+  }
+
+  async #call(id: number, fn: number, input: unknown): Promise<void> {
     let outcome: CallOutcome;
     try {
       const target = this.#functions[fn];
       if (target === undefined) throw new Error(`no function #${String(fn)}`);
-      const parsed: unknown = JSON.parse(args);
       outcome = await this.options.call(
-        { namespace: target[0], name: target[1], arguments: parsed },
+        { namespace: target[0], name: target[1], arguments: input },
         this.#abort.signal,
       );
     } catch (error) {
@@ -292,9 +309,9 @@ class HostRun implements WorkerListener {
     if (this.#ended) return;
     let text: string;
     try {
-      text = JSON.stringify(outcome);
+      text = JSON.stringify({ id, ...outcome });
     } catch {
-      text = JSON.stringify({ ok: false, error: 'the tool result is not JSON' });
+      text = JSON.stringify({ id, ok: false, error: 'the tool result is not JSON' });
     }
     if (text.length > this.limits.memoryBytes) {
       this.#stop(
@@ -302,7 +319,7 @@ class HostRun implements WorkerListener {
       );
       return;
     }
-    this.worker.answer({ id, text });
+    this.worker.answer(text);
   }
 
   #search(query: string, limit: number): void {
@@ -317,12 +334,15 @@ class HostRun implements WorkerListener {
     this.worker.answer({ found: text.slice(0, this.limits.maxOutputChars + 1) });
   }
 
-  /** Ends the run for `reason`: the worker stops at its next check, or is ended after a grace. */
-  #stop(reason: string): void {
+  /**
+   * Ends the run for `reason`: the worker stops at its next check, or is ended after a grace.
+   * The calls in flight are aborted with `cause` (the caller's reason when it cancelled).
+   */
+  #stop(reason: string, cause?: unknown): void {
     if (this.#ended || this.#fatal !== undefined) return;
     this.#fatal = reason;
     this.worker.stop();
-    this.#abort.abort();
+    this.#abort.abort(cause);
     this.#kill = setTimeout(() => void this.#terminate(), GRACE_MS);
   }
 

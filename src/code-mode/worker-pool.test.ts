@@ -14,7 +14,7 @@ describe('SandboxWorker', () => {
     const heard = await new Promise<string>((resolve) => {
       worker.attach({
         message: (message: WorkerMessage) => {
-          resolve(`message ${message.type}`);
+          resolve(`message ${typeof message === 'string' ? message : message.type}`);
         },
         exit: () => {
           resolve('exit');

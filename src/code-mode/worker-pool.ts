@@ -94,7 +94,8 @@ export class SandboxWorker {
     // No unhandled rejection when nobody awaits a failed start.
     this.ready.catch(() => undefined);
     this.#worker.on('message', (message: WorkerMessage) => {
-      if (message.type === 'ready') loaded?.();
+      if (typeof message === 'string') this.#listener?.message(message);
+      else if (message.type === 'ready') loaded?.();
       else if (message.type === 'load-failed') failed?.(new QuickJsLoadError(message.error));
       else this.#listener?.message(message);
     });

@@ -107,9 +107,9 @@ export class HostCodeMode {
     if (decision === 'declined') throw new Error(`the call of ${entry.name} was declined`);
     const client = this.#access.client(entry.server);
     if (client === undefined) throw new Error(`server "${entry.server}" is not connected`);
-    const outer = call.step.signal;
-    const signal = outer === undefined ? call.signal : AbortSignal.any([outer, call.signal]);
-    return client.callTool(entry.tool.name, args, { signal });
+    // The call's signal follows the run's own (runCode aborts its calls when the step's signal
+    // does, with that reason): nothing to combine per call.
+    return client.callTool(entry.tool.name, args, { signal: call.signal });
   }
 
   #apiOf(catalog: ReadonlyMap<string, HostTool>): CodeApi<HostTool> {

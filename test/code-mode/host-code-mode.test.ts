@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createEverythingServer } from '../../servers/everything/server.js';
 import type { Host, HostEvent, HostOptions, ServerConfig } from '../../src/host/index.js';
 import type { ProtocolRevision } from '../../src/protocol/index.js';
+import { McpServer } from '../../src/server/index.js';
 import { listen } from '../../src/transports/http/server/node.js';
 import type { FakeModel, Step } from '../helpers/fake-model.js';
 import { fakeHost, startFakeModel } from '../helpers/fake-model.js';
@@ -215,5 +216,73 @@ describe.each(['anthropic', 'openai'] as const)('code mode in the host with %s',
       text: 'Error: the code ran past its time limit (300 ms)',
     });
     expect(result.text).toBe('Returned: "undefined"');
+  });
+  /** A server whose `wait` never ends on its own: it reports its start and its cancellation. */
+  async function waitServer() {
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    let sawAbort!: () => void;
+    const aborted = new Promise<void>((resolve) => {
+      sawAbort = resolve;
+    });
+    const listening = await listen(() => {
+      const s = new McpServer({ name: 'slow', version: '1.0.0' });
+      s.tool(
+        { name: 'wait', description: 'Waits.', inputSchema: { type: 'object' } },
+        (_args, ctx) => {
+          started();
+          return new Promise<string>((resolve) => {
+            ctx.signal.addEventListener('abort', () => {
+              sawAbort();
+              resolve('aborted');
+            });
+          });
+        },
+      );
+      return s;
+    });
+    cleanups.push(() => listening.close());
+    return { url: listening.url, running, aborted };
+  }
+
+  it('cancels the call the code has in flight when the run is cancelled', async () => {
+    const slow = await waitServer();
+    const model = await fake([
+      { toolCalls: [{ name: 'run_code', arguments: { code: 'return await slow.wait({})' } }] },
+      { text: 'never' },
+    ]);
+    const h = await host(api, model, { slow: { url: slow.url } });
+    const controller = new AbortController();
+    const run = h.run([{ role: 'user', content: 'wait' }], { signal: controller.signal });
+    await slow.running;
+    controller.abort(new Error('stopped by the user'));
+    await expect(run).rejects.toThrow('stopped by the user');
+    await slow.aborted;
+    expect(model.requests).toHaveLength(1);
+  });
+
+  it('cancels the call the code has in flight when the code run passes its wall-clock limit', async () => {
+    const slow = await waitServer();
+    const model = await fake([
+      { toolCalls: [{ name: 'run_code', arguments: { code: 'return await slow.wait({})' } }] },
+      (seen) => ({ text: seen.results[0]?.text ?? '' }),
+    ]);
+    const h = await host(
+      api,
+      model,
+      { slow: { url: slow.url } },
+      {
+        codeMode: { wallTimeoutMs: 300 },
+      },
+    );
+    const result = await h.run([{ role: 'user', content: 'wait' }]);
+    await slow.aborted;
+    expect(model.requests[1]!.results[0]).toMatchObject({
+      isError: true,
+      text: expect.stringContaining('wall-clock limit (300 ms'),
+    });
+    expect(result.text).toContain('wall-clock limit');
   });
 });

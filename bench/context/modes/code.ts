@@ -2,7 +2,10 @@
 // (one run_code call that makes every step's call in the sandbox, printing what the answer needs:
 // for the data-heavy task, the sum of the rows and never the rows). `extra` measures the
 // sandbox's overhead: start-up, and a tool call from code against the same call made directly.
+import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import process from 'node:process';
+import { fileURLToPath } from 'node:url';
 import { createPingmeServer } from '../../../servers/pingme/server.js';
 import type { Client } from '../../../src/client/index.js';
 import type { CodeApi } from '../../../src/code-mode/index.js';
@@ -119,6 +122,16 @@ async function perCall(client: Client, api: CodeApi): Promise<{ direct: number; 
   };
 }
 
+/** The built CLI, which the stdio row starts as a host would (`mcpkit serve pingme`). */
+const CLI = fileURLToPath(new URL('../../../dist/esm/src/cli/main.js', import.meta.url));
+
+/** Where each per-call row's PingME runs. */
+const WHERE = {
+  memory: 'an in-memory pair',
+  stdio: 'stdio (`mcpkit serve pingme`, a child process)',
+  http: 'Streamable HTTP on 127.0.0.1',
+} as const;
+
 /** Start-up and per-call overhead of the sandbox, as Markdown lines. */
 export async function overhead(context: BenchContext): Promise<string> {
   const first = performance.now();
@@ -137,16 +150,25 @@ export async function overhead(context: BenchContext): Promise<string> {
     modelName: 'bench-1',
     servers: {
       memory: required(context.workload.servers['pingme'], 'the pingme server'),
+      ...(existsSync(CLI)
+        ? { stdio: { command: process.execPath, args: [CLI, 'serve', 'pingme'] } }
+        : {}),
       http: { url: http.url },
     },
   });
   try {
     await host.connect();
     const rows: string[] = [];
-    for (const server of ['memory', 'http'] as const) {
+    for (const server of ['memory', 'stdio', 'http'] as const) {
+      const where = WHERE[server];
+      if (server === 'stdio' && !existsSync(CLI)) {
+        rows.push(
+          `- a tool call from code, PingME over ${where}: not measured, dist/ is missing (npm run build)`,
+        );
+        continue;
+      }
       const api = buildCodeApi(host.tools.filter((tool) => tool.server === server));
       const figures = await perCall(required(host.client(server), `a client of ${server}`), api);
-      const where = server === 'memory' ? 'an in-memory pair' : 'Streamable HTTP on 127.0.0.1';
       rows.push(
         `- a tool call from code, PingME over ${where}: ${figures.code.toFixed(0)} µs against ${figures.direct.toFixed(0)} µs direct, ${(figures.code / figures.direct).toFixed(2)}x (+${(figures.code - figures.direct).toFixed(0)} µs a call; 200 calls in one run, medians of 6 rounds after 6 of warm-up); target within 2x`,
       );
