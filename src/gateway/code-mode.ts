@@ -15,11 +15,18 @@ export interface GatewayCodeModeOptions extends SandboxLimits {
   readonly maxDeclarationChars?: number;
 }
 
-/** Forwards one tool call of the code, within the downstream request `ctx`. */
+/** A tool call of the code: within the downstream request `ctx`, and the run's `signal`. */
+export interface CodeCall {
+  readonly ctx: HandlerContext;
+  /** Aborts when the run ends before the call does (a limit, an error, the request cancelled). */
+  readonly signal: AbortSignal;
+}
+
+/** Forwards one tool call of the code, cancelled with its downstream request and its run. */
 export type ForwardCall = (
   tool: ServedTool,
   args: Record<string, unknown>,
-  ctx: HandlerContext,
+  call: CodeCall,
 ) => Promise<Record<string, unknown>>;
 
 interface Entry extends CodeModeTool {
@@ -63,8 +70,8 @@ export class GatewayCodeMode {
     const api = this.#api;
     if (api === undefined) throw new Error('code mode is not ready');
     return (await runCodeTool(api, args, {
-      call: async (entry, input) =>
-        (await this.#forward(entry.served, input, ctx)) as unknown as CallToolResult,
+      call: async (entry, input, signal) =>
+        (await this.#forward(entry.served, input, { ctx, signal })) as unknown as CallToolResult,
       limits: this.#options,
       signal: ctx.signal,
     })) as ToolResult;

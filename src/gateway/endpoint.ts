@@ -101,9 +101,11 @@ export class Endpoint {
     this.#routing = settings.routing;
     this.#curation = settings.curation;
     this.lookup = this.#makeLookup();
-    this.#code = codeModeOf(settings.codeMode, (tool, args, ctx) =>
-      this.#callTool(tool, args, ctx),
-    );
+    this.#code = codeModeOf(settings.codeMode, (tool, args, { ctx, signal }) => {
+      const upstream = this.#upstream(tool.upstream);
+      const call = this.#routing.start(tool.upstream, ctx, signal);
+      return forwardToolCall(call, { upstream, tool: tool.original, args }, this.#settings);
+    });
     this.#server = this.#createServer();
   }
 

@@ -22,6 +22,12 @@ export class Call {
   readonly tag: LiveEntry<Call>;
   /** The input keys this run has asked under (2026-07-28 downstream). */
   keys: Set<string> | undefined = undefined;
+  /**
+   * What also cancels the upstream request, besides `ctx`'s cancellation: set for a call that
+   * can end before its downstream request does (a tool call of code mode's code, whose run can
+   * end first).
+   */
+  signal: AbortSignal | undefined = undefined;
   readonly #inflight: LiveSet<Call>;
 
   /** A call of `ctx`'s request to `upstream`, in flight in `inflight` until {@link end}. */
@@ -114,15 +120,18 @@ export class Routing {
   /**
    * Starts a call of `ctx`'s request to `upstream` (the forwarding tags its upstream request with
    * the call's tag, see {@link forwarded}), in flight until its `end()`: the upstream's requests
-   * and logs meanwhile go to its client. Whoever starts a call ends it, however it settles.
+   * and logs meanwhile go to its client. Whoever starts a call ends it, however it settles. The
+   * upstream request is cancelled with `ctx`'s, and with `signal` when given.
    */
-  start(upstream: string, ctx: HandlerContext): Call {
+  start(upstream: string, ctx: HandlerContext, signal?: AbortSignal): Call {
     let inflight = this.#inflight.get(upstream);
     if (inflight === undefined) {
       inflight = new LiveSet();
       this.#inflight.set(upstream, inflight);
     }
-    return new Call(upstream, ctx, inflight);
+    const call = new Call(upstream, ctx, inflight);
+    if (signal !== undefined) call.signal = signal;
+    return call;
   }
 }
 
@@ -145,12 +154,14 @@ export function forwarded(call: Call): CallOptions {
   // MCP Apps: an upstream learns whether the client it serves renders views.
   const ui = ctx.client.capabilities.extensions?.[APPS_EXTENSION];
   if (ui !== undefined) capabilities.extensions = { [APPS_EXTENSION]: ui };
-  return {
+  const options: CallOptions = {
     tag: call.tag,
     cancellation: ctx.cancellation, // not ctx.signal: no AbortSignal made per forwarded call
     clientCapabilities: capabilities,
     logLevel: ctx.logLevel ?? null,
   };
+  if (call.signal !== undefined) options.signal = call.signal;
+  return options;
 }
 
 /**

@@ -8,8 +8,10 @@ import process from 'node:process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEverythingServer } from '../../servers/everything/server.js';
 import { Client } from '../../src/client/index.js';
+import type { GatewayCodeModeOptions } from '../../src/gateway/index.js';
 import { Gateway, parseGatewayConfig } from '../../src/gateway/index.js';
 import type { ProtocolRevision } from '../../src/protocol/version.js';
+import { McpServer } from '../../src/server/index.js';
 import { createStreamableHttpClientTransport } from '../../src/transports/http/client/transport.js';
 import { listen } from '../../src/transports/http/server/node.js';
 
@@ -22,7 +24,10 @@ afterEach(async () => {
 });
 
 /** A code-mode gateway over `mcpServers`, served over HTTP once every upstream connected. */
-async function gatewayOver(mcpServers: Record<string, unknown>): Promise<string> {
+async function gatewayOver(
+  mcpServers: Record<string, unknown>,
+  codeMode: GatewayCodeModeOptions = {},
+): Promise<string> {
   const waiting = new Set(Object.keys(mcpServers));
   let ready = (): void => undefined;
   const connected = new Promise<void>((resolve) => {
@@ -30,7 +35,7 @@ async function gatewayOver(mcpServers: Record<string, unknown>): Promise<string>
   });
   const gateway = await Gateway.start(parseGatewayConfig({ mcpServers }), {
     timing: { pingIntervalMs: 0 },
-    codeMode: true,
+    codeMode,
     onEvent: (event) => {
       if (event['event'] === 'connected') waiting.delete(String(event['upstream']));
       if (waiting.size === 0) ready();
@@ -117,4 +122,36 @@ describe('code mode in the gateway', () => {
     },
     60_000,
   );
+
+  it('cancels the forwarded call the code has in flight when the run passes its wall-clock limit', async () => {
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    let sawAbort!: () => void;
+    const aborted = new Promise<void>((resolve) => (sawAbort = resolve));
+    const upstream = await listen(() => {
+      const server = new McpServer({ name: 'slow', version: '1.0.0' });
+      server.tool(
+        { name: 'wait', description: 'Waits.', inputSchema: { type: 'object' } },
+        (_args, ctx) => {
+          started();
+          return new Promise<string>((resolve) => {
+            ctx.signal.addEventListener('abort', () => {
+              sawAbort();
+              resolve('aborted');
+            });
+          });
+        },
+      );
+      return server;
+    });
+    closers.push(() => upstream.close());
+    const url = await gatewayOver({ slow: { url: upstream.url } }, { wallTimeoutMs: 300 });
+    const client = await downstream(url, '2026-07-28', []);
+    const result = await client.callTool('run_code', { code: 'return await slow.wait({})' });
+    await running;
+    // The upstream hears of it although the downstream request is over, not cancelled.
+    await aborted;
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain('wall-clock limit (300 ms');
+  }, 30_000);
 });
