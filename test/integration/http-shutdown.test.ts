@@ -2,8 +2,11 @@
 // handler): new connections are refused and new requests get 503, GET streams end at once with a
 // `retry` hint, a request in flight finishes within the grace period, and close returns when the
 // period runs out even if it does not; the health endpoint reports 503 while closing.
+import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
+import { Client } from '../../src/client/index.js';
 import { McpServer } from '../../src/server/index.js';
+import { createStreamableHttpClientTransport } from '../../src/transports/http/client/transport.js';
 import { createStreamableHttpHandler } from '../../src/transports/http/server/handler.js';
 import type { Listening } from '../../src/transports/http/server/node.js';
 import { listen } from '../../src/transports/http/server/node.js';
@@ -13,6 +16,7 @@ import {
   call,
   faceOf,
   initializeBody,
+  MODERN,
   modernRequest,
   nodeRequest,
   readTextUntil,
@@ -70,6 +74,20 @@ async function openSession(running: Listening): Promise<string> {
 
 function inSession(id: string, accept = 'application/json'): Record<string, string> {
   return { accept, 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' };
+}
+
+/** The messages of an SSE stream's events, in order. */
+function messagesOf(text: string): unknown[] {
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith('data: ') && line.length > 'data: '.length)
+    .map((line) => JSON.parse(line.slice('data: '.length)) as unknown);
+}
+
+/** The error a request without a session gets on its stream when the grace runs out. */
+function serverClosed(id: number | string) {
+  const error = { code: -32603, message: 'server closed before the request was answered' };
+  return { jsonrpc: '2.0', id, error };
 }
 
 describe('graceful shutdown of listen', () => {
@@ -155,6 +173,102 @@ describe('graceful shutdown of listen', () => {
       jsonrpc: '2.0',
       id: 7,
       error: { code: -32603, message: 'session closed before the request was answered' },
+    });
+  });
+
+  it('sends a 2026-07-28 request streaming past the grace an error response, then ends its stream', async () => {
+    const { server, release, running: toolRunning } = slowServer();
+    cleanups.push(release);
+    const running = await listen(() => server, {});
+    cleanups.push(() => running.close());
+    const args = { name: 'slow', arguments: {} };
+    const post = await requestTo(
+      running,
+      modernRequest('tools/call', args, {
+        id: 8,
+        meta: { progressToken: 'p' },
+        headers: { accept: ACCEPT_BOTH },
+      }),
+    );
+    expect(post.headers.get('content-type')).toContain('text/event-stream');
+    await toolRunning;
+    const [text] = await Promise.all([
+      readTextUntil(post, () => false),
+      running.close({ graceMs: 200 }),
+    ]);
+    // The progress sent, then the error: the stream ended after it (readTextUntil read to the end).
+    const messages = messagesOf(text);
+    expect(messages[0]).toMatchObject({ method: 'notifications/progress' });
+    expect(messages.at(-1)).toEqual(serverClosed(8));
+  });
+
+  it('sends the requests of a legacy stateless batch still streaming their error responses', async () => {
+    const { server, release, running: toolRunning } = slowServer();
+    cleanups.push(release);
+    const running = await listen(() => server, { sessions: false });
+    cleanups.push(() => running.close());
+    const post = await requestTo(running, {
+      body: [call('slow', {}, 'a', { progressToken: 'p' }), { jsonrpc: '2.0', id: 'b' }],
+      headers: { accept: ACCEPT_BOTH, 'mcp-protocol-version': '2025-03-26' },
+    });
+    expect(post.headers.get('content-type')).toContain('text/event-stream');
+    await toolRunning;
+    const [text] = await Promise.all([
+      readTextUntil(post, () => false),
+      running.close({ graceMs: 200 }),
+    ]);
+    // The batch's answer: the invalid element's error, then the request's.
+    const last = messagesOf(text).at(-1) as unknown[];
+    expect(last).toHaveLength(2);
+    expect(last[0]).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+    expect(last[1]).toEqual(serverClosed('a'));
+  });
+
+  it("ends an mcpkit client's 2026-07-28 call past the grace with the error, not a hang", async () => {
+    const { server, release, running: toolRunning } = slowServer();
+    cleanups.push(release);
+    const running = await listen(() => server, {});
+    cleanups.push(() => running.close());
+    const client = new Client({ name: 'c', version: '1.0.0' }, { mode: { pin: MODERN } });
+    cleanups.push(() => client.close());
+    await client.connect(createStreamableHttpClientTransport(running.url));
+    const progress: number[] = [];
+    const call = client.callTool('slow', {}, { onProgress: (p) => progress.push(p) }).then(
+      () => 'answered',
+      (error: unknown) => error,
+    );
+    await toolRunning;
+    await running.close({ graceMs: 200 });
+    expect(await call).toMatchObject({
+      code: -32603,
+      message: 'server closed before the request was answered',
+    });
+    expect(progress).toEqual([0]);
+  });
+
+  it("ends an official v2 client's 2026-07-28 call past the grace with the error, not a hang", async () => {
+    const { server, release, running: toolRunning } = slowServer();
+    cleanups.push(release);
+    const running = await listen(() => server, {});
+    cleanups.push(() => running.close());
+    const client = new ClientV2(
+      { name: 'v2', version: '1.0.0' },
+      { versionNegotiation: { mode: 'auto' } },
+    );
+    cleanups.push(() => client.close());
+    await client.connect(new StreamableHTTPClientTransport(new URL(running.url)));
+    expect(client.getNegotiatedProtocolVersion()).toBe(MODERN);
+    const call = client
+      .callTool({ name: 'slow', arguments: {} }, { onprogress: () => undefined, timeout: 60_000 })
+      .then(
+        () => 'answered',
+        (error: unknown) => error,
+      );
+    await toolRunning;
+    await running.close({ graceMs: 200 });
+    expect(await call).toMatchObject({
+      code: -32603,
+      message: expect.stringContaining('server closed before the request was answered'),
     });
   });
 

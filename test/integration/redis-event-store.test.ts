@@ -4,17 +4,21 @@
 import process from 'node:process';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { McpServer } from '../../src/server/index.js';
 import type { RedisStreamClientLike } from '../../src/stores/redis/index.js';
 import { createRedisEventStore } from '../../src/stores/redis/index.js';
 import {
+  ACCEPT_BOTH,
   allEvents,
   call,
   createTestServer,
+  faceOf,
   messages,
   openSession,
   sessionRequest,
   startFace,
 } from './http-server-harness.js';
+import { createStreamableHttpHandler } from '../../src/transports/http/server/handler.js';
 
 const URL_ = process.env['MCPKIT_TEST_REDIS_URL'];
 if (URL_ === undefined)
@@ -86,6 +90,40 @@ describe.skipIf(URL_ === undefined)('the Redis Streams event store', () => {
       expect(resumed.status).toBe(200);
       const rest = await allEvents(resumed);
       expect(messages(rest).map((m) => m.method ?? m.id)).toEqual(['notifications/progress', 11]);
+    } finally {
+      await face.close();
+    }
+  });
+
+  it("sends a request still streaming when the close's grace runs out its error before the stream ends", async () => {
+    // The error is stored in Redis before it is written: the close waits for it, then ends the stream.
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const server = new McpServer({ name: 'slow', version: '1.0.0' }, { onError: () => {} });
+    server.tool({ name: 'slow', description: 'Never answers.' }, async (_args, ctx) => {
+      void ctx.progress(0, 1);
+      started();
+      await new Promise(() => undefined);
+      return 'never';
+    });
+    const handler = createStreamableHttpHandler(() => server, {
+      eventStore: createRedisEventStore({ client, prefix }),
+    });
+    const face = await faceOf('node', handler);
+    try {
+      const session = await openSession(face);
+      const body = call('slow', {}, 12, { progressToken: 't' });
+      const res = await face.request(sessionRequest(session, body, { accept: ACCEPT_BOTH }));
+      await running;
+      const [events] = await Promise.all([allEvents(res), handler.close({ graceMs: 100 })]);
+      expect(messages(events).map((m) => m.method ?? m.id)).toEqual(['notifications/progress', 12]);
+      expect(messages(events).at(-1)).toEqual({
+        jsonrpc: '2.0',
+        id: 12,
+        error: { code: -32603, message: 'session closed before the request was answered' },
+      });
     } finally {
       await face.close();
     }

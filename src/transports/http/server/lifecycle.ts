@@ -58,9 +58,10 @@ export class Lifecycle {
 
   /**
    * Closes: new exchanges get 503, GET streams end at once with a `retry` hint, requests in
-   * flight get `graceMs` to finish, then `stop` ends the rest: the sessions close (a request
-   * still answering on its POST's stream is sent an error response there), and the streams
-   * left end with a `retry` hint. Idempotent.
+   * flight get `graceMs` to finish, then `stop` ends the rest: the sessions and the requests
+   * without one close (a request still answering on its POST's stream is sent an error response
+   * there, stored first in a legacy session's event store), and the streams left end with a
+   * `retry` hint. Idempotent.
    */
   close(ctx: HttpContext, options: CloseOptions, stop: () => void): Promise<void> {
     const graceMs = options.graceMs ?? 0;
@@ -73,10 +74,10 @@ export class Lifecycle {
       if (graceMs > 0) await this.#drain(ctx, graceMs);
       const open = ctx.open.clear();
       stop();
-      // Sessions first: their requests' errors go out on the POST streams before these end.
-      const closed = Promise.all([ctx.sessions.closeAll(), ...open.map((t) => t.close())]);
+      // Sessions first, awaited: their requests' errors go out on the POST streams (once the
+      // event store took them, which may answer asynchronously) before these end.
+      await Promise.all([ctx.sessions.closeAll(), ...open.map((t) => t.close())]);
       this.#streams.end(retryMs, true);
-      await closed;
     })();
     return this.#closing;
   }

@@ -178,12 +178,13 @@ export class PostReply {
 
   /**
    * Gives up: answers `reply` if nothing was answered yet; an open stream is sent `last` (the
-   * error responses of the requests it carries, when none will be answered) and ends.
+   * error responses of the requests it carries, when none will be answered, after those of a
+   * batch's invalid elements) and ends.
    */
   abandon(reply: HttpReply, last?: Response | readonly Response[]): void {
     if (this.#state === 'done') return;
     if (this.#state === 'stream') {
-      if (last !== undefined) this.#sink?.send(last);
+      if (last !== undefined) this.#sink?.send(this.#withInvalid(last));
       this.#sink?.finish();
     }
     this.#finish(reply);

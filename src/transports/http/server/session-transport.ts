@@ -378,7 +378,8 @@ export class SessionTransport implements Transport, SessionEntry {
   /**
    * Ends the session. A POST still waiting is answered 404; one answering on its stream is sent
    * an error response for each request it carries, then ends, so that its client does not wait
-   * for an answer (or resume a stream) that cannot come.
+   * for an answer (or resume a stream) that cannot come. Resolves once its streams ended, what
+   * was sent on them stored and written (the event store may answer asynchronously).
    */
   close(): Promise<void> {
     if (this.#inbox.closed) return Promise.resolve();
@@ -393,13 +394,13 @@ export class SessionTransport implements Transport, SessionEntry {
     for (const [reply, errors] of unanswered) {
       reply.abandon(SESSION_ENDED, errors.length === 1 ? errors[0] : errors);
     }
-    for (const stream of this.#streams?.values() ?? []) stream.close();
+    const ended = [...(this.#streams?.values() ?? [])].map((stream) => stream.close());
     this.#streams = undefined;
     if (this.#standalone instanceof PlainStream) this.#standalone.finish();
     this.#standalone = undefined;
     this.#inbox.close();
     this.#settings.settled?.(this.id);
-    return Promise.resolve();
+    return ended.length === 0 ? Promise.resolve() : Promise.all(ended).then(() => undefined);
   }
 
   #answer(response: Response | readonly Response[]): void {

@@ -16,6 +16,7 @@ import type {
   Notification,
   Params,
   Request,
+  RequestId,
   Response,
 } from '../../../jsonrpc/message.js';
 import { isRequest } from '../../../jsonrpc/message.js';
@@ -31,6 +32,12 @@ import type { Acceptable } from './media-type.js';
 import { PostReply, REQUEST_CLOSED, firstJsonReply } from './reply.js';
 import { headerMismatch } from './standard-headers.js';
 import { plainStream } from './streams.js';
+
+/** The error of a request the handler's close cut while it was answered on its POST's stream. */
+const STREAM_ENDED = {
+  code: ErrorCode.InternalError,
+  message: 'server closed before the request was answered',
+};
 
 /** The HTTP status of a 2026-07-28 response answered as JSON (see modernHttpStatus). */
 function modernStatus(response: Response): number {
@@ -133,6 +140,8 @@ class PostRequests implements Peer {
   #reply: PostReply | undefined;
   /** What is being served: one request, or a batch's. */
   #served: ServedRequest | readonly ServedRequest[] | undefined;
+  /** The ids of the requests served: one, or a batch's (none answered before the reply is). */
+  #ids: RequestId | readonly RequestId[] | undefined;
   #unwatch: (() => void) | undefined;
   /** Its entry in the handler's open requests, while it is pending. */
   #open: LiveEntry<{ close(): Promise<void> }> | undefined;
@@ -161,10 +170,19 @@ class PostRequests implements Peer {
     return Promise.reject(new LocalError(LocalErrorCode.NotConnected, why));
   }
 
-  /** Closes with the handler: what is served is cancelled and the POST answered 503. */
+  /**
+   * Closes with the handler: what is served is cancelled. A POST still waiting is answered 503;
+   * one answering on its stream is sent an error response for each request it carries (none will
+   * be answered), then ends, so that its client does not wait for an answer that cannot come.
+   */
   close(): Promise<void> {
     this.#cancel(new LocalError(LocalErrorCode.ConnectionClosed, 'request closed'));
-    this.#postReply().abandon(REQUEST_CLOSED);
+    const ids = this.#ids;
+    const errorOf = (id: RequestId): ErrorResponse => ({ jsonrpc: '2.0', id, error: STREAM_ENDED });
+    if (ids === undefined) this.#postReply().abandon(REQUEST_CLOSED);
+    // An array is a batch's ids: its responses go together, so all of them are unanswered.
+    else if (typeof ids === 'object') this.#postReply().abandon(REQUEST_CLOSED, ids.map(errorOf));
+    else this.#postReply().abandon(REQUEST_CLOSED, errorOf(ids));
     return Promise.resolve();
   }
 
@@ -175,6 +193,7 @@ class PostRequests implements Peer {
   serve(server: Connectable, request: Request): MaybePromise<HttpReply> {
     const served = new ServedRequest(this, request.id, headersInfo(this.#exchange));
     this.#served = served;
+    this.#ids = request.id;
     const response = server.serveRequest(request, served, this.#how.options);
     if (!isPromise(response)) {
       const reply = this.#reply;
@@ -205,6 +224,7 @@ class PostRequests implements Peer {
     const info = headersInfo(this.#exchange);
     const served: ServedRequest[] = [];
     this.#served = served;
+    this.#ids = batch.requests.map((request) => request.id);
     const reply = this.#pending(batch.invalid);
     const options = this.#how.options;
     const serve = (request: Request): MaybePromise<Response> => {

@@ -191,14 +191,24 @@ export class ResumableStream implements StreamSink {
     });
   }
 
-  /** Ends the stream for good (its session ended): the connection ends, the events are dropped. */
-  close(): void {
-    this.#run(() => {
-      this.#done = true;
-      const live = this.#live;
-      this.#live = undefined;
-      live?.end();
-      return this.#hooks.store.forget?.(this.id);
+  /**
+   * Ends the stream for good (its session ended): the connection ends, the events are dropped.
+   * Resolves once that is done, so after what was sent before it reached the store and the
+   * connection (with a store that answers asynchronously, some time later); never rejects.
+   */
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      this.#run(async () => {
+        try {
+          this.#done = true;
+          const live = this.#live;
+          this.#live = undefined;
+          live?.end();
+          await this.#hooks.store.forget?.(this.id);
+        } finally {
+          resolve();
+        }
+      });
     });
   }
 
