@@ -7,6 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '../../src/client/index.js';
 import { McpServer } from '../../src/server/index.js';
 import { createStreamableHttpClientTransport } from '../../src/transports/http/client/transport.js';
+import type { EventStore } from '../../src/transports/http/server/event-store.js';
+import { MemoryEventStore } from '../../src/transports/http/server/event-store.js';
 import { createStreamableHttpHandler } from '../../src/transports/http/server/handler.js';
 import type { Listening } from '../../src/transports/http/server/node.js';
 import { listen } from '../../src/transports/http/server/node.js';
@@ -172,6 +174,38 @@ describe('graceful shutdown of listen', () => {
     expect(JSON.parse(last?.slice('data: '.length) ?? '')).toEqual({
       jsonrpc: '2.0',
       id: 7,
+      error: { code: -32603, message: 'session closed before the request was answered' },
+    });
+  });
+
+  it('ends the streams though the event store never settles what a close asks of it', async () => {
+    const { server, release, running: toolRunning } = slowServer();
+    cleanups.push(release);
+    const memory = new MemoryEventStore();
+    const eventStore: EventStore = {
+      // Asynchronous, as a store across the network: the stream's close waits behind it.
+      append: async (stream, message) => {
+        await new Promise((resolve) => setImmediate(resolve));
+        return memory.append(stream, message);
+      },
+      replayAfter: (eventId) => memory.replayAfter(eventId),
+      forget: () => new Promise<void>(() => undefined), // a store that stalled
+    };
+    const running = await listen(() => server, { eventStore });
+    cleanups.push(() => running.close());
+    const id = await openSession(running);
+    const post = await requestTo(running, {
+      body: call('slow', {}, 8, { progressToken: 'p' }),
+      headers: inSession(id, ACCEPT_BOTH),
+    });
+    await toolRunning;
+    const [text] = await Promise.all([
+      readTextUntil(post, () => false),
+      running.close({ graceMs: 100 }),
+    ]);
+    expect(messagesOf(text).pop()).toEqual({
+      jsonrpc: '2.0',
+      id: 8,
       error: { code: -32603, message: 'session closed before the request was answered' },
     });
   });

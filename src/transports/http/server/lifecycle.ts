@@ -9,6 +9,12 @@ import type { CloseOptions } from './options.js';
 import { SseWriter } from './sse-writer.js';
 import { OpenStreams } from './streams.js';
 
+/**
+ * How long a close waits for the event store to take the last events (the errors of requests it
+ * cut) before it ends their streams anyway: a store that stalls never holds a close.
+ */
+const LAST_WRITES_MS = 2_000;
+
 const CLOSED: HttpReply = errorReply(
   503,
   { code: ErrorCode.InternalError, message: 'server closed' },
@@ -60,8 +66,8 @@ export class Lifecycle {
    * Closes: new exchanges get 503, GET streams end at once with a `retry` hint, requests in
    * flight get `graceMs` to finish, then `stop` ends the rest: the sessions and the requests
    * without one close (a request still answering on its POST's stream is sent an error response
-   * there, stored first in a legacy session's event store), and the streams left end with a
-   * `retry` hint. Idempotent.
+   * there, stored first in a legacy session's event store, for up to 2 s), and the streams left
+   * end with a `retry` hint. Idempotent.
    */
   close(ctx: HttpContext, options: CloseOptions, stop: () => void): Promise<void> {
     const graceMs = options.graceMs ?? 0;
@@ -76,7 +82,7 @@ export class Lifecycle {
       stop();
       // Sessions first, awaited: their requests' errors go out on the POST streams (once the
       // event store took them, which may answer asynchronously) before these end.
-      await Promise.all([ctx.sessions.closeAll(), ...open.map((t) => t.close())]);
+      await withinLastWrites(Promise.all([ctx.sessions.closeAll(), ...open.map((t) => t.close())]));
       this.#streams.end(retryMs, true);
     })();
     return this.#closing;
@@ -91,4 +97,20 @@ export class Lifecycle {
       await new Promise((resolve) => setTimeout(resolve, Math.min(left, 20)));
     }
   }
+}
+
+/**
+ * `closed`, or nothing after {@link LAST_WRITES_MS}: what settles later is left to settle (a
+ * failure then has no one to tell).
+ */
+function withinLastWrites(closed: Promise<unknown>): Promise<unknown> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, LAST_WRITES_MS);
+    timer.unref();
+  });
+  closed.catch(() => undefined);
+  return Promise.race([closed, late]).finally(() => {
+    clearTimeout(timer);
+  });
 }
