@@ -8,6 +8,7 @@ import { declareFunction, declareNamespace, identifier, unique } from './declara
 import type { DeclaredTool } from './declarations.js';
 import type { CallOutcome, CodeRunResult, SandboxLimits } from './sandbox.js';
 import { runCode } from './sandbox.js';
+import { messageOf } from '../internal/message-of.js';
 
 /** The code tool's name. */
 export const CODE_TOOL = 'run_code';
@@ -186,7 +187,7 @@ export async function runCodeTool<T extends CodeModeTool>(
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
   } catch (error) {
-    return errorResult(error instanceof Error ? error.message : String(error));
+    return errorResult(messageOf(error));
   }
   return formatRun(run);
 }

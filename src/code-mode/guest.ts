@@ -13,6 +13,7 @@ import type { QuickJSWASMModule } from 'quickjs-emscripten';
 import { BOOTSTRAP } from './bootstrap.js';
 import type { Answer, Progress, RunRequest, WorkerMessage } from './sandbox-protocol.js';
 import { DEFAULT_LIMITS, memoryLimit, timeLimit, wallLimit } from './sandbox-protocol.js';
+import { messageOf } from '../internal/message-of.js';
 
 /** How a run talks to the host thread. */
 export interface GuestChannel {
@@ -240,7 +241,7 @@ function check(run: Run, what: string): void {
 }
 
 function failed(error: unknown): string {
-  return `the sandbox failed: ${error instanceof Error ? error.message : String(error)}`;
+  return `the sandbox failed: ${messageOf(error)}`;
 }
 
 function execute(run: Run): GuestResult {

@@ -12,6 +12,7 @@ import type { GuestChannel, GuestModule } from './guest.js';
 import { runGuest } from './guest.js';
 import type { Answer, RunRequest, WorkerData, WorkerMessage } from './sandbox-protocol.js';
 import { BUSY_SINCE, COMPUTED, POSTED, STOP } from './sandbox-protocol.js';
+import { messageOf } from '../internal/message-of.js';
 
 const data = workerData as WorkerData;
 const control = new Int32Array(data.control);
@@ -117,7 +118,7 @@ async function start(request: RunRequest): Promise<void> {
     loading ??= loadModule(data.pages);
     loaded = await loading;
   } catch (error) {
-    post({ type: 'load-failed', error: error instanceof Error ? error.message : String(error) });
+    post({ type: 'load-failed', error: messageOf(error) });
     return;
   }
   // Answers of an earlier run that came after its end (a call the code did not await).
@@ -138,6 +139,6 @@ loading.then(
     post({ type: 'ready' });
   },
   (error: unknown) => {
-    post({ type: 'load-failed', error: error instanceof Error ? error.message : String(error) });
+    post({ type: 'load-failed', error: messageOf(error) });
   },
 );

@@ -12,6 +12,7 @@ import type { Progress, SandboxLimits, WorkerMessage } from './sandbox-protocol.
 import { limitsOf, memoryLimit, timeLimit, wallLimit, wasmPages } from './sandbox-protocol.js';
 import type { SandboxWorker, WorkerListener } from './worker-pool.js';
 import { QuickJsLoadError, takeWorker } from './worker-pool.js';
+import { messageOf } from '../internal/message-of.js';
 
 export type { SandboxLimits } from './sandbox-protocol.js';
 export { DEFAULT_LIMITS } from './sandbox-protocol.js';
@@ -84,7 +85,7 @@ export function loadQuickJs(): Promise<QuickJSWASMModule> {
 }
 
 function installHint(error: unknown): string {
-  return `code mode needs the quickjs-emscripten package (npm install quickjs-emscripten): ${error instanceof Error ? error.message : String(error)}`;
+  return `code mode needs the quickjs-emscripten package (npm install quickjs-emscripten): ${messageOf(error)}`;
 }
 
 /**
@@ -119,7 +120,7 @@ export async function runCode(options: RunCodeOptions): Promise<CodeRunResult> {
     await worker.ready;
   } catch (error) {
     void worker.terminate();
-    const why = error instanceof Error ? error.message : String(error);
+    const why = messageOf(error);
     throw new Error(
       error instanceof QuickJsLoadError
         ? installHint(error)
@@ -304,7 +305,7 @@ class HostRun implements WorkerListener {
         this.#abort.signal,
       );
     } catch (error) {
-      outcome = { ok: false, error: error instanceof Error ? error.message : String(error) };
+      outcome = { ok: false, error: messageOf(error) };
     }
     if (this.#ended) return;
     let text: string;
@@ -327,7 +328,7 @@ class HostRun implements WorkerListener {
     try {
       found = this.options.search?.(query, limit) ?? '';
     } catch (error) {
-      found = `searchTools failed: ${error instanceof Error ? error.message : String(error)}`;
+      found = `searchTools failed: ${messageOf(error)}`;
     }
     // No more than the run may print: the worker keeps at most that much of it.
     const text = typeof found === 'string' ? found : String(found);

@@ -22,6 +22,7 @@ import type { HandlerContext } from '../server/index.js';
 import { authorizedFetch } from '../transports/http/client/authorized.js';
 import type { ServerConfig } from '../catalogue/index.js';
 import type { UpstreamFetch } from './upstream.js';
+import { messageOf } from '../internal/message-of.js';
 
 /** One upstream's `credentials`, as the config names them (secrets by environment variable). */
 export type CredentialSpec =
@@ -283,7 +284,7 @@ function tokenExchange({
       return { headers: { authorization: `Bearer ${token}` } };
     } catch (error) {
       cache.delete(key);
-      const reason = secrets.redact(error instanceof Error ? error.message : String(error));
+      const reason = secrets.redact(messageOf(error));
       return {
         error: `the gateway could not obtain a token for the server "${name}" behind it: ${reason}`,
       };

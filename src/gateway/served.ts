@@ -6,6 +6,7 @@ import type * as Spec from '../protocol/schema/2026-07-28.js';
 import { MetaKey } from '../protocol/version.js';
 import { searchTools } from '../catalogue/index.js';
 import type { RegisteredHandle } from '../server/index.js';
+import { messageOf } from '../internal/message-of.js';
 
 /** One tool as the gateway serves it. */
 export interface ServedTool {
@@ -206,10 +207,7 @@ export function forwardedMeta(meta: unknown): Record<string, unknown> | undefine
  */
 export function rethrow(error: unknown): never {
   if (error instanceof JsonRpcError) throw error;
-  throw new JsonRpcError(
-    ErrorCode.InternalError,
-    error instanceof Error ? error.message : String(error),
-  );
+  throw new JsonRpcError(ErrorCode.InternalError, messageOf(error));
 }
 
 /** The variable names of an RFC 6570 template (`{a}`, `{+b}`, `{?c,d*}`, `{e:3}`). */

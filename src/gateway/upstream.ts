@@ -17,6 +17,7 @@ import type {
 import type { ServerConfig } from '../catalogue/index.js';
 import { APPS_CLIENT_SETTINGS, APPS_EXTENSION, createServerTransport } from '../catalogue/index.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
+import { messageOf } from '../internal/message-of.js';
 
 /** The fetch an HTTP upstream is reached with. */
 export type UpstreamFetch = (input: string, init: RequestInit) => Promise<Response>;
@@ -476,5 +477,5 @@ export class Upstream {
 }
 
 function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return messageOf(error);
 }

@@ -4,6 +4,7 @@
 import type { ReadResourceResult } from '../client/index.js';
 import type { Tokenizer } from '../catalogue/index.js';
 import type { ModelTool, ResultContent, TextPart } from './types.js';
+import { messageOf } from '../internal/message-of.js';
 
 /** The name of the tool that reads a kept result. */
 export const READ_RESULT = 'read_result';
@@ -131,9 +132,7 @@ export class ResultStore {
       try {
         slice = resourceText(await kept.read(uri)).slice(0, length);
       } catch (error) {
-        return failure(
-          `the resource could not be read: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        return failure(`the resource could not be read: ${messageOf(error)}`);
       }
       return sliceAnswer(id, slice, { offset, total: kept.total });
     }
@@ -141,9 +140,7 @@ export class ResultStore {
       try {
         kept = { text: resourceText(await kept.read()) };
       } catch (error) {
-        return failure(
-          `the resource could not be read: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        return failure(`the resource could not be read: ${messageOf(error)}`);
       }
       this.#kept.delete(id);
       this.#add(id, kept.text);

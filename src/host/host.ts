@@ -55,6 +55,7 @@ import type {
 } from './types.js';
 import type { CallView } from './views.js';
 import { APPS_CAPABILITIES, ViewCache, viewBytes } from './views.js';
+import { messageOf } from '../internal/message-of.js';
 
 /** What the steps of one run share: its signal and where its events go. */
 interface Step {
@@ -464,7 +465,7 @@ export class Host {
       );
     } catch (error) {
       if (signal?.aborted === true) throw signal.reason;
-      const message = error instanceof Error ? error.message : String(error);
+      const message = messageOf(error);
       return { ...base, decision, error: message, shaped: errorResult(error) };
     }
     const maxChars = entry.tool._meta?.[MAX_RESULT_CHARS_META];

@@ -5,6 +5,7 @@ import type { Tokenizer } from '../catalogue/index.js';
 import type { HandOffSettings } from './handoff.js';
 import { RANGED_LENGTH_META, handOff } from './handoff.js';
 import type { ModelCapabilities, ResultContent, TextPart } from './types.js';
+import { messageOf } from '../internal/message-of.js';
 
 /** What a model gets back for one call. */
 export interface ShapedResult {
@@ -91,7 +92,7 @@ function handOffOver(
 
 /** The result of a call that failed (a protocol error, a lost connection): the message, as an error. */
 export function errorResult(error: unknown): ShapedResult {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   return { content: [{ type: 'text', text: `Error: ${message}` }], isError: true };
 }
 
@@ -170,7 +171,7 @@ export async function resolveLink(
   try {
     result = await read(link.uri);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     return [{ type: 'text', text: `${linkText(link).text} (could not be read: ${reason})` }];
   }
   return result.contents.map((contents) => {
