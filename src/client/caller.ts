@@ -117,15 +117,27 @@ export class Caller {
    * server's JsonRpcError, a LocalError (timeout, closed, too many rounds, a question without
    * handler), or the signal's reason.
    */
-  async request(
-    method: string,
-    params: Params = {},
-    options: RequestOptions = {},
-  ): Promise<Params> {
+  request(method: string, params: Params = {}, options: RequestOptions = {}): Promise<Params> {
+    // Not an async function: its answer is #rounds' promise itself, not one more promise
+    // resolved with it (two turns and a promise of every request; issue 40 point 8).
     if (options.maxTotalTimeoutMs !== undefined) return this.#withinTotal(method, params, options);
     const first = options.id ?? this.nextId();
     const onProgress = options.onProgress;
     if (onProgress === undefined) return this.#rounds(method, options, { id: first, params });
+    return this.#withProgress(method, options, { first, params, onProgress });
+  }
+
+  /** `request` of a call that listens to its progress, sent first as request `first`. */
+  async #withProgress(
+    method: string,
+    options: RequestOptions,
+    start: {
+      readonly first: RequestId;
+      readonly params: Params;
+      readonly onProgress: NonNullable<CallOptions['onProgress']>;
+    },
+  ): Promise<Params> {
+    const { first, params, onProgress } = start;
     let current: RequestId = first;
     this.#progress.set(first, (progress) => {
       if (options.resetTimeoutOnProgress !== false) this.#settings.connection.touch(current);
