@@ -15,6 +15,8 @@ import type * as Spec from '../protocol/schema/2026-07-28.js';
 import type { ProtocolEra, ProtocolRevision } from '../protocol/version.js';
 import { LATEST_REVISION, MetaKey, eraOf, isInputRequiredResult } from '../protocol/version.js';
 import type { InputHandlers } from './input.js';
+import type { MetaFields } from './meta-params.js';
+import { MetaTexts, metaObject, metaParams, takesMeta } from './meta-params.js';
 import type { ClientMiddlewareStack } from './middleware.js';
 import { ClientCall } from './middleware.js';
 import type { Transport } from '../jsonrpc/transport.js';
@@ -63,6 +65,8 @@ export class Caller {
    * asks or logs something in a request's course.
    */
   readonly #tags = new LiveSet<{ readonly id: RequestId; readonly tag: unknown }>();
+  /** The `_meta` texts of this client's 2026-07-28 requests. */
+  readonly #metaTexts = new MetaTexts();
   #nextId = 0;
   #revision: ProtocolRevision = LATEST_REVISION;
   /** The lowest log level asked for in 2026-07-28 `_meta`; undefined asks for none. */
@@ -113,15 +117,27 @@ export class Caller {
    * server's JsonRpcError, a LocalError (timeout, closed, too many rounds, a question without
    * handler), or the signal's reason.
    */
-  async request(
-    method: string,
-    params: Params = {},
-    options: RequestOptions = {},
-  ): Promise<Params> {
+  request(method: string, params: Params = {}, options: RequestOptions = {}): Promise<Params> {
+    // Not an async function: its answer is #rounds' promise itself, not one more promise
+    // resolved with it (two turns and a promise of every request; issue 40 point 8).
     if (options.maxTotalTimeoutMs !== undefined) return this.#withinTotal(method, params, options);
     const first = options.id ?? this.nextId();
     const onProgress = options.onProgress;
     if (onProgress === undefined) return this.#rounds(method, options, { id: first, params });
+    return this.#withProgress(method, options, { first, params, onProgress });
+  }
+
+  /** `request` of a call that listens to its progress, sent first as request `first`. */
+  async #withProgress(
+    method: string,
+    options: RequestOptions,
+    start: {
+      readonly first: RequestId;
+      readonly params: Params;
+      readonly onProgress: NonNullable<CallOptions['onProgress']>;
+    },
+  ): Promise<Params> {
+    const { first, params, onProgress } = start;
     let current: RequestId = first;
     this.#progress.set(first, (progress) => {
       if (options.resetTimeoutOnProgress !== false) this.#settings.connection.touch(current);
@@ -290,8 +306,18 @@ export class Caller {
     return extra;
   }
 
-  /** `params` with the `_meta` of `call`: its progress token, and in 2026-07-28 the request keys. */
+  /**
+   * `params` with the `_meta` of `call`: its progress token, and in 2026-07-28 the request keys;
+   * in 2026-07-28 params that write their own text ({@link metaParams}) unless a middleware,
+   * which may change them before they are sent, is in the way.
+   */
   #withMeta(params: Params, call: RequestOptions, token: RequestId | undefined): Params {
+    if (this.era === 'modern' && this.#settings.middleware.chain === undefined) {
+      if (takesMeta(params)) {
+        const fields = this.#metaFields(call, token);
+        return metaParams(params, metaObject(fields), this.#metaTexts.text(fields));
+      }
+    }
     const meta: Params = {};
     const given = params['_meta'];
     if (isObject(given)) copyFields(meta, given); // not a spread: see withMetaField
@@ -306,6 +332,19 @@ export class Caller {
       if (level !== undefined && level !== null) meta[MetaKey.LogLevel] = level;
     }
     return Object.keys(meta).length === 0 ? params : withMetaField(params, meta);
+  }
+
+  /** The 2026-07-28 `_meta` fields of a request of `call` with progress token `token`. */
+  #metaFields(call: RequestOptions, token: RequestId | undefined): MetaFields {
+    const revision = this.#revision;
+    const level = call.logLevel === undefined ? this.logLevel : call.logLevel;
+    return {
+      token,
+      revision,
+      capabilities: call.clientCapabilities ?? this.#settings.capabilities(revision),
+      info: this.#settings.info(revision),
+      level: level ?? undefined,
+    };
   }
 
   /** The Connection's options of one round of `call`, sent as request `id`. */

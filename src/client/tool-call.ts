@@ -37,44 +37,50 @@ export async function runToolCall(
     }
     return result;
   }
-  const { result, known } = await callModern(session, params, options);
+  // 2026-07-28: with the `Mcp-Param-*` headers of the tool's definition (looked up first), in
+  // this one async function (a second one awaited was a promise and two turns of every call).
+  const fetch = (): Promise<void> => fetchTools(session, options);
+  const found = session.tools.lookup(name, fetch);
+  let known = isPromise(found) ? await found : found;
+  let result: CallToolResult;
+  const headers = paramHeadersOf(known, params.arguments);
+  try {
+    result = await sendToolCall(session, params, withParamHeaders(options, headers));
+  } catch (error) {
+    ({ result, known } = await retryFresh(session, { params, options, fetch, headers, error }));
+  }
   session.outputs.check(name, result, known?.outputSchema);
   return result;
 }
 
 /**
- * A 2026-07-28 tools/call with the `Mcp-Param-*` headers of the tool's definition (looked up
- * first); on HeaderMismatch, once more with a fresh definition if its headers differ.
+ * A 2026-07-28 tools/call that failed with `error` (sent with `headers`): on HeaderMismatch, once
+ * more with a fresh definition if its headers differ; else `error` rethrown.
  */
-async function callModern(
+async function retryFresh(
   session: ClientSession,
-  params: { name: string; arguments: Record<string, unknown> },
-  options: CallOptions,
+  failed: {
+    readonly params: { name: string; arguments: Record<string, unknown> };
+    readonly options: CallOptions;
+    readonly fetch: () => Promise<void>;
+    readonly headers: Record<string, string> | undefined;
+    readonly error: unknown;
+  },
 ): Promise<{ result: CallToolResult; known: KnownTool | undefined }> {
-  const fetch = (): Promise<void> => fetchTools(session, options);
-  const found = session.tools.lookup(params.name, fetch);
-  const known = isPromise(found) ? await found : found;
-  const headers = paramHeadersOf(known, params.arguments);
-  try {
-    return {
-      result: await sendToolCall(session, params, withParamHeaders(options, headers)),
-      known,
-    };
-  } catch (error) {
-    if (!(error instanceof JsonRpcError) || error.code !== McpErrorCode.HeaderMismatch) {
-      throw error;
-    }
-    // The definition the headers came from may be stale: list the tools again.
-    session.lists.changed('tools');
-    session.tools.forget();
-    const fresh = await session.tools.lookup(params.name, fetch);
-    const freshHeaders = paramHeadersOf(fresh, params.arguments);
-    if (JSON.stringify(freshHeaders) === JSON.stringify(headers)) throw error;
-    return {
-      result: await sendToolCall(session, params, withParamHeaders(options, freshHeaders)),
-      known: fresh,
-    };
+  const { params, options, fetch, headers, error } = failed;
+  if (!(error instanceof JsonRpcError) || error.code !== McpErrorCode.HeaderMismatch) {
+    throw error;
   }
+  // The definition the headers came from may be stale: list the tools again.
+  session.lists.changed('tools');
+  session.tools.forget();
+  const fresh = await session.tools.lookup(params.name, fetch);
+  const freshHeaders = paramHeadersOf(fresh, params.arguments);
+  if (JSON.stringify(freshHeaders) === JSON.stringify(headers)) throw error;
+  return {
+    result: await sendToolCall(session, params, withParamHeaders(options, freshHeaders)),
+    known: fresh,
+  };
 }
 
 /** Fetches the tool list for output schemas; a server that cannot list leaves them unchecked. */

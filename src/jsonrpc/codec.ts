@@ -2,7 +2,7 @@
 // an error response to send back (-32700 for invalid JSON, -32600 for an invalid message).
 import { isObject } from '../internal/json.js';
 import { ErrorCode, JsonRpcError } from './errors.js';
-import type { ErrorResponse, Message } from './message.js';
+import type { ErrorResponse, Message, Params, Request, RequestId } from './message.js';
 
 /** Options for {@link decode} and {@link decodeValue}. */
 export interface DecodeOptions {
@@ -90,6 +90,53 @@ export interface SelfEncoding {
 export function encode(message: unknown): string {
   const own = (message as Partial<SelfEncoding> | null | undefined)?.[JSON_TEXT];
   return typeof own === 'function' ? own.call(message) : JSON.stringify(message);
+}
+
+/**
+ * The request `{ jsonrpc: '2.0', id, method, params }`. When `params` is {@link SelfEncoding}, so
+ * is the request: its text is written around the params' own text (what a client whose params
+ * carry constant fields, such as MCP's request `_meta`, gives to have them serialized once).
+ */
+export function requestMessage(id: RequestId, method: string, params?: Params): Request {
+  if (params === undefined) return { jsonrpc: '2.0', id, method };
+  const own = (params as Partial<SelfEncoding>)[JSON_TEXT];
+  if (typeof own !== 'function') return { jsonrpc: '2.0', id, method, params };
+  return new SelfEncodedRequest(id, method, params);
+}
+
+/** A request whose params write their own text; its fields are those of the plain request. */
+class SelfEncodedRequest implements Request, SelfEncoding {
+  readonly jsonrpc = '2.0';
+  readonly id: RequestId;
+  readonly method: string;
+  readonly params: Params;
+
+  constructor(id: RequestId, method: string, params: Params) {
+    this.id = id;
+    this.method = method;
+    this.params = params;
+  }
+
+  [JSON_TEXT](): string {
+    const params = (this.params as unknown as SelfEncoding)[JSON_TEXT]();
+    return `{"jsonrpc":"2.0","id":${jsonText(this.id)},"method":${jsonText(this.method)},"params":${params}}`;
+  }
+}
+
+/**
+ * The JSON text of an id or a method: a finite number's String(), a string without anything to
+ * escape in quotes (what JSON.stringify gives, for less than its call costs), else stringify's.
+ */
+function jsonText(value: RequestId): string {
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
+  if (value.length > 128) return JSON.stringify(value);
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff)) {
+      return JSON.stringify(value);
+    }
+  }
+  return `"${value}"`;
 }
 
 /**

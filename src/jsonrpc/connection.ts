@@ -6,7 +6,7 @@ import { isPromise } from '../internal/maybe.js';
 import { SlotMap } from '../internal/slot-map.js';
 import { MAX_BATCH_ANSWER_BYTES, serveBatchElements } from './batch.js';
 import type { BatchItem } from './codec.js';
-import { errorResponse } from './codec.js';
+import { errorResponse, requestMessage } from './codec.js';
 import { ErrorCode, JsonRpcError, LocalError, LocalErrorCode } from './errors.js';
 import type { Message, Notification, Params, Request, RequestId, Response } from './message.js';
 import type { CallOptions, Peer, RequestHandlers } from './serve.js';
@@ -225,10 +225,7 @@ export class Connection implements Peer {
         signal.addEventListener('abort', listener, ONCE);
       }
       this.#arm(pending);
-      const message: Request =
-        params === undefined
-          ? { jsonrpc: '2.0', id, method }
-          : { jsonrpc: '2.0', id, method, params };
+      const message = requestMessage(id, method, params);
       const send: SendOptions = {};
       if (options.relatedRequestId !== undefined) send.relatedRequestId = options.relatedRequestId;
       if (options.headers !== undefined) send.headers = options.headers;

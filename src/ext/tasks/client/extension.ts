@@ -8,6 +8,7 @@ import type {
   CallToolResult,
   ClientExtension,
   ClientExtensionHost,
+  ClientToolCall,
   ClientToolCallHook,
 } from '../../../client/index.js';
 import type { Task } from '../protocol.js';
@@ -95,8 +96,18 @@ export function tasksClient(): ClientExtension<TasksApi> {
  * (`capabilities.tasks.requests.tools.call`) and `options.task` asks for one or the tool's
  * listing says it requires one (`execution.taskSupport`; the tools are listed first then).
  */
-const legacyTaskCall: ClientToolCallHook = async (call, next) => {
+const legacyTaskCall: ClientToolCallHook = (call, next) => {
+  // Not an async function: a call that is no task is `next()`'s promise itself, not one more
+  // promise resolved with it (two turns and a promise of every 2026-07-28 call; issue 40 point 8).
   if (call.revision !== '2025-11-25' || !takesToolTasks(call.serverCapabilities)) return next();
+  return legacyTask(call, next);
+};
+
+/** {@link legacyTaskCall} of a server that takes tool calls as tasks. */
+async function legacyTask(
+  call: ClientToolCall,
+  next: Parameters<ClientToolCallHook>[1],
+): ReturnType<ClientToolCallHook> {
   const { options } = call;
   if (options.task !== true) {
     const execution = (await call.tool())?.['execution'];
@@ -106,7 +117,7 @@ const legacyTaskCall: ClientToolCallHook = async (call, next) => {
   const params = { name: call.name, arguments: call.arguments, task: ttl };
   const created = await call.io.request('tools/call', params, options);
   return driveLegacyTask(created, call.io, options);
-};
+}
 
 /** Whether a 2025-11-25 server takes tools/call as a task (`tasks.requests.tools.call`). */
 function takesToolTasks(capabilities: unknown): boolean {

@@ -45,3 +45,35 @@ describe('Ledger', () => {
     expect(delivered).toHaveLength(before);
   });
 });
+
+describe('Ledger, an id used again', () => {
+  it('delivers the answer to a request whose POST failed to go out, its id answered before', () => {
+    const { ledger: l, delivered } = ledger();
+    l.track([5], owner);
+    l.receive(answer(5));
+    l.track([5], owner); // used again; the POST fails to go out
+    l.release([5]);
+    l.receive(answer(5)); // not a replay of anything this POST awaited: delivered as ever
+    expect(delivered).toHaveLength(2);
+  });
+
+  it('drops a late answer to an abandoned request, and delivers one awaited again', () => {
+    const { ledger: l, delivered } = ledger();
+    const post = {
+      aborted: 0,
+      abort(): void {
+        this.aborted++;
+      },
+    };
+    l.track([1, 2], post);
+    l.abandon(post, new Error('cancelled'));
+    expect(post.aborted).toBe(1);
+    l.receive(answer(1));
+    expect(delivered).toHaveLength(0);
+    l.track([2], owner);
+    expect(l.owner(2)).toBe(owner);
+    l.receive(answer(2));
+    expect(delivered).toHaveLength(1);
+    expect(l.owner(2)).toBeUndefined();
+  });
+});

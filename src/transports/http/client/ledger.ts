@@ -19,9 +19,12 @@ export interface Carrier {
 export class Ledger {
   readonly #deliver: (message: Message, info?: MessageInfo) => void;
   readonly #outstanding = new Map<RequestId, Carrier>();
-  /** The answered ids remembered, each with its slot in `#order`. */
-  readonly #answered = new Map<RequestId, number>();
-  /** The answered ids in the order they were remembered, a ring of ANSWERED_KEPT slots. */
+  /**
+   * The answered ids remembered, in the order they were, a ring of ANSWERED_KEPT slots: read
+   * only for a response to a request not outstanding (a replay, a late answer), scanned then.
+   * No map of them: one set and one delete of a churning map per request was a good part of
+   * what the ledger cost a call (issue 40 point 8).
+   */
   readonly #order: (RequestId | undefined)[] = [];
   #next = 0;
 
@@ -31,10 +34,7 @@ export class Ledger {
 
   /** Records that the POST of `owner` carries requests `ids`. */
   track(ids: readonly RequestId[], owner: Carrier): void {
-    for (const id of ids) {
-      this.#outstanding.set(id, owner);
-      this.#answered.delete(id);
-    }
+    for (const id of ids) this.#outstanding.set(id, owner);
   }
 
   /** The POST carrying request `id`, while it awaits a response. */
@@ -47,16 +47,15 @@ export class Ledger {
     return ids.every((id) => this.#outstanding.get(id) !== owner);
   }
 
-  /** Delivers a message; a response is delivered once, then its replays are dropped. */
+  /**
+   * Delivers a message; a response is delivered once, then its replays are dropped (while its
+   * id is among the last 1024 answered, and not awaiting a response again).
+   */
   receive(message: Message, info?: MessageInfo): void {
     if (!('method' in message) && message.id !== null) {
       const { id } = message;
-      if (this.#outstanding.has(id)) {
-        this.#outstanding.delete(id);
-        this.#remember(id);
-      } else if (this.#answered.has(id)) {
-        return;
-      }
+      if (this.#outstanding.delete(id)) this.#remember(id);
+      else if (this.#order.includes(id)) return;
     }
     this.#deliver(message, info);
   }
@@ -79,9 +78,18 @@ export class Ledger {
     owner.abort(reason);
   }
 
-  /** Forgets requests that were never delivered to the server (the POST failed to go out). */
+  /**
+   * Forgets requests that were never delivered to the server (the POST failed to go out), and
+   * that their ids were answered before (an id used again): a response to one is delivered.
+   */
   release(ids: readonly RequestId[]): void {
-    for (const id of ids) this.#outstanding.delete(id);
+    const order = this.#order;
+    for (const id of ids) {
+      this.#outstanding.delete(id);
+      for (let at = order.indexOf(id); at >= 0; at = order.indexOf(id, at + 1)) {
+        order[at] = undefined;
+      }
+    }
   }
 
   /** Forgets every outstanding request (the transport closed). */
@@ -89,15 +97,10 @@ export class Ledger {
     this.#outstanding.clear();
   }
 
-  /** Remembers `id` as answered, forgetting the one remembered ANSWERED_KEPT times before. */
+  /** Remembers `id` as answered, in the slot of the one remembered ANSWERED_KEPT times before. */
   #remember(id: RequestId): void {
-    const order = this.#order;
     const slot = this.#next;
-    const oldest = order[slot];
-    // Unless remembered again since, in a later slot.
-    if (oldest !== undefined && this.#answered.get(oldest) === slot) this.#answered.delete(oldest);
-    order[slot] = id;
+    this.#order[slot] = id;
     this.#next = slot + 1 === ANSWERED_KEPT ? 0 : slot + 1;
-    this.#answered.set(id, slot);
   }
 }

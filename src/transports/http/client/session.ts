@@ -109,9 +109,10 @@ export class ClientSession {
    * (Spec 2025-11-25 basic/transports#protocol-version-header).
    */
   observe(message: Message): void {
-    if ('method' in message || message.id === null || !this.#initializing.delete(message.id)) {
-      return;
-    }
+    // Most responses answer no initialize: no lookup then (one per response of every call).
+    const initializing = this.#initializing;
+    if ('method' in message || message.id === null || initializing.size === 0) return;
+    if (!initializing.delete(message.id)) return;
     if (!('result' in message)) return;
     const { result } = message;
     const revision: unknown =
