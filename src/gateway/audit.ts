@@ -128,7 +128,7 @@ function batched(write: (text: string) => void, fail: (error: unknown) => void):
  * order it declares them, those undefined left out, each as JSON.stringify writes it (so a
  * record made in that order is written as JSON.stringify(record) writes it). A frozen object or
  * array (a principal, the rules) is serialised once; a short string that needs no escape is
- * quoted as is. About a third of JSON.stringify's cost for the gateway's records.
+ * quoted as is.
  */
 export function auditLine(record: AuditRecord): string {
   // Each field's text starts with a comma; the first one's is dropped at the end.
