@@ -16,6 +16,7 @@ import type { PolicyRule } from './policy/config.js';
 import { DEFAULT_ENDPOINT } from './policy/config.js';
 import type { PolicyView } from './policy/policy.js';
 import { Policy, refusedArguments } from './policy/policy.js';
+import type { Principal } from './principal.js';
 import { principalOf } from './principal.js';
 
 /** What an endpoint's access control is made of (at first: a reload swaps all but the name). */
@@ -265,6 +266,9 @@ function call(input: CallInput): unknown {
 
 type Ending = Pick<AuditRecord, 'decision' | 'reason' | 'outcome' | 'code'>;
 
+/** An audit record while it is being written (its fields added in their order in the line). */
+type Building = { -readonly [K in keyof AuditRecord]?: AuditRecord[K] };
+
 /** Writes the audit record of one call when it ends (its duration counted from here). */
 function recorder(
   input: CallInput,
@@ -274,27 +278,45 @@ function recorder(
   const started = performance.now();
   const time = auditTime();
   return (ending) => {
-    const principal = principalOf(ctx);
     const { origin } = call;
-    const record: AuditRecord = {
+    // Fields added one by one in a fixed order (no spreads): records share their shapes.
+    const record: Building = {
       time,
-      principal: {
-        ...(principal.subject === undefined ? {} : { subject: principal.subject }),
-        ...(principal.clientId === undefined ? {} : { clientId: principal.clientId }),
-        source: principal.source,
-      },
+      principal: auditPrincipal(principalOf(ctx)),
       endpoint: input.endpoint,
       method: ctx.method as AuditRecord['method'],
-      ...(origin === undefined ? {} : { upstream: origin.upstream, [kind]: origin.name }),
-      called: call.called,
-      ...ending,
-      ...(view === undefined ? {} : { rules: view.rules }),
-      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-      argumentsHash: argumentsHash(call.args),
-      ...(state.auditArguments ? { arguments: call.args } : {}),
     };
-    state.audit?.(record);
+    if (origin !== undefined) {
+      record.upstream = origin.upstream;
+      record[kind] = origin.name;
+    }
+    record.called = call.called;
+    record.decision = ending.decision;
+    if (ending.reason !== undefined) record.reason = ending.reason;
+    record.outcome = ending.outcome;
+    if (ending.code !== undefined) record.code = ending.code;
+    if (view !== undefined) record.rules = view.rules;
+    record.durationMs = Math.round((performance.now() - started) * 1000) / 1000;
+    record.argumentsHash = argumentsHash(call.args);
+    if (state.auditArguments) record.arguments = call.args;
+    state.audit?.(record as AuditRecord);
   };
+}
+
+/** Each principal's `principal` field of a record, made once (frozen: records share it). */
+const auditPrincipals = new WeakMap<Principal, AuditRecord['principal']>();
+
+function auditPrincipal(principal: Principal): AuditRecord['principal'] {
+  let field = auditPrincipals.get(principal);
+  if (field === undefined) {
+    field = Object.freeze({
+      ...(principal.subject === undefined ? {} : { subject: principal.subject }),
+      ...(principal.clientId === undefined ? {} : { clientId: principal.clientId }),
+      source: principal.source,
+    });
+    auditPrincipals.set(principal, field);
+  }
+  return field;
 }
 
 function codeOf(error: unknown): number {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { AuditRecord } from './audit.js';
-import { argumentsHash, auditTime, canonicalJson, openAuditLog } from './audit.js';
+import { argumentsHash, auditLine, auditTime, canonicalJson, openAuditLog } from './audit.js';
 
 /** Canonical JSON as the audit log first wrote it: every object's entries sorted. */
 function reference(value: unknown, depth = 0): string {
@@ -92,6 +92,62 @@ describe('auditTime', () => {
       expect(auditTime(now)).toBe(new Date(now).toISOString());
     }
     expect(auditTime()).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  });
+});
+
+describe('auditLine', () => {
+  const principal = Object.freeze({ subject: 'ann', source: 'token' as const });
+  const rules = Object.freeze(['everyone', 'no-deletes']);
+  const full = (called: string, extra: Partial<AuditRecord> = {}): AuditRecord => ({
+    time: '2026-11-27T01:38:00.000Z',
+    principal,
+    endpoint: 'default',
+    method: 'tools/call',
+    upstream: 'git',
+    tool: 'search',
+    called,
+    decision: 'deny',
+    reason: 'arguments',
+    outcome: 'error',
+    code: -32602,
+    rules,
+    durationMs: 1.25,
+    argumentsHash: 'sha256:00',
+    ...extra,
+  });
+  const records: [string, AuditRecord][] = [
+    ['a full record', full('git/search')],
+    ['strings to escape', full('say "hi"\\\n\u0001é\u2028\ud83d\ude00\ud800')],
+    ['the arguments', full('x', { arguments: { b: [1, 'two'], a: null, u: undefined } })],
+    ['arguments undefined', full('x', { arguments: undefined })],
+    ['a number not finite', full('x', { durationMs: Number.NaN, code: -0 })],
+    [
+      'a prompt',
+      {
+        time: 't',
+        principal,
+        endpoint: 'team',
+        method: 'prompts/get',
+        upstream: 'git',
+        prompt: 'p',
+        called: 'git/p',
+        decision: 'allow',
+        outcome: 'ok',
+        durationMs: 0,
+        argumentsHash: 'sha256:00',
+      },
+    ],
+    ['a partial record', { called: 'c' } as unknown as AuditRecord],
+  ];
+  it.each(records)('writes %s as JSON.stringify does', (_, record) => {
+    expect(auditLine(record)).toBe(JSON.stringify(record));
+    // A frozen principal and rules are written once, then alike.
+    expect(auditLine(record)).toBe(JSON.stringify(record));
+  });
+
+  it('writes the fields in the order of AuditRecord', () => {
+    const record = { called: 'c', time: 't' } as unknown as AuditRecord;
+    expect(auditLine(record)).toBe('{"time":"t","called":"c"}');
   });
 });
 

@@ -31,14 +31,14 @@ export interface AuditRecord {
   readonly decision: 'allow' | 'deny' | 'unknown';
   /** Why a call was denied: `hidden` or `arguments`. */
   readonly reason?: 'hidden' | 'arguments';
-  /** The policy rules that applied to the caller (absent without policies). */
-  readonly rules?: readonly string[];
   /**
    * `ok`; `tool-error` (an `isError` result); `rate-limited` (refused by a rate limit, before the
    * upstream); `error` (a JSON-RPC error, `code` set); `refused`.
    */
   readonly outcome: 'ok' | 'tool-error' | 'rate-limited' | 'error' | 'refused';
   readonly code?: number;
+  /** The policy rules that applied to the caller (absent without policies). */
+  readonly rules?: readonly string[];
   readonly durationMs: number;
   /** `sha256:` and the hex digest of the arguments as canonical JSON (keys sorted). */
   readonly argumentsHash: string;
@@ -110,7 +110,7 @@ function batched(write: (text: string) => void, fail: (error: unknown) => void):
   process.on('exit', flush);
   return {
     sink: (record) => {
-      pending += `${JSON.stringify(record)}\n`;
+      pending += `${auditLine(record)}\n`;
       if (scheduled) return;
       scheduled = true;
       setImmediate(flush);
@@ -121,6 +121,78 @@ function batched(write: (text: string) => void, fail: (error: unknown) => void):
       return Promise.resolve();
     },
   };
+}
+
+/**
+ * The JSON line of `record` (without its newline): the fields of {@link AuditRecord} in the
+ * order it declares them, those undefined left out, each as JSON.stringify writes it (so a
+ * record made in that order is written as JSON.stringify(record) writes it). A frozen object or
+ * array (a principal, the rules) is serialised once; a short string that needs no escape is
+ * quoted as is.
+ */
+export function auditLine(record: AuditRecord): string {
+  // Each field's text starts with a comma; the first one's is dropped at the end.
+  const r = record as Partial<AuditRecord>;
+  let line = r.time === undefined ? '' : text(',"time":', r.time);
+  if (r.principal !== undefined) line += value(',"principal":', r.principal);
+  if (r.endpoint !== undefined) line += text(',"endpoint":', r.endpoint);
+  if (r.method !== undefined) line += text(',"method":', r.method);
+  if (r.upstream !== undefined) line += text(',"upstream":', r.upstream);
+  if (r.tool !== undefined) line += text(',"tool":', r.tool);
+  if (r.prompt !== undefined) line += text(',"prompt":', r.prompt);
+  if (r.resource !== undefined) line += text(',"resource":', r.resource);
+  if (r.called !== undefined) line += text(',"called":', r.called);
+  if (r.decision !== undefined) line += text(',"decision":', r.decision);
+  if (r.reason !== undefined) line += text(',"reason":', r.reason);
+  if (r.outcome !== undefined) line += text(',"outcome":', r.outcome);
+  if (r.code !== undefined) line += value(',"code":', r.code);
+  if (r.rules !== undefined) line += value(',"rules":', r.rules);
+  if (r.durationMs !== undefined) line += value(',"durationMs":', r.durationMs);
+  if (r.argumentsHash !== undefined) line += text(',"argumentsHash":', r.argumentsHash);
+  if (r.arguments !== undefined) line += value(',"arguments":', r.arguments);
+  return line === '' ? '{}' : `{${line.slice(1)}}`;
+}
+
+/** `key` and the JSON of the string `item` (a field typed string; anything else as JSON). */
+function text(key: string, item: unknown): string {
+  return typeof item === 'string' && plain(item) ? key + '"' + item + '"' : value(key, item);
+}
+
+/** `key` and the JSON of `item`, or nothing when JSON.stringify leaves it out. */
+function value(key: string, item: unknown): string {
+  if (typeof item === 'number') return key + (Number.isFinite(item) ? String(item) : 'null');
+  let json: string | undefined;
+  if (typeof item === 'object' && item !== null) {
+    json = frozenJson.get(item);
+    if (json === undefined) {
+      json = stringify(item);
+      if (json !== undefined && Object.isFrozen(item)) frozenJson.set(item, json);
+    }
+  } else {
+    json = stringify(item);
+  }
+  return json === undefined ? '' : key + json;
+}
+
+/** JSON.stringify as it is: undefined for what it leaves out (a toJSON giving undefined too). */
+const stringify = JSON.stringify as (value: unknown) => string | undefined;
+
+/** The JSON of frozen objects (never changed: written once). */
+const frozenJson = new WeakMap<object, string>();
+
+/**
+ * True when `item` is short and needs no escape in JSON (no control character, `"`, `\\` or
+ * surrogate): reading a few dozen characters costs less than a call of a regular expression.
+ */
+function plain(item: string): boolean {
+  if (item.length > 128) return false;
+  for (let i = 0; i < item.length; i++) {
+    const code = item.charCodeAt(i);
+    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff)) {
+      return false;
+    }
+  }
+  return true;
 }
 
 /** Writes all of `bytes` at the end of the file `fd` (opened for appending). */

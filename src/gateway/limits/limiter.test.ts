@@ -177,6 +177,38 @@ describe('Limiter', () => {
     );
   });
 
+  it('answers at once when nothing is pending (in memory, a free place)', async () => {
+    const rules = parseRateLimits(
+      { principal: { rate: 1, per: 'hour' }, upstreams: { docs: { rate: 9, maxConcurrent: 1 } } },
+      ['docs'],
+    );
+    const limiter = new Limiter(rules);
+    expect(limiter.run(call('a'), () => 'at once')).toBe('at once');
+    expect(isRefusal(limiter.run(call('a'), () => 'not run'))).toBe(true);
+    // A throw releases the place: the next call is not queued behind it.
+    expect(() =>
+      limiter.run(call('b'), () => {
+        throw new Error('thrown');
+      }),
+    ).toThrow('thrown');
+    await expect(limiter.run(call('c'), () => Promise.reject(new Error('no')))).rejects.toThrow(
+      'no',
+    );
+    expect(limiter.run(call('d'), () => 'free')).toBe('free');
+  });
+
+  it('forgets the least recently used buckets past maxBuckets', async () => {
+    const rules = parseRateLimits({ principal: { rate: 2, per: 'hour' } }, []);
+    const limiter = new Limiter(rules, createMemoryLimitStore({ maxBuckets: 3, now: () => 0 }));
+    for (const principal of ['a', 'b', 'c', 'a']) {
+      expect(await limiter.run(call(principal), ok)).toBe('ran');
+    }
+    // Full: d's bucket makes room by forgetting b's and c's (a's was used since).
+    expect(await limiter.run(call('d'), ok)).toBe('ran');
+    expect(isRefusal(await limiter.run(call('a'), ok))).toBe(true);
+    for (let i = 0; i < 2; i++) expect(await limiter.run(call('b'), ok)).toBe('ran');
+  });
+
   it('keeps bucket levels across configure (hot reload)', async () => {
     const limiter = new Limiter(parseRateLimits({ principal: { rate: 1, per: 'hour' } }, []));
     expect(await limiter.run(call('a'), ok)).toBe('ran');

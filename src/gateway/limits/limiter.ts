@@ -5,9 +5,11 @@
 // was well formed, the gateway declined to run it now.
 import type { SignalSource } from '../../internal/abort.js';
 import { onAbort } from '../../internal/abort.js';
+import type { MaybePromise } from '../../internal/maybe.js';
+import { isPromise } from '../../internal/maybe.js';
 import { matchesGlob } from '../config.js';
 import type { Bucket, RateLimitRules } from './rules.js';
-import type { BucketTake, RateLimitStore } from './store.js';
+import type { BucketTake, RateLimitStore, TakeResult } from './store.js';
 import { createMemoryLimitStore } from './store.js';
 
 /** The `_meta` key of a refusal's result carrying how long to wait, in milliseconds. */
@@ -44,18 +46,21 @@ class Places {
     this.max = max;
   }
 
-  /** Resolves with true once a place is taken, false when the queue is full. */
-  async take(cancellation: SignalSource): Promise<boolean> {
+  /**
+   * True when a place is taken at once, false when the queue is full, else a promise of true
+   * once a place is taken (rejected with the cancellation's reason if it aborts first).
+   */
+  take(cancellation: SignalSource): boolean | Promise<boolean> {
     if (this.#inUse < this.max) {
       this.#inUse++;
       return true;
     }
     if (this.#waiting.size >= this.max * QUEUE_PER_PLACE) return false;
-    await new Promise<void>((resolve, reject: (reason: Error) => void) => {
+    return new Promise<boolean>((resolve, reject: (reason: Error) => void) => {
       // Queued before following: a cancellation that has already aborted takes it out at once.
       const wake = () => {
         off();
-        resolve();
+        resolve(true);
       };
       this.#waiting.add(wake);
       const off = onAbort(cancellation, (reason) => {
@@ -63,7 +68,6 @@ class Places {
         reject(reason as Error);
       });
     });
-    return true;
   }
 
   release(): void {
@@ -77,6 +81,27 @@ class Places {
   }
 }
 
+/** What one principal's calls of one tool go through: their buckets and their upstream's cap. */
+interface Plan {
+  /** The upstream it was made for. */
+  readonly upstream: string;
+  readonly takes: readonly BucketTake[];
+  /** The upstream's concurrency cap (undefined: none). */
+  readonly places: Places | undefined;
+}
+
+/** What the limiter keeps of one served tool name for the configuration in force. */
+interface ToolEntry {
+  /** Its `tools` rule's bucket (undefined: none). */
+  readonly bucket: Bucket | undefined;
+  /** The plans of its calls, by principal key. */
+  readonly byPrincipal: Map<string, Plan>;
+}
+
+/** Most served tool names, and most plans, the limiter keeps (backstops: they are remade). */
+const MAX_TOOLS = 10_000;
+const MAX_PLANS = 100_000;
+
 /**
  * Limiter applies a config's rate limits and concurrency caps to tool calls. `configure` swaps
  * the rules (hot reload): buckets keep their levels, caps their calls in flight.
@@ -85,8 +110,9 @@ export class Limiter {
   readonly #store: RateLimitStore;
   #rules: RateLimitRules = {};
   readonly #places = new Map<string, Places>();
-  /** The `tools` rule of each served tool name (null: none), found once per configuration. */
-  readonly #toolRules = new Map<string, { readonly bucket: Bucket } | null>();
+  /** Per served tool name, its rule and its calls' plans, made once per configuration. */
+  readonly #tools = new Map<string, ToolEntry>();
+  #kept = 0;
   #active = false;
 
   constructor(rules: RateLimitRules, store: RateLimitStore = createMemoryLimitStore()) {
@@ -97,7 +123,8 @@ export class Limiter {
   /** Uses `rules` from now on. */
   configure(rules: RateLimitRules): void {
     this.#rules = rules;
-    this.#toolRules.clear();
+    this.#tools.clear();
+    this.#kept = 0;
     this.#active =
       rules.principal !== undefined ||
       (rules.tools?.length ?? 0) > 0 ||
@@ -116,44 +143,31 @@ export class Limiter {
   }
 
   /**
-   * Runs `fn` when `call` is within its limits, and resolves with its result; else resolves with
-   * a {@link Refusal} saying which limit and when to retry. Rejects as `fn` does, or with the
-   * cancellation's reason when the call is cancelled while waiting for a place.
+   * Runs `fn` when `call` is within its limits and gives its result; else gives a
+   * {@link Refusal} saying which limit and when to retry. Nothing is awaited that is known at
+   * once (an in-memory store's answer, a free place): then `fn` runs before `run` returns, and
+   * what it returns (a value or a promise) is given as is, and what it throws is thrown. A
+   * store that answers later, or a call that waits for a place, gives a promise, rejected as
+   * `fn` rejects or throws, or with the cancellation's reason when the call is cancelled while
+   * waiting for a place.
    */
-  async run<T>(call: LimitedCall, fn: () => Promise<T>): Promise<T | Refusal> {
-    const takes = this.#takes(call);
-    if (takes.length > 0) {
-      let answer;
-      try {
-        answer = await this.#store.take(takes);
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        return refusal(
-          `the gateway cannot check its rate limits now (${reason}); retry shortly`,
-          1000,
-        );
-      }
-      if (answer.refused !== undefined) {
-        const take = takes[answer.refused] as BucketTake;
-        return refusal(limitMessage(take, call, answer.retryAfterMs), answer.retryAfterMs);
-      }
+  run<T>(call: LimitedCall, fn: () => MaybePromise<T>): MaybePromise<T | Refusal> {
+    const { takes, places } = this.#plan(call);
+    if (takes.length === 0) return admit(places, call, fn);
+    let answer: MaybePromise<TakeResult>;
+    try {
+      answer = this.#store.take(takes);
+    } catch (error) {
+      return unchecked(error);
     }
-    const places =
-      this.#rules.maxConcurrent?.[call.upstream] === undefined
-        ? undefined
-        : this.#places.get(call.upstream);
-    if (places === undefined) return fn();
-    if (!(await places.take(call.cancellation))) {
-      return refusal(
-        `too many calls are waiting for the server "${call.upstream}" behind this gateway (at most ${String(places.max)} at a time); retry shortly`,
-        1000,
+    if (isPromise(answer)) {
+      return answer.then(
+        (taken) =>
+          taken.refused === undefined ? admit(places, call, fn) : limited(taken, takes, call),
+        unchecked,
       );
     }
-    try {
-      return await fn();
-    } finally {
-      places.release();
-    }
+    return answer.refused === undefined ? admit(places, call, fn) : limited(answer, takes, call);
   }
 
   /** Releases the store. */
@@ -161,23 +175,94 @@ export class Limiter {
     await this.#store.close?.();
   }
 
-  #takes(call: LimitedCall): BucketTake[] {
-    const { principal, tools, upstreams } = this.#rules;
+  /** The buckets and cap `call` goes through: made once per principal, tool and upstream. */
+  #plan(call: LimitedCall): Plan {
+    let tool = this.#tools.get(call.tool);
+    const known = tool?.byPrincipal.get(call.principal);
+    if (known !== undefined && known.upstream === call.upstream) return known;
+    if (tool === undefined) {
+      const rule = this.#rules.tools?.find((rule) => matchesGlob(rule.pattern, call.tool));
+      tool = { bucket: rule?.bucket, byPrincipal: new Map() };
+      // Served names are bounded by the catalogue; the cap is a backstop.
+      if (this.#tools.size < MAX_TOOLS) this.#tools.set(call.tool, tool);
+    }
+    const { principal, upstreams, maxConcurrent } = this.#rules;
     const takes: BucketTake[] = [];
     if (principal !== undefined) takes.push({ key: `p:${call.principal}`, bucket: principal });
-    let tool = this.#toolRules.get(call.tool);
-    if (tool === undefined) {
-      tool = tools?.find((rule) => matchesGlob(rule.pattern, call.tool)) ?? null;
-      // Served names are bounded by the catalogue; the cap is a backstop.
-      if (this.#toolRules.size < 10_000) this.#toolRules.set(call.tool, tool);
-    }
-    if (tool !== null) {
+    if (tool.bucket !== undefined) {
       takes.push({ key: `t:${call.tool}:${call.principal}`, bucket: tool.bucket });
     }
     const upstream = upstreams?.[call.upstream];
     if (upstream !== undefined) takes.push({ key: `u:${call.upstream}`, bucket: upstream });
-    return takes;
+    const places =
+      maxConcurrent?.[call.upstream] === undefined ? undefined : this.#places.get(call.upstream);
+    const plan = { upstream: call.upstream, takes, places };
+    // Principals are not bounded: past MAX_PLANS every tool's plans are made anew.
+    if (this.#kept >= MAX_PLANS) {
+      for (const entry of this.#tools.values()) entry.byPrincipal.clear();
+      this.#kept = 0;
+    }
+    if (!tool.byPrincipal.has(call.principal)) this.#kept++;
+    tool.byPrincipal.set(call.principal, plan);
+    return plan;
   }
+}
+
+/** Runs `fn` once it has a place under its upstream's concurrency cap (if there is one). */
+function admit<T>(
+  places: Places | undefined,
+  call: LimitedCall,
+  fn: () => MaybePromise<T>,
+): MaybePromise<T | Refusal> {
+  if (places === undefined) return fn();
+  const taken = places.take(call.cancellation);
+  if (taken === true) return holding(places, fn);
+  if (taken === false) return queueFull(call.upstream, places.max);
+  return taken.then(() => holding(places, fn));
+}
+
+/** `fn` run holding a place of `places`, released when it settles. */
+function holding<T>(places: Places, fn: () => MaybePromise<T>): MaybePromise<T> {
+  let result: MaybePromise<T>;
+  try {
+    result = fn();
+  } catch (error) {
+    places.release();
+    throw error;
+  }
+  if (!isPromise(result)) {
+    places.release();
+    return result;
+  }
+  return result.then(
+    (value) => {
+      places.release();
+      return value;
+    },
+    (error: unknown) => {
+      places.release();
+      throw error;
+    },
+  );
+}
+
+/** The refusal of a call one of whose buckets the store found empty. */
+function limited(answer: TakeResult, takes: readonly BucketTake[], call: LimitedCall): Refusal {
+  const take = takes[answer.refused ?? 0] as BucketTake;
+  return refusal(limitMessage(take, call, answer.retryAfterMs), answer.retryAfterMs);
+}
+
+/** The refusal of a call whose limits the store could not check. */
+function unchecked(error: unknown): Refusal {
+  const reason = error instanceof Error ? error.message : String(error);
+  return refusal(`the gateway cannot check its rate limits now (${reason}); retry shortly`, 1000);
+}
+
+function queueFull(upstream: string, max: number): Refusal {
+  return refusal(
+    `too many calls are waiting for the server "${upstream}" behind this gateway (at most ${String(max)} at a time); retry shortly`,
+    1000,
+  );
 }
 
 function limitMessage(take: BucketTake, call: LimitedCall, retryAfterMs: number): string {

@@ -20,11 +20,14 @@ export function rateLimits(
       if (!limiter.active) return next();
       const upstream = upstreamOf(call.name);
       if (upstream === undefined) return next();
-      const limited = { principal: principalOf(call.ctx).key, upstream, tool: call.name };
-      return limiter.run(
-        { ...limited, cancellation: call.ctx.cancellation },
-        async (): Promise<ToolCallResult> => next(),
-      );
+      const { ctx } = call;
+      const limited = {
+        principal: principalOf(ctx).key,
+        upstream,
+        tool: call.name,
+        cancellation: ctx.cancellation,
+      };
+      return limiter.run<ToolCallResult>(limited, next);
     },
   };
 }

@@ -92,7 +92,8 @@ function makeView(rules: readonly CompiledRule[]): PolicyView {
     return value;
   };
   return {
-    rules: rules.map((rule) => rule.name),
+    // Frozen: audit records share it, and the audit log writes its JSON once (audit.ts).
+    rules: Object.freeze(rules.map((rule) => rule.name)),
     tool(upstream, name) {
       const key = `${upstream}/${name}`;
       const known = tools.get(key);
