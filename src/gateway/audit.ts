@@ -6,6 +6,7 @@
 import { hash } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import process from 'node:process';
+import { isPlainJsonString } from '../internal/json.js';
 
 /** One line of the audit log. */
 export interface AuditRecord {
@@ -155,7 +156,9 @@ export function auditLine(record: AuditRecord): string {
 
 /** `key` and the JSON of the string `item` (a field typed string; anything else as JSON). */
 function text(key: string, item: unknown): string {
-  return typeof item === 'string' && plain(item) ? key + '"' + item + '"' : value(key, item);
+  return typeof item === 'string' && isPlainJsonString(item)
+    ? key + '"' + item + '"'
+    : value(key, item);
 }
 
 /** `key` and the JSON of `item`, or nothing when JSON.stringify leaves it out. */
@@ -179,21 +182,6 @@ const stringify = JSON.stringify as (value: unknown) => string | undefined;
 
 /** The JSON of frozen objects (never changed: written once). */
 const frozenJson = new WeakMap<object, string>();
-
-/**
- * True when `item` is short and needs no escape in JSON (no control character, `"`, `\\` or
- * surrogate): reading a few dozen characters costs less than a call of a regular expression.
- */
-function plain(item: string): boolean {
-  if (item.length > 128) return false;
-  for (let i = 0; i < item.length; i++) {
-    const code = item.charCodeAt(i);
-    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff)) {
-      return false;
-    }
-  }
-  return true;
-}
 
 /** Writes all of `bytes` at the end of the file `fd` (opened for appending). */
 function writeAll(fd: number, bytes: Buffer): void {

@@ -56,3 +56,19 @@ export function canonicalJson(value: unknown): string {
   const text = JSON.stringify(value) as string | undefined;
   return text ?? 'null';
 }
+
+/**
+ * True when `text` is short and its JSON text is itself in quotes (no control character, `"`,
+ * `\\` or surrogate to escape): then it can be written without `JSON.stringify`, whose call
+ * costs more than reading a few hundred characters.
+ */
+export function isPlainJsonString(text: string): boolean {
+  if (text.length > 256) return false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff)) {
+      return false;
+    }
+  }
+  return true;
+}

@@ -1,6 +1,6 @@
 // Decoding and encoding of JSON-RPC 2.0 messages. Decoding never throws: malformed input becomes
 // an error response to send back (-32700 for invalid JSON, -32600 for an invalid message).
-import { isObject } from '../internal/json.js';
+import { isObject, isPlainJsonString } from '../internal/json.js';
 import { ErrorCode, JsonRpcError } from './errors.js';
 import type { ErrorResponse, Message, Params, Request, RequestId } from './message.js';
 
@@ -129,14 +129,7 @@ class SelfEncodedRequest implements Request, SelfEncoding {
  */
 function jsonText(value: RequestId): string {
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
-  if (value.length > 128) return JSON.stringify(value);
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i);
-    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff)) {
-      return JSON.stringify(value);
-    }
-  }
-  return `"${value}"`;
+  return isPlainJsonString(value) ? `"${value}"` : JSON.stringify(value);
 }
 
 /**

@@ -8,6 +8,7 @@ import { JSON_PIECES, JSON_TEXT } from '../jsonrpc/codec.js';
 import type { RequestId, SuccessResponse } from '../jsonrpc/message.js';
 import { escapedUtf8 } from './escaped-utf8.js';
 import { listedPageOf } from './listed-page.js';
+import { isPlainJsonString } from '../internal/json.js';
 
 /** How a 2026-07-28 response writes its text: the undecorated result and the added fields' text. */
 export interface ModernText {
@@ -80,7 +81,7 @@ class ServedResponse implements SuccessResponse, SelfEncoding, PieceEncoding {
     const text = textOf(source);
     if (text !== undefined) {
       if (split && text.length >= LARGE_TEXT) return this.#textPieces(text, modern, bytes);
-      const open = plainText(text)
+      const open = isPlainJsonString(text)
         ? `{"content":[{"type":"text","text":"${text}"}]`
         : `{"content":[{"type":"text","text":${JSON.stringify(text)}}]`;
       return this.#wrap(modern === undefined ? `${open}}` : `${open},${modern.fields}}`);
@@ -184,19 +185,3 @@ function textOf(result: object): string | undefined {
  */
 // eslint-disable-next-line no-control-regex -- the control characters are what JSON escapes
 const ESCAPED = /[\u0000-\u001f"\\\ud800-\udfff]/;
-
-/**
- * True when `text` is short and its JSON text is itself in quotes (no control character, `"`,
- * `\\` or surrogate to escape): then it is written without `JSON.stringify`, whose call costs
- * far more than reading a few dozen characters (the text of many a tool result).
- */
-function plainText(text: string): boolean {
-  if (text.length > 256) return false;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff)) {
-      return false;
-    }
-  }
-  return true;
-}
