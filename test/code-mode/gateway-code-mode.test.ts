@@ -11,7 +11,7 @@ import { Client } from '../../src/client/index.js';
 import type { GatewayCodeModeOptions } from '../../src/gateway/index.js';
 import { Gateway, parseGatewayConfig } from '../../src/gateway/index.js';
 import type { ProtocolRevision } from '../../src/protocol/version.js';
-import { McpServer } from '../../src/server/index.js';
+import { waitServer } from '../helpers/wait-server.js';
 import { createStreamableHttpClientTransport } from '../../src/transports/http/client/transport.js';
 import { listen } from '../../src/transports/http/server/node.js';
 
@@ -124,26 +124,8 @@ describe('code mode in the gateway', () => {
   );
 
   it('cancels the forwarded call the code has in flight when the run passes its wall-clock limit', async () => {
-    let started!: () => void;
-    const running = new Promise<void>((resolve) => (started = resolve));
-    let sawAbort!: () => void;
-    const aborted = new Promise<void>((resolve) => (sawAbort = resolve));
-    const upstream = await listen(() => {
-      const server = new McpServer({ name: 'slow', version: '1.0.0' });
-      server.tool(
-        { name: 'wait', description: 'Waits.', inputSchema: { type: 'object' } },
-        (_args, ctx) => {
-          started();
-          return new Promise<string>((resolve) => {
-            ctx.signal.addEventListener('abort', () => {
-              sawAbort();
-              resolve('aborted');
-            });
-          });
-        },
-      );
-      return server;
-    });
+    const { create, running, aborted } = waitServer();
+    const upstream = await listen(create);
     closers.push(() => upstream.close());
     const url = await gatewayOver({ slow: { url: upstream.url } }, { wallTimeoutMs: 300 });
     const client = await downstream(url, '2026-07-28', []);

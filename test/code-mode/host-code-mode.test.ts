@@ -10,10 +10,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createEverythingServer } from '../../servers/everything/server.js';
 import type { Host, HostEvent, HostOptions, ServerConfig } from '../../src/host/index.js';
 import type { ProtocolRevision } from '../../src/protocol/index.js';
-import { McpServer } from '../../src/server/index.js';
 import { listen } from '../../src/transports/http/server/node.js';
 import type { FakeModel, Step } from '../helpers/fake-model.js';
 import { fakeHost, startFakeModel } from '../helpers/fake-model.js';
+import { waitServer } from '../helpers/wait-server.js';
 
 const BIN = join(process.env['MCPKIT_DIST'] ?? 'dist', 'esm/src/cli/main.js');
 const hasDist = existsSync(BIN);
@@ -217,38 +217,16 @@ describe.each(['anthropic', 'openai'] as const)('code mode in the host with %s',
     });
     expect(result.text).toBe('Returned: "undefined"');
   });
-  /** A server whose `wait` never ends on its own: it reports its start and its cancellation. */
-  async function waitServer() {
-    let started!: () => void;
-    const running = new Promise<void>((resolve) => {
-      started = resolve;
-    });
-    let sawAbort!: () => void;
-    const aborted = new Promise<void>((resolve) => {
-      sawAbort = resolve;
-    });
-    const listening = await listen(() => {
-      const s = new McpServer({ name: 'slow', version: '1.0.0' });
-      s.tool(
-        { name: 'wait', description: 'Waits.', inputSchema: { type: 'object' } },
-        (_args, ctx) => {
-          started();
-          return new Promise<string>((resolve) => {
-            ctx.signal.addEventListener('abort', () => {
-              sawAbort();
-              resolve('aborted');
-            });
-          });
-        },
-      );
-      return s;
-    });
+  /** The wait server, listening: its `wait` never ends on its own. */
+  async function slowServer() {
+    const { create, running, aborted } = waitServer();
+    const listening = await listen(create);
     cleanups.push(() => listening.close());
     return { url: listening.url, running, aborted };
   }
 
   it('cancels the call the code has in flight when the run is cancelled', async () => {
-    const slow = await waitServer();
+    const slow = await slowServer();
     const model = await fake([
       { toolCalls: [{ name: 'run_code', arguments: { code: 'return await slow.wait({})' } }] },
       { text: 'never' },
@@ -264,7 +242,7 @@ describe.each(['anthropic', 'openai'] as const)('code mode in the host with %s',
   });
 
   it('cancels the call the code has in flight when the code run passes its wall-clock limit', async () => {
-    const slow = await waitServer();
+    const slow = await slowServer();
     const model = await fake([
       { toolCalls: [{ name: 'run_code', arguments: { code: 'return await slow.wait({})' } }] },
       (seen) => ({ text: seen.results[0]?.text ?? '' }),

@@ -13,6 +13,7 @@ import { listen } from '../../src/transports/http/server/node.js';
 import type { FakeModel, Step } from '../helpers/fake-model.js';
 import { fakeHost, startFakeModel } from '../helpers/fake-model.js';
 import { createSumServer } from '../helpers/sum-server.js';
+import { waitServer } from '../helpers/wait-server.js';
 
 const BIN = join(process.env['MCPKIT_DIST'] ?? 'dist', 'esm/src/cli/main.js');
 const hasDist = existsSync(BIN);
@@ -381,30 +382,8 @@ describe.each(['anthropic', 'openai'] as const)('the host with %s', (api) => {
 
   it('cancels the run and the MCP call in flight', async () => {
     const model = await fake([{ toolCalls: [{ name: 'wait' }] }, { text: 'never' }]);
-    let serverSawAbort!: () => void;
-    const aborted = new Promise<void>((resolve) => {
-      serverSawAbort = resolve;
-    });
-    let started!: () => void;
-    const running = new Promise<void>((resolve) => {
-      started = resolve;
-    });
-    const server = await serve(() => {
-      const s = new McpServer({ name: 'slow', version: '1.0.0' });
-      s.tool(
-        { name: 'wait', description: 'Waits.', inputSchema: { type: 'object' } },
-        (_args, ctx) => {
-          started();
-          return new Promise<string>((resolve) => {
-            ctx.signal.addEventListener('abort', () => {
-              serverSawAbort();
-              resolve('aborted');
-            });
-          });
-        },
-      );
-      return s;
-    });
+    const { create, running, aborted } = waitServer();
+    const server = await serve(create);
     const h = await host(api, model, { slow: { url: server.url } });
     const controller = new AbortController();
     const run = h.run([{ role: 'user', content: 'wait' }], { signal: controller.signal });
