@@ -16,7 +16,7 @@ import type { ProtocolEra, ProtocolRevision } from '../protocol/version.js';
 import { LATEST_REVISION, MetaKey, eraOf, isInputRequiredResult } from '../protocol/version.js';
 import type { InputHandlers } from './input.js';
 import type { MetaFields } from './meta-params.js';
-import { MetaTexts, metaObject, metaParams, takesMeta } from './meta-params.js';
+import { MetaTexts, copyFields, metaObject, metaParams, takesMeta } from './meta-params.js';
 import type { ClientMiddlewareStack } from './middleware.js';
 import { ClientCall } from './middleware.js';
 import type { Transport } from '../jsonrpc/transport.js';
@@ -410,24 +410,6 @@ function withMetaField(params: Params, meta: Params): Params {
   copyFields(out, params);
   out['_meta'] = meta; // in its place when params had one, else last
   return out;
-}
-
-/** Copies `source`'s own enumerable fields onto `target`, as a spread would (defined, not set). */
-function copyFields(target: Params, source: Params): void {
-  for (const key in source) {
-    if (!Object.hasOwn(source, key)) continue;
-    // Set, a field named __proto__ would change the prototype: the spread defines it.
-    if (key === '__proto__') {
-      Object.defineProperty(target, key, {
-        value: source[key],
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    } else {
-      target[key] = source[key];
-    }
-  }
 }
 
 /** The extension's handler of `result`'s `resultType`, if one handles it. */

@@ -91,20 +91,7 @@ class MetaParams implements SelfEncoding {
     this.#source = source;
     this.#metaText = metaText;
     const fields = this as unknown as Params;
-    for (const key in source) {
-      if (!Object.hasOwn(source, key)) continue;
-      // Set, a field named __proto__ would change the prototype: the spread defines it.
-      if (key === '__proto__') {
-        Object.defineProperty(fields, key, {
-          value: source[key],
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      } else {
-        fields[key] = source[key];
-      }
-    }
+    copyFields(fields, source);
     fields['_meta'] = meta;
   }
 
@@ -113,5 +100,23 @@ class MetaParams implements SelfEncoding {
     return text.length === 2
       ? `{"_meta":${this.#metaText}}`
       : `${text.slice(0, -1)},"_meta":${this.#metaText}}`;
+  }
+}
+
+/** Copies `source`'s own enumerable fields onto `target`, as a spread would (defined, not set). */
+export function copyFields(target: Params, source: Params): void {
+  for (const key in source) {
+    if (!Object.hasOwn(source, key)) continue;
+    // Set, a field named __proto__ would change the prototype: the spread defines it.
+    if (key === '__proto__') {
+      Object.defineProperty(target, key, {
+        value: source[key],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else {
+      target[key] = source[key];
+    }
   }
 }
