@@ -214,7 +214,8 @@ const STDIO_GATEWAYS = ['gateway-stdio', 'gateway-stdio-session', 'raw-proxy-std
 export function kindServer(kind, root = ROOT, { stdio = false } = {}) {
   const kinds = stdio
     ? ['raw', 'raw-modern', 'legacy', 'modern']
-    : ['raw', 'raw-modern', 'modern', 'stateless', 'session', 'gateway', ...STDIO_GATEWAYS];
+    : ['raw', 'raw-modern', 'modern', 'stateless', 'session', 'gateway', 'raw-proxy']
+        .concat(STDIO_GATEWAYS);
   if (!kinds.includes(kind)) {
     throw new Error(`unknown ${stdio ? 'stdio' : 'HTTP'} kind ${kind} (${kinds.join(', ')})`);
   }
@@ -230,6 +231,11 @@ export function kindServer(kind, root = ROOT, { stdio = false } = {}) {
       session: kind === 'gateway-stdio-session',
       uniqueIds: true,
     };
+  }
+  if (kind === 'raw-proxy') {
+    // The gateway row's ceiling (servers/raw-proxy.mjs), in front of the same modern upstream.
+    const file = join(BENCH, 'servers', 'raw-proxy.mjs');
+    return { file, env: { PORT: '0' }, era: 'modern' };
   }
   return {
     file: kind.startsWith('raw')

@@ -2,14 +2,16 @@
 // session. One entry lives in two fields; a Map is made only while a second key is present, and
 // dropped again once one or none is left. One request at a time makes no Map (a Map made and
 // dropped per request was measurable under load; bench/RESULTS.md), and the SlotMap itself is
-// small enough for its owner to make it on first use and drop it when empty.
+// small enough for its owner to make it on first use and drop it when empty. The second key on
+// makes an IdMap, not a Map: its entries churn (see id-map.ts).
+import { IdMap } from './id-map.js';
 
 /** SlotMap is a Map-like for few concurrent keys; insertion order is not kept. */
-export class SlotMap<K, V> {
+export class SlotMap<K extends string | number, V> {
   #key: K | undefined;
   #value: V | undefined;
   #full = false;
-  #more: Map<K, V> | undefined;
+  #more: IdMap<V> | undefined;
 
   /** The number of entries. */
   get size(): number {
@@ -29,7 +31,7 @@ export class SlotMap<K, V> {
     if (this.#full && this.#key === key) {
       this.#value = value;
     } else if (this.#more?.has(key) === true || this.#full) {
-      (this.#more ??= new Map()).set(key, value);
+      (this.#more ??= new IdMap()).set(key, value);
     } else {
       this.#key = key;
       this.#value = value;
@@ -54,14 +56,14 @@ export class SlotMap<K, V> {
 
   /** Every value, in no particular order (a copy: deleting while iterating is safe). */
   values(): V[] {
-    const values = this.#more === undefined ? [] : [...this.#more.values()];
+    const values = this.#more === undefined ? [] : this.#more.values();
     if (this.#full) values.push(this.#value as V);
     return values;
   }
 
   /** Every key, as {@link values}. */
   keys(): K[] {
-    const keys = this.#more === undefined ? [] : [...this.#more.keys()];
+    const keys = this.#more === undefined ? [] : (this.#more.keys() as K[]);
     if (this.#full) keys.push(this.#key as K);
     return keys;
   }
@@ -71,7 +73,7 @@ export class SlotMap<K, V> {
     const more = this.#more;
     if (more === undefined || more.size > 1) return;
     if (more.size === 1 && !this.#full) {
-      const [key, value] = more.entries().next().value as [K, V];
+      const [key, value] = more.entries()[0] as [K, V];
       this.#key = key;
       this.#value = value;
       this.#full = true;

@@ -3,6 +3,7 @@
 // everything pending when the transport closes. It knows nothing of the protocol on top.
 import type { MaybePromise } from '../internal/maybe.js';
 import { isPromise } from '../internal/maybe.js';
+import { IdMap } from '../internal/id-map.js';
 import { SlotMap } from '../internal/slot-map.js';
 import { MAX_BATCH_ANSWER_BYTES, serveBatchElements } from './batch.js';
 import type { BatchItem } from './codec.js';
@@ -120,7 +121,7 @@ export class Connection implements Peer {
   readonly #transport: Transport;
   readonly #options: ConnectionOptions;
   /** Outgoing calls awaiting their response; made by the first call (idle sessions hold none). */
-  #pending: Map<RequestId, Pending> | undefined;
+  #pending: IdMap<Pending> | undefined;
   /** Incoming requests being served; dropped when the last one ends (an idle session holds none). */
   #incoming: SlotMap<RequestId, ServedRequest> | undefined;
   /** The timeouts of the pending calls, on one timer; made by the first call with a timeout. */
@@ -215,7 +216,7 @@ export class Connection implements Peer {
         reject,
       });
       pending.unfollow = unfollow;
-      (this.#pending ??= new Map()).set(id, pending);
+      (this.#pending ??= new IdMap()).set(id, pending);
       tracked = true;
       if (signal !== undefined) {
         const listener = (): void => {

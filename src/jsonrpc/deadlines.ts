@@ -12,7 +12,7 @@ export interface Timed {
 
 /** The deadlines of the entries of a map, swept by one timer. */
 export class Deadlines<K, V extends Timed> {
-  readonly #entries: () => ReadonlyMap<K, V> | undefined;
+  readonly #entries: () => Iterable<readonly [K, V]> | undefined;
   readonly #expire: (key: K, entry: V) => void;
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** The deadline the timer is armed for. */
@@ -24,7 +24,10 @@ export class Deadlines<K, V extends Timed> {
    * `entries` gives the map whose entries are timed (undefined for none); `expire` is called for
    * each entry past its deadline, which it removes (through {@link clear}) before it returns.
    */
-  constructor(entries: () => ReadonlyMap<K, V> | undefined, expire: (key: K, entry: V) => void) {
+  constructor(
+    entries: () => Iterable<readonly [K, V]> | undefined,
+    expire: (key: K, entry: V) => void,
+  ) {
     this.#entries = entries;
     this.#expire = expire;
   }

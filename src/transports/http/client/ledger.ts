@@ -4,6 +4,7 @@
 import type { WireError } from '../../../jsonrpc/errors.js';
 import type { Message, RequestId } from '../../../jsonrpc/message.js';
 import type { MessageInfo } from '../../../jsonrpc/transport.js';
+import { IdMap } from '../../../internal/id-map.js';
 
 const ANSWERED_KEPT = 1024;
 
@@ -18,7 +19,8 @@ export interface Carrier {
  */
 export class Ledger {
   readonly #deliver: (message: Message, info?: MessageInfo) => void;
-  readonly #outstanding = new Map<RequestId, Carrier>();
+  /** The carrier of each request awaiting its response (an IdMap: one in and out per request). */
+  readonly #outstanding = new IdMap<Carrier>();
   /**
    * The answered ids remembered, in the order they were, a ring of ANSWERED_KEPT slots: read
    * only for a response to a request not outstanding (a replay, a late answer), scanned then.
