@@ -214,8 +214,9 @@ const STDIO_GATEWAYS = ['gateway-stdio', 'gateway-stdio-session', 'raw-proxy-std
 export function kindServer(kind, root = ROOT, { stdio = false } = {}) {
   const kinds = stdio
     ? ['raw', 'raw-modern', 'legacy', 'modern']
-    : ['raw', 'raw-modern', 'modern', 'stateless', 'session', 'gateway', 'raw-proxy']
-        .concat(STDIO_GATEWAYS);
+    : ['raw', 'raw-modern', 'modern', 'stateless', 'session', 'gateway', 'raw-proxy'].concat(
+        STDIO_GATEWAYS,
+      );
   if (!kinds.includes(kind)) {
     throw new Error(`unknown ${stdio ? 'stdio' : 'HTTP'} kind ${kind} (${kinds.join(', ')})`);
   }
