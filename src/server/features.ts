@@ -74,10 +74,10 @@ function toolsCall(call: Call): MaybePromise<unknown> {
   const through = call.core.middleware.toolCall;
   if (call.scope.era === 'legacy') {
     const ctx = createContext(call.scope, undefined);
-    return callTool(tool, args, { ctx, params, report, through });
+    return callTool(tool, args, { ctx, params, report, through, answered: undefined });
   }
   return withInput(call, { name, args }, (ctx) =>
-    callTool(tool, args, { ctx, params, report, through }),
+    callTool(tool, args, { ctx, params, report, through, answered: undefined }),
   );
 }
 

@@ -127,6 +127,11 @@ export interface ToolRun {
   readonly report: ErrorReporter;
   /** The server's composed tool-call middleware; undefined when none is registered. */
   readonly through?: Chain<ToolCallContext, ToolCallResult> | undefined;
+  /**
+   * What the handler's run answered last (set by the run): a tool-call middleware that returns
+   * it as is needs no second check.
+   */
+  answered?: unknown;
 }
 
 /**
@@ -164,13 +169,9 @@ function runThrough(
     arguments: checked.value as Record<string, unknown>,
     ctx: call.ctx,
   };
-  // What the handler's run gave last: a middleware that returns it as is needs no second check.
-  let inner: unknown;
-  const end = (c: ToolCallContext): MaybePromise<ToolCallResult> => {
-    const result = runHandler(tool, c.arguments, call) as MaybePromise<ToolCallResult>;
-    if (isPromise(result)) return result.then((value) => (inner = value));
-    return (inner = result);
-  };
+  // The handler's run records what it answered (call.answered): no reaction of its own here.
+  const end = (c: ToolCallContext): MaybePromise<ToolCallResult> =>
+    runHandler(tool, c.arguments, call) as MaybePromise<ToolCallResult>;
   let returned: MaybePromise<ToolCallResult>;
   try {
     returned = through(context, end);
@@ -178,13 +179,15 @@ function runThrough(
     return handlerFailed(tool, thrown, call.report);
   }
   if (!isPromise(returned)) {
-    return returned === inner
-      ? (inner as Spec.CallToolResult)
+    return returned === call.answered
+      ? (returned as Spec.CallToolResult)
       : middlewareResult(tool, returned, call);
   }
   return returned.then(
     (value) =>
-      value === inner ? (value as Spec.CallToolResult) : middlewareResult(tool, value, call),
+      value === call.answered
+        ? (value as Spec.CallToolResult)
+        : middlewareResult(tool, value, call),
     (thrown: unknown) => handlerFailed(tool, thrown, call.report),
   );
 }
@@ -212,7 +215,10 @@ function runTool(
   return runHandler(tool, checked.value, call);
 }
 
-/** Runs the handler with valid `args`: its result, checked, or its failure as a result. */
+/**
+ * Runs the handler with valid `args`: its result, checked, or its failure as a result, also
+ * recorded as `call.answered` once at hand.
+ */
 function runHandler(
   tool: CompiledTool,
   args: unknown,
@@ -222,13 +228,22 @@ function runHandler(
   try {
     returned = tool.handler(args, call.ctx);
   } catch (thrown) {
-    return handlerFailed(tool, thrown, call.report);
+    return (call.answered = handlerFailed(tool, thrown, call.report));
   }
-  if (!isPromise<unknown>(returned)) return finishTool(tool, returned, call);
+  if (!isPromise<unknown>(returned)) return answered(call, finishTool(tool, returned, call));
   return returned.then(
-    (value) => finishTool(tool, value, call),
-    (thrown: unknown) => handlerFailed(tool, thrown, call.report),
+    (value) => answered(call, finishTool(tool, value, call)),
+    (thrown: unknown) => (call.answered = handlerFailed(tool, thrown, call.report)),
   );
+}
+
+/** `result`, recorded as `call.answered` once it is at hand. */
+function answered(
+  call: ToolRun,
+  result: MaybePromise<Spec.CallToolResult>,
+): MaybePromise<Spec.CallToolResult> {
+  if (isPromise(result)) return result.then((value) => (call.answered = value));
+  return (call.answered = result);
 }
 
 /**

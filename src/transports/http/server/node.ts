@@ -88,13 +88,14 @@ class NodeExchange implements HttpExchange {
       queueMicrotask(listener);
       return noop;
     }
-    // 'close' comes once per response; `on` spares the wrapper `once` makes.
-    const onClose = (): void => {
-      if (!res.writableFinished) listener();
-    };
-    res.on('close', onClose);
+    // 'close' comes once per response; `on` spares the wrapper `once` makes. Stopping forgets
+    // the listener and leaves the handler on (it dies with the response): `off` costs more.
+    let watching: (() => void) | undefined = listener;
+    res.on('close', () => {
+      if (watching !== undefined && !res.writableFinished) watching();
+    });
     return () => {
-      res.off('close', onClose);
+      watching = undefined;
     };
   }
 
