@@ -337,6 +337,35 @@ describe('tool-call middleware', () => {
         'tool "echo"',
       );
     });
+
+    it(`answers what next() gave, from an async handler, a retry and an output schema (${era})`, async () => {
+      const onError = vi.fn();
+      const server = echoServer({ onError });
+      let runs = 0;
+      server.tool({ name: 'later' }, () => Promise.resolve(`run ${String(++runs)}`));
+      const outputSchema = {
+        type: 'object',
+        properties: { n: { type: 'number' } },
+        required: ['n'],
+      } as const;
+      server.tool({ name: 'data', outputSchema }, () => Promise.resolve({ n: 4 }));
+      server.use({
+        toolCall: async (call, next) => {
+          const first = await next();
+          // A retry: the first result is answered, though the handler's run answered the second.
+          if (call.name === 'later') await next();
+          return first;
+        },
+      });
+      const client = await connect(server, revision);
+      expect(text(await client.callTool('later'))).toBe('run 1');
+      expect(runs).toBe(2);
+      const data = await client.callTool('data');
+      expect(data.structuredContent).toEqual({ n: 4 });
+      expect(text(data)).toBe('{"n":4}');
+      expect(text(await client.callTool('echo', { text: 'x' }))).toBe('echo: x');
+      expect(onError).not.toHaveBeenCalled();
+    });
   }
 
   it('runs for a tool called as a task (2025-11-25)', async () => {
