@@ -29,15 +29,12 @@ import { ACCEPTED, headersInfo, invalidOf } from './context.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
 import { errorReply, jsonReply } from './exchange.js';
 import type { Acceptable } from './media-type.js';
-import { PostReply, REQUEST_CLOSED, firstJsonReply } from './reply.js';
+import { PostReply, REQUEST_CLOSED, closedBeforeAnswer, firstJsonReply } from './reply.js';
 import { headerMismatch } from './standard-headers.js';
 import { plainStream } from './streams.js';
 
-/** The error of a request the handler's close cut while it was answered on its POST's stream. */
-const STREAM_ENDED = {
-  code: ErrorCode.InternalError,
-  message: 'server closed before the request was answered',
-};
+/** What a request the handler's close cut while it was answered on its POST's stream is told. */
+const SERVER_CLOSED = 'server closed before the request was answered';
 
 /** The HTTP status of a 2026-07-28 response answered as JSON (see modernHttpStatus). */
 function modernStatus(response: Response): number {
@@ -178,7 +175,7 @@ class PostRequests implements Peer {
   close(): Promise<void> {
     this.#cancel(new LocalError(LocalErrorCode.ConnectionClosed, 'request closed'));
     const ids = this.#ids;
-    const errorOf = (id: RequestId): ErrorResponse => ({ jsonrpc: '2.0', id, error: STREAM_ENDED });
+    const errorOf = (id: RequestId): ErrorResponse => closedBeforeAnswer(id, SERVER_CLOSED);
     if (ids === undefined) this.#postReply().abandon(REQUEST_CLOSED);
     // An array is a batch's ids: its responses go together, so all of them are unanswered.
     else if (typeof ids === 'object') this.#postReply().abandon(REQUEST_CLOSED, ids.map(errorOf));
