@@ -258,6 +258,39 @@ describe('graceful shutdown of listen', () => {
     expect(last[1]).toEqual(serverClosed('a'));
   });
 
+  it('does not start the elements of a legacy stateless batch left when it closes', async () => {
+    let closeNow: () => void = () => undefined;
+    let laterRan = false;
+    const server = new McpServer({ name: 'shutdown', version: '1.0.0' }, { onError: () => {} });
+    server.tool({ name: 'closing', description: 'Closes the server.' }, async (_args, ctx) => {
+      void ctx.progress(0, 1);
+      closeNow();
+      await new Promise<void>(() => undefined);
+      return 'never';
+    });
+    server.tool({ name: 'later', description: 'Notes that it ran.' }, () => {
+      laterRan = true;
+      return 'ran';
+    });
+    const running = await listen(() => server, { sessions: false });
+    cleanups.push(() => running.close());
+    let closed: Promise<void> = Promise.resolve();
+    closeNow = () => {
+      closed = running.close();
+    };
+    const post = await requestTo(running, {
+      body: [call('closing', {}, 'a', { progressToken: 'p' }), call('later', {}, 'b')],
+      headers: { accept: ACCEPT_BOTH, 'mcp-protocol-version': '2025-03-26' },
+    });
+    expect(post.headers.get('content-type')).toContain('text/event-stream');
+    const text = await readTextUntil(post, () => false);
+    await closed;
+    // Both cut alike: the element that ran and the one the close came before.
+    expect(messagesOf(text).at(-1)).toEqual([serverClosed('a'), serverClosed('b')]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(laterRan).toBe(false);
+  });
+
   it("ends an mcpkit client's 2026-07-28 call past the grace with the error, not a hang", async () => {
     const { server, release, running: toolRunning } = slowServer();
     cleanups.push(release);
