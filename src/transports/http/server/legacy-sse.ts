@@ -21,15 +21,12 @@ import {
   SSE_HEADERS,
 } from './exchange.js';
 import { checkJsonContentType, parseAccept } from './media-type.js';
-import { closedBeforeAnswer } from './reply.js';
+import { SESSION_CLOSED, closedBeforeAnswer } from './reply.js';
 import type { SessionEntry } from './sessions.js';
 import { newSessionId } from './sessions.js';
 import { encodeSseEvent } from '../sse.js';
 import { SseWriter } from './sse-writer.js';
 import { endWithRetry } from './streams.js';
-
-/** What a request whose session closed before it was answered is told. */
-const SESSION_CLOSED = 'session closed before the request was answered';
 
 /**
  * LegacySseTransport is one 2024-11-05 session: its lifetime is its event stream's. While a

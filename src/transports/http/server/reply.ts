@@ -18,6 +18,9 @@ export const REQUEST_CLOSED: HttpReply = errorReply(503, {
   message: 'request closed',
 });
 
+/** What a request is told when its session closed before it was answered (see closedBeforeAnswer). */
+export const SESSION_CLOSED = 'session closed before the request was answered';
+
 /**
  * The error response of request `id`, which a close cut while it was answered on a stream (no
  * other answer will come); `message` says what closed.

@@ -15,7 +15,7 @@ import type { HttpReply, SseChunk } from './exchange.js';
 import { emptyReply, refusedReply } from './exchange.js';
 import type { EventStore } from './event-store.js';
 import type { PostReply } from './reply.js';
-import { closedBeforeAnswer } from './reply.js';
+import { SESSION_CLOSED, closedBeforeAnswer } from './reply.js';
 import type { SessionEntry } from './sessions.js';
 import type { OpenStream, StreamHooks } from './streams.js';
 import { PlainStream, ResumableStream } from './streams.js';
@@ -38,9 +38,6 @@ const UNANSWERED: HttpReply = emptyReply(202);
 
 /** The reply a POST gets when its session ends before answering. */
 const SESSION_ENDED: HttpReply = refusedReply(404, 'session terminated');
-
-/** What a request whose session closed while it was answered on its POST's stream is told. */
-const SESSION_CLOSED = 'session closed before the request was answered';
 
 /** The reply to a batch when the connected server takes none. */
 const NO_BATCHES: HttpReply = refusedReply(400, 'invalid request: batches are not supported');
