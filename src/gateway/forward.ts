@@ -1,6 +1,7 @@
 // One forwarded tools/call: the upstream's credentials for the caller (token exchange), the
 // downstream request's progress and cancellation carried over, and an upstream's failure turned
 // into a tool error the model can read, with every secret of the gateway taken out of it.
+import { messageOf } from '../internal/message-of.js';
 import { JsonRpcError } from '../jsonrpc/errors.js';
 import { MetaKey } from '../protocol/version.js';
 import type { CallToolResult } from '../client/index.js';
@@ -98,7 +99,7 @@ function failed(
 ): Record<string, unknown> {
   if (error instanceof JsonRpcError || call.ctx.signal.aborted) throw error;
   if (!(error instanceof UpstreamUnavailable)) void upstream.check();
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = messageOf(error);
   const text =
     error instanceof UpstreamUnavailable
       ? reason

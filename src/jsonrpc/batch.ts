@@ -23,11 +23,11 @@ const nextTurn: () => Promise<void> =
  * with their responses in element order (elements that answer nothing are left out). Once the
  * answer's size passes `maxAnswerBytes`, each further response (in the order they arrive) is
  * replaced by an error with the same id, so the answer never holds more than the limit plus
- * those short errors. `serve` must not throw or reject.
+ * those short errors. `serve` is given each element and its index; it must not throw or reject.
  */
 export async function serveBatchElements<TItem>(
   items: readonly TItem[],
-  serve: (item: TItem) => Response | undefined | Promise<Response | undefined>,
+  serve: (item: TItem, index: number) => Response | undefined | Promise<Response | undefined>,
   maxAnswerBytes: number,
 ): Promise<Response[]> {
   let bytes = 0;
@@ -41,7 +41,7 @@ export async function serveBatchElements<TItem>(
   const pending: Promise<Response | undefined>[] = [];
   for (let i = 0; i < items.length; i++) {
     if (i > 0) await nextTurn();
-    pending.push(Promise.resolve(serve(items[i] as TItem)).then(bounded));
+    pending.push(Promise.resolve(serve(items[i] as TItem, i)).then(bounded));
   }
   const responses = await Promise.all(pending);
   return responses.filter((r): r is Response => r !== undefined);

@@ -1,5 +1,6 @@
 // Resources: static resources by URI and RFC 6570 templates matched in registration order.
 // Spec 2025-11-25 server/resources; 2026-07-28 reports an unknown resource as -32602 (SEP-2164).
+import { messageOf } from '../internal/message-of.js';
 import { checkScopes } from '../protocol/auth.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 import { UriTemplate } from '../protocol/uri-template/index.js';
@@ -82,7 +83,7 @@ export function compileTemplate(
   try {
     template = UriTemplate.parse(uriTemplate);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     throw new TypeError(`invalid URI template ${JSON.stringify(uriTemplate)}: ${reason}`, {
       cause: error,
     });

@@ -1,6 +1,7 @@
 // Compiles a tool's input or output schema once, at registration: the JSON Schema to list and a
 // validator to run per call. Standard Schemas validate through their own library; raw JSON Schema
 // through the configured JsonSchemaValidator (the built-in one needs no eval).
+import { messageOf } from '../internal/message-of.js';
 import type { JsonSchemaValidator } from '../protocol/json-schema/index.js';
 import { formatIssues } from '../protocol/json-schema/index.js';
 import type { StandardSchemaV1 } from './standard-schema.js';
@@ -49,7 +50,7 @@ export function compileSchema(
   try {
     validate = options.validator.compile(schema);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     throw new TypeError(`${options.where}: invalid JSON Schema: ${reason}`, { cause: error });
   }
   return {
@@ -80,7 +81,7 @@ function compileStandard(
   try {
     json = { ...converter[role]({ target: 'draft-2020-12' }) };
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     throw new TypeError(`${where}: JSON Schema conversion failed: ${reason}`, { cause: error });
   }
   // 2020-12 is MCP's default dialect: naming it costs tokens on every turn and says nothing.

@@ -12,10 +12,13 @@ import { MemoryEventStore } from '../../src/transports/http/server/event-store.j
 import { createStreamableHttpHandler } from '../../src/transports/http/server/handler.js';
 import type { Listening } from '../../src/transports/http/server/node.js';
 import { listen } from '../../src/transports/http/server/node.js';
+import type { SseEvent } from '../../src/transports/http/sse.js';
 import type { RawInit } from './http-server-harness.js';
 import {
   ACCEPT_BOTH,
   call,
+  events,
+  eventsUntil,
   faceOf,
   initializeBody,
   MODERN,
@@ -76,6 +79,30 @@ async function openSession(running: Listening): Promise<string> {
 
 function inSession(id: string, accept = 'application/json'): Record<string, string> {
   return { accept, 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' };
+}
+
+/**
+ * Opens an HTTP+SSE (2024-11-05) session on `running` and calls its `slow` tool with `id`: the
+ * session's stream, read past the initialize answer.
+ */
+async function legacySseCall(running: Listening, id: number): Promise<AsyncGenerator<SseEvent>> {
+  const sse = await requestTo(running, {
+    method: 'GET',
+    path: '/sse',
+    headers: { accept: 'text/event-stream' },
+  });
+  const stream = events(sse);
+  const [endpoint] = await eventsUntil(stream, () => true);
+  const post = async (body: object) => {
+    const posted = await requestTo(running, { path: endpoint?.data ?? '', body });
+    expect(posted.status).toBe(202);
+    await posted.text();
+  };
+  await post(initializeBody('2024-11-05', 1));
+  await eventsUntil(stream, () => true);
+  await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  await post(call('slow', {}, id));
+  return stream;
 }
 
 /** The messages of an SSE stream's events, in order. */
@@ -256,6 +283,75 @@ describe('graceful shutdown of listen', () => {
     expect(last).toHaveLength(2);
     expect(last[0]).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
     expect(last[1]).toEqual(serverClosed('a'));
+  });
+
+  it('does not start the elements of a legacy stateless batch left when it closes', async () => {
+    let closeNow: () => void = () => undefined;
+    let laterRan = false;
+    const server = new McpServer({ name: 'shutdown', version: '1.0.0' }, { onError: () => {} });
+    server.tool({ name: 'closing', description: 'Closes the server.' }, async (_args, ctx) => {
+      void ctx.progress(0, 1);
+      closeNow();
+      await new Promise<void>(() => undefined);
+      return 'never';
+    });
+    server.tool({ name: 'later', description: 'Notes that it ran.' }, () => {
+      laterRan = true;
+      return 'ran';
+    });
+    const running = await listen(() => server, { sessions: false });
+    cleanups.push(() => running.close());
+    let closed: Promise<void> = Promise.resolve();
+    closeNow = () => {
+      closed = running.close();
+    };
+    const post = await requestTo(running, {
+      body: [call('closing', {}, 'a', { progressToken: 'p' }), call('later', {}, 'b')],
+      headers: { accept: ACCEPT_BOTH, 'mcp-protocol-version': '2025-03-26' },
+    });
+    expect(post.headers.get('content-type')).toContain('text/event-stream');
+    const text = await readTextUntil(post, () => false);
+    await closed;
+    // Both cut alike: the element that ran and the one the close came before.
+    expect(messagesOf(text).at(-1)).toEqual([serverClosed('a'), serverClosed('b')]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(laterRan).toBe(false);
+  });
+
+  it('sends an HTTP+SSE (2024-11-05) request in flight past the grace an error on the stream', async () => {
+    const { server, release, running: toolRunning } = slowServer();
+    cleanups.push(release);
+    const running = await listen(() => server, { enableLegacySse: true });
+    cleanups.push(() => running.close());
+    const stream = await legacySseCall(running, 7);
+    await toolRunning;
+    const [rest] = await Promise.all([
+      eventsUntil(stream, () => false),
+      running.close({ graceMs: 200 }),
+    ]);
+    // The error, then the stream ended (eventsUntil read to its end).
+    expect(JSON.parse(rest.at(-1)?.data ?? '')).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: -32603, message: 'session closed before the request was answered' },
+    });
+  });
+
+  it('lets an HTTP+SSE (2024-11-05) request in flight finish within the grace', async () => {
+    const { server, release, running: toolRunning } = slowServer();
+    cleanups.push(release);
+    const running = await listen(() => server, { enableLegacySse: true });
+    cleanups.push(() => running.close());
+    const stream = await legacySseCall(running, 8);
+    await toolRunning;
+    const closing = running.close({ graceMs: 30_000 });
+    release();
+    const rest = await eventsUntil(stream, () => false);
+    await closing;
+    const answers = rest.map((event) => JSON.parse(event.data) as { id?: number });
+    expect(answers.filter((message) => message.id === 8)).toMatchObject([
+      { id: 8, result: { content: [{ text: 'finished' }] } },
+    ]);
   });
 
   it("ends an mcpkit client's 2026-07-28 call past the grace with the error, not a hang", async () => {

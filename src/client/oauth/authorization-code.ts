@@ -2,6 +2,7 @@
 // identified (pre-registered, a metadata document URL, or registered dynamically), the user sent
 // to the authorization endpoint through the provider, and the response checked (state, issuer,
 // error, code) before its code may be exchanged. A server without S256 is refused.
+import { messageOf } from '../../internal/message-of.js';
 import { AuthorizationError } from '../../protocol/auth.js';
 import { pkce, randomToken } from './crypto.js';
 import type { Discovered } from './discovery.js';
@@ -81,7 +82,7 @@ export async function authorizationCode(
   const back = new URL(
     await provider.authorize(url, signal).catch((error: unknown) => {
       if (error instanceof AuthorizationError) throw error;
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = messageOf(error);
       throw new AuthorizationError('sign_in_incomplete', `the sign-in did not complete: ${reason}`);
     }),
     redirectUri,

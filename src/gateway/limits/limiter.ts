@@ -3,6 +3,7 @@
 // a place under the upstream's concurrency cap. A refusal is a tool result (`isError`, MCP's
 // way of telling the model what failed and what to do: wait), never a protocol error: the call
 // was well formed, the gateway declined to run it now.
+import { messageOf } from '../../internal/message-of.js';
 import type { SignalSource } from '../../internal/abort.js';
 import { onAbort } from '../../internal/abort.js';
 import type { MaybePromise } from '../../internal/maybe.js';
@@ -254,7 +255,7 @@ function limited(answer: TakeResult, takes: readonly BucketTake[], call: Limited
 
 /** The refusal of a call whose limits the store could not check. */
 function unchecked(error: unknown): Refusal {
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = messageOf(error);
   return refusal(`the gateway cannot check its rate limits now (${reason}); retry shortly`, 1000);
 }
 

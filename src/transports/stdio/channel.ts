@@ -2,6 +2,7 @@
 // writable stream. Reading decodes lines into messages for a Receiver and reports (server side:
 // also answers) malformed input; writing keeps call order and honours backpressure. Lifecycle
 // policy (what ends the transport, when receiver.closed is called) stays with the transports.
+import { messageOf } from '../../internal/message-of.js';
 import type { BatchItem } from '../../jsonrpc/codec.js';
 import { decode, errorResponse } from '../../jsonrpc/codec.js';
 import { ErrorCode, LocalError, LocalErrorCode } from '../../jsonrpc/errors.js';
@@ -157,7 +158,7 @@ export class Channel {
       frame = encodeFrame(message);
     } catch (error) {
       // JSON.stringify throws on a BigInt or a cycle: a caller's mistake, reported to the caller.
-      const detail = error instanceof Error ? error.message : String(error);
+      const detail = messageOf(error);
       return Promise.reject(
         new LocalError(LocalErrorCode.InvalidMessage, `cannot encode message: ${detail}`, {
           cause: error,

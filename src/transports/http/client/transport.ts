@@ -6,6 +6,7 @@
 // Spec 2025-11-25 basic/transports#streamable-http; 2026-07-28 basic/transports/streamable-http.
 // This file holds the public face, the lifecycle and the fallback; POSTs are in client-post.ts,
 // session state and the standalone GET stream in client-session.ts, SSE reading in client-streams.ts.
+import { messageOf } from '../../../internal/message-of.js';
 import { LocalError, LocalErrorCode } from '../../../jsonrpc/errors.js';
 import type { Message, RequestId } from '../../../jsonrpc/message.js';
 import type { Receiver, Transport } from '../../../jsonrpc/transport.js';
@@ -309,7 +310,7 @@ class StreamableHttpClient implements StreamableHttpClientTransport {
     const ready = sse.start(receiver).then(
       () => true,
       (error: unknown) => {
-        failure = error instanceof Error ? error.message : String(error);
+        failure = messageOf(error);
         return false;
       },
     );

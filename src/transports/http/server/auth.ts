@@ -3,6 +3,7 @@
 // access token, attaching its principal to the exchange (handlers see `ctx.auth`). A refusal is
 // 401 or 403 with the challenge a client follows to its authorization server; the body says why
 // in words that quote neither the token nor the verifier's internals.
+import { messageOf } from '../../../internal/message-of.js';
 import type { MaybePromise } from '../../../internal/maybe.js';
 import { isPromise } from '../../../internal/maybe.js';
 import { ErrorCode } from '../../../jsonrpc/errors.js';
@@ -154,7 +155,7 @@ export function withAuth(
     try {
       await verifier.health?.();
     } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
+      const why = messageOf(error);
       throw Object.assign(new Error(`auth: ${why}`), { details: { auth: 'unreachable' } });
     }
     return { ...(typeof details === 'object' && details !== null ? details : {}), auth: 'ok' };

@@ -1,5 +1,6 @@
 // The health endpoint (`health` option): a probe for load balancers and orchestrators, answered
 // in front of everything else (no Host, Origin or token check: a load balancer probes by IP).
+import { messageOf } from '../../../internal/message-of.js';
 import type { HttpReply } from './exchange.js';
 import { emptyReply, jsonReply, pathOf } from './exchange.js';
 import type { HttpMiddleware } from './middleware.js';
@@ -39,7 +40,7 @@ async function healthReply(check: (() => unknown) | undefined, method: string): 
     const extra = typeof details === 'object' && details !== null ? details : {};
     return jsonReply(200, { status: 'ok', ...extra }, headers);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     const found = (error as { details?: unknown } | null)?.details;
     const extra = typeof found === 'object' && found !== null ? found : {};
     return jsonReply(503, { status: 'unavailable', ...extra, error: message }, headers);

@@ -1,10 +1,12 @@
 // The deprecated HTTP+SSE transport of 2024-11-05 (spec 2024-11-05 basic/transports#http-with-sse),
 // opt-in: `GET /sse` opens the stream, whose first event names the endpoint to POST messages to;
 // every server message, responses included, goes on that one stream.
+import type { LiveEntry } from '../../../internal/live-set.js';
 import { principalKey } from '../../../protocol/auth.js';
 import { decodeValue, encode } from '../../../jsonrpc/codec.js';
 import { ErrorCode, LocalError, LocalErrorCode } from '../../../jsonrpc/errors.js';
-import type { Message } from '../../../jsonrpc/message.js';
+import type { Message, RequestId } from '../../../jsonrpc/message.js';
+import { isRequest } from '../../../jsonrpc/message.js';
 import { Inbox } from '../../../jsonrpc/inbox.js';
 import type { MessageInfo, Receiver, Transport } from '../../../jsonrpc/transport.js';
 import type { HttpContext } from './context.js';
@@ -19,21 +21,33 @@ import {
   SSE_HEADERS,
 } from './exchange.js';
 import { checkJsonContentType, parseAccept } from './media-type.js';
+import { SESSION_CLOSED, closedBeforeAnswer } from './reply.js';
 import type { SessionEntry } from './sessions.js';
 import { newSessionId } from './sessions.js';
 import { encodeSseEvent } from '../sse.js';
 import { SseWriter } from './sse-writer.js';
+import { endWithRetry } from './streams.js';
 
-/** LegacySseTransport is one 2024-11-05 session: its lifetime is its event stream's. */
+/**
+ * LegacySseTransport is one 2024-11-05 session: its lifetime is its event stream's. While a
+ * request is in flight it is one of the handler's open requests: a graceful close lets it finish
+ * within the grace period, then closes the session.
+ */
 class LegacySseTransport implements Transport, SessionEntry {
   readonly id: string;
   readonly kind = 'sse';
   readonly writer: SseWriter;
   readonly #inbox = new Inbox();
+  readonly #ctx: HttpContext;
+  /** The requests delivered and not answered yet (made on first use). */
+  #inFlight: Set<RequestId> | undefined;
+  /** Its entry in the handler's open requests, while a request is in flight. */
+  #open: LiveEntry<{ close(): Promise<void> }> | undefined;
 
-  constructor(id: string, writer: SseWriter) {
+  constructor(id: string, writer: SseWriter, ctx: HttpContext) {
     this.id = id;
     this.writer = writer;
+    this.#ctx = ctx;
   }
 
   get closed(): boolean {
@@ -50,24 +64,71 @@ class LegacySseTransport implements Transport, SessionEntry {
 
   /** Delivers one POSTed message. */
   deliver(message: Message, info: MessageInfo): void {
+    if (isRequest(message) && !this.#inbox.closed) {
+      (this.#inFlight ??= new Set()).add(message.id);
+      this.#open ??= this.#ctx.open.add(this);
+      // Cancelled: no response will come. `info` is this POST's own (never shared).
+      info.unanswered = this.#unanswered(message.id);
+    }
     this.#inbox.message(message, info);
   }
 
   send(message: Message | readonly Message[]): Promise<void> {
-    if (
-      this.#inbox.closed ||
-      !this.writer.write(encodeSseEvent({ event: 'message', data: encode(message) }))
-    ) {
+    if (this.#inFlight !== undefined) {
+      if (Array.isArray(message)) for (const each of message as Message[]) this.#answered(each);
+      else this.#answered(message as Message);
+    }
+    if (this.#inbox.closed || !this.#write(message)) {
       return Promise.reject(new LocalError(LocalErrorCode.ConnectionClosed, 'stream closed'));
     }
     return Promise.resolve();
   }
 
+  /**
+   * Ends the session: each request in flight is sent an error response (none will be answered),
+   * then the stream ends with a `retry` hint.
+   */
   close(): Promise<void> {
     if (this.#inbox.closed) return Promise.resolve();
-    this.writer.end();
+    for (const id of this.#inFlight ?? []) this.#write(closedBeforeAnswer(id, SESSION_CLOSED));
+    this.#inFlight = undefined;
+    this.#settled();
+    endWithRetry(this.writer, this.#ctx.options.retryMs);
     this.#inbox.close();
     return Promise.resolve();
+  }
+
+  #write(message: Message | readonly Message[]): boolean {
+    return this.writer.write(encodeSseEvent({ event: 'message', data: encode(message) }));
+  }
+
+  /**
+   * What forgets request `id` when it is cancelled. Returned from here, not written inline as
+   * `info.unanswered = () => …`: V8 allocates a function literal assigned to a property in the
+   * old generation, where it would keep its scope alive (issue #44, bench/RESULTS.md).
+   */
+  #unanswered(id: RequestId): () => void {
+    return () => {
+      this.#forget(id);
+    };
+  }
+
+  /** Forgets the request `message` answers, if it is a response to one in flight. */
+  #answered(message: Message): void {
+    if (!('method' in message) && message.id !== null) this.#forget(message.id);
+  }
+
+  #forget(id: RequestId): void {
+    const inFlight = this.#inFlight;
+    if (inFlight === undefined || !inFlight.delete(id) || inFlight.size > 0) return;
+    this.#settled();
+  }
+
+  /** Leaves the handler's open requests: nothing is in flight. */
+  #settled(): void {
+    if (this.#open === undefined) return;
+    this.#ctx.open.delete(this.#open);
+    this.#open = undefined;
   }
 }
 
@@ -85,7 +146,7 @@ export async function openLegacySse(ctx: HttpContext, exchange: HttpExchange): P
   const writer = new SseWriter(closeSignal(exchange), ctx.options.keepAliveMs, () => {
     ctx.sessions.delete(id);
   });
-  const transport = new LegacySseTransport(id, writer);
+  const transport = new LegacySseTransport(id, writer, ctx);
   try {
     await connectServer(ctx.server(exchange), transport, undefined);
   } catch (error) {

@@ -2,8 +2,8 @@
 // in flight (for a graceful close) and answers 503 once closing.
 import { ErrorCode } from '../../../jsonrpc/errors.js';
 import type { HttpContext } from './context.js';
-import type { Answer, HttpReply } from './exchange.js';
-import { errorReply } from './exchange.js';
+import type { Answer, HttpExchange, HttpReply } from './exchange.js';
+import { errorReply, pathOf } from './exchange.js';
 import type { HttpMiddleware } from './middleware.js';
 import type { CloseOptions } from './options.js';
 import { SseWriter } from './sse-writer.js';
@@ -37,12 +37,14 @@ export class Lifecycle {
 
   /**
    * The middleware in front of the endpoint: 503 once closing; otherwise it sweeps idle sessions
-   * and counts the exchange as in flight until answered, remembering an SSE reply. Once closing
-   * with a session store, a 404 of a session this process ended is a 503: the session lives on
-   * in the store, and the client should retry elsewhere.
+   * and counts the exchange as in flight until answered, remembering an SSE reply (but the
+   * HTTP+SSE stream, which its session ends when it closes). Once closing with a session store,
+   * a 404 of a session this process ended is a 503: the session lives on in the store, and the
+   * client should retry elsewhere.
    */
   middleware(ctx: HttpContext): HttpMiddleware {
     const stored = ctx.options.sessionStore !== undefined;
+    const legacySsePath = ctx.options.legacySse?.ssePath;
     return (exchange, answer, next) => {
       if (this.#closed) {
         answer(CLOSED);
@@ -54,7 +56,9 @@ export class Lifecycle {
       const tracked: Answer = (reply) => {
         this.#pending--;
         const { body } = reply;
-        if (body instanceof SseWriter) this.#streams.add(body, method === 'GET');
+        if (body instanceof SseWriter && !opensLegacySse(exchange, legacySsePath)) {
+          this.#streams.add(body, method === 'GET');
+        }
         const handedOver = this.#closed && reply.status === 404 && stored;
         answer(handedOver && method !== 'DELETE' ? CLOSED : reply);
       };
@@ -65,9 +69,9 @@ export class Lifecycle {
   /**
    * Closes: new exchanges get 503, GET streams end at once with a `retry` hint, requests in
    * flight get `graceMs` to finish, then `stop` ends the rest: the sessions and the requests
-   * without one close (a request still answering on its POST's stream is sent an error response
-   * there, stored first in a legacy session's event store, for up to 2 s), and the streams left
-   * end with a `retry` hint. Idempotent.
+   * without one close (a request still answering on its POST's stream, or on an HTTP+SSE
+   * session's stream, is sent an error response there, stored first in a legacy session's event
+   * store, for up to 2 s), and the streams left end with a `retry` hint. Idempotent.
    */
   close(ctx: HttpContext, options: CloseOptions, stop: () => void): Promise<void> {
     const graceMs = options.graceMs ?? 0;
@@ -97,6 +101,11 @@ export class Lifecycle {
       await new Promise((resolve) => setTimeout(resolve, Math.min(left, 20)));
     }
   }
+}
+
+/** True when `exchange` opens an HTTP+SSE stream (`ssePath` is undefined when it is off). */
+function opensLegacySse(exchange: HttpExchange, ssePath: string | undefined): boolean {
+  return ssePath !== undefined && exchange.method === 'GET' && pathOf(exchange.url) === ssePath;
 }
 
 /**

@@ -2,7 +2,7 @@
 // something other than the final response, then switches to SSE when the client accepts it
 // (spec 2025-11-25 basic/transports#sending-messages-to-the-server). JSON-only clients get the
 // final response alone; SSE-only clients get SSE.
-import type { ErrorResponse, Message, Response } from '../../../jsonrpc/message.js';
+import type { ErrorResponse, Message, RequestId, Response } from '../../../jsonrpc/message.js';
 import { ErrorCode } from '../../../jsonrpc/errors.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
 import { JSON_HEADERS, SSE_HEADERS, closeSignal, errorReply } from './exchange.js';
@@ -17,6 +17,17 @@ export const REQUEST_CLOSED: HttpReply = errorReply(503, {
   code: ErrorCode.InternalError,
   message: 'request closed',
 });
+
+/** What a request is told when its session closed before it was answered (see closedBeforeAnswer). */
+export const SESSION_CLOSED = 'session closed before the request was answered';
+
+/**
+ * The error response of request `id`, which a close cut while it was answered on a stream (no
+ * other answer will come); `message` says what closed.
+ */
+export function closedBeforeAnswer(id: RequestId, message: string): ErrorResponse {
+  return { jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message } };
+}
 
 /**
  * True when a final response that came first goes out as JSON rather than on an SSE stream: the

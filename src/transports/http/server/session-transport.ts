@@ -4,7 +4,7 @@
 // (spec 2025-11-25 basic/transports#listening-for-messages-from-the-server).
 import { SlotMap } from '../../../internal/slot-map.js';
 import type { BatchItem } from '../../../jsonrpc/codec.js';
-import { ErrorCode, LocalError, LocalErrorCode } from '../../../jsonrpc/errors.js';
+import { LocalError, LocalErrorCode } from '../../../jsonrpc/errors.js';
 import type { ErrorResponse, Message, RequestId, Response } from '../../../jsonrpc/message.js';
 import { isRequest } from '../../../jsonrpc/message.js';
 import { Inbox } from '../../../jsonrpc/inbox.js';
@@ -15,6 +15,7 @@ import type { HttpReply, SseChunk } from './exchange.js';
 import { emptyReply, refusedReply } from './exchange.js';
 import type { EventStore } from './event-store.js';
 import type { PostReply } from './reply.js';
+import { SESSION_CLOSED, closedBeforeAnswer } from './reply.js';
 import type { SessionEntry } from './sessions.js';
 import type { OpenStream, StreamHooks } from './streams.js';
 import { PlainStream, ResumableStream } from './streams.js';
@@ -37,12 +38,6 @@ const UNANSWERED: HttpReply = emptyReply(202);
 
 /** The reply a POST gets when its session ends before answering. */
 const SESSION_ENDED: HttpReply = refusedReply(404, 'session terminated');
-
-/** The error of a request whose session closed while it was answered on its POST's stream. */
-const STREAM_ENDED = {
-  code: ErrorCode.InternalError,
-  message: 'session closed before the request was answered',
-};
 
 /** The reply to a batch when the connected server takes none. */
 const NO_BATCHES: HttpReply = refusedReply(400, 'invalid request: batches are not supported');
@@ -388,7 +383,7 @@ export class SessionTransport implements Transport, SessionEntry {
     const unanswered = new Map<PostReply, ErrorResponse[]>();
     for (const id of routes?.keys() ?? []) {
       const reply = routes?.get(id) as PostReply;
-      const error = { jsonrpc: '2.0' as const, id, error: STREAM_ENDED };
+      const error = closedBeforeAnswer(id, SESSION_CLOSED);
       unanswered.set(reply, [...(unanswered.get(reply) ?? []), error]);
     }
     for (const [reply, errors] of unanswered) {

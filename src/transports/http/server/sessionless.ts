@@ -16,7 +16,6 @@ import type {
   Notification,
   Params,
   Request,
-  RequestId,
   Response,
 } from '../../../jsonrpc/message.js';
 import { isRequest } from '../../../jsonrpc/message.js';
@@ -29,15 +28,12 @@ import { ACCEPTED, headersInfo, invalidOf } from './context.js';
 import type { HttpExchange, HttpReply } from './exchange.js';
 import { errorReply, jsonReply } from './exchange.js';
 import type { Acceptable } from './media-type.js';
-import { PostReply, REQUEST_CLOSED, firstJsonReply } from './reply.js';
+import { PostReply, REQUEST_CLOSED, closedBeforeAnswer, firstJsonReply } from './reply.js';
 import { headerMismatch } from './standard-headers.js';
 import { plainStream } from './streams.js';
 
-/** The error of a request the handler's close cut while it was answered on its POST's stream. */
-const STREAM_ENDED = {
-  code: ErrorCode.InternalError,
-  message: 'server closed before the request was answered',
-};
+/** What a request the handler's close cut while it was answered on its POST's stream is told. */
+const SERVER_CLOSED = 'server closed before the request was answered';
 
 /** The HTTP status of a 2026-07-28 response answered as JSON (see modernHttpStatus). */
 function modernStatus(response: Response): number {
@@ -138,10 +134,8 @@ class PostRequests implements Peer {
   readonly #exchange: HttpExchange;
   readonly #how: SessionlessPost;
   #reply: PostReply | undefined;
-  /** What is being served: one request, or a batch's. */
+  /** What is being served: one request, or all of a batch's (none answered before the reply is). */
   #served: ServedRequest | readonly ServedRequest[] | undefined;
-  /** The ids of the requests served: one, or a batch's (none answered before the reply is). */
-  #ids: RequestId | readonly RequestId[] | undefined;
   #unwatch: (() => void) | undefined;
   /** Its entry in the handler's open requests, while it is pending. */
   #open: LiveEntry<{ close(): Promise<void> }> | undefined;
@@ -177,12 +171,15 @@ class PostRequests implements Peer {
    */
   close(): Promise<void> {
     this.#cancel(new LocalError(LocalErrorCode.ConnectionClosed, 'request closed'));
-    const ids = this.#ids;
-    const errorOf = (id: RequestId): ErrorResponse => ({ jsonrpc: '2.0', id, error: STREAM_ENDED });
-    if (ids === undefined) this.#postReply().abandon(REQUEST_CLOSED);
-    // An array is a batch's ids: its responses go together, so all of them are unanswered.
-    else if (typeof ids === 'object') this.#postReply().abandon(REQUEST_CLOSED, ids.map(errorOf));
-    else this.#postReply().abandon(REQUEST_CLOSED, errorOf(ids));
+    const served = this.#served;
+    const errorOf = (each: ServedRequest): ErrorResponse =>
+      closedBeforeAnswer(each.id, SERVER_CLOSED);
+    if (served === undefined) this.#postReply().abandon(REQUEST_CLOSED);
+    else if (served instanceof ServedRequest) {
+      this.#postReply().abandon(REQUEST_CLOSED, errorOf(served));
+    }
+    // A batch's responses go together, so all of them are unanswered.
+    else this.#postReply().abandon(REQUEST_CLOSED, served.map(errorOf));
     return Promise.resolve();
   }
 
@@ -193,7 +190,6 @@ class PostRequests implements Peer {
   serve(server: Connectable, request: Request): MaybePromise<HttpReply> {
     const served = new ServedRequest(this, request.id, headersInfo(this.#exchange));
     this.#served = served;
-    this.#ids = request.id;
     const response = server.serveRequest(request, served, this.#how.options);
     if (!isPromise(response)) {
       const reply = this.#reply;
@@ -216,21 +212,22 @@ class PostRequests implements Peer {
     return reply.reply;
   }
 
-  /** Serves a batch's requests and answers their responses together, after the invalid ones'. */
+  /**
+   * Serves a batch's requests and answers their responses together, after the invalid ones'. An
+   * element not started yet when the POST closes is cancelled with the others, and not started.
+   */
   serveBatch(
     server: Connectable,
     batch: { requests: readonly Request[]; invalid: readonly ErrorResponse[] | undefined },
   ): MaybePromise<HttpReply> {
     const info = headersInfo(this.#exchange);
-    const served: ServedRequest[] = [];
+    const served = batch.requests.map((request) => new ServedRequest(this, request.id, info));
     this.#served = served;
-    this.#ids = batch.requests.map((request) => request.id);
     const reply = this.#pending(batch.invalid);
     const options = this.#how.options;
-    const serve = (request: Request): MaybePromise<Response> => {
-      const context = new ServedRequest(this, request.id, info);
-      served.push(context);
-      return server.serveRequest(request, context, options);
+    const serve = (request: Request, index: number): MaybePromise<Response | undefined> => {
+      const context = served[index] as ServedRequest;
+      return context.cancelled ? undefined : server.serveRequest(request, context, options);
     };
     serveBatchElements(batch.requests, serve, MAX_BATCH_ANSWER_BYTES).then(
       (responses) => {

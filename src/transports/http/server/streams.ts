@@ -268,9 +268,10 @@ export function endWithRetry(writer: SseWriter, retryMs: number): void {
 
 /**
  * The SSE replies a handler has given, for its shutdown: GET streams (a session's stream for
- * server messages, a resumed stream, the deprecated HTTP+SSE stream) end as soon as it closes;
- * POST streams carry a request in flight and are let finish within the grace period. Ended
- * writers are dropped as more are added, so the table stays about as large as what is open.
+ * server messages, a resumed stream) end as soon as it closes; POST streams carry a request in
+ * flight and are let finish within the grace period. (The HTTP+SSE stream is not one of them:
+ * its session ends it.) Ended writers are dropped as more are added, so the table stays about as
+ * large as what is open.
  */
 export class OpenStreams {
   /** Each writer, and whether it answers a GET. */
