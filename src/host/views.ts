@@ -5,6 +5,7 @@
 import type { Client } from '../client/index.js';
 import { APPS_EXTENSION, APP_MIME_TYPE } from '../catalogue/index.js';
 import { isObject } from '../internal/json.js';
+import { messageOf } from '../internal/message-of.js';
 import type * as Spec from '../protocol/schema/2026-07-28.js';
 
 /** The largest view kept on a call record, in bytes of HTML (2 MiB). */
@@ -53,8 +54,7 @@ export class ViewCache {
     if (view === undefined) {
       view = this.#read(uri, signal).catch((error: unknown) => {
         this.#views.delete(uri);
-        const message = error instanceof Error ? error.message : String(error);
-        return { uri, note: `the view could not be read: ${message}` };
+        return { uri, note: `the view could not be read: ${messageOf(error)}` };
       });
       this.#views.set(uri, view);
     }

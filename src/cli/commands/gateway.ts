@@ -35,6 +35,7 @@ import {
   startTelemetry,
   tracedClients,
 } from '../otel.js';
+import { messageOf } from '../../internal/message-of.js';
 import type { SharedState } from '../serve-redis.js';
 import { sharedState } from '../serve-redis.js';
 
@@ -189,7 +190,7 @@ export function run(args: readonly string[], io: CommandContext['io']): Promise<
             log({
               event: 'error',
               where,
-              error: error instanceof Error ? error.message : String(error),
+              error: messageOf(error),
             });
           },
         },
