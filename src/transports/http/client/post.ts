@@ -8,6 +8,7 @@ import type { SendOptions } from '../../../jsonrpc/transport.js';
 import { messagesIn } from './events.js';
 import { LazySignal } from '../../../internal/abort.js';
 import { isPromise } from '../../../internal/maybe.js';
+import { noop } from '../../../internal/noop.js';
 import type { HeaderFields } from './headers.js';
 import { modernRevisionOf, setMcpHeaders } from './headers.js';
 import type { CancellableInit, FetchLike, HeadersOption } from './http.js';
@@ -87,7 +88,7 @@ export interface PostHost {
   /** Opens the standalone GET stream, unless it is open, unwanted or not yet possible. */
   openStandalone(): void;
   /** Reports a problem no caller is waiting for. Must not throw. */
-  report(error: Error): void;
+  readonly report: (error: Error) => void;
   /** Whether a refused POST is retried over the HTTP+SSE transport. */
   shouldFallBack(post: Post, response: Response, text: string): boolean;
   /** Connects the HTTP+SSE transport and sends the POST's message again over it. */
@@ -115,9 +116,13 @@ export async function sendPost(
   const entry = host.controllers.add(control);
   host.ledger.track(ids, control);
   if (isInitialize(single)) host.session.awaitInitialize(single.id);
-  const unlink = linkSignal(options.signal, (reason) => {
-    host.ledger.abandon(control, reason);
-  });
+  const { signal } = options;
+  const unlink =
+    signal === undefined
+      ? noop
+      : linkSignal(signal, (reason) => {
+          host.ledger.abandon(control, reason);
+        });
   const post: Post = { message, single, ids, modern, session, control, unlink, entry };
   let handedOver = false;
   try {
@@ -223,10 +228,8 @@ async function readJson(host: PostHost, post: Post, response: Response): Promise
     });
     return;
   }
-  const report = (error: Error): void => {
-    host.report(error);
-  };
-  for (const message of messagesIn(text, report)) host.ledger.receive(message);
+  for (const message of messagesIn(text, host.report)) host.ledger.receive(message);
+  if (host.ledger.settled(post.ids, post.control)) return;
   host.ledger.fail(post.ids, post.control, {
     code: HttpErrorCode.HttpStatus,
     message: `the response body (${statusLine(response)}) held no response to this request`,
