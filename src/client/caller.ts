@@ -69,6 +69,8 @@ export class Caller {
   readonly #metaTexts = new MetaTexts();
   #nextId = 0;
   #revision: ProtocolRevision = LATEST_REVISION;
+  /** The era of `#revision` (read several times a request). */
+  #era: ProtocolEra = eraOf(LATEST_REVISION);
   /** The lowest log level asked for in 2026-07-28 `_meta`; undefined asks for none. */
   logLevel: LoggingLevel | undefined;
 
@@ -83,12 +85,13 @@ export class Caller {
 
   /** The era requests are sent in. */
   get era(): ProtocolEra {
-    return eraOf(this.#revision);
+    return this.#era;
   }
 
   /** Sends later requests in `revision` (negotiation sets it). */
   speak(revision: ProtocolRevision): void {
     this.#revision = revision;
+    this.#era = eraOf(revision);
   }
 
   /** The client's capabilities as `revision` defines them. */
@@ -338,12 +341,14 @@ export class Caller {
   #metaFields(call: RequestOptions, token: RequestId | undefined): MetaFields {
     const revision = this.#revision;
     const level = call.logLevel === undefined ? this.logLevel : call.logLevel;
+    const given = call.clientCapabilities;
     return {
       token,
       revision,
-      capabilities: call.clientCapabilities ?? this.#settings.capabilities(revision),
+      capabilities: given ?? this.#settings.capabilities(revision),
       info: this.#settings.info(revision),
       level: level ?? undefined,
+      ownCapabilities: given === undefined,
     };
   }
 

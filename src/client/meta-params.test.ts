@@ -10,6 +10,7 @@ const BASE: MetaFields = {
   capabilities: {},
   info: INFO,
   level: undefined,
+  ownCapabilities: true,
 };
 
 /** What the params and the request encode to, and what the plain objects serialize to. */
@@ -79,6 +80,30 @@ describe('metaParams', () => {
     expect(JSON.parse(texts.text({ ...other, level: 'error' }))).toEqual(
       metaObject({ ...other, level: 'error' }),
     );
+  });
+
+  it('keeps the whole text for the own capabilities of the client, never for a per-call object', () => {
+    const texts = new MetaTexts();
+    const own = { roots: { listChanged: true } };
+    const kept = texts.text({ ...BASE, capabilities: own });
+    expect(texts.text({ ...BASE, capabilities: own })).toBe(kept);
+    expect(JSON.parse(kept)).toEqual(metaObject({ ...BASE, capabilities: own }));
+    const given: Record<string, unknown> = { sampling: {} };
+    const fields = { ...BASE, capabilities: given, ownCapabilities: false };
+    expect(JSON.parse(texts.text(fields))).toEqual(metaObject(fields));
+    given['elicitation'] = {};
+    expect(JSON.parse(texts.text(fields))).toEqual(metaObject(fields));
+    // Another object, a token, a level, a revision or an info: each written as it is.
+    for (const other of [
+      { ...BASE, capabilities: {} },
+      { ...BASE, capabilities: own, token: 5 },
+      { ...BASE, capabilities: own, level: 'info' },
+      { ...BASE, capabilities: own, revision: '2027-01-01' },
+      { ...BASE, capabilities: own, info: { name: 'other', version: '3' } },
+    ]) {
+      expect(JSON.parse(texts.text(other))).toEqual(metaObject(other));
+    }
+    expect(texts.text({ ...BASE, capabilities: own })).toBe(kept);
   });
 
   it('takes plain objects without their own _meta or toJSON only', () => {

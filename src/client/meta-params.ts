@@ -18,12 +18,19 @@ export interface MetaFields {
   readonly capabilities: Spec.ClientCapabilities;
   readonly info: Spec.Implementation;
   readonly level: string | undefined;
+  /**
+   * True when `capabilities` is the client's own object for `revision`, which never changes:
+   * its text may then be kept (a caller's per-call object is serialized each time).
+   */
+  readonly ownCapabilities: boolean;
 }
 
 /**
  * The `_meta` texts of one client's requests: the text of the fields that are the same from one
  * request to the next (the revision's, the client info's) made once and kept while they stay
- * the same (the same revision, the same info object, which the client never changes).
+ * the same (the same revision, the same info object, which the client never changes); and the
+ * whole text of a request without progress token or log level, while its capabilities are the
+ * client's own object too.
  */
 export class MetaTexts {
   #revision: string | undefined;
@@ -32,6 +39,10 @@ export class MetaTexts {
   #info: Spec.Implementation | undefined;
   /** `,"…/clientInfo":<info>` for `#info`. */
   #infoText = '';
+  /** The client's own capabilities that `#plain` was made with. */
+  #capabilities: Spec.ClientCapabilities | undefined;
+  /** The whole text for the fields above, no token or level; undefined once they change. */
+  #plain: string | undefined;
 
   /** The JSON text of the `_meta` object that {@link metaObject} makes of `fields`. */
   text(fields: MetaFields): string {
@@ -39,15 +50,26 @@ export class MetaTexts {
     if (revision !== this.#revision) {
       this.#head = `${JSON.stringify(MetaKey.ProtocolVersion)}:${JSON.stringify(revision)},${JSON.stringify(MetaKey.ClientCapabilities)}:`;
       this.#revision = revision;
+      this.#plain = undefined;
     }
     if (info !== this.#info) {
       this.#infoText = `,${JSON.stringify(MetaKey.ClientInfo)}:${JSON.stringify(info)}`;
       this.#info = info;
+      this.#plain = undefined;
+    }
+    const plain = token === undefined && level === undefined && fields.ownCapabilities;
+    if (plain && capabilities === this.#capabilities && this.#plain !== undefined) {
+      return this.#plain;
     }
     const first = token === undefined ? '{' : `{"progressToken":${JSON.stringify(token)},`;
     const last =
       level === undefined ? '}' : `,${JSON.stringify(MetaKey.LogLevel)}:${JSON.stringify(level)}}`;
-    return `${first}${this.#head}${JSON.stringify(capabilities)}${this.#infoText}${last}`;
+    const text = `${first}${this.#head}${JSON.stringify(capabilities)}${this.#infoText}${last}`;
+    if (plain) {
+      this.#capabilities = capabilities;
+      this.#plain = text;
+    }
+    return text;
   }
 }
 

@@ -281,12 +281,16 @@ function memo<TValue>(
   compute: (revision: ProtocolRevision) => TValue,
 ): (revision: ProtocolRevision) => TValue {
   const cache = new Map<ProtocolRevision, TValue>();
+  // The last revision asked for and its value: every request asks for the same one.
+  let last: { readonly revision: ProtocolRevision; readonly value: TValue } | undefined;
   return (revision) => {
+    if (last?.revision === revision) return last.value;
     let value = cache.get(revision);
     if (value === undefined) {
       value = compute(revision);
       cache.set(revision, value);
     }
+    last = { revision, value };
     return value;
   };
 }

@@ -113,10 +113,12 @@ function sendToolCall(
   params: { name: string; arguments: Record<string, unknown> },
   options: RequestOptions,
 ): Promise<CallToolResult> {
+  const hook = session.extensions.toolCall;
+  if (hook === undefined) {
+    return session.caller.request('tools/call', params, options) as Promise<CallToolResult>;
+  }
   const send = (): Promise<Record<string, unknown>> =>
     session.caller.request('tools/call', params, options);
-  const hook = session.extensions.toolCall;
-  if (hook === undefined) return send() as Promise<CallToolResult>;
   return hook(new ToolCallFacts(session, params, options), send) as Promise<CallToolResult>;
 }
 

@@ -111,4 +111,27 @@ describe('IdMap against a Map', () => {
       entries.map(([id, value]) => `${typeof id}:${String(id)}=${String(value)}`).sort();
     expect(sorted(map.entries())).toEqual(sorted([...model.entries()]));
   });
+
+  it('agrees with a Map over the ids of a counter, answered out of order, many at once', () => {
+    let seed = 7;
+    const random = (): number => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const map = new IdMap<number>();
+    const model = new Map<number, number>();
+    const inFlight: number[] = [];
+    for (let id = 2 ** 32 - 5000; id < 2 ** 32; id++) {
+      map.set(id, id);
+      model.set(id, id);
+      inFlight.push(id);
+      while (inFlight.length > 100 || (inFlight.length > 0 && random() < 0.3)) {
+        const [gone] = inFlight.splice(Math.floor(random() * inFlight.length), 1) as [number];
+        expect(map.delete(gone)).toBe(model.delete(gone));
+      }
+      expect(map.size).toBe(model.size);
+    }
+    for (const id of inFlight) expect(map.get(id)).toBe(id);
+    expect(map.keys().sort()).toEqual([...model.keys()].sort());
+  });
 });

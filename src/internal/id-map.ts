@@ -8,7 +8,9 @@
 // Here the usual id, a non-negative integer below 2^32 (what a counter makes), lives in an
 // open-addressed table of two arrays (linear probing, deletion by backward shift): no
 // allocation per entry, and a new pair of arrays only when the table grows or shrinks, unlinked
-// from the old. Any other id (a string, a negative or fractional number) lives in one of two
+// from the old. Ids are scattered over the slots (a multiplicative hash): the ids in flight are
+// mostly consecutive, and in consecutive slots they made one long run, which every deletion
+// scanned to its end. Any other id (a string, a negative or fractional number) lives in one of two
 // objects in dictionary mode (1 and "1" are two ids), which V8 reallocates without links too.
 
 /** A JSON-RPC request id. */
@@ -23,6 +25,14 @@ function table<V>(): Table<V> {
 
 /** The smallest open-addressed table; it grows past half full and shrinks below an eighth. */
 const MIN_SLOTS = 16;
+
+/**
+ * The home slot of a slotted id in a table of `mask + 1` slots (a power of two): the id times
+ * an odd constant, which maps any `mask + 1` consecutive ids to distinct slots, far apart.
+ */
+function home(id: number, mask: number): number {
+  return Math.imul(id, 0x9e3779b1) & mask;
+}
 
 /** True for the ids the open-addressed table holds: integers in [0, 2^32). */
 function slotted(id: Id): id is number {
@@ -66,7 +76,7 @@ export class IdMap<V> implements Iterable<[Id, V]> {
     }
     const keys = this.#keys;
     const mask = this.#mask;
-    let at = id & mask;
+    let at = home(id, mask);
     for (let key = keys[at]; key !== undefined; key = keys[at]) {
       if (key === id) {
         this.#values[at] = value;
@@ -150,7 +160,7 @@ export class IdMap<V> implements Iterable<[Id, V]> {
   #find(id: number): number {
     const keys = this.#keys;
     const mask = this.#mask;
-    let at = id & mask;
+    let at = home(id, mask);
     for (let key = keys[at]; key !== undefined; key = keys[at]) {
       if (key === id) return at;
       at = (at + 1) & mask;
@@ -169,7 +179,7 @@ export class IdMap<V> implements Iterable<[Id, V]> {
     const mask = this.#mask;
     let hole = slot;
     for (let at = (hole + 1) & mask, key = keys[at]; key !== undefined; key = keys[at]) {
-      if (((at - (key & mask)) & mask) >= ((at - hole) & mask)) {
+      if (((at - home(key, mask)) & mask) >= ((at - hole) & mask)) {
         keys[hole] = key;
         values[hole] = values[at];
         hole = at;
@@ -191,7 +201,7 @@ export class IdMap<V> implements Iterable<[Id, V]> {
       const key = keys[at];
       if (key === undefined) continue;
       const newKeys = this.#keys;
-      let to = key & this.#mask;
+      let to = home(key, this.#mask);
       while (newKeys[to] !== undefined) to = (to + 1) & this.#mask;
       newKeys[to] = key;
       this.#values[to] = values[at];

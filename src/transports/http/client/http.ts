@@ -368,9 +368,12 @@ export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
 
 /** The ids of the requests in a message or batch. */
 export function requestIdsOf(message: Message | readonly Message[]): RequestId[] {
-  const messages: readonly Message[] = Array.isArray(message) ? message : [message as Message];
+  if (!Array.isArray(message)) {
+    const single = message as Message;
+    return 'method' in single && 'id' in single ? [single.id] : [];
+  }
   const ids: RequestId[] = [];
-  for (const m of messages) if ('method' in m && 'id' in m) ids.push(m.id);
+  for (const m of message as readonly Message[]) if ('method' in m && 'id' in m) ids.push(m.id);
   return ids;
 }
 

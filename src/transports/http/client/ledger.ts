@@ -46,7 +46,8 @@ export class Ledger {
 
   /** True when no request of `ids` awaits a response on the POST of `owner` any more. */
   settled(ids: readonly RequestId[], owner: Carrier): boolean {
-    return ids.every((id) => this.#outstanding.get(id) !== owner);
+    for (const id of ids) if (this.#outstanding.get(id) === owner) return false;
+    return true;
   }
 
   /**

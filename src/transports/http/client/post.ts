@@ -8,6 +8,7 @@ import type { SendOptions } from '../../../jsonrpc/transport.js';
 import { messagesIn } from './events.js';
 import { LazySignal } from '../../../internal/abort.js';
 import { isPromise } from '../../../internal/maybe.js';
+import { noop } from '../../../internal/noop.js';
 import type { HeaderFields } from './headers.js';
 import { modernRevisionOf, setMcpHeaders } from './headers.js';
 import type { CancellableInit, FetchLike, HeadersOption } from './http.js';
@@ -87,7 +88,7 @@ export interface PostHost {
   /** Opens the standalone GET stream, unless it is open, unwanted or not yet possible. */
   openStandalone(): void;
   /** Reports a problem no caller is waiting for. Must not throw. */
-  report(error: Error): void;
+  readonly report: (error: Error) => void;
   /** Whether a refused POST is retried over the HTTP+SSE transport. */
   shouldFallBack(post: Post, response: Response, text: string): boolean;
   /** Connects the HTTP+SSE transport and sends the POST's message again over it. */
@@ -115,55 +116,72 @@ export async function sendPost(
   const entry = host.controllers.add(control);
   host.ledger.track(ids, control);
   if (isInitialize(single)) host.session.awaitInitialize(single.id);
-  const unlink = linkSignal(options.signal, (reason) => {
-    host.ledger.abandon(control, reason);
-  });
+  const { signal } = options;
+  const unlink =
+    signal === undefined
+      ? noop
+      : linkSignal(signal, (reason) => {
+          host.ledger.abandon(control, reason);
+        });
   const post: Post = { message, single, ids, modern, session, control, unlink, entry };
+  // One async function for the POST and one for its answer: each more was a promise and a turn.
   let handedOver = false;
   try {
-    const response = await postRequest(host, post, options.headers);
+    let headers: HeaderFields;
+    try {
+      const custom = customHeaders(host.options.headers);
+      headers = isPromise(custom) ? await custom : custom;
+      setPostHeaders(host, post, { headers, extra: options.headers });
+    } catch (error) {
+      // The headers option failed, or a header is not a valid header: nothing was sent.
+      host.ledger.release(ids);
+      throw error;
+    }
+    let response: Response;
+    try {
+      response = await host.fetch(host.url.href, postInit(host, post, headers));
+    } catch (error) {
+      throw fetchFailure(host, post, error);
+    }
     handedOver = await accept(host, post, response);
   } finally {
     if (!handedOver) finish(host, post);
   }
 }
 
-async function postRequest(
+/** Sets on `headers` the `extra` headers of the message, then the MCP headers of `post`. */
+function setPostHeaders(
   host: PostHost,
   post: Post,
-  extra: HttpSendOptions['headers'],
-): Promise<Response> {
+  { headers, extra }: { headers: HeaderFields; extra: HttpSendOptions['headers'] },
+): void {
+  if (extra !== undefined) {
+    for (const [name, value] of Object.entries(extra)) headers[name.toLowerCase()] = value;
+  }
+  setMcpHeaders(headers, {
+    accept: ACCEPT_BOTH,
+    sessionId: post.session,
+    protocolVersion: isInitialize(post.single) ? undefined : host.session.protocolVersion,
+    message: post.message,
+  });
+}
+
+/** The fetch init of `post` (its body encoded here: a message that fails to encode fails the fetch). */
+function postInit(host: PostHost, post: Post, headers: HeaderFields): CancellableInit {
+  const init: CancellableInit = { method: 'POST', headers, body: encode(post.message) };
+  if (host.followsCancellation) init[FETCH_CANCELLATION] = post.control;
+  else init.signal = post.control.signal;
+  return init;
+}
+
+/** What a POST whose fetch failed with `error` rejects with. */
+function fetchFailure(host: PostHost, post: Post, error: unknown): unknown {
+  if (host.closed()) return closedError();
+  // An aborted POST rejects with the abort's own reason (AbortSignal contract).
   const { control } = post;
-  let headers: HeaderFields;
-  try {
-    const custom = customHeaders(host.options.headers);
-    headers = isPromise(custom) ? await custom : custom;
-    if (extra !== undefined) {
-      for (const [name, value] of Object.entries(extra)) headers[name.toLowerCase()] = value;
-    }
-    setMcpHeaders(headers, {
-      accept: ACCEPT_BOTH,
-      sessionId: post.session,
-      protocolVersion: isInitialize(post.single) ? undefined : host.session.protocolVersion,
-      message: post.message,
-    });
-  } catch (error) {
-    // The headers option failed, or a header is not a valid header: nothing was sent.
-    host.ledger.release(post.ids);
-    throw error;
-  }
-  try {
-    const init: CancellableInit = { method: 'POST', headers, body: encode(post.message) };
-    if (host.followsCancellation) init[FETCH_CANCELLATION] = control;
-    else init.signal = control.signal;
-    return await host.fetch(host.url.href, init);
-  } catch (error) {
-    if (host.closed()) throw closedError();
-    // An aborted POST rejects with the abort's own reason (AbortSignal contract).
-    if (control.aborted) throw control.reason;
-    host.ledger.release(post.ids);
-    throw unreachable(host.url.href, error);
-  }
+  if (control.aborted) return control.reason;
+  host.ledger.release(post.ids);
+  return unreachable(host.url.href, error);
 }
 
 /** Handles the response to a POST; true when a background reader now owns the POST. */
@@ -199,7 +217,19 @@ async function accept(host: PostHost, post: Post, response: Response): Promise<b
     return true;
   }
   if (type === 'application/json') {
-    await readJson(host, post, response);
+    let text: string;
+    try {
+      text = await response.text();
+    } catch {
+      if (!post.control.aborted) {
+        host.ledger.fail(post.ids, post.control, {
+          code: HttpErrorCode.StreamEnded,
+          message: 'the response body was cut short',
+        });
+      }
+      return false;
+    }
+    deliverJson(host, post, { response, text });
     return false;
   }
   await discardBody(response);
@@ -211,22 +241,14 @@ async function accept(host: PostHost, post: Post, response: Response): Promise<b
   return false;
 }
 
-async function readJson(host: PostHost, post: Post, response: Response): Promise<void> {
-  let text: string;
-  try {
-    text = await response.text();
-  } catch {
-    if (post.control.aborted) return;
-    host.ledger.fail(post.ids, post.control, {
-      code: HttpErrorCode.StreamEnded,
-      message: 'the response body was cut short',
-    });
-    return;
-  }
-  const report = (error: Error): void => {
-    host.report(error);
-  };
-  for (const message of messagesIn(text, report)) host.ledger.receive(message);
+/** Delivers the messages of a JSON answer; its requests it did not answer fail. */
+function deliverJson(
+  host: PostHost,
+  post: Post,
+  { response, text }: { response: Response; text: string },
+): void {
+  for (const message of messagesIn(text, host.report)) host.ledger.receive(message);
+  if (host.ledger.settled(post.ids, post.control)) return;
   host.ledger.fail(post.ids, post.control, {
     code: HttpErrorCode.HttpStatus,
     message: `the response body (${statusLine(response)}) held no response to this request`,
