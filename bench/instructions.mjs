@@ -14,7 +14,8 @@
 // --http it counts a real server (bench/servers/, under callgrind) answering N calls over 64
 // keep-alive connections on 127.0.0.1, node:http and all (not the kernel), after W warm-up calls
 // (default 20,000); KIND is raw, raw-modern, modern, stateless, session or gateway (`mcpkit
-// gateway` in front of the modern server, which runs outside valgrind), or gateway-stdio,
+// gateway` in front of the modern server, which runs outside valgrind), raw-proxy (its ceiling,
+// servers/raw-proxy.mjs, in front of the same server), or gateway-stdio,
 // gateway-stdio-session and raw-proxy-stdio (the gateway and the raw proxy in front of the stdio
 // upstream of the peer-gateway rows, issue 40, which runs outside valgrind). With --stdio it counts
 // a stdio server the same way, the calls written one at a time as lines on its stdin: KIND is

@@ -8,8 +8,8 @@
 //
 //   node bench/pair.mjs [--rounds 10] [--seconds 1] NAME=KIND[@ROOT] ...
 //
-// KIND is raw, raw-modern (raw node:http given the 2026-07-28 request), modern, stateless or
-// session; ROOT is a checkout whose dist/ and bench/servers/
+// KIND is raw, raw-modern (raw node:http given the 2026-07-28 request), modern, stateless,
+// session, gateway or raw-proxy (the gateway's ceiling, issue 40); ROOT is a checkout whose dist/ and bench/servers/
 // to run (default: this one), e.g. a copy of an older build:
 //
 //   node bench/pair.mjs raw=raw before=stateless@/tmp/old after=stateless
