@@ -83,9 +83,12 @@ function inSession(id: string, accept = 'application/json'): Record<string, stri
 
 /**
  * Opens an HTTP+SSE (2024-11-05) session on `running` and calls its `slow` tool with `id`: the
- * session's stream, read past the initialize answer.
+ * session's stream, read past the initialize answer, and what POSTs a message to the session.
  */
-async function legacySseCall(running: Listening, id: number): Promise<AsyncGenerator<SseEvent>> {
+async function legacySseCall(
+  running: Listening,
+  id: number,
+): Promise<{ stream: AsyncGenerator<SseEvent>; post: (body: object) => Promise<void> }> {
   const sse = await requestTo(running, {
     method: 'GET',
     path: '/sse',
@@ -102,7 +105,7 @@ async function legacySseCall(running: Listening, id: number): Promise<AsyncGener
   await eventsUntil(stream, () => true);
   await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
   await post(call('slow', {}, id));
-  return stream;
+  return { stream, post };
 }
 
 /** The messages of an SSE stream's events, in order. */
@@ -323,7 +326,7 @@ describe('graceful shutdown of listen', () => {
     cleanups.push(release);
     const running = await listen(() => server, { enableLegacySse: true });
     cleanups.push(() => running.close());
-    const stream = await legacySseCall(running, 7);
+    const { stream } = await legacySseCall(running, 7);
     await toolRunning;
     const [rest] = await Promise.all([
       eventsUntil(stream, () => false),
@@ -337,12 +340,33 @@ describe('graceful shutdown of listen', () => {
     });
   });
 
+  it('sends an HTTP+SSE request the error though a request reusing its id was refused', async () => {
+    const { server, release, running: toolRunning } = slowServer();
+    cleanups.push(release);
+    const running = await listen(() => server, { enableLegacySse: true });
+    cleanups.push(() => running.close());
+    const { stream, post } = await legacySseCall(running, 9);
+    await toolRunning;
+    await post(call('slow', {}, 9));
+    const [refusal] = await eventsUntil(stream, () => true);
+    expect(JSON.parse(refusal?.data ?? '')).toMatchObject({ id: 9, error: {} });
+    const [rest] = await Promise.all([
+      eventsUntil(stream, () => false),
+      running.close({ graceMs: 200 }),
+    ]);
+    expect(JSON.parse(rest.at(-1)?.data ?? '')).toEqual({
+      jsonrpc: '2.0',
+      id: 9,
+      error: { code: -32603, message: 'session closed before the request was answered' },
+    });
+  });
+
   it('lets an HTTP+SSE (2024-11-05) request in flight finish within the grace', async () => {
     const { server, release, running: toolRunning } = slowServer();
     cleanups.push(release);
     const running = await listen(() => server, { enableLegacySse: true });
     cleanups.push(() => running.close());
-    const stream = await legacySseCall(running, 8);
+    const { stream } = await legacySseCall(running, 8);
     await toolRunning;
     const closing = running.close({ graceMs: 30_000 });
     release();

@@ -1,6 +1,7 @@
 // The deprecated HTTP+SSE transport of 2024-11-05 (spec 2024-11-05 basic/transports#http-with-sse),
 // opt-in: `GET /sse` opens the stream, whose first event names the endpoint to POST messages to;
 // every server message, responses included, goes on that one stream.
+import { IdMap } from '../../../internal/id-map.js';
 import type { LiveEntry } from '../../../internal/live-set.js';
 import { principalKey } from '../../../protocol/auth.js';
 import { decodeValue, encode } from '../../../jsonrpc/codec.js';
@@ -39,8 +40,12 @@ class LegacySseTransport implements Transport, SessionEntry {
   readonly writer: SseWriter;
   readonly #inbox = new Inbox();
   readonly #ctx: HttpContext;
-  /** The requests delivered and not answered yet (made on first use). */
-  #inFlight: Set<RequestId> | undefined;
+  /**
+   * The requests delivered and not answered yet, each id with how many are (a request reusing an
+   * id in flight is refused with a response of that id, which answers only itself); an IdMap, for
+   * its entries churn. Made on first use.
+   */
+  #inFlight: IdMap<number> | undefined;
   /** Its entry in the handler's open requests, while a request is in flight. */
   #open: LiveEntry<{ close(): Promise<void> }> | undefined;
 
@@ -65,7 +70,8 @@ class LegacySseTransport implements Transport, SessionEntry {
   /** Delivers one POSTed message. */
   deliver(message: Message, info: MessageInfo): void {
     if (isRequest(message) && !this.#inbox.closed) {
-      (this.#inFlight ??= new Set()).add(message.id);
+      const inFlight = (this.#inFlight ??= new IdMap());
+      inFlight.set(message.id, (inFlight.get(message.id) ?? 0) + 1);
       this.#open ??= this.#ctx.open.add(this);
       // Cancelled: no response will come. `info` is this POST's own (never shared).
       info.unanswered = this.#unanswered(message.id);
@@ -90,7 +96,9 @@ class LegacySseTransport implements Transport, SessionEntry {
    */
   close(): Promise<void> {
     if (this.#inbox.closed) return Promise.resolve();
-    for (const id of this.#inFlight ?? []) this.#write(closedBeforeAnswer(id, SESSION_CLOSED));
+    for (const id of this.#inFlight?.keys() ?? []) {
+      this.#write(closedBeforeAnswer(id, SESSION_CLOSED));
+    }
     this.#inFlight = undefined;
     this.#settled();
     endWithRetry(this.writer, this.#ctx.options.retryMs);
@@ -118,10 +126,13 @@ class LegacySseTransport implements Transport, SessionEntry {
     if (!('method' in message) && message.id !== null) this.#forget(message.id);
   }
 
+  /** Counts one request of `id` as answered; the last one answered leaves the open requests. */
   #forget(id: RequestId): void {
     const inFlight = this.#inFlight;
-    if (inFlight === undefined || !inFlight.delete(id) || inFlight.size > 0) return;
-    this.#settled();
+    const count = inFlight?.get(id);
+    if (inFlight === undefined || count === undefined) return;
+    if (count > 1) inFlight.set(id, count - 1);
+    else if (inFlight.delete(id) && inFlight.size === 0) this.#settled();
   }
 
   /** Leaves the handler's open requests: nothing is in flight. */
